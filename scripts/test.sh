@@ -1,0 +1,32 @@
+#!/usr/bin/env bash
+# The whole test suite: formatting, lints, the wasm tests in headless Chromium, then every
+# native unit, integration and end-to-end test (real worker, real SQLite, real Chromium).
+# Ends with one summary line over all runs: "tests: N passed, N failed".
+set -euo pipefail
+root=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
+cd "$root"
+bash scripts/setup.sh
+export PATH="$root/node_modules/.bin:$HOME/.cargo/bin:$PATH"
+log=$(mktemp)
+trap 'rm -f "$log"' EXIT
+step() { printf '\n== %s\n' "$*"; }
+
+step "cargo fetch"
+cargo fetch --locked
+step "cargo fmt --check"
+cargo fmt --all -- --check
+step "cargo clippy (native, all targets)"
+cargo clippy --locked --all-targets -- -D warnings
+step "cargo clippy (app and shared, wasm32)"
+cargo clippy --locked -p tribunal-app -p tribunal --all-targets --target wasm32-unknown-unknown -- -D warnings
+step "trunk build --release"
+trunk build --release
+step "shared in headless Chromium (wasm-bindgen-test)"
+cargo test --locked -p tribunal --target wasm32-unknown-unknown 2>&1 | tee -a "$log"
+step "native tests (unit, integration, end-to-end)"
+cargo test --locked --workspace --exclude tribunal-app 2>&1 | tee -a "$log"
+
+passed=$(grep -Eo '[0-9]+ passed' "$log" | awk '{s+=$1} END {print s+0}')
+failed=$(grep -Eo '[0-9]+ failed' "$log" | awk '{s+=$1} END {print s+0}')
+printf '\ntests: %s passed, %s failed\n' "$passed" "$failed"
+[ "$failed" = 0 ]

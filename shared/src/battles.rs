@@ -1,0 +1,322 @@
+//! Battles: pairwise verdicts between models, and their CSV schemas.
+//!
+//! Two layouts are accepted, recognised by the header row (extra columns are ignored):
+//!
+//! | layout  | model columns          | `winner` values                       |
+//! |---------|------------------------|---------------------------------------|
+//! | arena   | `model_a`, `model_b`   | `model_a`, `model_b`, `tie`, `tie (bothbad)` |
+//! | LLMFAO  | `left`, `right`        | `left`, `right`, `tie`                |
+//!
+//! Each row becomes a [`Battle`] with target `y` ∈ {0, ½, 1}: the share of the win that goes to
+//! model *a* (the `model_a` / `left` side). Errors name the source, line, column and field, and
+//! say what was expected.
+
+use crate::error::{Error, Location, Result};
+use serde::{Deserialize, Serialize};
+use std::collections::HashMap;
+
+/// One verdict: model `a` against model `b` with target `y` (1: a wins, 0: b wins, ½: tie).
+#[derive(Debug, Clone, Copy, PartialEq, Serialize, Deserialize)]
+pub struct Battle {
+    pub a: usize,
+    pub b: usize,
+    pub y: f64,
+}
+
+/// The accepted CSV layouts.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum Layout {
+    Arena,
+    Llmfao,
+}
+
+impl Layout {
+    fn columns(self) -> (&'static str, &'static str) {
+        match self {
+            Self::Arena => ("model_a", "model_b"),
+            Self::Llmfao => ("left", "right"),
+        }
+    }
+
+    fn target(self, winner: &str) -> Option<f64> {
+        let (a, b) = self.columns();
+        match winner.trim() {
+            w if w == a => Some(1.0),
+            w if w == b => Some(0.0),
+            "tie" => Some(0.5),
+            "tie (bothbad)" if self == Self::Arena => Some(0.5),
+            _ => None,
+        }
+    }
+
+    fn expected_winners(self) -> &'static str {
+        match self {
+            Self::Arena => "`model_a`, `model_b`, `tie` or `tie (bothbad)`",
+            Self::Llmfao => "`left`, `right` or `tie`",
+        }
+    }
+}
+
+/// A set of battles over named models. Models are numbered in order of first appearance.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct Battles {
+    pub models: Vec<String>,
+    pub battles: Vec<Battle>,
+}
+
+impl Battles {
+    /// Builds battles from `(model_a, model_b, y)` triples, numbering models as they appear.
+    pub fn from_named<'a>(rows: impl IntoIterator<Item = (&'a str, &'a str, f64)>) -> Self {
+        let mut index = ModelIndex::default();
+        let battles = rows
+            .into_iter()
+            .map(|(a, b, y)| Battle {
+                a: index.id(a),
+                b: index.id(b),
+                y,
+            })
+            .collect();
+        Self {
+            models: index.names,
+            battles,
+        }
+    }
+
+    pub fn n_models(&self) -> usize {
+        self.models.len()
+    }
+
+    pub fn n_ties(&self) -> usize {
+        self.battles.iter().filter(|b| b.y == 0.5).count()
+    }
+}
+
+#[derive(Default)]
+struct ModelIndex {
+    names: Vec<String>,
+    ids: HashMap<String, usize>,
+}
+
+impl ModelIndex {
+    fn id(&mut self, name: &str) -> usize {
+        if let Some(&id) = self.ids.get(name) {
+            return id;
+        }
+        let id = self.names.len();
+        self.names.push(name.to_owned());
+        self.ids.insert(name.to_owned(), id);
+        id
+    }
+}
+
+/// Parses a battles CSV.
+///
+/// `source` names the input in error messages (a path or an uploaded file's name).
+///
+/// # Errors
+/// [`Error::Input`] with the line, column and field for: an empty input, a header without a
+/// recognised layout, a row with the wrong number of fields, invalid UTF-8, an empty model name,
+/// a model against itself, or an unknown `winner` value; [`Error::Insufficient`] when the file
+/// holds a header but no battles.
+pub fn parse_battles(source: &str, bytes: &[u8]) -> Result<Battles> {
+    let mut reader = csv::ReaderBuilder::new()
+        .has_headers(true)
+        .flexible(false)
+        .from_reader(bytes);
+    let headers = reader.headers().map_err(|e| csv_error(source, &e))?.clone();
+    if headers.is_empty() || (headers.len() == 1 && headers[0].trim().is_empty()) {
+        return Err(Error::input(
+            Location::line(source, 1),
+            "the file is empty: expected a header row with `model_a,model_b,winner` or `left,right,winner`",
+        ));
+    }
+    let find = |name: &str| headers.iter().position(|h| h.trim() == name);
+    let layout = match (
+        find("model_a"),
+        find("model_b"),
+        find("left"),
+        find("right"),
+    ) {
+        (Some(_), Some(_), _, _) => Layout::Arena,
+        (_, _, Some(_), Some(_)) => Layout::Llmfao,
+        _ => {
+            return Err(Error::input(
+                Location::line(source, 1),
+                format!(
+                    "header has no model columns: expected `model_a,model_b,winner` or \
+                     `left,right,winner`, found `{}`",
+                    headers.iter().collect::<Vec<_>>().join(",")
+                ),
+            ))
+        }
+    };
+    let (col_a, col_b) = layout.columns();
+    let (ia, ib) = (find(col_a), find(col_b));
+    let iw = find("winner").ok_or_else(|| {
+        Error::input(
+            Location::line(source, 1),
+            format!("header has no `winner` column (layout with `{col_a}`/`{col_b}`)"),
+        )
+    })?;
+    let (Some(ia), Some(ib)) = (ia, ib) else {
+        return Err(Error::input(
+            Location::line(source, 1),
+            format!("header lacks `{col_a}` or `{col_b}`"),
+        ));
+    };
+
+    let mut index = ModelIndex::default();
+    let mut battles = Vec::new();
+    for record in reader.records() {
+        let record = record.map_err(|e| csv_error(source, &e))?;
+        let line = record.position().map_or(0, csv::Position::line);
+        let cell = |i: usize, name: &str| -> Result<&str> {
+            let value = record.get(i).unwrap_or("").trim();
+            if value.is_empty() {
+                Err(Error::input(
+                    Location::field(source, line, i + 1, name),
+                    "expected a value, found an empty field",
+                ))
+            } else {
+                Ok(value)
+            }
+        };
+        let a = cell(ia, col_a)?;
+        let b = cell(ib, col_b)?;
+        let winner = cell(iw, "winner")?;
+        let y = layout.target(winner).ok_or_else(|| {
+            Error::input(
+                Location::field(source, line, iw + 1, "winner"),
+                format!("expected {}, found `{winner}`", layout.expected_winners()),
+            )
+        })?;
+        if a == b {
+            return Err(Error::input(
+                Location::field(source, line, ib + 1, col_b),
+                format!("a model cannot battle itself: both sides are `{a}`"),
+            ));
+        }
+        battles.push(Battle {
+            a: index.id(a),
+            b: index.id(b),
+            y,
+        });
+    }
+    if battles.is_empty() {
+        return Err(Error::Insufficient(format!(
+            "{source}: the file has a header but no battles"
+        )));
+    }
+    Ok(Battles {
+        models: index.names,
+        battles,
+    })
+}
+
+fn csv_error(source: &str, error: &csv::Error) -> Error {
+    match error.kind() {
+        csv::ErrorKind::UnequalLengths {
+            pos,
+            expected_len,
+            len,
+        } => Error::input(
+            Location::line(source, pos.as_ref().map_or(0, csv::Position::line)),
+            format!("expected {expected_len} fields as in the header, found {len}"),
+        ),
+        csv::ErrorKind::Utf8 { pos, err } => Error::input(
+            Location {
+                source: source.to_owned(),
+                line: pos.as_ref().map_or(0, csv::Position::line),
+                column: Some(err.field() + 1),
+                field: None,
+            },
+            "expected UTF-8 text, found invalid bytes",
+        ),
+        _ => Error::input(
+            Location::line(source, error.position().map_or(0, csv::Position::line)),
+            error.to_string(),
+        ),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn input_error(text: &str) -> (Location, String) {
+        match parse_battles("t.csv", text.as_bytes()) {
+            Err(Error::Input { location, message }) => (location, message),
+            other => panic!("expected an input error, got {other:?}"),
+        }
+    }
+
+    #[test]
+    fn arena_layout_targets() {
+        let b = parse_battles(
+            "t.csv",
+            b"model_a,model_b,winner\nx,y,model_a\ny,z,model_b\nx,z,tie\nz,x,tie (bothbad)\n",
+        )
+        .unwrap();
+        assert_eq!(b.models, ["x", "y", "z"]);
+        let ys: Vec<f64> = b.battles.iter().map(|b| b.y).collect();
+        assert_eq!(ys, [1.0, 0.0, 0.5, 0.5]);
+        assert_eq!((b.battles[1].a, b.battles[1].b), (1, 2));
+        assert_eq!(b.n_ties(), 2);
+    }
+
+    #[test]
+    fn llmfao_layout_ignores_extra_columns() {
+        let text = "id,prompt,model_x,model_y,worker,winner,left,right\n\
+                    0,8,97,98,58,tie,A,B\n0,8,97,98,14,right,A,B\n1,8,1,2,3,left,C,A\n";
+        let b = parse_battles("t.csv", text.as_bytes()).unwrap();
+        assert_eq!(b.models, ["A", "B", "C"]);
+        let ys: Vec<f64> = b.battles.iter().map(|b| b.y).collect();
+        assert_eq!(ys, [0.5, 0.0, 1.0]);
+    }
+
+    #[test]
+    fn unknown_winner_is_located() {
+        let (loc, msg) = input_error("left,right,winner\nA,B,left\nA,B,draw\n");
+        assert_eq!(loc, Location::field("t.csv", 3, 3, "winner"));
+        assert!(msg.contains("found `draw`"), "{msg}");
+        assert!(msg.contains("`left`, `right` or `tie`"), "{msg}");
+    }
+
+    #[test]
+    fn empty_model_and_self_battle_are_located() {
+        let (loc, _) = input_error("model_a,model_b,winner\n,B,tie\n");
+        assert_eq!(loc, Location::field("t.csv", 2, 1, "model_a"));
+        let (loc, msg) = input_error("model_a,model_b,winner\nA,A,tie\n");
+        assert_eq!(loc, Location::field("t.csv", 2, 2, "model_b"));
+        assert!(msg.contains("itself"));
+    }
+
+    #[test]
+    fn ragged_row_header_and_empty_file() {
+        let (loc, msg) = input_error("left,right,winner\nA,B,left\nA,B\n");
+        assert_eq!(loc.line, 3);
+        assert!(msg.contains("expected 3 fields"), "{msg}");
+        let (loc, msg) = input_error("a,b,c\n1,2,3\n");
+        assert_eq!(loc.line, 1);
+        assert!(msg.contains("model_a,model_b,winner"), "{msg}");
+        let (loc, msg) = input_error("");
+        assert_eq!(loc.line, 1);
+        assert!(msg.contains("empty"), "{msg}");
+        assert!(matches!(
+            parse_battles("t.csv", b"left,right,winner\n"),
+            Err(Error::Insufficient(_))
+        ));
+    }
+
+    #[test]
+    fn invalid_utf8_is_located() {
+        match parse_battles("t.csv", b"left,right,winner\nA,B\xff,left\n") {
+            Err(Error::Input { location, message }) => {
+                assert_eq!((location.line, location.column), (2, Some(2)));
+                assert!(message.contains("UTF-8"));
+            }
+            other => panic!("expected an input error, got {other:?}"),
+        }
+    }
+}

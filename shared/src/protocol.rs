@@ -1,0 +1,131 @@
+//! The wire protocol between the browser and the worker: typed messages in a versioned JSON
+//! envelope, `{"v": 1, "type": "...", ...}`. Both sides decode with [`decode`], which rejects a
+//! missing or different version with a message that says what to do.
+
+use serde::de::DeserializeOwned;
+use serde::{Deserialize, Serialize};
+
+/// The protocol version this build speaks.
+pub const PROTOCOL_VERSION: u32 = 1;
+
+/// Messages from the browser to the worker.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[serde(tag = "type", rename_all = "snake_case")]
+pub enum ClientMessage {
+    /// Stream `battles` simulated battles (seeded), one every `interval_ms` milliseconds.
+    StartDemo {
+        seed: u64,
+        battles: u32,
+        interval_ms: u32,
+    },
+}
+
+/// Messages from the worker to the browser.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[serde(tag = "type", rename_all = "snake_case")]
+pub enum ServerMessage {
+    /// First message on every connection.
+    Hello { server: String, protocol: u32 },
+    /// One stored demo event: a battle between two models with target `y` for `model_a`.
+    Battle {
+        /// The event's id in the worker's store.
+        event_id: i64,
+        seq: u32,
+        total: u32,
+        model_a: String,
+        model_b: String,
+        y: f64,
+    },
+    /// The demo stream finished.
+    Done { total: u32 },
+    /// The request could not be served.
+    Error { message: String },
+}
+
+/// Why a message could not be decoded.
+#[derive(Debug, Clone, PartialEq, thiserror::Error)]
+pub enum ProtocolError {
+    #[error("message is not valid JSON: {0}")]
+    Json(String),
+    #[error(
+        "message has no protocol version field `v` (this side speaks version {PROTOCOL_VERSION})"
+    )]
+    MissingVersion,
+    #[error(
+        "protocol version {found} is not supported: this side speaks version {PROTOCOL_VERSION}; \
+         reload the page or upgrade the worker so both match"
+    )]
+    UnsupportedVersion { found: u64 },
+    #[error("unknown or malformed message: {0}")]
+    Message(String),
+}
+
+#[derive(Serialize)]
+struct Envelope<'a, T> {
+    v: u32,
+    #[serde(flatten)]
+    body: &'a T,
+}
+
+/// Encodes a message in the current envelope.
+pub fn encode<T: Serialize>(message: &T) -> String {
+    // Serialising these enums cannot fail: every field is a string, number or bool.
+    serde_json::to_string(&Envelope {
+        v: PROTOCOL_VERSION,
+        body: message,
+    })
+    .unwrap_or_default()
+}
+
+/// Decodes a message, checking the envelope's version first.
+pub fn decode<T: DeserializeOwned>(text: &str) -> Result<T, ProtocolError> {
+    let value: serde_json::Value =
+        serde_json::from_str(text).map_err(|e| ProtocolError::Json(e.to_string()))?;
+    match value.get("v").and_then(serde_json::Value::as_u64) {
+        None => Err(ProtocolError::MissingVersion),
+        Some(v) if v != u64::from(PROTOCOL_VERSION) => {
+            Err(ProtocolError::UnsupportedVersion { found: v })
+        }
+        Some(_) => serde_json::from_value(value).map_err(|e| ProtocolError::Message(e.to_string())),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn round_trip_in_a_versioned_envelope() {
+        let msg = ServerMessage::Battle {
+            event_id: 7,
+            seq: 1,
+            total: 3,
+            model_a: "x".into(),
+            model_b: "y".into(),
+            y: 0.5,
+        };
+        let text = encode(&msg);
+        assert!(text.starts_with(r#"{"v":1,"type":"battle""#), "{text}");
+        assert_eq!(decode::<ServerMessage>(&text).unwrap(), msg);
+    }
+
+    #[test]
+    fn rejects_other_versions_and_garbage() {
+        assert_eq!(
+            decode::<ServerMessage>(r#"{"v":2,"type":"done","total":1}"#),
+            Err(ProtocolError::UnsupportedVersion { found: 2 })
+        );
+        assert_eq!(
+            decode::<ServerMessage>(r#"{"type":"done","total":1}"#),
+            Err(ProtocolError::MissingVersion)
+        );
+        assert!(matches!(
+            decode::<ServerMessage>(r#"{"v":1,"type":"nope"}"#),
+            Err(ProtocolError::Message(_))
+        ));
+        assert!(matches!(
+            decode::<ClientMessage>("{"),
+            Err(ProtocolError::Json(_))
+        ));
+    }
+}

@@ -1,0 +1,12 @@
+//! The Tribunal worker. Bindings only: statistics live in the `tribunal` crate; this crate
+//! reads files, stores events, serves HTTP and WebSocket, and prints JSON.
+//!
+//! - [`cli`]: argument parsing and the `stats` subcommands.
+//! - [`server`]: `tribunal serve` — the built app, the API and the WebSocket endpoint.
+//! - [`store`]: the embedded SQLite store.
+//! - [`demo`]: the demo event stream.
+
+pub mod cli;
+pub mod demo;
+pub mod server;
+pub mod store;

@@ -1,0 +1,166 @@
+//! `tribunal serve`: the built app at `/`, `GET /api/health`, and the WebSocket at `/ws`.
+//!
+//! WebSocket: the server greets with [`ServerMessage::Hello`]; a [`ClientMessage::StartDemo`]
+//! streams seeded demo battles, each stored in SQLite before it is sent.
+
+use crate::demo::demo_battles;
+use crate::store::Store;
+use anyhow::{bail, Context, Result};
+use axum::extract::ws::{Message, WebSocket, WebSocketUpgrade};
+use axum::extract::State;
+use axum::response::IntoResponse;
+use axum::routing::get;
+use axum::{Json, Router};
+use std::io::Write;
+use std::net::SocketAddr;
+use std::path::PathBuf;
+use std::sync::atomic::{AtomicU64, Ordering};
+use std::sync::Arc;
+use std::time::{Duration, SystemTime, UNIX_EPOCH};
+use tower_http::services::{ServeDir, ServeFile};
+use tribunal::protocol::{decode, encode, ClientMessage, ServerMessage, PROTOCOL_VERSION};
+
+/// Where to listen, store and find the built app.
+#[derive(Debug, Clone)]
+pub struct ServeConfig {
+    pub addr: SocketAddr,
+    pub data_dir: PathBuf,
+    pub dist: PathBuf,
+}
+
+#[derive(Clone)]
+struct AppState {
+    store: Store,
+    started_ms: u128,
+    connections: Arc<AtomicU64>,
+}
+
+/// Runs the server until Ctrl-C. Prints `Tribunal is serving at http://ADDR/` once listening.
+pub async fn serve(config: ServeConfig) -> Result<()> {
+    let index = config.dist.join("index.html");
+    if !index.is_file() {
+        bail!(
+            "the app is not built: {} is missing (run `trunk build --release` at the repository root)",
+            index.display()
+        );
+    }
+    std::fs::create_dir_all(&config.data_dir)
+        .with_context(|| format!("creating data directory {}", config.data_dir.display()))?;
+    let db = config.data_dir.join("tribunal.sqlite3");
+    let store = Store::open(&db)?;
+    tracing::info!(db = %db.display(), schema = store.schema_version()?, "store open");
+
+    let state = AppState {
+        store,
+        started_ms: SystemTime::now()
+            .duration_since(UNIX_EPOCH)
+            .map_or(0, |d| d.as_millis()),
+        connections: Arc::new(AtomicU64::new(0)),
+    };
+    let app = Router::new()
+        .route("/api/health", get(health))
+        .route("/ws", get(websocket))
+        .fallback_service(ServeDir::new(&config.dist).fallback(ServeFile::new(index)))
+        .with_state(state);
+
+    let listener = tokio::net::TcpListener::bind(config.addr)
+        .await
+        .with_context(|| format!("binding {}", config.addr))?;
+    let local = listener.local_addr()?;
+    println!("Tribunal is serving at http://{local}/");
+    std::io::stdout().flush()?;
+    axum::serve(listener, app)
+        .with_graceful_shutdown(async {
+            let _ = tokio::signal::ctrl_c().await;
+        })
+        .await?;
+    Ok(())
+}
+
+async fn health(State(state): State<AppState>) -> impl IntoResponse {
+    Json(serde_json::json!({
+        "status": "ok",
+        "version": env!("CARGO_PKG_VERSION"),
+        "protocol": PROTOCOL_VERSION,
+        "schema": state.store.schema_version().ok(),
+    }))
+}
+
+async fn websocket(ws: WebSocketUpgrade, State(state): State<AppState>) -> impl IntoResponse {
+    ws.on_upgrade(move |socket| connection(socket, state))
+}
+
+async fn send(ws: &mut WebSocket, message: &ServerMessage) -> Result<()> {
+    ws.send(Message::Text(encode(message).into())).await?;
+    Ok(())
+}
+
+async fn connection(mut ws: WebSocket, state: AppState) {
+    let id = state.connections.fetch_add(1, Ordering::Relaxed);
+    let hello = ServerMessage::Hello {
+        server: format!("tribunal {}", env!("CARGO_PKG_VERSION")),
+        protocol: PROTOCOL_VERSION,
+    };
+    if send(&mut ws, &hello).await.is_err() {
+        return;
+    }
+    while let Some(Ok(message)) = ws.recv().await {
+        let text = match message {
+            Message::Text(text) => text,
+            Message::Close(_) => return,
+            _ => continue,
+        };
+        let outcome = match decode::<ClientMessage>(text.as_str()) {
+            Ok(ClientMessage::StartDemo {
+                seed,
+                battles,
+                interval_ms,
+            }) => {
+                let stream = format!("demo-{}-{id}", state.started_ms);
+                stream_demo(&mut ws, &state.store, &stream, seed, battles, interval_ms).await
+            }
+            Err(error) => {
+                send(
+                    &mut ws,
+                    &ServerMessage::Error {
+                        message: error.to_string(),
+                    },
+                )
+                .await
+            }
+        };
+        if let Err(error) = outcome {
+            tracing::warn!(connection = id, %error, "connection ended");
+            return;
+        }
+    }
+}
+
+async fn stream_demo(
+    ws: &mut WebSocket,
+    store: &Store,
+    stream: &str,
+    seed: u64,
+    count: u32,
+    interval_ms: u32,
+) -> Result<()> {
+    let battles = match demo_battles(seed, count, interval_ms) {
+        Ok(battles) => battles,
+        Err(message) => return send(ws, &ServerMessage::Error { message }).await,
+    };
+    tracing::info!(stream, seed, count, "demo stream");
+    for (seq, battle) in (1..).zip(battles) {
+        let event_id = store.put_event(stream, seq, &serde_json::to_string(&battle)?)?;
+        let message = ServerMessage::Battle {
+            event_id,
+            seq,
+            total: count,
+            model_a: battle.model_a.to_owned(),
+            model_b: battle.model_b.to_owned(),
+            y: battle.y,
+        };
+        send(ws, &message).await?;
+        tokio::time::sleep(Duration::from_millis(u64::from(interval_ms))).await;
+    }
+    send(ws, &ServerMessage::Done { total: count }).await
+}
