@@ -74,6 +74,7 @@ impl Worker {
             .arg(&data_dir)
             .arg("--dist")
             .arg(dist)
+            .env("RUST_LOG", "warn")
             .stdout(Stdio::piped())
             .stderr(Stdio::inherit())
             .spawn()

@@ -3,9 +3,9 @@
 use leptos::prelude::*;
 use tribunal::leaderboard::RatingRow;
 
-const WIDTH: f64 = 520.0;
+const WIDTH: f64 = 500.0;
 const ROW: f64 = 16.0;
-const LABEL: f64 = 170.0;
+const LABEL: f64 = 215.0;
 const PAD: f64 = 24.0;
 
 /// A dot plot of Elo ratings, one row per model in leaderboard order, with a line at 1500.

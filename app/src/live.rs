@@ -68,10 +68,12 @@ pub fn LivePanel() -> impl IntoView {
                         .rev()
                         .take(5)
                         .map(|e| {
-                            let verdict = match e.y {
-                                y if y == 1.0 => format!("{} beat {}", e.model_a, e.model_b),
-                                y if y == 0.0 => format!("{} beat {}", e.model_b, e.model_a),
-                                _ => format!("{} tied {}", e.model_a, e.model_b),
+                            let verdict = if e.y == 1.0 {
+                                format!("{} beat {}", e.model_a, e.model_b)
+                            } else if e.y == 0.0 {
+                                format!("{} beat {}", e.model_b, e.model_a)
+                            } else {
+                                format!("{} tied {}", e.model_a, e.model_b)
                             };
                             view! { <li>{format!("#{} {verdict}", e.seq)}</li> }
                         })

@@ -89,6 +89,7 @@ fn run_server(config: ServeConfig) -> anyhow::Result<()> {
             tracing_subscriber::EnvFilter::try_from_default_env().unwrap_or_else(|_| "info".into()),
         )
         .with_writer(std::io::stderr)
+        .with_ansi(std::io::IsTerminal::is_terminal(&std::io::stderr()))
         .init();
     tokio::runtime::Runtime::new()?.block_on(serve(config))
 }
