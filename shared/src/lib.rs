@@ -11,18 +11,36 @@
 //! - [`leaderboard`]: a fitted, named, sorted leaderboard (what the CLI prints and the app shows).
 //! - [`resample`]: seeded bootstrap machinery and percentile intervals.
 //! - [`correlation`]: Pearson, Spearman, Kendall τ-b.
+//! - [`ratings`]: long-format ratings CSV and the item × rater matrix.
+//! - [`kappa`]: Cohen's κ and weighted κ with the confusion matrix.
+//! - [`alpha`]: Krippendorff's α (nominal, ordinal, interval, ratio; missing values).
+//! - [`agreement`]: two-rater and group agreement with bootstrap intervals and bands.
+//! - [`aa_test`]: A/A test of a judge: two identical runs against acceptance bands.
+//! - [`consistency`]: self-consistency of repeated judgments (per-criterion entropy).
+//! - [`position_bias`]: AB/BA position bias: first-position rate, flip rate, binomial test.
+//! - [`multiple_testing`]: Holm–Bonferroni and Benjamini–Hochberg adjusted p-values.
+//! - [`power`]: power and sample size for two proportions or two means.
 //! - [`simulate`]: seeded battle simulation.
 //! - [`protocol`]: the versioned browser ↔ worker wire protocol.
 //! - [`linalg`]: Cholesky solves.
 
+pub mod aa_test;
+pub mod agreement;
+pub mod alpha;
 pub mod battles;
 pub mod bradley_terry;
+pub mod consistency;
 pub mod correlation;
 pub mod error;
+pub mod kappa;
 pub mod leaderboard;
 pub mod linalg;
+pub mod multiple_testing;
 pub mod pairwise;
+pub mod position_bias;
+pub mod power;
 pub mod protocol;
+pub mod ratings;
 pub mod resample;
 pub mod simulate;
 

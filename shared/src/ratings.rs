@@ -1,0 +1,699 @@
+//! Ratings: scores that raters (LLM judges or people) gave to items, in long CSV format, and
+//! their item × rater matrix.
+//!
+//! Schema (recognised by the header row; column order is free):
+//!
+//! | column      | required | meaning                                                        |
+//! |-------------|----------|----------------------------------------------------------------|
+//! | `item`      | yes      | the rated unit (an output, a prompt–response pair)             |
+//! | `rater`     | yes      | who rated it: a judge (model, run, repeat) or a person         |
+//! | `score`     | yes      | the rating; empty means missing and the row is skipped         |
+//! | `variant`   | no       | the prompt variant, order (`ab`/`ba`) or run the rating is from |
+//! | `criterion` | no       | the rubric criterion the score is for                          |
+//! | any other   | no       | a slice column (topic, length, difficulty…), kept as text      |
+//!
+//! Scores are read on one of two scales ([`ScoreScale`]): **numeric** (every score must parse
+//! as a finite number; anything else is a located error) or **nominal** (any non-empty label).
+//! Nominal labels are coded 0, 1, … in the order of [`RatingsParams::categories`] when given
+//! (so named ordinal scales such as `bad,ok,good` keep their order), otherwise in ascending
+//! byte order of the labels found, so a file's codes do not depend on its row order.
+//!
+//! [`Ratings::matrix`] selects one criterion, one variant and optionally slice values, and
+//! builds the item × rater matrix with `None` for missing ratings; a rater scoring the same
+//! item twice within a selection is a located error naming both lines.
+//!
+//! Errors: [`Error::Input`] with source, line, column and field for an empty file, a header
+//! without `item`, `rater` and `score`, duplicate header names, a ragged row, invalid UTF-8, an
+//! empty `item`/`rater`/`variant`/`criterion`, a non-numeric score on the numeric scale, or a
+//! label outside the declared categories; [`Error::Insufficient`] for a file without ratings;
+//! [`Error::InvalidParam`] for inconsistent settings or a selection naming an unknown
+//! criterion, variant or slice column.
+
+use crate::error::{Error, Location, Result};
+use serde::{Deserialize, Serialize};
+use std::collections::HashMap;
+
+/// How scores are read.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum ScoreScale {
+    /// Numbers (binary 0/1, Likert 1–5, continuous 0–1): order and distance are meaningful.
+    #[default]
+    Numeric,
+    /// Labels (`pass`/`fail`, `A`/`B`/`tie`): only equality is meaningful, unless
+    /// [`RatingsParams::categories`] orders them.
+    Nominal,
+}
+
+/// Settings for reading a ratings CSV.
+#[derive(Debug, Clone, PartialEq, Default, Serialize, Deserialize)]
+pub struct RatingsParams {
+    pub scale: ScoreScale,
+    /// Nominal scale only: the allowed labels, in scale order. `None`: every label found,
+    /// sorted.
+    pub categories: Option<Vec<String>>,
+}
+
+impl RatingsParams {
+    /// Checks the settings.
+    pub fn validate(&self) -> Result<()> {
+        let Some(categories) = &self.categories else {
+            return Ok(());
+        };
+        if self.scale == ScoreScale::Numeric {
+            return Err(Error::param(
+                "categories",
+                "categories name the labels of a nominal scale; the numeric scale reads numbers",
+            ));
+        }
+        if categories.is_empty() {
+            return Err(Error::param(
+                "categories",
+                "expected at least one label, found none",
+            ));
+        }
+        for (i, label) in categories.iter().enumerate() {
+            if label.trim().is_empty() || label.trim() != label {
+                return Err(Error::param(
+                    "categories",
+                    format!(
+                        "expected non-empty labels without surrounding spaces, found `{label}`"
+                    ),
+                ));
+            }
+            if categories[..i].contains(label) {
+                return Err(Error::param(
+                    "categories",
+                    format!("the label `{label}` is listed twice"),
+                ));
+            }
+        }
+        Ok(())
+    }
+
+    /// Parses a ratings CSV. `source` names the input in error messages.
+    ///
+    /// # Errors
+    /// See the module documentation.
+    pub fn parse(&self, source: &str, bytes: &[u8]) -> Result<Ratings> {
+        self.validate()?;
+        let mut reader = csv::ReaderBuilder::new()
+            .has_headers(true)
+            .flexible(false)
+            .from_reader(bytes);
+        let headers = reader.headers().map_err(|e| csv_error(source, &e))?.clone();
+        let names: Vec<&str> = headers.iter().map(str::trim).collect();
+        if names.is_empty() || (names.len() == 1 && names[0].is_empty()) {
+            return Err(Error::input(
+                Location::line(source, 1),
+                "the file is empty: expected a header row starting `item,rater,score`",
+            ));
+        }
+        for (i, name) in names.iter().enumerate() {
+            if names[..i].contains(name) {
+                return Err(Error::input(
+                    Location::field(source, 1, i + 1, name),
+                    format!("the column `{name}` appears twice in the header"),
+                ));
+            }
+        }
+        let find = |name: &str| names.iter().position(|h| *h == name);
+        let (Some(i_item), Some(i_rater), Some(i_score)) =
+            (find("item"), find("rater"), find("score"))
+        else {
+            return Err(Error::input(
+                Location::line(source, 1),
+                format!(
+                    "expected a header with `item`, `rater` and `score` (optionally `variant`, \
+                     `criterion` and slice columns), found `{}`",
+                    names.join(",")
+                ),
+            ));
+        };
+        let i_variant = find("variant");
+        let i_criterion = find("criterion");
+        let slice_cols: Vec<usize> = (0..names.len())
+            .filter(|&i| {
+                ![
+                    Some(i_item),
+                    Some(i_rater),
+                    Some(i_score),
+                    i_variant,
+                    i_criterion,
+                ]
+                .contains(&Some(i))
+            })
+            .collect();
+
+        let mut items = Index::default();
+        let mut raters = Index::default();
+        let mut variants = Index::default();
+        let mut criteria = Index::default();
+        let mut labels = Index::default();
+        let mut rows = Vec::new();
+        let mut empty_scores = 0;
+        for record in reader.records() {
+            let record = record.map_err(|e| csv_error(source, &e))?;
+            let line = record.position().map_or(0, csv::Position::line);
+            let raw = |i: usize| record.get(i).unwrap_or("").trim();
+            let cell = |i: usize| -> Result<&str> {
+                let value = raw(i);
+                if value.is_empty() {
+                    Err(Error::input(
+                        Location::field(source, line, i + 1, names[i]),
+                        "expected a value, found an empty field",
+                    ))
+                } else {
+                    Ok(value)
+                }
+            };
+            let item = cell(i_item)?;
+            let rater = cell(i_rater)?;
+            let variant = i_variant.map(cell).transpose()?;
+            let criterion = i_criterion.map(cell).transpose()?;
+            let score = raw(i_score);
+            if score.is_empty() {
+                empty_scores += 1;
+                continue;
+            }
+            let score_location = || Location::field(source, line, i_score + 1, "score");
+            let value = match (self.scale, &self.categories) {
+                (ScoreScale::Numeric, _) => match score.parse::<f64>() {
+                    Ok(v) if v.is_finite() => v,
+                    _ => {
+                        return Err(Error::input(
+                            score_location(),
+                            format!(
+                                "expected a number (the scale is numeric), found `{score}`; \
+                                 read labels with the nominal scale"
+                            ),
+                        ))
+                    }
+                },
+                (ScoreScale::Nominal, Some(categories)) => {
+                    match categories.iter().position(|c| c == score) {
+                        Some(code) => code as f64,
+                        None => {
+                            return Err(Error::input(
+                                score_location(),
+                                format!(
+                                    "expected one of the categories `{}`, found `{score}`",
+                                    categories.join("`, `")
+                                ),
+                            ))
+                        }
+                    }
+                }
+                (ScoreScale::Nominal, None) => labels.id(score) as f64,
+            };
+            rows.push(Rating {
+                item: items.id(item),
+                rater: raters.id(rater),
+                value,
+                variant: variant.map(|v| variants.id(v)),
+                criterion: criterion.map(|c| criteria.id(c)),
+                slices: slice_cols.iter().map(|&i| raw(i).to_owned()).collect(),
+                line,
+            });
+        }
+        if rows.is_empty() {
+            return Err(Error::Insufficient(format!(
+                "{source}: the file has a header but no ratings ({empty_scores} rows with an \
+                 empty score)"
+            )));
+        }
+        let categories = match (self.scale, &self.categories) {
+            (ScoreScale::Numeric, _) => Vec::new(),
+            (ScoreScale::Nominal, Some(categories)) => categories.clone(),
+            (ScoreScale::Nominal, None) => {
+                // Recode labels from first appearance to sorted order.
+                let mut order: Vec<usize> = (0..labels.names.len()).collect();
+                order.sort_by(|&a, &b| labels.names[a].cmp(&labels.names[b]));
+                let mut code = vec![0.0; order.len()];
+                for (rank, &first_seen) in order.iter().enumerate() {
+                    code[first_seen] = rank as f64;
+                }
+                for row in &mut rows {
+                    row.value = code[row.value as usize];
+                }
+                order.iter().map(|&i| labels.names[i].clone()).collect()
+            }
+        };
+        Ok(Ratings {
+            source: source.to_owned(),
+            scale: self.scale,
+            items: items.names,
+            raters: raters.names,
+            variants: variants.names,
+            criteria: criteria.names,
+            categories,
+            slice_columns: slice_cols.iter().map(|&i| names[i].to_owned()).collect(),
+            ratings: rows,
+            empty_scores,
+        })
+    }
+}
+
+/// One rating. Indices point into the name lists of [`Ratings`].
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct Rating {
+    pub item: usize,
+    pub rater: usize,
+    /// The score: the number itself on the numeric scale, the category code (index into
+    /// [`Ratings::categories`]) on the nominal scale.
+    pub value: f64,
+    pub variant: Option<usize>,
+    pub criterion: Option<usize>,
+    /// The values of the slice columns, in the order of [`Ratings::slice_columns`].
+    pub slices: Vec<String>,
+    /// The row's line in the source, for error messages.
+    pub line: u64,
+}
+
+/// A parsed ratings file. Names are numbered in order of first appearance.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct Ratings {
+    pub source: String,
+    pub scale: ScoreScale,
+    pub items: Vec<String>,
+    pub raters: Vec<String>,
+    /// Empty when the file has no `variant` column.
+    pub variants: Vec<String>,
+    /// Empty when the file has no `criterion` column.
+    pub criteria: Vec<String>,
+    /// Nominal scale: the label of each code. Empty on the numeric scale.
+    pub categories: Vec<String>,
+    pub slice_columns: Vec<String>,
+    pub ratings: Vec<Rating>,
+    /// Rows skipped because their score was empty (missing ratings).
+    pub empty_scores: usize,
+}
+
+/// Which ratings go into a matrix.
+#[derive(Debug, Clone, PartialEq, Default, Serialize, Deserialize)]
+pub struct Selection {
+    /// Required when the file has more than one criterion.
+    pub criterion: Option<String>,
+    /// Required when the file has more than one variant.
+    pub variant: Option<String>,
+    /// Keep only rows whose slice column (first) has the value (second); all must match.
+    pub slices: Vec<(String, String)>,
+}
+
+/// Scores as an item × rater matrix.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct RatingMatrix {
+    pub items: Vec<String>,
+    pub raters: Vec<String>,
+    /// `values[i][r]`: rater `r`'s score of item `i`, `None` where missing.
+    pub values: Vec<Vec<Option<f64>>>,
+}
+
+impl RatingMatrix {
+    /// The column of the rater called `name`.
+    ///
+    /// # Errors
+    /// [`Error::InvalidParam`] naming the raters there are when `name` is not one of them.
+    pub fn rater_index(&self, name: &str) -> Result<usize> {
+        self.raters.iter().position(|r| r == name).ok_or_else(|| {
+            Error::param(
+                "rater",
+                format!(
+                    "expected one of the raters `{}`, found `{name}`",
+                    self.raters.join("`, `")
+                ),
+            )
+        })
+    }
+
+    /// The scores of raters `a` and `b` on the items both rated, in item order.
+    pub fn paired(&self, a: usize, b: usize) -> (Vec<f64>, Vec<f64>) {
+        self.values
+            .iter()
+            .filter_map(|row| match (row.get(a), row.get(b)) {
+                (Some(Some(x)), Some(Some(y))) => Some((*x, *y)),
+                _ => None,
+            })
+            .unzip()
+    }
+
+    /// Number of ratings present.
+    pub fn n_ratings(&self) -> usize {
+        self.values.iter().flatten().filter(|v| v.is_some()).count()
+    }
+}
+
+impl Ratings {
+    /// The distinct values of slice column `column`, sorted.
+    ///
+    /// # Errors
+    /// [`Error::InvalidParam`] when the file has no such column.
+    pub fn slice_values(&self, column: &str) -> Result<Vec<String>> {
+        let c = self.slice_column(column)?;
+        let mut values: Vec<String> = self.ratings.iter().map(|r| r.slices[c].clone()).collect();
+        values.sort();
+        values.dedup();
+        Ok(values)
+    }
+
+    fn slice_column(&self, column: &str) -> Result<usize> {
+        self.slice_columns
+            .iter()
+            .position(|c| c == column)
+            .ok_or_else(|| {
+                Error::param(
+                    "slices",
+                    format!(
+                        "expected one of the slice columns `{}`, found `{column}`",
+                        self.slice_columns.join("`, `")
+                    ),
+                )
+            })
+    }
+
+    /// The item × rater matrix of the selected ratings. Items and raters appear in order of
+    /// first appearance among the selected rows.
+    ///
+    /// # Errors
+    /// [`Error::InvalidParam`] when the selection names an unknown criterion, variant or slice
+    /// column, or leaves a choice open that the file requires (several criteria or variants);
+    /// [`Error::Input`] at the second of two rows where a rater scores the same item;
+    /// [`Error::Insufficient`] when no rating is selected.
+    pub fn matrix(&self, selection: &Selection) -> Result<RatingMatrix> {
+        let criterion = choose("criterion", &self.criteria, selection.criterion.as_deref())?;
+        let variant = choose("variant", &self.variants, selection.variant.as_deref())?;
+        let slices = selection
+            .slices
+            .iter()
+            .map(|(column, value)| Ok((self.slice_column(column)?, value.as_str())))
+            .collect::<Result<Vec<_>>>()?;
+
+        let mut item_col: HashMap<usize, usize> = HashMap::new();
+        let mut rater_col: HashMap<usize, usize> = HashMap::new();
+        let mut items = Vec::new();
+        let mut raters = Vec::new();
+        let mut cells: Vec<(usize, usize, f64, u64)> = Vec::new();
+        for r in &self.ratings {
+            if r.criterion != criterion
+                || r.variant != variant
+                || slices.iter().any(|&(c, v)| r.slices[c] != v)
+            {
+                continue;
+            }
+            let i = *item_col.entry(r.item).or_insert_with(|| {
+                items.push(self.items[r.item].clone());
+                items.len() - 1
+            });
+            let j = *rater_col.entry(r.rater).or_insert_with(|| {
+                raters.push(self.raters[r.rater].clone());
+                raters.len() - 1
+            });
+            cells.push((i, j, r.value, r.line));
+        }
+        if cells.is_empty() {
+            let mut wanted: Vec<String> = Vec::new();
+            if let Some(c) = criterion {
+                wanted.push(format!("criterion `{}`", self.criteria[c]));
+            }
+            if let Some(v) = variant {
+                wanted.push(format!("variant `{}`", self.variants[v]));
+            }
+            for (column, value) in &selection.slices {
+                wanted.push(format!("{column} = `{value}`"));
+            }
+            return Err(Error::Insufficient(format!(
+                "{}: no ratings with {}",
+                self.source,
+                if wanted.is_empty() {
+                    "any score".to_owned()
+                } else {
+                    wanted.join(", ")
+                }
+            )));
+        }
+        let mut values = vec![vec![None; raters.len()]; items.len()];
+        let mut first_line = vec![vec![0u64; raters.len()]; items.len()];
+        for (i, j, value, line) in cells {
+            if values[i][j].is_some() {
+                return Err(Error::input(
+                    Location::line(&self.source, line),
+                    format!(
+                        "rater `{}` already scored item `{}` on line {}: expected one score per \
+                         item and rater within a criterion and variant",
+                        raters[j], items[i], first_line[i][j]
+                    ),
+                ));
+            }
+            values[i][j] = Some(value);
+            first_line[i][j] = line;
+        }
+        Ok(RatingMatrix {
+            items,
+            raters,
+            values,
+        })
+    }
+}
+
+/// Resolves an optional column value (criterion or variant) to its index.
+fn choose(what: &'static str, names: &[String], wanted: Option<&str>) -> Result<Option<usize>> {
+    match (wanted, names.len()) {
+        (None, 0) => Ok(None),
+        (None, 1) => Ok(Some(0)),
+        (None, _) => Err(Error::param(
+            what,
+            format!(
+                "the ratings hold several values of `{what}` (`{}`): choose one",
+                names.join("`, `")
+            ),
+        )),
+        (Some(w), _) => names.iter().position(|n| n == w).map(Some).ok_or_else(|| {
+            Error::param(
+                what,
+                format!(
+                    "expected one of `{}`, found `{w}`",
+                    if names.is_empty() {
+                        format!("(the file has no `{what}` column)")
+                    } else {
+                        names.join("`, `")
+                    }
+                ),
+            )
+        }),
+    }
+}
+
+#[derive(Default)]
+struct Index {
+    names: Vec<String>,
+    ids: HashMap<String, usize>,
+}
+
+impl Index {
+    fn id(&mut self, name: &str) -> usize {
+        if let Some(&id) = self.ids.get(name) {
+            return id;
+        }
+        let id = self.names.len();
+        self.names.push(name.to_owned());
+        self.ids.insert(name.to_owned(), id);
+        id
+    }
+}
+
+fn csv_error(source: &str, error: &csv::Error) -> Error {
+    match error.kind() {
+        csv::ErrorKind::UnequalLengths {
+            pos,
+            expected_len,
+            len,
+        } => Error::input(
+            Location::line(source, pos.as_ref().map_or(0, csv::Position::line)),
+            format!("expected {expected_len} fields as in the header, found {len}"),
+        ),
+        csv::ErrorKind::Utf8 { pos, err } => Error::input(
+            Location {
+                source: source.to_owned(),
+                line: pos.as_ref().map_or(0, csv::Position::line),
+                column: Some(err.field() + 1),
+                field: None,
+            },
+            "expected UTF-8 text, found invalid bytes",
+        ),
+        _ => Error::input(
+            Location::line(source, error.position().map_or(0, csv::Position::line)),
+            error.to_string(),
+        ),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn numeric(text: &str) -> Result<Ratings> {
+        RatingsParams::default().parse("r.csv", text.as_bytes())
+    }
+
+    fn input_error(result: Result<impl std::fmt::Debug>) -> (Location, String) {
+        match result {
+            Err(Error::Input { location, message }) => (location, message),
+            other => panic!("expected an input error, got {other:?}"),
+        }
+    }
+
+    #[test]
+    fn numeric_matrix_with_missing_values_and_slices() {
+        let r = numeric(
+            "item,rater,score,topic\n\
+             q1,judge,4,code\nq1,human,5,code\nq2,judge,2,math\nq3,human,1,math\nq3,judge,,math\n",
+        )
+        .unwrap();
+        assert_eq!(r.slice_columns, ["topic"]);
+        assert_eq!(r.empty_scores, 1);
+        let m = r.matrix(&Selection::default()).unwrap();
+        assert_eq!(m.items, ["q1", "q2", "q3"]);
+        assert_eq!(m.raters, ["judge", "human"]);
+        assert_eq!(
+            m.values,
+            [
+                vec![Some(4.0), Some(5.0)],
+                vec![Some(2.0), None],
+                vec![None, Some(1.0)]
+            ]
+        );
+        assert_eq!(m.paired(0, 1), (vec![4.0], vec![5.0]));
+        assert_eq!(m.n_ratings(), 4);
+        let math = r
+            .matrix(&Selection {
+                slices: vec![("topic".into(), "math".into())],
+                ..Default::default()
+            })
+            .unwrap();
+        assert_eq!(math.items, ["q2", "q3"]);
+        assert_eq!(r.slice_values("topic").unwrap(), ["code", "math"]);
+        assert!(r.slice_values("length").is_err());
+    }
+
+    #[test]
+    fn nominal_codes_are_sorted_or_follow_declared_categories() {
+        let text = "item,rater,score\n1,a,pass\n1,b,fail\n2,a,na\n";
+        let sorted = RatingsParams {
+            scale: ScoreScale::Nominal,
+            categories: None,
+        }
+        .parse("r.csv", text.as_bytes())
+        .unwrap();
+        assert_eq!(sorted.categories, ["fail", "na", "pass"]);
+        let codes: Vec<f64> = sorted.ratings.iter().map(|r| r.value).collect();
+        assert_eq!(codes, [2.0, 0.0, 1.0]);
+        let declared = RatingsParams {
+            scale: ScoreScale::Nominal,
+            categories: Some(vec!["fail".into(), "pass".into(), "na".into()]),
+        };
+        let d = declared.parse("r.csv", text.as_bytes()).unwrap();
+        let codes: Vec<f64> = d.ratings.iter().map(|r| r.value).collect();
+        assert_eq!(codes, [1.0, 0.0, 2.0]);
+        let (loc, msg) = input_error(declared.parse("r.csv", b"item,rater,score\n1,a,maybe\n"));
+        assert_eq!(loc, Location::field("r.csv", 2, 3, "score"));
+        assert!(msg.contains("found `maybe`"), "{msg}");
+    }
+
+    #[test]
+    fn non_numeric_score_on_numeric_scale_is_located() {
+        let (loc, msg) = input_error(numeric("rater,item,score\nj,1,3\nj,2,good\n"));
+        assert_eq!(loc, Location::field("r.csv", 3, 3, "score"));
+        assert!(msg.contains("expected a number"), "{msg}");
+        assert!(msg.contains("found `good`"), "{msg}");
+        let (loc, _) = input_error(numeric("item,rater,score\n1,j,inf\n"));
+        assert_eq!(loc.line, 2);
+    }
+
+    #[test]
+    fn header_row_and_field_errors() {
+        let (loc, msg) = input_error(numeric("item,judge,score\n1,a,1\n"));
+        assert_eq!(loc.line, 1);
+        assert!(msg.contains("`item`, `rater` and `score`"), "{msg}");
+        let (loc, msg) = input_error(numeric("item,rater,score,item\n1,a,1,2\n"));
+        assert_eq!(loc, Location::field("r.csv", 1, 4, "item"));
+        assert!(msg.contains("twice"), "{msg}");
+        let (loc, _) = input_error(numeric("item,rater,score\n1,,1\n"));
+        assert_eq!(loc, Location::field("r.csv", 2, 2, "rater"));
+        let (loc, msg) = input_error(numeric("item,rater,score\n1,a,1\n2,a\n"));
+        assert_eq!(loc.line, 3);
+        assert!(msg.contains("expected 3 fields"), "{msg}");
+        let (loc, msg) = input_error(numeric(""));
+        assert_eq!(loc.line, 1);
+        assert!(msg.contains("empty"), "{msg}");
+        assert!(matches!(
+            numeric("item,rater,score\n1,a,\n"),
+            Err(Error::Insufficient(_))
+        ));
+        let (loc, _) =
+            input_error(RatingsParams::default().parse("r.csv", b"item,rater,score\n1,a\xff,1\n"));
+        assert_eq!((loc.line, loc.column), (2, Some(2)));
+    }
+
+    #[test]
+    fn selections_of_criteria_and_variants() {
+        let r = numeric(
+            "item,rater,score,criterion,variant\n\
+             1,j,1,coverage,ab\n1,j,0,format,ab\n1,j,1,coverage,ba\n2,j,0,coverage,ab\n",
+        )
+        .unwrap();
+        assert_eq!(r.criteria, ["coverage", "format"]);
+        assert!(matches!(
+            r.matrix(&Selection::default()),
+            Err(Error::InvalidParam {
+                name: "criterion",
+                ..
+            })
+        ));
+        let pick = |c: &str, v: &str| {
+            r.matrix(&Selection {
+                criterion: Some(c.into()),
+                variant: Some(v.into()),
+                slices: vec![],
+            })
+        };
+        let m = pick("coverage", "ab").unwrap();
+        assert_eq!(m.values, [vec![Some(1.0)], vec![Some(0.0)]]);
+        assert!(matches!(
+            pick("tone", "ab"),
+            Err(Error::InvalidParam {
+                name: "criterion",
+                ..
+            })
+        ));
+        assert!(matches!(pick("format", "ba"), Err(Error::Insufficient(_))));
+    }
+
+    #[test]
+    fn duplicate_rating_names_both_lines() {
+        let r = numeric("item,rater,score\n1,a,1\n2,a,1\n1,a,2\n").unwrap();
+        let (loc, msg) = input_error(r.matrix(&Selection::default()));
+        assert_eq!(loc, Location::line("r.csv", 4));
+        assert!(msg.contains("on line 2"), "{msg}");
+    }
+
+    #[test]
+    fn settings_are_checked() {
+        let bad = RatingsParams {
+            scale: ScoreScale::Numeric,
+            categories: Some(vec!["a".into()]),
+        };
+        assert!(bad.validate().is_err());
+        let dup = RatingsParams {
+            scale: ScoreScale::Nominal,
+            categories: Some(vec!["a".into(), "a".into()]),
+        };
+        assert!(dup.validate().is_err());
+        let m = RatingMatrix {
+            items: vec!["x".into()],
+            raters: vec!["a".into()],
+            values: vec![vec![Some(1.0)]],
+        };
+        assert_eq!(m.rater_index("a").unwrap(), 0);
+        assert!(m.rater_index("b").is_err());
+    }
+}
