@@ -3,18 +3,36 @@
 
 use crate::charts::EloChart;
 use gloo_file::futures::read_as_bytes;
+use gloo_worker::Spawnable;
 use leptos::prelude::*;
 use leptos::task::spawn_local;
-use tribunal::battles::parse_battles;
 use tribunal::bradley_terry::BradleyTerryParams;
-use tribunal::leaderboard::{bradley_terry_leaderboard, Leaderboard};
+use tribunal::leaderboard::Leaderboard;
+use tribunal_app::stats_worker::{Job, Reply, StatsWorker, WORKER_PATH};
 use web_sys::HtmlInputElement;
 
 #[component]
 pub fn LeaderboardPage() -> impl IntoView {
     let board = RwSignal::new(None::<Leaderboard>);
     let error = RwSignal::new(None::<String>);
-    let busy = RwSignal::new(false);
+    let busy = RwSignal::new(None::<String>);
+    let worker = StoredValue::new_local(
+        StatsWorker::spawner()
+            .callback(move |reply| match reply {
+                Reply::Progress { stage } => busy.set(Some(stage)),
+                Reply::Leaderboard(result) => {
+                    match result {
+                        Ok(lb) => {
+                            board.set(Some(lb));
+                            error.set(None);
+                        }
+                        Err(message) => error.set(Some(message)),
+                    }
+                    busy.set(None);
+                }
+            })
+            .spawn(WORKER_PATH),
+    );
 
     let on_change = move |ev: leptos::ev::Event| {
         let input: HtmlInputElement = event_target(&ev);
@@ -22,25 +40,22 @@ pub fn LeaderboardPage() -> impl IntoView {
             return;
         };
         let file = gloo_file::File::from(file);
-        busy.set(true);
+        busy.set(Some("reading the file".to_owned()));
         spawn_local(async move {
-            let name = file.name();
-            let outcome = match read_as_bytes(&file).await {
-                Ok(bytes) => parse_battles(&name, &bytes)
-                    .and_then(|b| {
-                        bradley_terry_leaderboard(&name, &b, &BradleyTerryParams::default())
+            let source = file.name();
+            match read_as_bytes(&file).await {
+                Ok(bytes) => worker.with_value(|w| {
+                    w.send(Job::Leaderboard {
+                        source,
+                        bytes,
+                        params: BradleyTerryParams::default(),
                     })
-                    .map_err(|e| e.to_string()),
-                Err(e) => Err(format!("{name}: the file could not be read: {e}")),
-            };
-            match outcome {
-                Ok(lb) => {
-                    board.set(Some(lb));
-                    error.set(None);
+                }),
+                Err(e) => {
+                    error.set(Some(format!("{source}: the file could not be read: {e}")));
+                    busy.set(None);
                 }
-                Err(message) => error.set(Some(message)),
             }
-            busy.set(false);
         });
     };
 
@@ -50,15 +65,13 @@ pub fn LeaderboardPage() -> impl IntoView {
             <p class="hint">
                 "Pick a battles CSV (" <code>"model_a,model_b,winner"</code> " or LLMFAO's "
                 <code>"left,right,winner"</code>
-                "). The Bradley–Terry fit runs in this browser; the file is not uploaded anywhere."
+                "). The Bradley–Terry fit runs in this browser, in a web worker; the file is not uploaded anywhere."
             </p>
             <label class="file">
                 "Battles CSV "
                 <input id="csv-input" type="file" accept=".csv,text/csv" on:change=on_change />
             </label>
-            <Show when=move || busy.get()>
-                <p class="busy">"Fitting…"</p>
-            </Show>
+            {move || busy.get().map(|stage| view! { <p class="busy">{stage} "…"</p> })}
             {move || {
                 error
                     .get()

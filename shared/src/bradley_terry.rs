@@ -41,7 +41,7 @@ pub struct BradleyTerryParams {
     pub lambda: f64,
     /// Most Newton iterations before giving up.
     pub max_iter: usize,
-    /// Converged when the largest Newton step in θ is at most this.
+    /// Converged when the largest (undamped) Newton step in θ is at most this.
     pub tol: f64,
 }
 
@@ -64,7 +64,7 @@ pub struct BradleyTerry {
     pub iterations: usize,
     /// Whether the step criterion was met within `max_iter`.
     pub converged: bool,
-    /// The largest |Newton step| of the last iteration.
+    /// The largest |Newton step| of the last iteration (before any damping).
     pub last_step: f64,
     /// The largest |∂objective/∂θ| at the returned θ.
     pub max_abs_gradient: f64,
@@ -140,13 +140,17 @@ impl BradleyTerryParams {
                 break;
             };
             let slope = grad.dot(&step);
+            // Backtrack until the objective decreases enough; near the optimum its change is
+            // round-off, so allow that much slack rather than shrink a good Newton step.
+            let slack = 1e-12 * value.abs().max(1.0);
             let mut t = 1.0;
             let mut next = &theta - &step;
-            while self.objective(data, &next) > value - 1e-4 * t * slope && t > 1e-12 {
+            while self.objective(data, &next) > value - 1e-4 * t * slope + slack && t > 1e-12 {
                 t *= 0.5;
                 next = &theta - &(t * &step);
             }
-            last_step = step.iter().fold(0.0_f64, |acc, s| acc.max((t * s).abs()));
+            // Convergence is judged on the full Newton step, never on a damped one.
+            last_step = step.iter().fold(0.0_f64, |acc, s| acc.max(s.abs()));
             theta = next;
             iterations += 1;
             if last_step <= self.tol {
