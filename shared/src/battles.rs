@@ -39,7 +39,7 @@ impl Layout {
         }
     }
 
-    fn target(self, winner: &str) -> Option<f64> {
+    pub(crate) fn target(self, winner: &str) -> Option<f64> {
         let (a, b) = self.columns();
         match winner.trim() {
             w if w == a => Some(1.0),
@@ -50,7 +50,7 @@ impl Layout {
         }
     }
 
-    fn expected_winners(self) -> &'static str {
+    pub(crate) fn expected_winners(self) -> &'static str {
         match self {
             Self::Arena => "`model_a`, `model_b`, `tie` or `tie (bothbad)`",
             Self::Llmfao => "`left`, `right` or `tie`",
@@ -92,14 +92,15 @@ impl Battles {
     }
 }
 
+/// Numbers names (models, prompts) in order of first appearance.
 #[derive(Default)]
-struct ModelIndex {
-    names: Vec<String>,
+pub(crate) struct ModelIndex {
+    pub(crate) names: Vec<String>,
     ids: HashMap<String, usize>,
 }
 
 impl ModelIndex {
-    fn id(&mut self, name: &str) -> usize {
+    pub(crate) fn id(&mut self, name: &str) -> usize {
         if let Some(&id) = self.ids.get(name) {
             return id;
         }
@@ -214,7 +215,8 @@ pub fn parse_battles(source: &str, bytes: &[u8]) -> Result<Battles> {
     })
 }
 
-fn csv_error(source: &str, error: &csv::Error) -> Error {
+/// Converts a csv reader error into a located [`Error::Input`].
+pub(crate) fn csv_error(source: &str, error: &csv::Error) -> Error {
     match error.kind() {
         csv::ErrorKind::UnequalLengths {
             pos,

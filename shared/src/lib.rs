@@ -6,8 +6,12 @@
 //! model; randomised computations take an explicit seed.
 //!
 //! - [`battles`]: battle CSV schemas and parsing.
+//! - [`scored_battles`]: the CSV schema of battles with judge scores and human labels.
 //! - [`pairwise`]: sufficient statistics of pairwise data.
 //! - [`bradley_terry`]: penalised Bradley–Terry MLE and the Elo scale.
+//! - [`soft_targets`]: judge targets (hard, label smoothing, σ(β·s) with β's MLE) and ECE.
+//! - [`held_out`]: the leave-one-model-out held-out protocol (LLM Elo vs human Elo).
+//! - [`conformal`]: split-conformal intervals for a new model's human Elo, and their evaluation.
 //! - [`leaderboard`]: a fitted, named, sorted leaderboard (what the CLI prints and the app shows).
 //! - [`resample`]: seeded bootstrap machinery and percentile intervals.
 //! - [`correlation`]: Pearson, Spearman, Kendall τ-b.
@@ -29,9 +33,11 @@ pub mod agreement;
 pub mod alpha;
 pub mod battles;
 pub mod bradley_terry;
+pub mod conformal;
 pub mod consistency;
 pub mod correlation;
 pub mod error;
+pub mod held_out;
 pub mod kappa;
 pub mod leaderboard;
 pub mod linalg;
@@ -42,6 +48,8 @@ pub mod power;
 pub mod protocol;
 pub mod ratings;
 pub mod resample;
+pub mod scored_battles;
 pub mod simulate;
+pub mod soft_targets;
 
 pub use error::{Error, Location, Result};
