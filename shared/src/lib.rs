@@ -11,18 +11,24 @@
 //! - [`leaderboard`]: a fitted, named, sorted leaderboard (what the CLI prints and the app shows).
 //! - [`resample`]: seeded bootstrap machinery and percentile intervals.
 //! - [`correlation`]: Pearson, Spearman, Kendall τ-b.
+//! - [`irt_grm`]: graded response model (IRT) of a judge under prompt variants, MML-EM fit.
+//! - [`irt_reliability`]: IRT reliability diagnostics C_V, marginal reliability, θ-ratio, D_W.
 //! - [`simulate`]: seeded battle simulation.
 //! - [`protocol`]: the versioned browser ↔ worker wire protocol.
 //! - [`linalg`]: Cholesky solves.
+//! - [`quadrature`]: Gauss–Hermite nodes and weights.
 
 pub mod battles;
 pub mod bradley_terry;
 pub mod correlation;
 pub mod error;
+pub mod irt_grm;
+pub mod irt_reliability;
 pub mod leaderboard;
 pub mod linalg;
 pub mod pairwise;
 pub mod protocol;
+pub mod quadrature;
 pub mod resample;
 pub mod simulate;
 
