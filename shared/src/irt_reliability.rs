@@ -190,7 +190,7 @@ pub fn prompt_consistency(theta: &[f64], ratings: &RatingMatrix) -> Result<Promp
 /// V̄_p (Eq. 2) of one variant: the summed within-score variances of θ̂ over the |K_p| used
 /// scores, divided by |K_p| − 1. `None` when fewer than two scores were used. `theta` and
 /// `scores` are aligned by item (the caller checks the lengths).
-pub fn within_rating_variance(theta: &[f64], scores: &[Option<u32>]) -> Option<f64> {
+fn within_rating_variance(theta: &[f64], scores: &[Option<u32>]) -> Option<f64> {
     let groups = group_by_score(theta, scores);
     if groups.len() < 2 {
         return None;
