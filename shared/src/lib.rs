@@ -24,9 +24,12 @@
 //! - [`position_bias`]: AB/BA position bias: first-position rate, flip rate, binomial test.
 //! - [`multiple_testing`]: Holm–Bonferroni and Benjamini–Hochberg adjusted p-values.
 //! - [`power`]: power and sample size for two proportions or two means.
+//! - [`irt_grm`]: graded response model (IRT) of a judge under prompt variants, MML-EM fit.
+//! - [`irt_reliability`]: IRT reliability diagnostics C_V, marginal reliability, θ-ratio, D_W.
 //! - [`simulate`]: seeded battle simulation.
 //! - [`protocol`]: the versioned browser ↔ worker wire protocol.
 //! - [`linalg`]: Cholesky solves.
+//! - [`quadrature`]: Gauss–Hermite nodes and weights.
 
 pub mod aa_test;
 pub mod agreement;
@@ -38,6 +41,8 @@ pub mod consistency;
 pub mod correlation;
 pub mod error;
 pub mod held_out;
+pub mod irt_grm;
+pub mod irt_reliability;
 pub mod kappa;
 pub mod leaderboard;
 pub mod linalg;
@@ -46,6 +51,7 @@ pub mod pairwise;
 pub mod position_bias;
 pub mod power;
 pub mod protocol;
+pub mod quadrature;
 pub mod ratings;
 pub mod resample;
 pub mod scored_battles;
