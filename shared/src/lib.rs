@@ -8,7 +8,10 @@
 //! - [`battles`]: battle CSV schemas and parsing.
 //! - [`pairwise`]: sufficient statistics of pairwise data.
 //! - [`bradley_terry`]: penalised Bradley–Terry MLE and the Elo scale.
+//! - [`bt_bootstrap`]: seeded battle / cluster bootstrap intervals for Bradley–Terry ratings.
+//! - [`bt_standard_errors`]: model-based, sandwich and cluster-robust SEs of Bradley–Terry ratings.
 //! - [`leaderboard`]: a fitted, named, sorted leaderboard (what the CLI prints and the app shows).
+//! - [`ranking`]: CI-aware ranks and leaderboard row order.
 //! - [`resample`]: seeded bootstrap machinery and percentile intervals.
 //! - [`correlation`]: Pearson, Spearman, Kendall τ-b.
 //! - [`simulate`]: seeded battle simulation.
@@ -17,12 +20,15 @@
 
 pub mod battles;
 pub mod bradley_terry;
+pub mod bt_bootstrap;
+pub mod bt_standard_errors;
 pub mod correlation;
 pub mod error;
 pub mod leaderboard;
 pub mod linalg;
 pub mod pairwise;
 pub mod protocol;
+pub mod ranking;
 pub mod resample;
 pub mod simulate;
 
