@@ -12,7 +12,10 @@
 //! - [`soft_targets`]: judge targets (hard, label smoothing, σ(β·s) with β's MLE) and ECE.
 //! - [`held_out`]: the leave-one-model-out held-out protocol (LLM Elo vs human Elo).
 //! - [`conformal`]: split-conformal intervals for a new model's human Elo, and their evaluation.
+//! - [`bt_bootstrap`]: seeded battle / cluster bootstrap intervals for Bradley–Terry ratings.
+//! - [`bt_standard_errors`]: model-based, sandwich and cluster-robust SEs of Bradley–Terry ratings.
 //! - [`leaderboard`]: a fitted, named, sorted leaderboard (what the CLI prints and the app shows).
+//! - [`ranking`]: CI-aware ranks and leaderboard row order.
 //! - [`resample`]: seeded bootstrap machinery and percentile intervals.
 //! - [`correlation`]: Pearson, Spearman, Kendall τ-b.
 //! - [`ratings`]: long-format ratings CSV and the item × rater matrix.
@@ -36,6 +39,8 @@ pub mod agreement;
 pub mod alpha;
 pub mod battles;
 pub mod bradley_terry;
+pub mod bt_bootstrap;
+pub mod bt_standard_errors;
 pub mod conformal;
 pub mod consistency;
 pub mod correlation;
@@ -52,6 +57,7 @@ pub mod position_bias;
 pub mod power;
 pub mod protocol;
 pub mod quadrature;
+pub mod ranking;
 pub mod ratings;
 pub mod resample;
 pub mod scored_battles;

@@ -1,0 +1,505 @@
+//! Seeded bootstrap intervals for Bradley–Terry ratings on the Elo scale.
+//!
+//! Model: the penalised Bradley–Terry fit of seed 002, Eq. 1,
+//!
+//! ```text
+//! θ̂ = argmax_θ Σ_(i,j,x)∈B [ y_ij(x) log σ(θᵢ − θⱼ) + (1 − y_ij(x)) log(1 − σ(θᵢ − θⱼ)) ] − λ‖θ‖²
+//! ```
+//!
+//! reported as Eloᵢ = 1500 + (400 / ln 10) θᵢ ([`crate::bradley_terry`]). Each bootstrap round
+//! refits θ̂* on a resample of the data, warm-started at the full-data θ̂, and each model gets
+//! the percentile interval and standard deviation of its replicates Elo(θ̂ᵢ*)
+//! ([`crate::resample::percentile_interval`]), plus the CI-aware rank of [`crate::ranking`].
+//!
+//! Resampling units:
+//! - **Battles** (seed 002 §3.3: the SE "across battle subsamples"). The N battles fall into K
+//!   distinct types — an unordered model pair with a target value (the share won by the
+//!   lower-numbered model) — with counts c₁ … c_K. A resample of N battles with replacement is
+//!   a multinomial draw of type counts, taken as sequential conditional binomials
+//!
+//!   ```text
+//!   n_k | n₁ … n_(k−1) ~ Binomial(N − Σ_(l<k) n_l,  c_k / Σ_(l≥k) c_l)
+//!   ```
+//!
+//!   so a round costs O(K + Newton), never O(N).
+//! - **Clusters** (e.g. prompts; seed 002 App. J names prompt-block bootstraps as the fix for
+//!   battles that share a prompt). Each round draws G clusters with replacement from the G
+//!   clusters and sums the drawn clusters' precomputed pair totals, O(G + cluster pairs).
+//!
+//! Round r draws from [`BootstrapParams::round_rng`]`(r)`, so results depend only on the seed,
+//! not on how rounds are scheduled. A round whose Newton fit does not converge contributes no
+//! replicate; [`BtBootstrap::converged_rounds`] counts the rounds used.
+//!
+//! Arguments: [`Battles`], optionally one cluster label per battle, and [`BtBootstrapParams`].
+//! Returns: [`BtBootstrap`]. Errors: [`Error::InvalidParam`] for invalid settings, a battle
+//! naming an unknown model or itself, a target outside [0, 1], or a cluster list of the wrong
+//! length; [`Error::Insufficient`] for fewer than two models, no battles, or fewer than two
+//! converged rounds.
+
+use crate::battles::Battles;
+use crate::bradley_terry::{elo, BradleyTerry, BradleyTerryParams};
+use crate::error::{Error, Result};
+use crate::pairwise::{PairTotal, Pairwise};
+use crate::ranking::{interval_ranks, leaderboard_order};
+use crate::resample::{percentile_interval, resample_counts, BootstrapParams, Interval};
+use rand::Rng;
+use rand_distr::{Binomial, Distribution};
+use serde::{Deserialize, Serialize};
+use std::collections::BTreeMap;
+
+/// Settings of a Bradley–Terry bootstrap.
+#[derive(Debug, Clone, Copy, PartialEq, Default, Serialize, Deserialize)]
+pub struct BtBootstrapParams {
+    /// The fit refitted in every round.
+    pub bt: BradleyTerryParams,
+    /// Rounds (default 1000), seed and interval level (default 0.95).
+    pub bootstrap: BootstrapParams,
+}
+
+/// What a round resamples.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case", tag = "unit")]
+pub enum Resampling {
+    /// Battles, drawn as multinomial counts over `n_types` distinct (pair, target) types.
+    Battles { n_battles: usize, n_types: usize },
+    /// Whole clusters of battles (e.g. all battles on one prompt).
+    Clusters { n_battles: usize, n_clusters: usize },
+}
+
+/// One model's rating with its bootstrap interval.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct BootstrapRating {
+    pub model: String,
+    /// The model's index in [`Battles::models`].
+    pub index: usize,
+    pub theta: f64,
+    /// Full-data Elo.
+    pub elo: f64,
+    /// Percentile interval and bootstrap SE on the Elo scale; `estimate` is the full-data Elo.
+    pub interval: Interval,
+    /// CI-aware rank: 1 + the number of models whose lower bound exceeds this upper bound.
+    pub rank: usize,
+    /// Worst rank the intervals allow: m − the number of models whose upper bound is below
+    /// this lower bound.
+    pub worst_rank: usize,
+}
+
+/// Bootstrap intervals for every model, sorted as a leaderboard (highest Elo first).
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct BtBootstrap {
+    /// The settings used, including the seed, the number of rounds and the level.
+    pub settings: BtBootstrapParams,
+    pub resampling: Resampling,
+    /// Rounds whose fit converged; only these enter the intervals.
+    pub converged_rounds: usize,
+    /// Whether the full-data fit converged.
+    pub converged: bool,
+    pub ratings: Vec<BootstrapRating>,
+}
+
+impl BtBootstrapParams {
+    /// Checks the settings.
+    pub fn validate(&self) -> Result<()> {
+        self.bt.validate()?;
+        self.bootstrap.validate()
+    }
+
+    /// Bootstraps the ratings of `battles`, resampling battles, or whole clusters when
+    /// `clusters` gives a cluster label per battle (labels need not be contiguous).
+    ///
+    /// # Errors
+    /// See the module documentation.
+    pub fn fit(&self, battles: &Battles, clusters: Option<&[usize]>) -> Result<BtBootstrap> {
+        self.validate()?;
+        let types = BattleTypes::from_battles(battles)?;
+        let full = self
+            .bt
+            .fit(&types.pairwise(types.types.iter().map(|t| t.count)))?;
+        let m = types.n_models;
+        let rounds = self.bootstrap.rounds;
+        let mut replicates = vec![Vec::with_capacity(rounds); m];
+        let mut converged_rounds = 0;
+        let mut record = |fit: BradleyTerry| {
+            let ok = fit.converged;
+            converged_rounds += usize::from(ok);
+            for (reps, &t) in replicates.iter_mut().zip(&fit.theta) {
+                reps.push(if ok { elo(t) } else { f64::NAN });
+            }
+        };
+        let resampling = match clusters {
+            None => {
+                let weights: Vec<u64> = types.types.iter().map(|t| t.count).collect();
+                let n = types.n_battles();
+                for r in 0..rounds {
+                    let counts = multinomial_counts(&weights, n, &mut self.bootstrap.round_rng(r))?;
+                    record(self.bt.fit_from(&types.pairwise(counts), &full.theta)?);
+                }
+                Resampling::Battles {
+                    n_battles: battles.battles.len(),
+                    n_types: types.types.len(),
+                }
+            }
+            Some(labels) => {
+                let totals = ClusterTotals::new(battles, labels)?;
+                let g = totals.clusters.len();
+                for r in 0..rounds {
+                    let counts = resample_counts(g, &mut self.bootstrap.round_rng(r));
+                    record(self.bt.fit_from(&totals.pairwise(&counts), &full.theta)?);
+                }
+                Resampling::Clusters {
+                    n_battles: battles.battles.len(),
+                    n_clusters: g,
+                }
+            }
+        };
+        if converged_rounds < 2 {
+            return Err(Error::Insufficient(format!(
+                "only {converged_rounds} of {rounds} bootstrap fits converged: expected at least \
+                 2 (raise `max_iter` or `lambda`)"
+            )));
+        }
+        let full_elo = full.elo();
+        let intervals: Vec<Interval> = full_elo
+            .iter()
+            .zip(&replicates)
+            .map(|(&e, reps)| percentile_interval(e, reps, self.bootstrap.level))
+            .collect();
+        let ranks = interval_ranks(&intervals)?;
+        let ratings = leaderboard_order(&full_elo, &battles.models)
+            .into_iter()
+            .map(|i| BootstrapRating {
+                model: battles.models[i].clone(),
+                index: i,
+                theta: full.theta[i],
+                elo: full_elo[i],
+                interval: intervals[i],
+                rank: ranks[i].rank,
+                worst_rank: ranks[i].worst_rank,
+            })
+            .collect();
+        Ok(BtBootstrap {
+            settings: *self,
+            resampling,
+            converged_rounds,
+            converged: full.converged,
+            ratings,
+        })
+    }
+}
+
+/// Multinomial counts of `draws` draws over categories with probabilities ∝ `weights`, drawn as
+/// sequential conditional binomials: n_k ~ Binomial(draws − Σ_(l<k) n_l, w_k / Σ_(l≥k) w_l).
+/// Costs O(categories) whatever `draws` is.
+///
+/// # Errors
+/// [`Error::Insufficient`] when `draws` > 0 but every weight is 0.
+pub fn multinomial_counts(weights: &[u64], draws: u64, rng: &mut impl Rng) -> Result<Vec<u64>> {
+    let mut weight_left: u64 = weights.iter().sum();
+    if draws > 0 && weight_left == 0 {
+        return Err(Error::Insufficient(format!(
+            "cannot draw {draws} times from categories that all have weight 0"
+        )));
+    }
+    let mut left = draws;
+    let mut counts = Vec::with_capacity(weights.len());
+    for &w in weights {
+        let n = if left == 0 || w == 0 {
+            0
+        } else if w >= weight_left {
+            left
+        } else {
+            let p = w as f64 / weight_left as f64;
+            Binomial::new(left, p)
+                .map_err(|e| Error::Insufficient(format!("binomial({left}, {p}): {e}")))?
+                .sample(rng)
+        };
+        counts.push(n);
+        left -= n;
+        weight_left -= w;
+    }
+    Ok(counts)
+}
+
+/// Battles of one type: the unordered pair `i < j` with target `target` (the share won by `i`).
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub(crate) struct BattleType {
+    pub i: usize,
+    pub j: usize,
+    pub target: f64,
+    pub count: u64,
+}
+
+/// The distinct battle types of a set of battles, sorted by pair then target.
+#[derive(Debug, Clone, PartialEq)]
+pub(crate) struct BattleTypes {
+    pub n_models: usize,
+    pub types: Vec<BattleType>,
+}
+
+impl BattleTypes {
+    /// Groups valid battles into types.
+    pub fn from_battles(battles: &Battles) -> Result<Self> {
+        let m = check_battles(battles)?;
+        let mut counts: BTreeMap<(usize, usize, u64), u64> = BTreeMap::new();
+        for b in &battles.battles {
+            let (i, j, w) = oriented(b.a, b.b, b.y);
+            *counts.entry((i, j, w.to_bits())).or_insert(0) += 1;
+        }
+        let types = counts
+            .into_iter()
+            .map(|((i, j, bits), count)| BattleType {
+                i,
+                j,
+                target: f64::from_bits(bits),
+                count,
+            })
+            .collect();
+        Ok(Self { n_models: m, types })
+    }
+
+    pub fn n_battles(&self) -> u64 {
+        self.types.iter().map(|t| t.count).sum()
+    }
+
+    /// Pair totals with `counts[k]` battles of type k.
+    pub fn pairwise(&self, counts: impl IntoIterator<Item = u64>) -> Pairwise {
+        let mut pairs: Vec<PairTotal> = Vec::new();
+        for (t, c) in self.types.iter().zip(counts) {
+            let n = c as f64;
+            match pairs.last_mut() {
+                Some(p) if p.i == t.i && p.j == t.j => {
+                    p.n += n;
+                    p.wins_i += n * t.target;
+                }
+                _ => pairs.push(PairTotal {
+                    i: t.i,
+                    j: t.j,
+                    n,
+                    wins_i: n * t.target,
+                }),
+            }
+        }
+        Pairwise {
+            n_models: self.n_models,
+            pairs,
+        }
+    }
+}
+
+/// Pair totals of every cluster of battles: `pairs` lists the compared pairs `i < j` in order,
+/// and each cluster lists `(pair index, battles, wins of i)` for the pairs it holds.
+#[derive(Debug, Clone, PartialEq)]
+pub(crate) struct ClusterTotals {
+    pub n_models: usize,
+    pub pairs: Vec<(usize, usize)>,
+    pub clusters: Vec<Vec<(usize, f64, f64)>>,
+}
+
+impl ClusterTotals {
+    /// Groups valid battles by cluster label (clusters ordered by label).
+    pub fn new(battles: &Battles, labels: &[usize]) -> Result<Self> {
+        let m = check_battles(battles)?;
+        if labels.len() != battles.battles.len() {
+            return Err(Error::param(
+                "clusters",
+                format!(
+                    "expected one cluster label per battle ({}), found {}",
+                    battles.battles.len(),
+                    labels.len()
+                ),
+            ));
+        }
+        let mut rows: Vec<(usize, usize, usize, f64)> = battles
+            .battles
+            .iter()
+            .zip(labels)
+            .map(|(b, &c)| {
+                let (i, j, w) = oriented(b.a, b.b, b.y);
+                (c, i, j, w)
+            })
+            .collect();
+        rows.sort_by_key(|x| (x.0, x.1, x.2));
+        let mut pairs: Vec<(usize, usize)> = rows.iter().map(|r| (r.1, r.2)).collect();
+        pairs.sort_unstable();
+        pairs.dedup();
+        let clusters = rows
+            .chunk_by(|x, y| x.0 == y.0)
+            .map(|cluster| {
+                cluster
+                    .chunk_by(|x, y| (x.1, x.2) == (y.1, y.2))
+                    .map(|run| {
+                        let pair = (run[0].1, run[0].2);
+                        let k = pairs.partition_point(|&p| p < pair);
+                        (k, run.len() as f64, run.iter().map(|r| r.3).sum())
+                    })
+                    .collect()
+            })
+            .collect();
+        Ok(Self {
+            n_models: m,
+            pairs,
+            clusters,
+        })
+    }
+
+    /// Pair totals of a resample holding cluster g `counts[g]` times.
+    pub fn pairwise(&self, counts: &[u32]) -> Pairwise {
+        let mut pairs: Vec<PairTotal> = self
+            .pairs
+            .iter()
+            .map(|&(i, j)| PairTotal {
+                i,
+                j,
+                n: 0.0,
+                wins_i: 0.0,
+            })
+            .collect();
+        for (cluster, &c) in self.clusters.iter().zip(counts) {
+            if c == 0 {
+                continue;
+            }
+            let c = f64::from(c);
+            for &(k, n, wins) in cluster {
+                pairs[k].n += c * n;
+                pairs[k].wins_i += c * wins;
+            }
+        }
+        Pairwise {
+            n_models: self.n_models,
+            pairs,
+        }
+    }
+}
+
+/// A battle as `(i, j, share won by i)` with `i < j`.
+fn oriented(a: usize, b: usize, y: f64) -> (usize, usize, f64) {
+    if a < b {
+        (a, b, y)
+    } else {
+        (b, a, 1.0 - y)
+    }
+}
+
+/// Checks that every battle names two different known models and has a target in [0, 1];
+/// returns the number of models.
+pub(crate) fn check_battles(battles: &Battles) -> Result<usize> {
+    let m = battles.n_models();
+    if m < 2 {
+        return Err(Error::Insufficient(format!(
+            "Bradley–Terry needs at least two models, found {m}"
+        )));
+    }
+    if battles.battles.is_empty() {
+        return Err(Error::Insufficient(
+            "Bradley–Terry needs at least one battle, found none".to_owned(),
+        ));
+    }
+    for (k, b) in battles.battles.iter().enumerate() {
+        if b.a >= m || b.b >= m {
+            return Err(Error::param(
+                "battles",
+                format!(
+                    "battle {k} (0-based) names models {} and {}: expected indices below {m}",
+                    b.a, b.b
+                ),
+            ));
+        }
+        if b.a == b.b {
+            return Err(Error::param(
+                "battles",
+                format!("battle {k} (0-based) pits model {} against itself", b.a),
+            ));
+        }
+        if !(0.0..=1.0).contains(&b.y) {
+            return Err(Error::param(
+                "battles",
+                format!(
+                    "battle {k} (0-based): expected a target in [0, 1], found {}",
+                    b.y
+                ),
+            ));
+        }
+    }
+    Ok(m)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::battles::Battle;
+
+    #[test]
+    fn types_orient_to_the_lower_index_and_rebuild_pair_totals() {
+        let battles = Battles {
+            models: vec!["a".into(), "b".into(), "c".into()],
+            battles: vec![
+                Battle { a: 1, b: 0, y: 1.0 },
+                Battle { a: 0, b: 1, y: 0.0 },
+                Battle { a: 0, b: 1, y: 0.5 },
+                Battle {
+                    a: 2,
+                    b: 1,
+                    y: 0.25,
+                },
+            ],
+        };
+        let types = BattleTypes::from_battles(&battles).unwrap();
+        let got: Vec<(usize, usize, f64, u64)> = types
+            .types
+            .iter()
+            .map(|t| (t.i, t.j, t.target, t.count))
+            .collect();
+        assert_eq!(got, [(0, 1, 0.0, 2), (0, 1, 0.5, 1), (1, 2, 0.75, 1)]);
+        assert_eq!(
+            types.pairwise([2, 1, 1]),
+            Pairwise::from_battles(3, &battles.battles)
+        );
+    }
+
+    #[test]
+    fn cluster_totals_merge_pairs_within_a_cluster() {
+        let battles = Battles {
+            models: vec!["a".into(), "b".into(), "c".into()],
+            battles: vec![
+                Battle { a: 1, b: 0, y: 1.0 },
+                Battle { a: 0, b: 1, y: 1.0 },
+                Battle { a: 1, b: 2, y: 0.5 },
+            ],
+        };
+        let totals = ClusterTotals::new(&battles, &[7, 7, 3]).unwrap();
+        assert_eq!(totals.pairs, [(0, 1), (1, 2)]);
+        assert_eq!(totals.clusters, [vec![(1, 1.0, 0.5)], vec![(0, 2.0, 1.0)]]);
+        let p = totals.pairwise(&[2, 1]);
+        assert_eq!((p.pairs[0].n, p.pairs[0].wins_i), (2.0, 1.0));
+        assert_eq!((p.pairs[1].n, p.pairs[1].wins_i), (2.0, 1.0));
+    }
+
+    #[test]
+    fn invalid_battles_and_labels_are_rejected() {
+        let bad = |a, b, y| Battles {
+            models: vec!["a".into(), "b".into()],
+            battles: vec![Battle { a, b, y }],
+        };
+        for battles in [
+            bad(0, 2, 1.0),
+            bad(1, 1, 1.0),
+            bad(0, 1, 1.5),
+            bad(0, 1, f64::NAN),
+        ] {
+            assert!(matches!(
+                BattleTypes::from_battles(&battles),
+                Err(Error::InvalidParam {
+                    name: "battles",
+                    ..
+                })
+            ));
+        }
+        assert!(matches!(
+            ClusterTotals::new(&bad(0, 1, 1.0), &[1, 2]),
+            Err(Error::InvalidParam {
+                name: "clusters",
+                ..
+            })
+        ));
+    }
+}
