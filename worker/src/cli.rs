@@ -2,13 +2,11 @@
 //! error on stderr and exit status 1 on bad input).
 
 use crate::server::{serve, ServeConfig};
+use crate::stats::Stats;
 use clap::{Parser, Subcommand};
 use std::net::SocketAddr;
-use std::path::{Path, PathBuf};
+use std::path::PathBuf;
 use std::process::ExitCode;
-use tribunal::battles::parse_battles;
-use tribunal::bradley_terry::BradleyTerryParams;
-use tribunal::leaderboard::bradley_terry_leaderboard;
 
 #[derive(Parser)]
 #[command(
@@ -40,25 +38,6 @@ enum Command {
     Stats(Stats),
 }
 
-#[derive(Subcommand)]
-enum Stats {
-    /// Bradley–Terry leaderboard (Elo scale) from a battles CSV.
-    Bt {
-        /// Battles CSV: `model_a,model_b,winner` or `left,right,winner` (`-` for stdin).
-        #[arg(long)]
-        input: PathBuf,
-        /// L2 penalty λ.
-        #[arg(long, default_value_t = BradleyTerryParams::default().lambda)]
-        lambda: f64,
-        /// Most Newton iterations.
-        #[arg(long, default_value_t = BradleyTerryParams::default().max_iter)]
-        max_iter: usize,
-        /// Convergence tolerance on the largest Newton step.
-        #[arg(long, default_value_t = BradleyTerryParams::default().tol)]
-        tol: f64,
-    },
-}
-
 /// Runs the CLI.
 pub fn main() -> ExitCode {
     let cli = Cli::parse();
@@ -72,7 +51,7 @@ pub fn main() -> ExitCode {
             data_dir,
             dist,
         }),
-        Command::Stats(stats) => run_stats(stats),
+        Command::Stats(stats) => stats.run(),
     };
     match result {
         Ok(()) => ExitCode::SUCCESS,
@@ -92,37 +71,4 @@ fn run_server(config: ServeConfig) -> anyhow::Result<()> {
         .with_ansi(std::io::IsTerminal::is_terminal(&std::io::stderr()))
         .init();
     tokio::runtime::Runtime::new()?.block_on(serve(config))
-}
-
-fn run_stats(stats: Stats) -> anyhow::Result<()> {
-    let json = match stats {
-        Stats::Bt {
-            input,
-            lambda,
-            max_iter,
-            tol,
-        } => {
-            let (source, bytes) = read_input(&input)?;
-            let battles = parse_battles(&source, &bytes)?;
-            let params = BradleyTerryParams {
-                lambda,
-                max_iter,
-                tol,
-            };
-            serde_json::to_string_pretty(&bradley_terry_leaderboard(&source, &battles, &params)?)?
-        }
-    };
-    println!("{json}");
-    Ok(())
-}
-
-fn read_input(path: &Path) -> anyhow::Result<(String, Vec<u8>)> {
-    use anyhow::Context;
-    if path == Path::new("-") {
-        let mut bytes = Vec::new();
-        std::io::Read::read_to_end(&mut std::io::stdin(), &mut bytes)?;
-        return Ok(("<stdin>".to_owned(), bytes));
-    }
-    let bytes = std::fs::read(path).with_context(|| format!("reading {}", path.display()))?;
-    Ok((path.display().to_string(), bytes))
 }

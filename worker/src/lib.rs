@@ -1,7 +1,8 @@
 //! The Tribunal worker. Bindings only: statistics live in the `tribunal` crate; this crate
 //! reads files, stores events, serves HTTP and WebSocket, and prints JSON.
 //!
-//! - [`cli`]: argument parsing and the `stats` subcommands.
+//! - [`cli`]: argument parsing.
+//! - [`stats`]: the `tribunal stats …` subcommands, one module per family.
 //! - [`server`]: `tribunal serve` — the built app, the API and the WebSocket endpoint.
 //! - [`store`]: the embedded SQLite store.
 //! - [`demo`]: the demo event stream.
@@ -9,4 +10,5 @@
 pub mod cli;
 pub mod demo;
 pub mod server;
+pub mod stats;
 pub mod store;
