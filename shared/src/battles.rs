@@ -121,6 +121,24 @@ impl ModelIndex {
 /// a model against itself, or an unknown `winner` value; [`Error::Insufficient`] when the file
 /// holds a header but no battles.
 pub fn parse_battles(source: &str, bytes: &[u8]) -> Result<Battles> {
+    parse(source, bytes, None).map(|(battles, _)| battles)
+}
+
+/// Parses a battles CSV and also returns, per battle, the value of the extra column `column`
+/// (a join key such as LLMFAO's pair `id`, or a cluster such as `prompt`).
+///
+/// # Errors
+/// Those of [`parse_battles`], and [`Error::Input`] at line 1 when the header lacks `column`,
+/// or at the cell when a value is empty.
+pub fn parse_battles_with_column(
+    source: &str,
+    bytes: &[u8],
+    column: &str,
+) -> Result<(Battles, Vec<String>)> {
+    parse(source, bytes, Some(column))
+}
+
+fn parse(source: &str, bytes: &[u8], extra: Option<&str>) -> Result<(Battles, Vec<String>)> {
     let mut reader = csv::ReaderBuilder::new()
         .has_headers(true)
         .flexible(false)
@@ -167,8 +185,19 @@ pub fn parse_battles(source: &str, bytes: &[u8]) -> Result<Battles> {
         ));
     };
 
+    let ix = match extra {
+        Some(name) => Some(find(name).ok_or_else(|| {
+            Error::input(
+                Location::line(source, 1),
+                format!("header has no `{name}` column"),
+            )
+        })?),
+        None => None,
+    };
+
     let mut index = ModelIndex::default();
     let mut battles = Vec::new();
+    let mut extras = Vec::new();
     for record in reader.records() {
         let record = record.map_err(|e| csv_error(source, &e))?;
         let line = record.position().map_or(0, csv::Position::line);
@@ -198,6 +227,9 @@ pub fn parse_battles(source: &str, bytes: &[u8]) -> Result<Battles> {
                 format!("a model cannot battle itself: both sides are `{a}`"),
             ));
         }
+        if let (Some(i), Some(name)) = (ix, extra) {
+            extras.push(cell(i, name)?.to_owned());
+        }
         battles.push(Battle {
             a: index.id(a),
             b: index.id(b),
@@ -209,10 +241,13 @@ pub fn parse_battles(source: &str, bytes: &[u8]) -> Result<Battles> {
             "{source}: the file has a header but no battles"
         )));
     }
-    Ok(Battles {
-        models: index.names,
-        battles,
-    })
+    Ok((
+        Battles {
+            models: index.names,
+            battles,
+        },
+        extras,
+    ))
 }
 
 /// Converts a csv reader error into a located [`Error::Input`].
@@ -309,6 +344,27 @@ mod tests {
             parse_battles("t.csv", b"left,right,winner\n"),
             Err(Error::Insufficient(_))
         ));
+    }
+
+    #[test]
+    fn extra_column_is_returned_per_battle_and_required() {
+        let text = "id,left,right,winner\n7,A,B,left\n9,B,C,tie\n";
+        let (b, ids) = parse_battles_with_column("t.csv", text.as_bytes(), "id").unwrap();
+        assert_eq!(b.battles.len(), 2);
+        assert_eq!(ids, ["7", "9"]);
+        match parse_battles_with_column("t.csv", text.as_bytes(), "prompt") {
+            Err(Error::Input { location, message }) => {
+                assert_eq!(location.line, 1);
+                assert!(message.contains("`prompt`"));
+            }
+            other => panic!("{other:?}"),
+        }
+        match parse_battles_with_column("t.csv", b"id,left,right,winner\n,A,B,left\n", "id") {
+            Err(Error::Input { location, .. }) => {
+                assert_eq!(location, Location::field("t.csv", 2, 1, "id"))
+            }
+            other => panic!("{other:?}"),
+        }
     }
 
     #[test]

@@ -37,7 +37,7 @@
 //! converged rounds.
 
 use crate::battles::Battles;
-use crate::bradley_terry::{elo, BradleyTerry, BradleyTerryParams};
+use crate::bradley_terry::{BradleyTerry, BradleyTerryParams};
 use crate::error::{Error, Result};
 use crate::pairwise::{PairTotal, Pairwise};
 use crate::ranking::{interval_ranks, leaderboard_order};
@@ -110,67 +110,134 @@ impl BtBootstrapParams {
     /// # Errors
     /// See the module documentation.
     pub fn fit(&self, battles: &Battles, clusters: Option<&[usize]>) -> Result<BtBootstrap> {
+        let plan = self.plan(battles, clusters)?;
+        let replicates = plan.rounds(0..self.bootstrap.rounds)?;
+        plan.summarise(&replicates)
+    }
+
+    /// Prepares a bootstrap: validates, fits the full data and groups the resampling units.
+    /// Rounds can then be run in any chunks ([`BtBootstrapPlan::rounds`]), in any order or on
+    /// several workers, and summarised once ([`BtBootstrapPlan::summarise`]): the result equals
+    /// [`BtBootstrapParams::fit`].
+    pub fn plan(&self, battles: &Battles, clusters: Option<&[usize]>) -> Result<BtBootstrapPlan> {
         self.validate()?;
         let types = BattleTypes::from_battles(battles)?;
         let full = self
             .bt
             .fit(&types.pairwise(types.types.iter().map(|t| t.count)))?;
-        let m = types.n_models;
-        let rounds = self.bootstrap.rounds;
-        let mut replicates = vec![Vec::with_capacity(rounds); m];
-        let mut converged_rounds = 0;
-        let mut record = |fit: BradleyTerry| {
-            let ok = fit.converged;
-            converged_rounds += usize::from(ok);
-            for (reps, &t) in replicates.iter_mut().zip(&fit.theta) {
-                reps.push(if ok { elo(t) } else { f64::NAN });
-            }
-        };
-        let resampling = match clusters {
+        let (units, resampling) = match clusters {
             None => {
-                let weights: Vec<u64> = types.types.iter().map(|t| t.count).collect();
-                let n = types.n_battles();
-                for r in 0..rounds {
-                    let counts = multinomial_counts(&weights, n, &mut self.bootstrap.round_rng(r))?;
-                    record(self.bt.fit_from(&types.pairwise(counts), &full.theta)?);
-                }
-                Resampling::Battles {
+                let resampling = Resampling::Battles {
                     n_battles: battles.battles.len(),
                     n_types: types.types.len(),
-                }
+                };
+                (Units::Types(types), resampling)
             }
             Some(labels) => {
                 let totals = ClusterTotals::new(battles, labels)?;
-                let g = totals.clusters.len();
-                for r in 0..rounds {
-                    let counts = resample_counts(g, &mut self.bootstrap.round_rng(r));
-                    record(self.bt.fit_from(&totals.pairwise(&counts), &full.theta)?);
-                }
-                Resampling::Clusters {
+                let resampling = Resampling::Clusters {
                     n_battles: battles.battles.len(),
-                    n_clusters: g,
-                }
+                    n_clusters: totals.clusters.len(),
+                };
+                (Units::Clusters(totals), resampling)
             }
         };
+        Ok(BtBootstrapPlan {
+            params: *self,
+            models: battles.models.clone(),
+            full,
+            units,
+            resampling,
+        })
+    }
+}
+
+enum Units {
+    Types(BattleTypes),
+    Clusters(ClusterTotals),
+}
+
+/// A prepared bootstrap (see [`BtBootstrapParams::plan`]).
+pub struct BtBootstrapPlan {
+    params: BtBootstrapParams,
+    models: Vec<String>,
+    full: BradleyTerry,
+    units: Units,
+    resampling: Resampling,
+}
+
+impl BtBootstrapPlan {
+    /// The full-data fit.
+    pub fn full(&self) -> &BradleyTerry {
+        &self.full
+    }
+
+    /// Runs rounds `rounds` (each drawn from its own stream, so any split gives the same
+    /// replicates). Returns per round the Elo of every model, or an empty vector when that
+    /// round's fit did not converge.
+    pub fn rounds(&self, rounds: std::ops::Range<usize>) -> Result<Vec<Vec<f64>>> {
+        let bootstrap = &self.params.bootstrap;
+        rounds
+            .map(|r| {
+                let data = match &self.units {
+                    Units::Types(types) => {
+                        let weights: Vec<u64> = types.types.iter().map(|t| t.count).collect();
+                        let counts = multinomial_counts(
+                            &weights,
+                            types.n_battles(),
+                            &mut bootstrap.round_rng(r),
+                        )?;
+                        types.pairwise(counts)
+                    }
+                    Units::Clusters(totals) => {
+                        let counts =
+                            resample_counts(totals.clusters.len(), &mut bootstrap.round_rng(r));
+                        totals.pairwise(&counts)
+                    }
+                };
+                let fit = self.params.bt.fit_from(&data, &self.full.theta)?;
+                Ok(if fit.converged { fit.elo() } else { Vec::new() })
+            })
+            .collect()
+    }
+
+    /// Intervals, standard errors and CI-aware ranks from all rounds' replicates.
+    ///
+    /// # Errors
+    /// [`Error::InvalidParam`] when a replicate has the wrong number of models;
+    /// [`Error::Insufficient`] when fewer than two rounds converged.
+    pub fn summarise(&self, replicates: &[Vec<f64>]) -> Result<BtBootstrap> {
+        let m = self.models.len();
+        let converged: Vec<&Vec<f64>> = replicates.iter().filter(|r| !r.is_empty()).collect();
+        if converged.iter().any(|r| r.len() != m) {
+            return Err(Error::param(
+                "replicates",
+                format!("expected {m} ratings per bootstrap round"),
+            ));
+        }
+        let converged_rounds = converged.len();
         if converged_rounds < 2 {
             return Err(Error::Insufficient(format!(
-                "only {converged_rounds} of {rounds} bootstrap fits converged: expected at least \
-                 2 (raise `max_iter` or `lambda`)"
+                "only {converged_rounds} of {} bootstrap fits converged: expected at least \
+                 2 (raise `max_iter` or `lambda`)",
+                replicates.len()
             )));
         }
-        let full_elo = full.elo();
-        let intervals: Vec<Interval> = full_elo
-            .iter()
-            .zip(&replicates)
-            .map(|(&e, reps)| percentile_interval(e, reps, self.bootstrap.level))
+        let full_elo = self.full.elo();
+        let level = self.params.bootstrap.level;
+        let intervals: Vec<Interval> = (0..m)
+            .map(|i| {
+                let reps: Vec<f64> = converged.iter().map(|r| r[i]).collect();
+                percentile_interval(full_elo[i], &reps, level)
+            })
             .collect();
         let ranks = interval_ranks(&intervals)?;
-        let ratings = leaderboard_order(&full_elo, &battles.models)
+        let ratings = leaderboard_order(&full_elo, &self.models)
             .into_iter()
             .map(|i| BootstrapRating {
-                model: battles.models[i].clone(),
+                model: self.models[i].clone(),
                 index: i,
-                theta: full.theta[i],
+                theta: self.full.theta[i],
                 elo: full_elo[i],
                 interval: intervals[i],
                 rank: ranks[i].rank,
@@ -178,10 +245,10 @@ impl BtBootstrapParams {
             })
             .collect();
         Ok(BtBootstrap {
-            settings: *self,
-            resampling,
+            settings: self.params,
+            resampling: self.resampling,
             converged_rounds,
-            converged: full.converged,
+            converged: self.full.converged,
             ratings,
         })
     }

@@ -1,11 +1,16 @@
-//! A Bradley–Terry leaderboard: the fit of [`crate::bradley_terry`] joined with model names and
-//! per-model counts, sorted by rating. This is the one serialisable result that the CLI prints
+//! A Bradley–Terry leaderboard: the fit of [`crate::bradley_terry`] joined with model names,
+//! per-model counts and sandwich standard errors, sorted by rating, optionally with bootstrap
+//! intervals and CI-aware ranks ([`Leaderboard::with_bootstrap`]). This is the one serialisable result that the CLI prints
 //! and the app renders, so both show the same numbers.
 
 use crate::battles::Battles;
 use crate::bradley_terry::{BradleyTerryParams, ELO_BASE, ELO_PER_THETA};
+use crate::bt_bootstrap::{BtBootstrap, Resampling};
+use crate::bt_standard_errors::BtStandardErrorsParams;
+use crate::correlation::{kendall_tau_b, spearman};
 use crate::error::Result;
 use crate::pairwise::Pairwise;
+use crate::resample::BootstrapParams;
 use serde::{Deserialize, Serialize};
 
 /// One model's row.
@@ -20,6 +25,31 @@ pub struct RatingRow {
     /// Σ y over the model's battles (a tie counts ½).
     pub score: f64,
     pub ties: u64,
+    /// Sandwich (robust) standard error of the Elo rating ([`crate::bt_standard_errors`]).
+    pub se: f64,
+    /// The bootstrap interval, when the leaderboard has one ([`Leaderboard::with_bootstrap`]).
+    pub bootstrap: Option<RowInterval>,
+}
+
+/// A row's bootstrap interval on the Elo scale and its CI-aware rank range.
+#[derive(Debug, Clone, Copy, PartialEq, Serialize, Deserialize)]
+pub struct RowInterval {
+    pub lower: f64,
+    pub upper: f64,
+    /// Standard deviation of the bootstrap replicates.
+    pub se: f64,
+    /// 1 + #models whose lower bound exceeds this model's upper bound.
+    pub rank: usize,
+    /// The worst rank compatible with the intervals.
+    pub worst_rank: usize,
+}
+
+/// How the bootstrap of a leaderboard was run.
+#[derive(Debug, Clone, Copy, PartialEq, Serialize, Deserialize)]
+pub struct BootstrapSummary {
+    pub settings: BootstrapParams,
+    pub resampling: Resampling,
+    pub converged_rounds: usize,
 }
 
 /// A fitted leaderboard with its settings and diagnostics.
@@ -41,7 +71,43 @@ pub struct Leaderboard {
     /// Connected components of the comparison graph; ratings compare only within one.
     pub components: usize,
     pub warnings: Vec<String>,
+    /// The bootstrap behind the rows' intervals, when there is one.
+    pub bootstrap: Option<BootstrapSummary>,
     pub ratings: Vec<RatingRow>,
+}
+
+impl Leaderboard {
+    /// Adds a bootstrap's intervals and CI-aware ranks to the rows (matched by model name).
+    ///
+    /// # Errors
+    /// [`crate::Error::InvalidParam`] when the bootstrap is of other models.
+    pub fn with_bootstrap(mut self, bootstrap: &BtBootstrap) -> Result<Self> {
+        for row in &mut self.ratings {
+            let b = bootstrap
+                .ratings
+                .iter()
+                .find(|b| b.model == row.model)
+                .ok_or_else(|| {
+                    crate::Error::param(
+                        "bootstrap",
+                        format!("the bootstrap has no model `{}`", row.model),
+                    )
+                })?;
+            row.bootstrap = Some(RowInterval {
+                lower: b.interval.lower,
+                upper: b.interval.upper,
+                se: b.interval.se,
+                rank: b.rank,
+                worst_rank: b.worst_rank,
+            });
+        }
+        self.bootstrap = Some(BootstrapSummary {
+            settings: bootstrap.settings.bootstrap,
+            resampling: bootstrap.resampling,
+            converged_rounds: bootstrap.converged_rounds,
+        });
+        Ok(self)
+    }
 }
 
 /// Fits Bradley–Terry on `battles` and builds the leaderboard.
@@ -57,6 +123,10 @@ pub fn bradley_terry_leaderboard(
     let data = Pairwise::from_battles(m, &battles.battles);
     let fit = params.fit(&data)?;
     let elo = fit.elo();
+    let se = BtStandardErrorsParams { bt: *params }
+        .compute_at(battles, &fit.theta, None)?
+        .sandwich
+        .se;
 
     let mut counts = vec![0u64; m];
     let mut ties = vec![0u64; m];
@@ -103,6 +173,8 @@ pub fn bradley_terry_leaderboard(
             battles: counts[i],
             score: score[i],
             ties: ties[i],
+            se: se[i],
+            bootstrap: None,
         })
         .collect();
 
@@ -122,12 +194,132 @@ pub fn bradley_terry_leaderboard(
         log_likelihood: fit.log_likelihood,
         components,
         warnings,
+        bootstrap: None,
         ratings,
+    })
+}
+
+/// One model's rating on two leaderboards.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct RatingDifference {
+    pub model: String,
+    pub reference_elo: f64,
+    pub candidate_elo: f64,
+    /// candidate − reference.
+    pub difference: f64,
+}
+
+/// How a candidate leaderboard (a judge's) agrees with a reference one (humans').
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct LeaderboardComparison {
+    pub n_common: usize,
+    pub only_reference: Vec<String>,
+    pub only_candidate: Vec<String>,
+    /// Spearman ρ and Kendall τ-b of the common models' ratings (NaN when undefined).
+    pub spearman: f64,
+    pub kendall_tau_b: f64,
+    /// Mean |candidate − reference| Elo over the common models.
+    pub mae: f64,
+    /// Common models in the reference's order.
+    pub rows: Vec<RatingDifference>,
+}
+
+/// Compares two leaderboards on the models they share (matched by name).
+///
+/// # Errors
+/// [`crate::Error::Insufficient`] when fewer than two models are common.
+pub fn compare_leaderboards(
+    reference: &Leaderboard,
+    candidate: &Leaderboard,
+) -> Result<LeaderboardComparison> {
+    let by_name: std::collections::HashMap<&str, f64> = candidate
+        .ratings
+        .iter()
+        .map(|r| (r.model.as_str(), r.elo))
+        .collect();
+    let rows: Vec<RatingDifference> = reference
+        .ratings
+        .iter()
+        .filter_map(|r| {
+            by_name.get(r.model.as_str()).map(|&c| RatingDifference {
+                model: r.model.clone(),
+                reference_elo: r.elo,
+                candidate_elo: c,
+                difference: c - r.elo,
+            })
+        })
+        .collect();
+    if rows.len() < 2 {
+        return Err(crate::Error::Insufficient(format!(
+            "the leaderboards share {} model(s): expected at least 2 to compare",
+            rows.len()
+        )));
+    }
+    let reference_names: std::collections::HashSet<&str> =
+        reference.ratings.iter().map(|r| r.model.as_str()).collect();
+    let x: Vec<f64> = rows.iter().map(|r| r.reference_elo).collect();
+    let y: Vec<f64> = rows.iter().map(|r| r.candidate_elo).collect();
+    Ok(LeaderboardComparison {
+        n_common: rows.len(),
+        only_reference: reference
+            .ratings
+            .iter()
+            .filter(|r| !by_name.contains_key(r.model.as_str()))
+            .map(|r| r.model.clone())
+            .collect(),
+        only_candidate: candidate
+            .ratings
+            .iter()
+            .filter(|r| !reference_names.contains(r.model.as_str()))
+            .map(|r| r.model.clone())
+            .collect(),
+        spearman: spearman(&x, &y)?,
+        kendall_tau_b: kendall_tau_b(&x, &y)?,
+        mae: rows.iter().map(|r| r.difference.abs()).sum::<f64>() / rows.len() as f64,
+        rows,
     })
 }
 
 #[cfg(test)]
 mod tests {
+    #[test]
+    fn comparison_of_two_hand_leaderboards() {
+        let params = BradleyTerryParams::default();
+        let human = Battles::from_named([
+            ("a", "b", 1.0),
+            ("b", "c", 1.0),
+            ("a", "c", 1.0),
+            ("c", "d", 1.0),
+        ]);
+        let judge = Battles::from_named([
+            ("b", "a", 1.0),
+            ("b", "c", 1.0),
+            ("a", "c", 1.0),
+            ("a", "e", 0.5),
+        ]);
+        let h = bradley_terry_leaderboard("h", &human, &params).unwrap();
+        let j = bradley_terry_leaderboard("j", &judge, &params).unwrap();
+        let c = compare_leaderboards(&h, &j).unwrap();
+        assert_eq!(c.n_common, 3);
+        assert_eq!(
+            (c.only_reference.as_slice(), c.only_candidate.as_slice()),
+            (&["d".to_owned()][..], &["e".to_owned()][..])
+        );
+        // Human order a > b > c; judge order b > a > c: one discordant pair of three.
+        assert!((c.kendall_tau_b - 1.0 / 3.0).abs() < 1e-12);
+        assert!((c.spearman - 0.5).abs() < 1e-12);
+        let mae = c
+            .rows
+            .iter()
+            .map(|r| (r.candidate_elo - r.reference_elo).abs())
+            .sum::<f64>()
+            / 3.0;
+        assert_eq!(c.mae, mae);
+        let lone = bradley_terry_leaderboard("x", &Battles::from_named([("x", "y", 1.0)]), &params)
+            .unwrap();
+        assert!(compare_leaderboards(&h, &lone).is_err());
+    }
+
     use super::*;
 
     #[test]

@@ -12,6 +12,7 @@
 //! - [`soft_targets`]: judge targets (hard, label smoothing, σ(β·s) with β's MLE) and ECE.
 //! - [`held_out`]: the leave-one-model-out held-out protocol (LLM Elo vs human Elo).
 //! - [`conformal`]: split-conformal intervals for a new model's human Elo, and their evaluation.
+//! - [`judge_study`]: a judge against humans: both leaderboards, β, held-out protocol, conformal.
 //! - [`bt_bootstrap`]: seeded battle / cluster bootstrap intervals for Bradley–Terry ratings.
 //! - [`bt_standard_errors`]: model-based, sandwich and cluster-robust SEs of Bradley–Terry ratings.
 //! - [`leaderboard`]: a fitted, named, sorted leaderboard (what the CLI prints and the app shows).
@@ -48,6 +49,7 @@ pub mod error;
 pub mod held_out;
 pub mod irt_grm;
 pub mod irt_reliability;
+pub mod judge_study;
 pub mod kappa;
 pub mod leaderboard;
 pub mod linalg;

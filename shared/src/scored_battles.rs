@@ -344,8 +344,139 @@ impl<'r> Row<'r> {
     }
 }
 
+/// Human battles joined with a judge's verdicts on the same comparisons.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct JoinedVerdicts {
+    pub data: ScoredBattles,
+    /// Human battles whose key has no judge verdict (left out).
+    pub unmatched: usize,
+}
+
+/// Joins a judge's verdicts to human labels when they come as two battle files that share a
+/// key column (LLMFAO's pair `id`, say): every human battle whose key the judge also judged
+/// becomes one scored battle with `judge` = the judge's target on that key, oriented to the
+/// human battle's sides, and `human` = the human target. Several human votes on one key share
+/// the judge's verdict. Models keep the human file's numbering.
+///
+/// # Errors
+/// [`Error::InvalidParam`] when a key appears twice in the judge file, when the judge compares
+/// other models than the human battle with the same key, or when the key lists' lengths differ
+/// from their battles; [`Error::Insufficient`] when no key matches.
+pub fn join_verdicts(
+    judge: &Battles,
+    judge_keys: &[String],
+    human: &Battles,
+    human_keys: &[String],
+) -> Result<JoinedVerdicts> {
+    if judge_keys.len() != judge.battles.len() || human_keys.len() != human.battles.len() {
+        return Err(Error::param(
+            "keys",
+            "expected one key per battle in both files",
+        ));
+    }
+    let mut verdicts = std::collections::HashMap::new();
+    for (key, b) in judge_keys.iter().zip(&judge.battles) {
+        let entry = (judge.models[b.a].as_str(), judge.models[b.b].as_str(), b.y);
+        if verdicts.insert(key.as_str(), entry).is_some() {
+            return Err(Error::param(
+                "judge",
+                format!("key `{key}` appears more than once in the judge file: expected one verdict per key"),
+            ));
+        }
+    }
+    let mut battles = Vec::with_capacity(human.battles.len());
+    let mut unmatched = 0;
+    for (key, h) in human_keys.iter().zip(&human.battles) {
+        let Some(&(ja, jb, jy)) = verdicts.get(key.as_str()) else {
+            unmatched += 1;
+            continue;
+        };
+        let (ha, hb) = (human.models[h.a].as_str(), human.models[h.b].as_str());
+        let judge_y = if (ja, jb) == (ha, hb) {
+            jy
+        } else if (ja, jb) == (hb, ha) {
+            1.0 - jy
+        } else {
+            return Err(Error::param(
+                "judge",
+                format!(
+                    "key `{key}`: the judge compares `{ja}` with `{jb}`, the human battle `{ha}` with `{hb}`"
+                ),
+            ));
+        };
+        battles.push(ScoredBattle {
+            a: h.a,
+            b: h.b,
+            score: None,
+            order_flip: false,
+            judge: Some(judge_y),
+            human: Some(h.y),
+            prompt: None,
+        });
+    }
+    if battles.is_empty() {
+        return Err(Error::Insufficient(
+            "no human battle shares a key with the judge file".to_owned(),
+        ));
+    }
+    Ok(JoinedVerdicts {
+        data: ScoredBattles {
+            models: human.models.clone(),
+            prompts: Vec::new(),
+            signal: JudgeSignal::Verdict,
+            battles,
+        },
+        unmatched,
+    })
+}
+
 #[cfg(test)]
 mod tests {
+    #[test]
+    fn join_orients_judge_verdicts_and_counts_unmatched() {
+        let judge = Battles::from_named([("A", "B", 1.0), ("C", "A", 0.5)]);
+        let judge_keys = ["1".to_owned(), "2".to_owned()];
+        let human = Battles::from_named([
+            ("A", "B", 0.0),
+            ("A", "C", 1.0),
+            ("A", "C", 0.5),
+            ("B", "C", 1.0),
+        ]);
+        let human_keys = ["1", "2", "2", "3"].map(str::to_owned);
+        let joined = join_verdicts(&judge, &judge_keys, &human, &human_keys).unwrap();
+        assert_eq!(joined.unmatched, 1);
+        let pairs: Vec<(Option<f64>, Option<f64>)> = joined
+            .data
+            .battles
+            .iter()
+            .map(|b| (b.judge, b.human))
+            .collect();
+        assert_eq!(
+            pairs,
+            [
+                (Some(1.0), Some(0.0)),
+                (Some(0.5), Some(1.0)),
+                (Some(0.5), Some(0.5))
+            ]
+        );
+        assert_eq!(joined.data.signal, JudgeSignal::Verdict);
+
+        let wrong = Battles::from_named([("A", "D", 1.0)]);
+        let err = join_verdicts(&wrong, &judge_keys[..1], &human, &human_keys).unwrap_err();
+        assert!(
+            err.to_string()
+                .contains("key `1`: the judge compares `A` with `D`"),
+            "{err}"
+        );
+        let twice = ["1".to_owned(), "1".to_owned()];
+        assert!(join_verdicts(&judge, &twice, &human, &human_keys).is_err());
+        let none = ["9".to_owned(), "8".to_owned()];
+        assert!(matches!(
+            join_verdicts(&judge, &none, &human, &human_keys),
+            Err(Error::Insufficient(_))
+        ));
+    }
+
     use super::*;
 
     fn parse(text: &str) -> Result<ScoredBattles> {

@@ -337,3 +337,32 @@ fn invalid_settings_and_inputs_are_rejected() {
         Err(Error::Insufficient(_))
     ));
 }
+
+#[cfg_attr(not(target_arch = "wasm32"), test)]
+#[cfg_attr(target_arch = "wasm32", wasm_bindgen_test::wasm_bindgen_test)]
+fn rounds_in_chunks_equal_one_run() {
+    let sim = tribunal::simulate::simulate_battles(&tribunal::simulate::SimulationParams {
+        theta: vec![0.8, 0.1, -0.2, -0.7],
+        n_battles: 600,
+        tie_rate: 0.1,
+        seed: 11,
+    })
+    .unwrap();
+    let battles = tribunal::battles::Battles {
+        models: ["a", "b", "c", "d"].map(str::to_owned).to_vec(),
+        battles: sim,
+    };
+    let params = tribunal::bt_bootstrap::BtBootstrapParams {
+        bootstrap: tribunal::resample::BootstrapParams {
+            rounds: 30,
+            seed: 4,
+            level: 0.9,
+        },
+        ..Default::default()
+    };
+    let whole = params.fit(&battles, None).unwrap();
+    let plan = params.plan(&battles, None).unwrap();
+    let mut chunks = plan.rounds(20..30).unwrap();
+    chunks.splice(0..0, plan.rounds(0..20).unwrap());
+    assert_eq!(plan.summarise(&chunks).unwrap(), whole);
+}

@@ -1,11 +1,14 @@
-//! `tribunal stats bt`: the Bradley–Terry leaderboard of a battles CSV.
+//! `tribunal stats bt`: the Bradley–Terry leaderboard of a battles CSV, with sandwich standard
+//! errors and (unless `--bootstrap 0`) seeded bootstrap intervals and CI-aware ranks.
 
 use super::read_input;
 use clap::Args;
 use std::path::PathBuf;
-use tribunal::battles::parse_battles;
+use tribunal::battles::parse_battles_with_column;
 use tribunal::bradley_terry::BradleyTerryParams;
+use tribunal::bt_bootstrap::BtBootstrapParams;
 use tribunal::leaderboard::bradley_terry_leaderboard;
+use tribunal::resample::BootstrapParams;
 
 #[derive(Args)]
 pub struct BtArgs {
@@ -21,17 +24,54 @@ pub struct BtArgs {
     /// Convergence tolerance on the largest Newton step.
     #[arg(long, default_value_t = BradleyTerryParams::default().tol)]
     tol: f64,
+    /// Bootstrap rounds (0: no bootstrap).
+    #[arg(long, default_value_t = BootstrapParams::default().rounds)]
+    bootstrap: usize,
+    /// Seed of the bootstrap.
+    #[arg(long, default_value_t = BootstrapParams::default().seed)]
+    seed: u64,
+    /// Coverage of the bootstrap intervals.
+    #[arg(long, default_value_t = BootstrapParams::default().level)]
+    level: f64,
+    /// Resample clusters given by this column (e.g. `prompt`) instead of battles.
+    #[arg(long)]
+    cluster: Option<String>,
 }
 
 pub fn run(args: BtArgs) -> anyhow::Result<String> {
     let (source, bytes) = read_input(&args.input)?;
-    let battles = parse_battles(&source, &bytes)?;
-    let params = BradleyTerryParams {
+    let (battles, clusters) = match &args.cluster {
+        Some(column) => {
+            let (battles, values) = parse_battles_with_column(&source, &bytes, column)?;
+            let mut ids = std::collections::HashMap::new();
+            let labels: Vec<usize> = values
+                .iter()
+                .map(|v| {
+                    let next = ids.len();
+                    *ids.entry(v.as_str()).or_insert(next)
+                })
+                .collect();
+            (battles, Some(labels))
+        }
+        None => (tribunal::battles::parse_battles(&source, &bytes)?, None),
+    };
+    let bt = BradleyTerryParams {
         lambda: args.lambda,
         max_iter: args.max_iter,
         tol: args.tol,
     };
-    Ok(serde_json::to_string_pretty(&bradley_terry_leaderboard(
-        &source, &battles, &params,
-    )?)?)
+    let mut leaderboard = bradley_terry_leaderboard(&source, &battles, &bt)?;
+    if args.bootstrap > 0 {
+        let bootstrap = BtBootstrapParams {
+            bt,
+            bootstrap: BootstrapParams {
+                rounds: args.bootstrap,
+                seed: args.seed,
+                level: args.level,
+            },
+        }
+        .fit(&battles, clusters.as_deref())?;
+        leaderboard = leaderboard.with_bootstrap(&bootstrap)?;
+    }
+    Ok(serde_json::to_string_pretty(&leaderboard)?)
 }

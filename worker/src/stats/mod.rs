@@ -2,6 +2,7 @@
 //! one JSON document on stdout. One module per family of statistics.
 
 mod bt;
+mod study;
 
 use anyhow::Context;
 use clap::Subcommand;
@@ -9,8 +10,12 @@ use std::path::Path;
 
 #[derive(Subcommand)]
 pub enum Stats {
-    /// Bradley–Terry leaderboard (Elo scale) from a battles CSV.
+    /// Bradley–Terry leaderboard (Elo scale) from a battles CSV, with SEs and bootstrap CIs.
     Bt(bt::BtArgs),
+    /// A judge against human labels: leaderboards, β, held-out hard/smoothed/soft Elo.
+    SoftElo(study::StudyArgs),
+    /// Split-conformal intervals on the human Elo scale, with their evaluation.
+    Conformal(study::StudyArgs),
 }
 
 impl Stats {
@@ -18,6 +23,8 @@ impl Stats {
     pub fn run(self) -> anyhow::Result<()> {
         let json = match self {
             Self::Bt(args) => bt::run(args)?,
+            Self::SoftElo(args) => study::soft_elo(args)?,
+            Self::Conformal(args) => study::conformal(args)?,
         };
         println!("{json}");
         Ok(())
