@@ -1,10 +1,20 @@
 //! The whole slice in headless Chromium: the real worker serves the Trunk-built app; the page
-//! receives the demo WebSocket stream; uploading the LLMFAO crowd CSV shows the same ratings as
-//! `tribunal stats bt` (≤ 1e-9 Elo); a malformed upload shows the located error and keeps the
-//! previous leaderboard. The driver is `tests/browser/leaderboard.mjs` (playwright-core).
+//! receives the demo WebSocket stream; uploading the LLMFAO crowd CSV shows the same ratings
+//! and the same seeded bootstrap intervals as `tribunal stats bt` (≤ 1e-9 Elo), computed in web
+//! workers with a progress bar; the GPT-4-vs-crowd study shows the same held-out MAEs as
+//! `tribunal stats soft-elo`; a malformed upload shows the located error and keeps the previous
+//! leaderboard. The driver is `tests/browser/leaderboard.mjs` (playwright-core).
 
 use std::process::Command;
 use tribunal_e2e::{root, run_tribunal, stdout_json, temp_dir, Worker};
+
+fn parse(value: &serde_json::Value) -> f64 {
+    value
+        .as_str()
+        .expect("a number as text")
+        .parse()
+        .expect("a number")
+}
 
 #[test]
 fn upload_fits_in_the_browser_like_the_cli() {
@@ -15,11 +25,11 @@ fn upload_fits_in_the_browser_like_the_cli() {
     );
     let worker = Worker::start("browser", &dist);
     let crowd = root().join("tests/data/llmfao/crowd-comparisons.csv");
-    let cli = stdout_json(&run_tribunal(&[
-        "stats",
-        "bt",
-        "--input",
-        crowd.to_str().unwrap(),
+    let judge = root().join("tests/data/llmfao/gpt4-crowd-comparisons.csv");
+    let (crowd_arg, judge_arg) = (crowd.to_str().unwrap(), judge.to_str().unwrap());
+    let cli = stdout_json(&run_tribunal(&["stats", "bt", "--input", crowd_arg]));
+    let study = stdout_json(&run_tribunal(&[
+        "stats", "soft-elo", "--human", crowd_arg, "--judge", judge_arg, "--key", "id",
     ]));
 
     let dir = temp_dir("browser");
@@ -32,6 +42,7 @@ fn upload_fits_in_the_browser_like_the_cli() {
         .arg(root().join("tests/browser/leaderboard.mjs"))
         .arg(&worker.url)
         .arg(&crowd)
+        .arg(&judge)
         .arg(&bad)
         .arg(&screenshot)
         .current_dir(root())
@@ -57,28 +68,63 @@ fn upload_fits_in_the_browser_like_the_cli() {
         .unwrap()
         .contains("demo finished: 40 events"));
 
-    // Every row equals the CLI's, in the same order, to 1e-9 Elo.
+    // Every row equals the CLI's, in the same order, to 1e-9 Elo: rating and bootstrap bounds
+    // (same default seed and rounds; the page split the rounds across two web workers).
     let rows = page["rows"].as_array().unwrap();
     let expected = cli["ratings"].as_array().unwrap();
     assert_eq!(rows.len(), expected.len());
     for (row, want) in rows.iter().zip(expected) {
         assert_eq!(row["model"], want["model"]);
-        let elo: f64 = row["elo"].as_str().unwrap().parse().unwrap();
-        let diff = (elo - want["elo"].as_f64().unwrap()).abs();
+        let elo = parse(&row["elo"]);
         assert!(
-            diff <= 1e-9,
+            (elo - want["elo"].as_f64().unwrap()).abs() <= 1e-9,
             "{}: page {elo} vs CLI {}",
             want["model"],
             want["elo"]
         );
+        for bound in ["lower", "upper"] {
+            let (ours, cli) = (
+                parse(&row[bound]),
+                want["bootstrap"][bound].as_f64().unwrap(),
+            );
+            assert!(
+                (ours - cli).abs() <= 1e-9,
+                "{}: {bound} page {ours} vs CLI {cli}",
+                want["model"]
+            );
+        }
     }
     // 3471 ties: counted independently with Python's csv module.
+    let summary = page["summary"].as_str().unwrap();
     assert_eq!(
-        page["summary"].as_str().unwrap().split(" · ").nth(1),
+        summary.split(" · ").nth(1),
         Some("8931 battles (3471 ties)")
     );
+    assert!(
+        summary.contains("bootstrap: 1000 rounds, seed 0, 95% percentile CIs (1000 converged)"),
+        "{summary}"
+    );
+    assert_eq!(
+        page["sawProgress"], true,
+        "the bootstrap showed its progress"
+    );
 
-    // The malformed upload is located, and the previous leaderboard stays.
+    // The judge study equals the CLI's: held-out MAE per target kind, and the agreement line.
+    let runs = study["held_out"]["runs"].as_array().unwrap();
+    let held_out = page["heldOut"].as_array().unwrap();
+    assert_eq!(held_out.len(), runs.len());
+    for (row, run) in held_out.iter().zip(runs) {
+        assert_eq!(row["target"], run["name"]);
+        assert!((parse(&row["mae"]) - run["mae"].as_f64().unwrap()).abs() <= 1e-9);
+    }
+    let study_summary = page["studySummary"].as_str().unwrap();
+    let rho = format!(
+        "Spearman ρ = {:.3}",
+        study["agreement"]["spearman"].as_f64().unwrap()
+    );
+    assert!(study_summary.contains(&rho), "{study_summary} lacks {rho}");
+
+    // The malformed upload is located, and the previous leaderboard (with intervals) stays.
     let error = page["errorText"].as_str().unwrap();
     assert!(
         error.contains("bad.csv, line 3, column 3 (`winner`)") && error.contains("found `maybe`"),

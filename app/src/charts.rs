@@ -1,59 +1,179 @@
-//! SVG charts.
+//! SVG charts: a forest plot of ratings with intervals, a scatter of residuals, and a
+//! reliability diagram.
 
 use leptos::prelude::*;
-use tribunal::leaderboard::RatingRow;
 
-const WIDTH: f64 = 500.0;
+const WIDTH: f64 = 520.0;
 const ROW: f64 = 16.0;
 const LABEL: f64 = 215.0;
 const PAD: f64 = 24.0;
 
-/// A dot plot of Elo ratings, one row per model in leaderboard order, with a line at 1500.
-#[component]
-pub fn EloChart(ratings: Vec<RatingRow>) -> impl IntoView {
-    let (lo, hi) = ratings
-        .iter()
-        .fold((1500.0_f64, 1500.0_f64), |(lo, hi), r| {
-            (lo.min(r.elo), hi.max(r.elo))
+/// One row of a forest plot.
+#[derive(Debug, Clone, PartialEq)]
+pub struct ForestRow {
+    pub label: String,
+    pub estimate: f64,
+    /// A thin whisker (e.g. the bootstrap CI).
+    pub ci: Option<(f64, f64)>,
+    /// A wide translucent band (e.g. the conformal interval).
+    pub band: Option<(f64, f64)>,
+    /// A reference value drawn as a diamond (e.g. the human Elo).
+    pub reference: Option<f64>,
+}
+
+fn extent<'a>(values: impl Iterator<Item = &'a f64>) -> (f64, f64) {
+    let (lo, hi) = values
+        .filter(|v| v.is_finite())
+        .fold((1500.0_f64, 1500.0_f64), |(lo, hi), &v| {
+            (lo.min(v), hi.max(v))
         });
-    let span = (hi - lo).max(1.0);
-    let x = move |elo: f64| LABEL + (elo - lo) / span * (WIDTH - LABEL - PAD);
-    let height = ROW * ratings.len() as f64 + 2.0 * PAD;
+    (lo, hi.max(lo + 1.0))
+}
+
+/// Ratings in rows (in the given order) with optional whiskers, bands and reference marks,
+/// and a dashed line at 1500.
+#[component]
+pub fn ForestPlot(rows: Vec<ForestRow>, #[prop(into)] caption: String) -> impl IntoView {
+    let values: Vec<f64> = rows
+        .iter()
+        .flat_map(|r| {
+            [r.estimate]
+                .into_iter()
+                .chain(r.ci.into_iter().flat_map(|(a, b)| [a, b]))
+                .chain(r.band.into_iter().flat_map(|(a, b)| [a, b]))
+                .chain(r.reference)
+        })
+        .collect();
+    let (lo, hi) = extent(values.iter());
+    let x = move |v: f64| LABEL + (v - lo) / (hi - lo) * (WIDTH - LABEL - PAD);
+    let height = ROW * rows.len() as f64 + 2.0 * PAD;
     let axis = x(1500.0);
-    let dots = ratings
+    let marks = rows
         .iter()
         .enumerate()
         .map(|(i, r)| {
             let y = PAD + ROW * (i as f64 + 0.5);
+            let band = r.band.map(|(a, b)| {
+                view! { <rect x=x(a) y=y - 5.0 width=(x(b) - x(a)).max(1.0) height="10" class="band" /> }
+            });
+            let ci = r.ci.map(|(a, b)| view! { <line x1=x(a) x2=x(b) y1=y y2=y class="whisker" /> });
+            let reference = r.reference.map(|v| {
+                let (cx, cy) = (x(v), y);
+                view! {
+                    <path d=format!("M{cx} {} L{} {cy} L{cx} {} L{} {cy} Z", cy - 4.0, cx + 4.0, cy + 4.0, cx - 4.0) class="reference" />
+                }
+            });
             view! {
                 <text x=LABEL - 8.0 y=y + 4.0 text-anchor="end" class="label">
-                    {r.model.clone()}
+                    {r.label.clone()}
                 </text>
-                <line x1=LABEL x2=x(r.elo) y1=y y2=y class="stem" />
-                <circle cx=x(r.elo) cy=y r="4" class="dot" />
+                {band}
+                {ci}
+                <circle cx=x(r.estimate) cy=y r="3.5" class="dot" />
+                {reference}
             }
         })
         .collect_view();
     view! {
-        <svg
-            class="chart"
-            role="img"
-            aria-label="Elo ratings"
-            viewBox=format!("0 0 {WIDTH} {height}")
-            width=WIDTH
-            height=height
-        >
-            <line x1=axis x2=axis y1=PAD / 2.0 y2=height - PAD / 2.0 class="axis" />
-            <text x=axis y=PAD / 2.0 text-anchor="middle" class="tick">
-                "1500"
-            </text>
-            <text x=LABEL y=height - 4.0 class="tick">
-                {format!("{lo:.0}")}
-            </text>
-            <text x=WIDTH - PAD y=height - 4.0 text-anchor="end" class="tick">
-                {format!("{hi:.0}")}
-            </text>
-            {dots}
-        </svg>
+        <figure class="chart">
+            <svg role="img" aria-label=caption.clone() viewBox=format!("0 0 {WIDTH} {height}") width=WIDTH height=height>
+                <line x1=axis x2=axis y1=PAD / 2.0 y2=height - PAD / 2.0 class="axis" />
+                <text x=axis y=PAD / 2.0 text-anchor="middle" class="tick">"1500"</text>
+                <text x=LABEL y=height - 4.0 class="tick">{format!("{lo:.0}")}</text>
+                <text x=WIDTH - PAD y=height - 4.0 text-anchor="end" class="tick">{format!("{hi:.0}")}</text>
+                {marks}
+            </svg>
+            <figcaption>{caption}</figcaption>
+        </figure>
+    }
+}
+
+/// A scatter of series of (x, y) points with a dashed line at y = 0.
+#[component]
+pub fn ScatterPlot(
+    series: Vec<(String, Vec<(f64, f64)>)>,
+    #[prop(into)] x_label: String,
+    #[prop(into)] y_label: String,
+) -> impl IntoView {
+    const W: f64 = 520.0;
+    const H: f64 = 300.0;
+    const M: f64 = 40.0;
+    let xs: Vec<f64> = series
+        .iter()
+        .flat_map(|(_, p)| p.iter().map(|q| q.0))
+        .collect();
+    let ys: Vec<f64> = series
+        .iter()
+        .flat_map(|(_, p)| p.iter().map(|q| q.1))
+        .chain([0.0])
+        .collect();
+    let fold = |v: &[f64]| {
+        v.iter()
+            .filter(|v| v.is_finite())
+            .fold((f64::INFINITY, f64::NEG_INFINITY), |(a, b), &v| {
+                (a.min(v), b.max(v))
+            })
+    };
+    let (x0, x1) = fold(&xs);
+    let (y0, y1) = fold(&ys);
+    let (x1, y1) = (x1.max(x0 + 1.0), y1.max(y0 + 1.0));
+    let px = move |v: f64| M + (v - x0) / (x1 - x0) * (W - 2.0 * M);
+    let py = move |v: f64| H - M - (v - y0) / (y1 - y0) * (H - 2.0 * M);
+    let points = series
+        .iter()
+        .enumerate()
+        .map(|(k, (name, pts))| {
+            let class = format!("series s{k}");
+            let dots = pts
+                .iter()
+                .map(|&(a, b)| view! { <circle cx=px(a) cy=py(b) r="3" class=class.clone() /> })
+                .collect_view();
+            let legend_y = 14.0 + 14.0 * k as f64;
+            view! {
+                {dots}
+                <circle cx=W - 150.0 cy=legend_y - 4.0 r="4" class=class.clone() />
+                <text x=W - 140.0 y=legend_y class="tick">{name.clone()}</text>
+            }
+        })
+        .collect_view();
+    view! {
+        <figure class="chart">
+            <svg role="img" aria-label=y_label.clone() viewBox=format!("0 0 {W} {H}") width=W height=H>
+                <line x1=M x2=W - M y1=py(0.0) y2=py(0.0) class="axis" />
+                <text x=M y=H - 8.0 class="tick">{format!("{x0:.0}")}</text>
+                <text x=W - M y=H - 8.0 text-anchor="end" class="tick">{format!("{x1:.0}")}</text>
+                <text x=4.0 y=M class="tick">{format!("{y1:.0}")}</text>
+                <text x=4.0 y=H - M class="tick">{format!("{y0:.0}")}</text>
+                {points}
+            </svg>
+            <figcaption>{format!("{y_label} against {x_label}")}</figcaption>
+        </figure>
+    }
+}
+
+/// A reliability diagram: observed frequency against mean predicted probability per bin, with
+/// the diagonal of perfect calibration.
+#[component]
+pub fn ReliabilityDiagram(bins: Vec<(f64, f64, usize)>, ece: f64) -> impl IntoView {
+    const S: f64 = 260.0;
+    const M: f64 = 30.0;
+    let p = move |v: f64| M + v * (S - 2.0 * M);
+    let q = move |v: f64| S - M - v * (S - 2.0 * M);
+    let dots = bins
+        .iter()
+        .map(|&(pred, obs, n)| {
+            let radius = 2.0 + (n as f64).sqrt().min(8.0);
+            view! { <circle cx=p(pred) cy=q(obs) r=radius class="dot" /> }
+        })
+        .collect_view();
+    view! {
+        <figure class="chart">
+            <svg role="img" aria-label="reliability diagram" viewBox=format!("0 0 {S} {S}") width=S height=S>
+                <line x1=p(0.0) y1=q(0.0) x2=p(1.0) y2=q(1.0) class="axis" />
+                <rect x=p(0.0) y=q(1.0) width=p(1.0) - p(0.0) height=q(0.0) - q(1.0) class="frame" />
+                {dots}
+            </svg>
+            <figcaption>{format!("σ(β·s) reliability: observed vs predicted, ECE = {ece:.4}")}</figcaption>
+        </figure>
     }
 }

@@ -1,59 +1,198 @@
-//! The leaderboard page: pick a battles CSV, fit Bradley–Terry on this device, show the table
-//! and chart. A malformed file shows the located error and keeps the previous leaderboard.
+//! The leaderboard page. Pick a battles CSV: the point fit appears first, then a seeded
+//! bootstrap runs across web workers with a progress bar and adds intervals and CI-aware ranks.
+//! A malformed file shows the located error and keeps the previous leaderboard. Below, a judge
+//! can be compared with human labels (seed 002): both leaderboards, held-out hard vs smoothed
+//! (vs soft, with scores) Elo, and split-conformal intervals for new models.
 
-use crate::charts::EloChart;
+use crate::charts::{ForestPlot, ForestRow, ReliabilityDiagram, ScatterPlot};
 use gloo_file::futures::read_as_bytes;
-use gloo_worker::Spawnable;
+use gloo_worker::{Spawnable, WorkerBridge};
 use leptos::prelude::*;
 use leptos::task::spawn_local;
-use tribunal::bradley_terry::BradleyTerryParams;
+use tribunal::bt_bootstrap::BtBootstrapParams;
+use tribunal::judge_study::{JudgeStudy, JudgeStudyParams};
 use tribunal::leaderboard::Leaderboard;
-use tribunal_app::stats_worker::{Job, Reply, StatsWorker, WORKER_PATH};
+use tribunal::resample::BootstrapParams;
+use tribunal_app::stats_worker::{Job, Json, Reply, StatsWorker, StudyInput, Upload, WORKER_PATH};
 use web_sys::HtmlInputElement;
+
+/// How many workers share a bootstrap.
+const WORKERS: usize = 2;
+
+/// One bootstrap in flight.
+#[derive(Default)]
+struct Pending {
+    request: u64,
+    battles: Option<Upload>,
+    params: BtBootstrapParams,
+    chunks: Vec<(usize, Option<Vec<Vec<f64>>>)>,
+    fitted: Option<Leaderboard>,
+}
+
+async fn read(input: &HtmlInputElement) -> Option<Result<Upload, String>> {
+    let file = gloo_file::File::from(input.files()?.get(0)?);
+    let name = file.name();
+    Some(
+        read_as_bytes(&file)
+            .await
+            .map(|bytes| Upload {
+                name: name.clone(),
+                bytes,
+            })
+            .map_err(|e| format!("{name}: the file could not be read: {e}")),
+    )
+}
 
 #[component]
 pub fn LeaderboardPage() -> impl IntoView {
     let board = RwSignal::new(None::<Leaderboard>);
     let error = RwSignal::new(None::<String>);
-    let busy = RwSignal::new(None::<String>);
-    let worker = StoredValue::new_local(
-        StatsWorker::spawner()
-            .callback(move |reply| match reply {
-                Reply::Progress { stage } => busy.set(Some(stage)),
-                Reply::Leaderboard(result) => {
-                    match result {
-                        Ok(lb) => {
-                            board.set(Some(lb));
-                            error.set(None);
-                        }
-                        Err(message) => error.set(Some(message)),
-                    }
-                    busy.set(None);
+    let progress = RwSignal::new(None::<(usize, usize)>);
+    let status = RwSignal::new(None::<String>);
+    let rounds = RwSignal::new(BootstrapParams::default().rounds);
+    let seed = RwSignal::new(BootstrapParams::default().seed);
+    let pending = StoredValue::new_local(Pending::default());
+    let workers = StoredValue::new_local(Vec::<WorkerBridge<StatsWorker>>::new());
+    let study = RwSignal::new(None::<JudgeStudy>);
+    let study_error = RwSignal::new(None::<String>);
+    let study_busy = RwSignal::new(false);
+
+    let send = move |k: usize, job: Job| {
+        spawn_local(async move {
+            workers.with_value(|w| w[k % w.len()].send(job));
+        })
+    };
+    let on_reply = move |reply: Reply| match reply {
+        Reply::Fitted { request, result } if request == pending.with_value(|p| p.request) => {
+            status.set(None);
+            match result {
+                Ok(lb) => {
+                    board.set(Some(lb.clone()));
+                    error.set(None);
+                    pending.update_value(|p| p.fitted = Some(lb));
+                    summarise_when_ready(pending, progress, send);
                 }
+                Err(message) => {
+                    error.set(Some(message));
+                    progress.set(None);
+                    pending.update_value(|p| p.request += 1);
+                }
+            }
+        }
+        Reply::Progress { request, done } if request == pending.with_value(|p| p.request) => {
+            progress.update(|p| {
+                if let Some((d, _)) = p {
+                    *d += done;
+                }
+            });
+        }
+        Reply::Rounds {
+            request,
+            start,
+            result,
+        } if request == pending.with_value(|p| p.request) => match result {
+            Ok(replicates) => {
+                pending.update_value(|p| {
+                    if let Some(chunk) = p.chunks.iter_mut().find(|c| c.0 == start) {
+                        chunk.1 = Some(replicates);
+                    }
+                });
+                summarise_when_ready(pending, progress, send);
+            }
+            Err(message) => {
+                error.set(Some(message));
+                progress.set(None);
+            }
+        },
+        Reply::Summarised { request, result } if request == pending.with_value(|p| p.request) => {
+            progress.set(None);
+            match result {
+                Ok(lb) => board.set(Some(lb)),
+                Err(message) => error.set(Some(message)),
+            }
+        }
+        Reply::Studied { result, .. } => {
+            study_busy.set(false);
+            match *result {
+                Ok(s) => {
+                    study.set(Some(s));
+                    study_error.set(None);
+                }
+                Err(message) => study_error.set(Some(message)),
+            }
+        }
+        _ => {}
+    };
+    workers.set_value(
+        (0..WORKERS)
+            .map(|_| {
+                StatsWorker::spawner()
+                    .encoding::<Json>()
+                    .callback(on_reply)
+                    .spawn(WORKER_PATH)
             })
-            .spawn(WORKER_PATH),
+            .collect(),
     );
 
-    let on_change = move |ev: leptos::ev::Event| {
+    let on_battles = move |ev: leptos::ev::Event| {
         let input: HtmlInputElement = event_target(&ev);
-        let Some(file) = input.files().and_then(|files| files.get(0)) else {
+        status.set(Some("reading the file…".to_owned()));
+        spawn_local(async move {
+            match read(&input).await {
+                Some(Ok(upload)) => start(
+                    upload,
+                    rounds.get_untracked(),
+                    seed.get_untracked(),
+                    pending,
+                    progress,
+                    status,
+                    send,
+                ),
+                Some(Err(message)) => {
+                    error.set(Some(message));
+                    status.set(None);
+                }
+                None => status.set(None),
+            }
+        });
+    };
+
+    let human_ref = NodeRef::<leptos::html::Input>::new();
+    let judge_ref = NodeRef::<leptos::html::Input>::new();
+    let scored_ref = NodeRef::<leptos::html::Input>::new();
+    let key = RwSignal::new("id".to_owned());
+    let run_study = move |_| {
+        let (Some(h), Some(j), Some(sc)) = (human_ref.get(), judge_ref.get(), scored_ref.get())
+        else {
             return;
         };
-        let file = gloo_file::File::from(file);
-        busy.set(Some("reading the file".to_owned()));
+        study_busy.set(true);
         spawn_local(async move {
-            let source = file.name();
-            match read_as_bytes(&file).await {
-                Ok(bytes) => worker.with_value(|w| {
-                    w.send(Job::Leaderboard {
-                        source,
-                        bytes,
-                        params: BradleyTerryParams::default(),
-                    })
+            let input = match (read(&h).await, read(&j).await, read(&sc).await) {
+                (_, _, Some(Ok(scored))) => Ok(StudyInput::Scored(scored)),
+                (Some(Ok(human)), Some(Ok(judge)), _) => Ok(StudyInput::Joined {
+                    human,
+                    judge,
+                    key: key.get_untracked(),
                 }),
-                Err(e) => {
-                    error.set(Some(format!("{source}: the file could not be read: {e}")));
-                    busy.set(None);
+                (Some(Err(e)), _, _) | (_, Some(Err(e)), _) | (_, _, Some(Err(e))) => Err(e),
+                _ => Err(
+                    "choose a scored-battles CSV, or both a human and a judge battles CSV"
+                        .to_owned(),
+                ),
+            };
+            match input {
+                Ok(input) => send(
+                    0,
+                    Job::Study {
+                        request: 0,
+                        input,
+                        params: Box::new(JudgeStudyParams::default()),
+                    },
+                ),
+                Err(message) => {
+                    study_error.set(Some(message));
+                    study_busy.set(false);
                 }
             }
         });
@@ -65,75 +204,307 @@ pub fn LeaderboardPage() -> impl IntoView {
             <p class="hint">
                 "Pick a battles CSV (" <code>"model_a,model_b,winner"</code> " or LLMFAO's "
                 <code>"left,right,winner"</code>
-                "). The Bradley–Terry fit runs in this browser, in a web worker; the file is not uploaded anywhere."
+                "). Bradley–Terry (λ = 0.01) with sandwich standard errors, then a seeded bootstrap with CI-aware ranks — all in this browser, in web workers; the file is not uploaded anywhere."
             </p>
-            <label class="file">
-                "Battles CSV "
-                <input id="csv-input" type="file" accept=".csv,text/csv" on:change=on_change />
-            </label>
-            {move || busy.get().map(|stage| view! { <p class="busy">{stage} "…"</p> })}
-            {move || {
-                error
-                    .get()
-                    .map(|message| {
-                        view! {
-                            <div id="error" class="error" role="alert">
-                                {message}
-                            </div>
-                        }
-                    })
-            }}
+            <div class="controls">
+                <label>"Bootstrap rounds "
+                    <input id="rounds" type="number" min="0" step="100" prop:value=move || rounds.get().to_string()
+                        on:change=move |ev| rounds.set(event_target_value(&ev).parse().unwrap_or(0)) />
+                </label>
+                <label>"Seed "
+                    <input id="seed" type="number" min="0" prop:value=move || seed.get().to_string()
+                        on:change=move |ev| seed.set(event_target_value(&ev).parse().unwrap_or(0)) />
+                </label>
+                <label class="file">"Battles CSV "
+                    <input id="csv-input" type="file" accept=".csv,text/csv" on:change=on_battles />
+                </label>
+            </div>
+            {move || status.get().map(|s| view! { <p class="busy">{s}</p> })}
+            {move || progress.get().map(|(done, total)| view! {
+                <p class="busy" id="bootstrap-progress">
+                    <progress max=total value=done></progress>
+                    {format!(" bootstrap {done} / {total} rounds")}
+                </p>
+            })}
+            {move || error.get().map(|message| view! { <div id="error" class="error" role="alert">{message}</div> })}
             {move || board.get().map(|lb| view! { <LeaderboardView lb /> })}
+        </section>
+        <section id="judge" class="card">
+            <h2>"Judge against humans"</h2>
+            <p class="hint">
+                "Either a human battles CSV and a judge battles CSV that share a key column (LLMFAO: "
+                <code>"crowd-comparisons.csv"</code> " and " <code>"gpt4-crowd-comparisons.csv"</code> " on " <code>"id"</code>
+                "), or one scored-battles CSV with " <code>"score"</code> " or " <code>"score_ab,score_ba"</code>
+                " and " <code>"human"</code> " columns. Soft-Elo needs judge scores; with verdicts only, hard and label-smoothed targets are compared."
+            </p>
+            <div class="controls">
+                <label class="file">"Human battles " <input id="human-input" type="file" accept=".csv" node_ref=human_ref /></label>
+                <label class="file">"Judge battles " <input id="judge-input" type="file" accept=".csv" node_ref=judge_ref /></label>
+                <label>"Key column " <input id="key" type="text" prop:value=move || key.get() on:change=move |ev| key.set(event_target_value(&ev)) /></label>
+                <label class="file">"or scored battles " <input id="scored-input" type="file" accept=".csv" node_ref=scored_ref /></label>
+                <button id="run-study" on:click=run_study>"Compare"</button>
+            </div>
+            {move || study_busy.get().then(|| view! { <p class="busy">"fitting the held-out protocol…"</p> })}
+            {move || study_error.get().map(|m| view! { <div id="study-error" class="error" role="alert">{m}</div> })}
+            {move || study.get().map(|s| view! { <StudyView study=s /> })}
         </section>
     }
 }
 
-/// A fitted leaderboard: summary line, table and chart.
+fn start(
+    upload: Upload,
+    rounds: usize,
+    seed: u64,
+    pending: StoredValue<Pending, LocalStorage>,
+    progress: RwSignal<Option<(usize, usize)>>,
+    status: RwSignal<Option<String>>,
+    send: impl Fn(usize, Job) + Copy + 'static,
+) {
+    let params = BtBootstrapParams {
+        bootstrap: BootstrapParams {
+            rounds,
+            seed,
+            ..BootstrapParams::default()
+        },
+        ..BtBootstrapParams::default()
+    };
+    let request = pending.with_value(|p| p.request) + 1;
+    let bounds: Vec<(usize, usize)> = (0..WORKERS)
+        .map(|k| (rounds * k / WORKERS, rounds * (k + 1) / WORKERS))
+        .filter(|(a, b)| a < b)
+        .collect();
+    pending.set_value(Pending {
+        request,
+        battles: Some(upload.clone()),
+        params,
+        chunks: bounds.iter().map(|&(a, _)| (a, None)).collect(),
+        fitted: None,
+    });
+    status.set(Some(format!("fitting {}…", upload.name)));
+    progress.set((rounds > 1).then_some((0, rounds)));
+    send(
+        0,
+        Job::Fit {
+            request,
+            battles: upload.clone(),
+            params,
+        },
+    );
+    if rounds > 1 {
+        for (k, &(a, b)) in bounds.iter().enumerate() {
+            send(
+                k,
+                Job::Rounds {
+                    request,
+                    battles: upload.clone(),
+                    params,
+                    start: a,
+                    end: b,
+                },
+            );
+        }
+    }
+}
+
+fn summarise_when_ready(
+    pending: StoredValue<Pending, LocalStorage>,
+    progress: RwSignal<Option<(usize, usize)>>,
+    send: impl Fn(usize, Job) + Copy + 'static,
+) {
+    let job = pending.with_value(|p| {
+        let fitted = p.fitted.clone()?;
+        let battles = p.battles.clone()?;
+        if p.params.bootstrap.rounds < 2 || p.chunks.iter().any(|c| c.1.is_none()) {
+            return None;
+        }
+        let mut chunks: Vec<_> = p.chunks.iter().collect();
+        chunks.sort_by_key(|c| c.0);
+        Some(Job::Summarise {
+            request: p.request,
+            battles,
+            params: p.params,
+            leaderboard: Box::new(fitted),
+            replicates: chunks
+                .into_iter()
+                .flat_map(|c| c.1.clone().unwrap_or_default())
+                .collect(),
+        })
+    });
+    if let Some(job) = job {
+        progress.update(|p| {
+            if let Some((d, t)) = p {
+                *d = *t;
+            }
+        });
+        send(0, job);
+    }
+}
+
+/// A fitted leaderboard: summary line, table and forest plot.
 #[component]
 pub fn LeaderboardView(lb: Leaderboard) -> impl IntoView {
+    let boot = lb.bootstrap.map(|b| {
+        format!(
+            " · bootstrap: {} rounds, seed {}, {:.0}% percentile CIs ({} converged)",
+            b.settings.rounds,
+            b.settings.seed,
+            100.0 * b.settings.level,
+            b.converged_rounds
+        )
+    });
     let summary = format!(
-        "{} · {} battles ({} ties) · {} models · λ = {} · {} Newton iterations{}",
+        "{} · {} battles ({} ties) · {} models · λ = {} · {} Newton iterations{}{}",
         lb.source,
         lb.n_battles,
         lb.n_ties,
         lb.n_models,
         lb.settings.lambda,
         lb.iterations,
-        if lb.converged { "" } else { " (not converged)" }
+        if lb.converged { "" } else { " (not converged)" },
+        boot.unwrap_or_default()
     );
-    let warnings = lb.warnings.clone();
+    let has_ci = lb.bootstrap.is_some();
     let rows = lb
         .ratings
         .iter()
         .map(|r| {
+            let ci = r.bootstrap.map(|b| {
+                view! {
+                    <td class="num" data-lower=b.lower.to_string() data-upper=b.upper.to_string()>
+                        {format!("{:.1} – {:.1}", b.lower, b.upper)}
+                    </td>
+                    <td class="num">{if b.rank == b.worst_rank { b.rank.to_string() } else { format!("{}–{}", b.rank, b.worst_rank) }}</td>
+                }
+            });
             view! {
                 <tr data-model=r.model.clone() data-elo=r.elo.to_string()>
                     <td class="num">{r.rank}</td>
                     <td>{r.model.clone()}</td>
                     <td class="num">{format!("{:.1}", r.elo)}</td>
+                    <td class="num">{format!("{:.1}", r.se)}</td>
+                    {ci}
                     <td class="num">{r.battles}</td>
                     <td class="num">{format!("{:.1}", r.score)}</td>
                 </tr>
             }
         })
         .collect_view();
+    let forest: Vec<ForestRow> = lb
+        .ratings
+        .iter()
+        .map(|r| ForestRow {
+            label: r.model.clone(),
+            estimate: r.elo,
+            ci: r.bootstrap.map(|b| (b.lower, b.upper)),
+            band: None,
+            reference: None,
+        })
+        .collect();
     view! {
         <p class="summary">{summary}</p>
-        {warnings.into_iter().map(|w| view! { <p class="warning">{w}</p> }).collect_view()}
+        {lb.warnings.iter().map(|w| view! { <p class="warning">{w.clone()}</p> }).collect_view()}
         <div class="board">
             <table class="ratings">
                 <thead>
                     <tr>
-                        <th>"Rank"</th>
-                        <th>"Model"</th>
-                        <th>"Elo"</th>
-                        <th>"Battles"</th>
-                        <th>"Score"</th>
+                        <th>"Rank"</th><th>"Model"</th><th>"Elo"</th><th>"SE"</th>
+                        {has_ci.then(|| view! { <th>"95% CI"</th><th>"CI rank"</th> })}
+                        <th>"Battles"</th><th>"Score"</th>
                     </tr>
                 </thead>
                 <tbody>{rows}</tbody>
             </table>
-            <EloChart ratings=lb.ratings />
+            <ForestPlot rows=forest caption="Elo with bootstrap CIs (whiskers)" />
         </div>
+    }
+}
+
+/// A judge study: agreement, held-out runs, conformal intervals, residuals, reliability.
+#[component]
+fn StudyView(study: JudgeStudy) -> impl IntoView {
+    let a = &study.agreement;
+    let agreement = format!(
+        "{} · {} battles with human labels · judge vs human leaderboard on {} models: Spearman ρ = {:.3}, Kendall τ-b = {:.3}, Elo MAE = {:.1}",
+        study.source, study.n_human_battles, a.n_common, a.spearman, a.kendall_tau_b, a.mae
+    );
+    let runs = study
+        .held_out
+        .runs
+        .iter()
+        .zip(&study.conformal)
+        .map(|(run, c)| {
+            let (cov, width, loo) = c.as_ref().map_or(("—".to_owned(), "—".to_owned(), "—".to_owned()), |c| {
+                (
+                    format!("{:.3}", c.evaluation.coverage),
+                    format!("{:.1}", c.evaluation.median_width),
+                    format!("{:.3}", c.leave_one_out_coverage),
+                )
+            });
+            view! {
+                <tr data-target=run.name.clone() data-mae=run.mae.to_string()>
+                    <td>{run.name.clone()}</td>
+                    <td class="num">{format!("{:.1}", run.mae)}</td>
+                    <td class="num">{run.spearman.map_or("—".to_owned(), |r| format!("{r:.3}"))}</td>
+                    <td class="num">{cov}</td>
+                    <td class="num">{width}</td>
+                    <td class="num">{loo}</td>
+                </tr>
+            }
+        })
+        .collect_view();
+    let series: Vec<(String, Vec<(f64, f64)>)> = study
+        .held_out
+        .runs
+        .iter()
+        .map(|run| {
+            (
+                run.name.clone(),
+                run.rows.iter().map(|r| (r.human_elo, r.residual)).collect(),
+            )
+        })
+        .collect();
+    let last = study.conformal.iter().rev().flatten().next().cloned();
+    let forest = last.map(|c| {
+        let rows: Vec<ForestRow> = c
+            .intervals
+            .iter()
+            .map(|i| ForestRow {
+                label: i.model.clone(),
+                estimate: i.interval.estimate,
+                ci: None,
+                band: Some((i.interval.lower, i.interval.upper)),
+                reference: Some(i.human_elo),
+            })
+            .collect();
+        let caption = format!(
+            "{}: held-out judge Elo (dot), split-conformal interval for a new model (band, α = {}), human Elo (diamond)",
+            c.target, study.settings.conformal.conformal.alpha
+        );
+        view! { <ForestPlot rows caption /> }
+    });
+    let reliability = study.calibration.as_ref().map(|c| {
+        let bins = c
+            .bins
+            .iter()
+            .filter_map(|b| Some((b.mean_predicted?, b.observed?, b.count)))
+            .collect();
+        view! { <ReliabilityDiagram bins ece=c.ece /> }
+    });
+    let beta = study.beta.as_ref().map(|b| view! { <p>{format!("β = {:.4} ± {:.4} (MLE on {} human non-tie battles)", b.beta, b.se, b.n_battles)}</p> });
+    view! {
+        <p class="summary" id="study-summary">{agreement}</p>
+        {study.notes.iter().map(|n| view! { <p class="warning">{n.clone()}</p> }).collect_view()}
+        {beta}
+        <table class="ratings" id="held-out">
+            <thead>
+                <tr><th>"Targets"</th><th>"Held-out MAE"</th><th>"Spearman ρ"</th><th>"Conformal coverage"</th><th>"Median width"</th><th>"LOO coverage"</th></tr>
+            </thead>
+            <tbody>{runs}</tbody>
+        </table>
+        <div class="board">
+            <ScatterPlot series x_label="human Elo" y_label="held-out residual (judge − human Elo)" />
+            {reliability}
+        </div>
+        {forest}
     }
 }

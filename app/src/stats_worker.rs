@@ -1,36 +1,149 @@
 //! The statistics web worker. The page posts a [`Job`]; the worker runs the `tribunal`
-//! statistics off the UI thread and answers with [`Reply::Progress`] messages and one result.
-//! Trunk builds it as `stats-worker.js` + `stats-worker_bg.wasm` (`data-type="worker"`).
+//! statistics off the UI thread and answers with [`Reply`] messages tagged with the job's
+//! request number (the page ignores replies to requests it has superseded). Trunk builds it as
+//! `stats-worker.js` + `stats-worker_bg.wasm` (`data-type="worker"`).
+//!
+//! A bootstrap is split across workers: each runs a range of rounds ([`Job::Rounds`]) and
+//! reports progress every [`ROUNDS_PER_PROGRESS`] rounds; one worker then summarises all
+//! replicates ([`Job::Summarise`]). Round r depends only on (seed, r), so the split does not
+//! change the numbers.
 
-use gloo_worker::{HandlerId, Worker, WorkerScope};
+use gloo_worker::{Codec, HandlerId, Worker, WorkerScope};
+use serde::de::DeserializeOwned;
 use serde::{Deserialize, Serialize};
-use tribunal::battles::parse_battles;
-use tribunal::bradley_terry::BradleyTerryParams;
+use tribunal::battles::{parse_battles, parse_battles_with_column, Battles};
+use tribunal::bt_bootstrap::BtBootstrapParams;
+use tribunal::judge_study::{JudgeStudy, JudgeStudyParams};
 use tribunal::leaderboard::{bradley_terry_leaderboard, Leaderboard};
+use tribunal::scored_battles::{join_verdicts, parse_scored_battles};
+use wasm_bindgen::JsValue;
 
 /// Where the page finds the worker script (Trunk's output name for the `stats-worker` bin).
 pub const WORKER_PATH: &str = "./stats-worker.js";
 
+/// Rounds between two progress messages.
+pub const ROUNDS_PER_PROGRESS: usize = 25;
+
+/// The message encoding between the page and the worker: JSON text. (gloo-worker's default,
+/// bincode, cannot decode internally tagged enums; JSON round-trips every f64 exactly.) Both
+/// sides must use it: `spawner().encoding::<Json>()` and `registrar().encoding::<Json>()`.
+pub struct Json;
+
+impl Codec for Json {
+    fn encode<I: Serialize>(input: I) -> JsValue {
+        // Serialising these message types cannot fail: they hold strings, numbers and bytes.
+        JsValue::from_str(&serde_json::to_string(&input).unwrap_or_default())
+    }
+
+    fn decode<O: DeserializeOwned>(input: JsValue) -> O {
+        let text = input.as_string().unwrap_or_default();
+        match serde_json::from_str(&text) {
+            Ok(message) => message,
+            // Only this crate's own messages arrive here; a failure is a bug, not bad input.
+            Err(error) => panic!("undecodable message between page and stats worker: {error}"),
+        }
+    }
+}
+
+/// A named input file's bytes.
+#[derive(Debug, Clone, Serialize, Deserialize)]
+pub struct Upload {
+    pub name: String,
+    pub bytes: Vec<u8>,
+}
+
 /// Work for the statistics worker.
 #[derive(Debug, Clone, Serialize, Deserialize)]
 pub enum Job {
-    /// Parse a battles CSV and fit the Bradley–Terry leaderboard.
-    Leaderboard {
-        source: String,
-        bytes: Vec<u8>,
-        params: BradleyTerryParams,
+    /// Parse a battles CSV and fit the leaderboard (point estimates, sandwich SEs).
+    Fit {
+        request: u64,
+        battles: Upload,
+        params: BtBootstrapParams,
+    },
+    /// Bootstrap rounds `start..end` of the battles.
+    Rounds {
+        request: u64,
+        battles: Upload,
+        params: BtBootstrapParams,
+        start: usize,
+        end: usize,
+    },
+    /// Intervals and CI-aware ranks from every round's replicates, added to `leaderboard`.
+    Summarise {
+        request: u64,
+        battles: Upload,
+        params: BtBootstrapParams,
+        leaderboard: Box<Leaderboard>,
+        replicates: Vec<Vec<f64>>,
+    },
+    /// A judge against humans.
+    Study {
+        request: u64,
+        input: StudyInput,
+        params: Box<JudgeStudyParams>,
     },
 }
 
-/// The worker's answers: any number of progress messages, then one result.
+/// The input of a judge study.
+#[derive(Debug, Clone, Serialize, Deserialize)]
+pub enum StudyInput {
+    /// Human battles and judge battles joined on a key column (LLMFAO's pair `id`).
+    Joined {
+        human: Upload,
+        judge: Upload,
+        key: String,
+    },
+    /// One scored-battles CSV (judge scores or verdicts, and human labels).
+    Scored(Upload),
+}
+
+/// The worker's answers.
 #[derive(Debug, Clone, Serialize, Deserialize)]
 pub enum Reply {
-    Progress { stage: String },
-    Leaderboard(Result<Leaderboard, String>),
+    Fitted {
+        request: u64,
+        result: Result<Leaderboard, String>,
+    },
+    /// `done` more rounds finished.
+    Progress { request: u64, done: usize },
+    Rounds {
+        request: u64,
+        start: usize,
+        result: Result<Vec<Vec<f64>>, String>,
+    },
+    Summarised {
+        request: u64,
+        result: Result<Leaderboard, String>,
+    },
+    Studied {
+        request: u64,
+        result: Box<Result<JudgeStudy, String>>,
+    },
 }
 
 /// The worker: stateless, one job at a time.
 pub struct StatsWorker;
+
+fn study(input: &StudyInput, params: &JudgeStudyParams) -> tribunal::Result<JudgeStudy> {
+    match input {
+        StudyInput::Joined { human, judge, key } => {
+            let (h, h_keys) = parse_battles_with_column(&human.name, &human.bytes, key)?;
+            let (j, j_keys) = parse_battles_with_column(&judge.name, &judge.bytes, key)?;
+            let joined = join_verdicts(&j, &j_keys, &h, &h_keys)?;
+            let source = format!("{} ⋈ {} on `{key}`", human.name, judge.name);
+            params.fit(&source, &joined.data)
+        }
+        StudyInput::Scored(upload) => params.fit(
+            &upload.name,
+            &parse_scored_battles(&upload.name, &upload.bytes)?,
+        ),
+    }
+}
+
+fn parse(upload: &Upload) -> tribunal::Result<Battles> {
+    parse_battles(&upload.name, &upload.bytes)
+}
 
 impl Worker for StatsWorker {
     type Message = ();
@@ -44,34 +157,73 @@ impl Worker for StatsWorker {
     fn update(&mut self, _scope: &WorkerScope<Self>, _message: Self::Message) {}
 
     fn received(&mut self, scope: &WorkerScope<Self>, job: Self::Input, id: HandlerId) {
-        match job {
-            Job::Leaderboard {
-                source,
-                bytes,
+        let reply = match job {
+            Job::Fit {
+                request,
+                battles,
                 params,
+            } => Reply::Fitted {
+                request,
+                result: parse(&battles)
+                    .and_then(|b| bradley_terry_leaderboard(&battles.name, &b, &params.bt))
+                    .map_err(|e| e.to_string()),
+            },
+            Job::Rounds {
+                request,
+                battles,
+                params,
+                start,
+                end,
             } => {
-                scope.respond(
-                    id,
-                    Reply::Progress {
-                        stage: format!("parsing {source}"),
-                    },
-                );
-                let result = parse_battles(&source, &bytes)
-                    .and_then(|battles| {
-                        scope.respond(
-                            id,
-                            Reply::Progress {
-                                stage: format!(
-                                    "fitting Bradley–Terry on {} battles",
-                                    battles.battles.len()
-                                ),
-                            },
-                        );
-                        bradley_terry_leaderboard(&source, &battles, &params)
+                let result = parse(&battles)
+                    .and_then(|b| params.plan(&b, None))
+                    .and_then(|plan| {
+                        let mut replicates = Vec::with_capacity(end.saturating_sub(start));
+                        let mut from = start;
+                        while from < end {
+                            let to = (from + ROUNDS_PER_PROGRESS).min(end);
+                            replicates.extend(plan.rounds(from..to)?);
+                            scope.respond(
+                                id,
+                                Reply::Progress {
+                                    request,
+                                    done: to - from,
+                                },
+                            );
+                            from = to;
+                        }
+                        Ok(replicates)
                     })
                     .map_err(|e| e.to_string());
-                scope.respond(id, Reply::Leaderboard(result));
+                Reply::Rounds {
+                    request,
+                    start,
+                    result,
+                }
             }
-        }
+            Job::Summarise {
+                request,
+                battles,
+                params,
+                leaderboard,
+                replicates,
+            } => Reply::Summarised {
+                request,
+                result: parse(&battles)
+                    .and_then(|b| params.plan(&b, None))
+                    .and_then(|plan| plan.summarise(&replicates))
+                    .and_then(|bootstrap| leaderboard.with_bootstrap(&bootstrap))
+                    .map_err(|e| e.to_string()),
+            },
+            Job::Study {
+                request,
+                input,
+                params,
+            } => Reply::Studied {
+                request,
+                result: Box::new(study(&input, &params).map_err(|e| e.to_string())),
+            },
+        };
+        scope.respond(id, reply);
     }
 }

@@ -1,9 +1,9 @@
 // Drives the Tribunal app in headless Chromium (Debian's /usr/bin/chromium) with playwright-core.
-// Usage: node leaderboard.mjs URL CROWD_CSV BAD_CSV SCREENSHOT_PNG
+// Usage: node leaderboard.mjs URL CROWD_CSV JUDGE_CSV BAD_CSV SCREENSHOT_PNG
 // Prints one JSON object: what the page showed. Assertions live in tests/browser.rs.
 import { chromium } from 'playwright-core';
 
-const [url, crowd, bad, screenshot] = process.argv.slice(2);
+const [url, crowd, judge, bad, screenshot] = process.argv.slice(2);
 const browser = await chromium.launch({
   executablePath: process.env.CHROMIUM ?? '/usr/bin/chromium',
   args: ['--headless', '--no-sandbox', '--disable-gpu', '--disable-quic', '--no-first-run',
@@ -21,12 +21,27 @@ try {
   const liveStatus = await page.textContent('#live-status');
   const liveCount = Number(await page.textContent('#live-count'));
 
-  const rowsOf = () => page.$$eval('#leaderboard table.ratings tbody tr',
-    (trs) => trs.map((tr) => ({ model: tr.dataset.model, elo: tr.dataset.elo })));
+  const rowsOf = () => page.$$eval('#leaderboard table.ratings tbody tr', (trs) => trs.map((tr) => {
+    const ci = tr.querySelector('td[data-lower]');
+    return { model: tr.dataset.model, elo: tr.dataset.elo, lower: ci?.dataset.lower ?? null, upper: ci?.dataset.upper ?? null };
+  }));
   await page.setInputFiles('#csv-input', crowd);
+  // The point fit first, then the bootstrap's progress, then intervals on every row.
   await page.waitForSelector('#leaderboard table.ratings tbody tr', { timeout: 30000 });
+  const sawProgress = await page.isVisible('#bootstrap-progress');
+  await page.waitForFunction(
+    () => !document.querySelector('#bootstrap-progress')
+      && document.querySelectorAll('#leaderboard td[data-lower]').length > 0,
+    null, { timeout: 120000 });
   const rows = await rowsOf();
   const summary = await page.textContent('#leaderboard .summary');
+
+  await page.setInputFiles('#human-input', crowd);
+  await page.setInputFiles('#judge-input', judge);
+  await page.click('#run-study');
+  await page.waitForSelector('#held-out tbody tr', { timeout: 120000 });
+  const heldOut = await page.$$eval('#held-out tbody tr', (trs) => trs.map((tr) => ({ target: tr.dataset.target, mae: tr.dataset.mae })));
+  const studySummary = await page.textContent('#study-summary');
   await page.screenshot({ path: screenshot, fullPage: true });
 
   await page.setInputFiles('#csv-input', bad);
@@ -34,7 +49,7 @@ try {
   const errorText = await page.textContent('#error');
   const rowsAfterError = await rowsOf();
 
-  console.log(JSON.stringify({ liveStatus, liveCount, rows, summary, errorText, rowsAfterError, pageErrors }));
+  console.log(JSON.stringify({ liveStatus, liveCount, rows, summary, sawProgress, heldOut, studySummary, errorText, rowsAfterError, pageErrors }));
 } finally {
   await browser.close();
 }

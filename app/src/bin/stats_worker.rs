@@ -1,9 +1,9 @@
 //! Entry point of the statistics web worker (see `tribunal_app::stats_worker`).
 
 use gloo_worker::Registrable;
-use tribunal_app::stats_worker::StatsWorker;
+use tribunal_app::stats_worker::{Json, StatsWorker};
 
 fn main() {
     console_error_panic_hook::set_once();
-    StatsWorker::registrar().register();
+    StatsWorker::registrar().encoding::<Json>().register();
 }
