@@ -2,15 +2,29 @@
 //! one JSON document on stdout. One module per family of statistics.
 
 mod bt;
+mod irt;
+mod reliability;
 
 use anyhow::Context;
 use clap::Subcommand;
 use std::path::Path;
 
+// The reliability subcommands' many options are boxed to keep the enum small.
 #[derive(Subcommand)]
 pub enum Stats {
     /// Bradley–Terry leaderboard (Elo scale) from a battles CSV.
     Bt(bt::BtArgs),
+    /// Agreement: Krippendorff's α of a group of raters, κ and correlations of rater pairs, and
+    /// judges' κ against the group's majority labels, with bootstrap intervals.
+    Agree(Box<reliability::AgreeArgs>),
+    /// A/A test: two runs of the same judge against green/amber/red acceptance bands.
+    Aa(Box<reliability::AaArgs>),
+    /// Self-consistency of repeated judgments: entropy, stability and flip rate per criterion.
+    Consistency(Box<reliability::ConsistencyArgs>),
+    /// Position bias of a pairwise judge: first-position rate, binomial test, AB/BA flip rate.
+    Position(Box<reliability::PositionArgs>),
+    /// Graded response model of a judge under prompt variants: C_V, ρ, θ_ratio and D_W.
+    Irt(Box<irt::IrtArgs>),
 }
 
 impl Stats {
@@ -18,6 +32,11 @@ impl Stats {
     pub fn run(self) -> anyhow::Result<()> {
         let json = match self {
             Self::Bt(args) => bt::run(args)?,
+            Self::Agree(args) => reliability::agree(*args)?,
+            Self::Aa(args) => reliability::aa(*args)?,
+            Self::Consistency(args) => reliability::consistency(*args)?,
+            Self::Position(args) => reliability::position(*args)?,
+            Self::Irt(args) => irt::run(*args)?,
         };
         println!("{json}");
         Ok(())
