@@ -30,10 +30,18 @@
 //! Band edges are read as upper bounds: (0.20, 0.40] is fair. Each band is also given at the
 //! interval's lower bound, the claim the data supports with the interval's confidence.
 //!
+//! A judge can also be compared with a group's consensus ([`Majority`]): the **majority label**
+//! of an item is the score given most often among the group's raters who scored it (one rating
+//! suffices); an item whose most frequent scores tie has no majority and is excluded, and the
+//! number of such items is reported. [`AgreementParams::against_majority`] pairs a rater with
+//! the majority labels on the items both have, in the group's item order; the bootstrap
+//! resamples these items and keeps each item's majority label fixed (the group's own sampling
+//! variation is not propagated).
+//!
 //! Degenerate input: statistics that are undefined on the data (κ of two constant raters, a
 //! correlation with a constant rater) are NaN with a warning, and have no band. Errors: those
-//! of the underlying statistics and of the bootstrap ([`Error::Insufficient`] for fewer than 2
-//! items), and [`Error::InvalidParam`] for an unknown rater name.
+//! of the underlying statistics and of the bootstrap ([`crate::Error::Insufficient`] for fewer
+//! than 2 items), and [`crate::Error::InvalidParam`] for an unknown rater name.
 
 use crate::alpha::{AlphaBootstrap, AlphaLevel, AlphaParams};
 use crate::correlation::{kendall_tau_b, pearson, spearman};
@@ -42,6 +50,7 @@ use crate::kappa::{KappaParams, KappaWeights};
 use crate::ratings::{RatingMatrix, ScoreScale};
 use crate::resample::{bootstrap, BootstrapParams, Interval};
 use serde::{Deserialize, Serialize};
+use std::collections::{HashMap, HashSet};
 
 /// Carried in every report so that a reader of the numbers alone sees the bands' status.
 pub const HEURISTICS_NOTE: &str = "bands and thresholds are the field guide's rules of thumb \
@@ -203,6 +212,85 @@ pub struct GroupAgreement {
     pub heuristics: String,
 }
 
+/// A group's majority labels: per item, the score its raters gave most often.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct Majority {
+    /// Items with a single most frequent score, in the matrix's item order.
+    pub items: Vec<String>,
+    /// Each item's majority score.
+    pub labels: Vec<f64>,
+    /// Each item's number of ratings equal to its majority score.
+    pub support: Vec<usize>,
+    /// Each item's number of ratings.
+    pub votes: Vec<usize>,
+    /// Items whose most frequent scores tie: no majority, excluded.
+    pub tied_items: Vec<String>,
+    /// Items without any rating (rows of `None`), excluded.
+    pub unrated_items: usize,
+}
+
+impl Majority {
+    /// The majority labels of the raters of `matrix`.
+    pub fn of(matrix: &RatingMatrix) -> Self {
+        let mut majority = Self {
+            items: Vec::new(),
+            labels: Vec::new(),
+            support: Vec::new(),
+            votes: Vec::new(),
+            tied_items: Vec::new(),
+            unrated_items: 0,
+        };
+        for (item, row) in matrix.items.iter().zip(&matrix.values) {
+            let mut scores: Vec<f64> = row.iter().flatten().copied().collect();
+            scores.sort_by(f64::total_cmp);
+            // (score, count) of the most frequent scores so far, and whether several tie.
+            let mut best: Option<(f64, usize)> = None;
+            let mut tied = false;
+            let mut start = 0;
+            while start < scores.len() {
+                let value = scores[start];
+                let count = scores[start..].partition_point(|v| v.total_cmp(&value).is_eq());
+                match best {
+                    Some((_, top)) if count < top => {}
+                    Some((_, top)) if count == top => tied = true,
+                    _ => {
+                        best = Some((value, count));
+                        tied = false;
+                    }
+                }
+                start += count;
+            }
+            match best {
+                None => majority.unrated_items += 1,
+                Some(_) if tied => majority.tied_items.push(item.clone()),
+                Some((label, count)) => {
+                    majority.items.push(item.clone());
+                    majority.labels.push(label);
+                    majority.support.push(count);
+                    majority.votes.push(scores.len());
+                }
+            }
+        }
+        majority
+    }
+}
+
+/// A rater's agreement with a group's majority labels.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct MajorityAgreement {
+    pub rater: String,
+    /// Items the rater scored.
+    pub n_rated: usize,
+    /// Of those, the items with a majority label: the pairs of `agreement`.
+    pub n_paired: usize,
+    /// Of those, the items whose majority is tied (excluded).
+    pub n_tied: usize,
+    /// Of those, the items the group did not rate (excluded).
+    pub n_not_in_group: usize,
+    /// Rater *a* is the rater, rater *b* the majority.
+    pub agreement: PairAgreement,
+}
+
 impl AgreementParams {
     /// Checks the settings.
     pub fn validate(&self) -> Result<()> {
@@ -293,6 +381,44 @@ impl AgreementParams {
         self.pair(&x, &y)
     }
 
+    /// Agreement of the rater named `rater` in `matrix` with the `majority` labels, on the items
+    /// both have, in the majority's item order.
+    ///
+    /// # Errors
+    /// [`crate::Error::InvalidParam`] for an unknown rater, and those of
+    /// [`pair`](Self::pair) ([`crate::Error::Insufficient`] for fewer than 2 paired items).
+    pub fn against_majority(
+        &self,
+        majority: &Majority,
+        matrix: &RatingMatrix,
+        rater: &str,
+    ) -> Result<MajorityAgreement> {
+        let column = matrix.rater_index(rater)?;
+        let scored: HashMap<&str, f64> = matrix
+            .items
+            .iter()
+            .zip(&matrix.values)
+            .filter_map(|(item, row)| Some((item.as_str(), row.get(column).copied().flatten()?)))
+            .collect();
+        let (mut a, mut b) = (Vec::new(), Vec::new());
+        for (item, &label) in majority.items.iter().zip(&majority.labels) {
+            if let Some(&score) = scored.get(item.as_str()) {
+                a.push(score);
+                b.push(label);
+            }
+        }
+        let tied: HashSet<&str> = majority.tied_items.iter().map(String::as_str).collect();
+        let n_tied = scored.keys().filter(|item| tied.contains(*item)).count();
+        Ok(MajorityAgreement {
+            rater: rater.to_owned(),
+            n_rated: scored.len(),
+            n_paired: a.len(),
+            n_tied,
+            n_not_in_group: scored.len() - a.len() - n_tied,
+            agreement: self.pair(&a, &b)?,
+        })
+    }
+
     /// Krippendorff's α of all raters in `matrix`, at `level`, resampling items.
     ///
     /// # Errors
@@ -312,6 +438,82 @@ impl AgreementParams {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    fn matrix(raters: &[&str], rows: &[&[f64]]) -> RatingMatrix {
+        RatingMatrix {
+            items: (0..rows.len()).map(|i| format!("q{i}")).collect(),
+            raters: raters.iter().map(|r| r.to_string()).collect(),
+            values: rows
+                .iter()
+                .map(|r| r.iter().map(|&x| (!x.is_nan()).then_some(x)).collect())
+                .collect(),
+        }
+    }
+
+    #[test]
+    fn majority_labels_exclude_ties() {
+        let nan = f64::NAN;
+        let crowd = matrix(
+            &["w1", "w2", "w3", "w4"],
+            &[
+                &[0.0, 0.0, 1.0, nan], // 0 wins 2–1
+                &[0.0, 1.0, nan, nan], // 1–1 tie
+                &[2.0, nan, nan, nan], // a single vote is a majority
+                &[nan, nan, nan, nan], // unrated
+                &[1.0, 2.0, 2.0, 1.0], // 2–2 tie
+                &[2.0, 1.0, 1.0, 0.0], // 1 wins 2–1–1
+            ],
+        );
+        let m = Majority::of(&crowd);
+        assert_eq!(m.items, ["q0", "q2", "q5"]);
+        assert_eq!(m.labels, [0.0, 2.0, 1.0]);
+        assert_eq!(m.support, [2, 1, 2]);
+        assert_eq!(m.votes, [3, 1, 4]);
+        assert_eq!(m.tied_items, ["q1", "q4"]);
+        assert_eq!(m.unrated_items, 1);
+    }
+
+    #[test]
+    fn rater_against_the_majority() {
+        let crowd = matrix(
+            &["w1", "w2", "w3"],
+            &[
+                &[0.0, 0.0, 1.0],
+                &[1.0, 1.0, 0.0],
+                &[0.0, 1.0, f64::NAN],
+                &[1.0, 1.0, 1.0],
+                &[0.0, 0.0, 0.0],
+            ],
+        );
+        let majority = Majority::of(&crowd);
+        assert_eq!(majority.items, ["q0", "q1", "q3", "q4"]);
+        assert_eq!(majority.labels, [0.0, 1.0, 1.0, 0.0]);
+        // The judge rated q0–q2 and q4 plus an item the crowd never saw.
+        let mut judge = matrix(&["gpt"], &[&[0.0], &[0.0], &[1.0], &[1.0], &[1.0]]);
+        judge.items = ["q0", "q1", "q2", "q4", "extra"].map(String::from).to_vec();
+        let params = AgreementParams {
+            bootstrap: BootstrapParams {
+                rounds: 50,
+                ..Default::default()
+            },
+            scale: ScoreScale::Nominal,
+            categories: None,
+        };
+        let r = params.against_majority(&majority, &judge, "gpt").unwrap();
+        assert_eq!(
+            (r.n_rated, r.n_paired, r.n_tied, r.n_not_in_group),
+            (5, 3, 1, 1)
+        );
+        // Pairs (judge, majority) in crowd order: q0 (0, 0), q1 (0, 1), q4 (1, 0).
+        // P_o = 1/3, P_e = (2·2 + 1·1)/9 = 5/9 → κ = (1/3 − 5/9)/(4/9) = −½.
+        assert_eq!(r.agreement.confusion, [vec![1, 1], vec![1, 0]]);
+        let pa = r.agreement.percent_agreement.interval.estimate;
+        assert!((pa - 1.0 / 3.0).abs() < 1e-15);
+        assert!((r.agreement.kappa.interval.estimate + 0.5).abs() < 1e-15);
+        assert!(params
+            .against_majority(&majority, &judge, "nobody")
+            .is_err());
+    }
 
     #[test]
     fn bands_follow_the_guide() {

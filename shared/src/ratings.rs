@@ -12,6 +12,11 @@
 //! | `criterion` | no       | the rubric criterion the score is for                          |
 //! | any other   | no       | a slice column (topic, length, difficulty…), kept as text      |
 //!
+//! The column names are those of [`Columns`] (the defaults above): a file in another layout is
+//! read by naming its columns, e.g. LLMFAO's crowd votes `id,worker,winner` with
+//! `item = id, rater = worker, score = winner`. A file with a single rater and no rater column
+//! (one judge's verdicts) is read with [`Columns::default_rater`], the rater of every row.
+//!
 //! Scores are read on one of two scales ([`ScoreScale`]): **numeric** (every score must parse
 //! as a finite number; anything else is a located error) or **nominal** (any non-empty label).
 //! Nominal labels are coded 0, 1, … in the order of [`RatingsParams::categories`] when given
@@ -22,14 +27,22 @@
 //! builds the item × rater matrix with `None` for missing ratings; a rater scoring the same
 //! item twice within a selection is a located error naming both lines.
 //!
+//! [`Ratings::variant_matrix`] builds the item × variant matrix of one rater and criterion
+//! (prompt variants or repeats as the columns), the input of the graded response model and of
+//! self-consistency; [`Ratings::check_whole_scores`] and [`RatingMatrix::whole_scores`] turn
+//! scores into the whole numbers [`crate::irt_grm`] fits.
+//!
 //! Errors: [`Error::Input`] with source, line, column and field for an empty file, a header
-//! without `item`, `rater` and `score`, duplicate header names, a ragged row, invalid UTF-8, an
-//! empty `item`/`rater`/`variant`/`criterion`, a non-numeric score on the numeric scale, or a
-//! label outside the declared categories; [`Error::Insufficient`] for a file without ratings;
-//! [`Error::InvalidParam`] for inconsistent settings or a selection naming an unknown
-//! criterion, variant or slice column.
+//! without the item, rater and score columns, duplicate header names, a ragged row, invalid
+//! UTF-8, an empty `item`/`rater`/`variant`/`criterion`, a non-numeric score on the numeric
+//! scale, a label outside the declared categories, or a score that is not a whole number ≥ 0
+//! where one is needed; [`Error::Insufficient`] for a file without ratings, or a variant matrix
+//! of a file without variants; [`Error::InvalidParam`] for inconsistent settings (empty, padded
+//! or repeated column names included) or a selection naming an unknown rater, criterion,
+//! variant or slice column.
 
 use crate::error::{Error, Location, Result};
+use crate::irt_grm::RatingMatrix as GrmMatrix;
 use serde::{Deserialize, Serialize};
 use std::collections::HashMap;
 
@@ -52,6 +65,73 @@ pub struct RatingsParams {
     /// Nominal scale only: the allowed labels, in scale order. `None`: every label found,
     /// sorted.
     pub categories: Option<Vec<String>>,
+}
+
+/// The header names of a ratings file's columns, and the rater of a file without a rater
+/// column.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(default)]
+pub struct Columns {
+    pub item: String,
+    pub rater: String,
+    pub score: String,
+    /// Optional column.
+    pub variant: String,
+    /// Optional column.
+    pub criterion: String,
+    /// The rater of every row when the file has no rater column (a single judge's verdicts).
+    /// `None`: the rater column is required. Unused when the file has a rater column.
+    pub default_rater: Option<String>,
+}
+
+impl Default for Columns {
+    fn default() -> Self {
+        Self {
+            item: "item".into(),
+            rater: "rater".into(),
+            score: "score".into(),
+            variant: "variant".into(),
+            criterion: "criterion".into(),
+            default_rater: None,
+        }
+    }
+}
+
+impl Columns {
+    /// Checks the names: non-empty, without surrounding spaces, all different.
+    pub fn validate(&self) -> Result<()> {
+        let names = [
+            ("item", &self.item),
+            ("rater", &self.rater),
+            ("score", &self.score),
+            ("variant", &self.variant),
+            ("criterion", &self.criterion),
+        ];
+        for (i, &(what, name)) in names.iter().enumerate() {
+            if name.trim().is_empty() || name.trim() != name {
+                return Err(Error::param(
+                    "columns",
+                    format!(
+                        "expected a non-empty {what} column name without surrounding spaces, \
+                         found `{name}`"
+                    ),
+                ));
+            }
+            if let Some((other, _)) = names[..i].iter().find(|(_, n)| *n == name) {
+                return Err(Error::param(
+                    "columns",
+                    format!("`{name}` is named as both the {other} and the {what} column"),
+                ));
+            }
+        }
+        match &self.default_rater {
+            Some(r) if r.trim().is_empty() || r.trim() != r => Err(Error::param(
+                "default_rater",
+                format!("expected a non-empty rater name without surrounding spaces, found `{r}`"),
+            )),
+            _ => Ok(()),
+        }
+    }
 }
 
 impl RatingsParams {
@@ -91,12 +171,22 @@ impl RatingsParams {
         Ok(())
     }
 
-    /// Parses a ratings CSV. `source` names the input in error messages.
+    /// Parses a ratings CSV with the default column names. `source` names the input in error
+    /// messages.
     ///
     /// # Errors
     /// See the module documentation.
     pub fn parse(&self, source: &str, bytes: &[u8]) -> Result<Ratings> {
+        self.parse_columns(&Columns::default(), source, bytes)
+    }
+
+    /// Parses a ratings CSV whose columns are named by `columns`.
+    ///
+    /// # Errors
+    /// See the module documentation.
+    pub fn parse_columns(&self, columns: &Columns, source: &str, bytes: &[u8]) -> Result<Ratings> {
         self.validate()?;
+        columns.validate()?;
         let mut reader = csv::ReaderBuilder::new()
             .has_headers(true)
             .flexible(false)
@@ -106,7 +196,10 @@ impl RatingsParams {
         if names.is_empty() || (names.len() == 1 && names[0].is_empty()) {
             return Err(Error::input(
                 Location::line(source, 1),
-                "the file is empty: expected a header row starting `item,rater,score`",
+                format!(
+                    "the file is empty: expected a header row with `{}`, `{}` and `{}`",
+                    columns.item, columns.rater, columns.score
+                ),
             ));
         }
         for (i, name) in names.iter().enumerate() {
@@ -118,30 +211,35 @@ impl RatingsParams {
             }
         }
         let find = |name: &str| names.iter().position(|h| *h == name);
-        let (Some(i_item), Some(i_rater), Some(i_score)) =
-            (find("item"), find("rater"), find("score"))
-        else {
-            return Err(Error::input(
+        let header_error = || {
+            Error::input(
                 Location::line(source, 1),
                 format!(
-                    "expected a header with `item`, `rater` and `score` (optionally `variant`, \
-                     `criterion` and slice columns), found `{}`",
+                    "expected a header with `{}`, `{}` and `{}` (optionally `{}`, `{}` and slice \
+                     columns), found `{}`",
+                    columns.item,
+                    columns.rater,
+                    columns.score,
+                    columns.variant,
+                    columns.criterion,
                     names.join(",")
                 ),
-            ));
+            )
         };
-        let i_variant = find("variant");
-        let i_criterion = find("criterion");
+        let (Some(i_item), Some(i_score)) = (find(&columns.item), find(&columns.score)) else {
+            return Err(header_error());
+        };
+        let i_rater = find(&columns.rater);
+        // Without a rater column every row is the default rater's.
+        let fixed_rater: &str = match (i_rater, columns.default_rater.as_deref()) {
+            (None, None) => return Err(header_error()),
+            (_, fixed) => fixed.unwrap_or_default(),
+        };
+        let i_variant = find(&columns.variant);
+        let i_criterion = find(&columns.criterion);
         let slice_cols: Vec<usize> = (0..names.len())
             .filter(|&i| {
-                ![
-                    Some(i_item),
-                    Some(i_rater),
-                    Some(i_score),
-                    i_variant,
-                    i_criterion,
-                ]
-                .contains(&Some(i))
+                ![Some(i_item), i_rater, Some(i_score), i_variant, i_criterion].contains(&Some(i))
             })
             .collect();
 
@@ -168,7 +266,10 @@ impl RatingsParams {
                 }
             };
             let item = cell(i_item)?;
-            let rater = cell(i_rater)?;
+            let rater = match i_rater {
+                Some(i) => cell(i)?,
+                None => fixed_rater,
+            };
             let variant = i_variant.map(cell).transpose()?;
             let criterion = i_criterion.map(cell).transpose()?;
             let score = raw(i_score);
@@ -176,7 +277,7 @@ impl RatingsParams {
                 empty_scores += 1;
                 continue;
             }
-            let score_location = || Location::field(source, line, i_score + 1, "score");
+            let score_location = || Location::field(source, line, i_score + 1, names[i_score]);
             let value = match (self.scale, &self.categories) {
                 (ScoreScale::Numeric, _) => match score.parse::<f64>() {
                     Ok(v) if v.is_finite() => v,
@@ -241,6 +342,7 @@ impl RatingsParams {
         };
         Ok(Ratings {
             source: source.to_owned(),
+            columns: columns.clone(),
             scale: self.scale,
             items: items.names,
             raters: raters.names,
@@ -274,6 +376,8 @@ pub struct Rating {
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 pub struct Ratings {
     pub source: String,
+    /// The column names the file was read with.
+    pub columns: Columns,
     pub scale: ScoreScale,
     pub items: Vec<String>,
     pub raters: Vec<String>,
@@ -304,6 +408,7 @@ pub struct Selection {
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 pub struct RatingMatrix {
     pub items: Vec<String>,
+    /// The columns: raters, or the variants of [`Ratings::variant_matrix`].
     pub raters: Vec<String>,
     /// `values[i][r]`: rater `r`'s score of item `i`, `None` where missing.
     pub values: Vec<Vec<Option<f64>>>,
@@ -340,6 +445,37 @@ impl RatingMatrix {
     /// Number of ratings present.
     pub fn n_ratings(&self) -> usize {
         self.values.iter().flatten().filter(|v| v.is_some()).count()
+    }
+
+    /// The matrix with whole-number scores, for [`crate::irt_grm`].
+    ///
+    /// # Errors
+    /// [`Error::InvalidParam`] naming the item and column of a score that is not a whole
+    /// number ≥ 0 ([`Ratings::check_whole_scores`] locates it in the file).
+    pub fn whole_scores(&self) -> Result<GrmMatrix> {
+        let rows = self
+            .items
+            .iter()
+            .zip(&self.values)
+            .map(|(item, row)| {
+                row.iter()
+                    .zip(&self.raters)
+                    .map(|(v, column)| match v {
+                        None => Ok(None),
+                        Some(x) => whole(*x).map(Some).ok_or_else(|| {
+                            Error::param(
+                                "values",
+                                format!(
+                                    "item `{item}`, column `{column}`: expected a whole-number \
+                                     score ≥ 0, found {x}"
+                                ),
+                            )
+                        }),
+                    })
+                    .collect::<Result<Vec<_>>>()
+            })
+            .collect::<Result<Vec<_>>>()?;
+        GrmMatrix::from_rows(&rows)
     }
 }
 
@@ -388,29 +524,12 @@ impl Ratings {
             .map(|(column, value)| Ok((self.slice_column(column)?, value.as_str())))
             .collect::<Result<Vec<_>>>()?;
 
-        let mut item_col: HashMap<usize, usize> = HashMap::new();
-        let mut rater_col: HashMap<usize, usize> = HashMap::new();
-        let mut items = Vec::new();
-        let mut raters = Vec::new();
-        let mut cells: Vec<(usize, usize, f64, u64)> = Vec::new();
-        for r in &self.ratings {
-            if r.criterion != criterion
-                || r.variant != variant
-                || slices.iter().any(|&(c, v)| r.slices[c] != v)
-            {
-                continue;
-            }
-            let i = *item_col.entry(r.item).or_insert_with(|| {
-                items.push(self.items[r.item].clone());
-                items.len() - 1
-            });
-            let j = *rater_col.entry(r.rater).or_insert_with(|| {
-                raters.push(self.raters[r.rater].clone());
-                raters.len() - 1
-            });
-            cells.push((i, j, r.value, r.line));
-        }
-        if cells.is_empty() {
+        let keep = |r: &Rating| {
+            r.criterion == criterion
+                && r.variant == variant
+                && slices.iter().all(|&(c, v)| r.slices[c] == v)
+        };
+        let describe = || {
             let mut wanted: Vec<String> = Vec::new();
             if let Some(c) = criterion {
                 wanted.push(format!("criterion `{}`", self.criteria[c]));
@@ -421,27 +540,105 @@ impl Ratings {
             for (column, value) in &selection.slices {
                 wanted.push(format!("{column} = `{value}`"));
             }
+            if wanted.is_empty() {
+                "any score".to_owned()
+            } else {
+                wanted.join(", ")
+            }
+        };
+        let duplicate = |rater: &str, item: &str, line: u64| {
+            format!(
+                "rater `{rater}` already scored item `{item}` on line {line}: expected one score \
+                 per item and rater within a criterion and variant"
+            )
+        };
+        self.build(keep, |r| Some(r.rater), &self.raters, describe, duplicate)
+    }
+
+    /// The item × variant matrix of one rater's scores on one criterion: the prompt variants
+    /// (or repeats) are the columns, named in `raters` of the result. `rater` and `criterion`
+    /// are required when the file holds several. Items and variants appear in order of first
+    /// appearance among the selected rows.
+    ///
+    /// # Errors
+    /// [`Error::Insufficient`] when the file has no variant column or no rating is selected;
+    /// [`Error::InvalidParam`] for an unknown rater or criterion, or a choice left open;
+    /// [`Error::Input`] at the second of two rows where the rater scores the same item under
+    /// the same variant.
+    pub fn variant_matrix(
+        &self,
+        rater: Option<&str>,
+        criterion: Option<&str>,
+    ) -> Result<RatingMatrix> {
+        if self.variants.is_empty() {
+            return Err(Error::Insufficient(format!(
+                "{}: the ratings have no `{}` column: expected the prompt variant (or repeat) of \
+                 each rating",
+                self.source, self.columns.variant
+            )));
+        }
+        let rater = choose("rater", &self.raters, rater)?;
+        let criterion = choose("criterion", &self.criteria, criterion)?;
+        let rater_name = rater.map_or("", |r| self.raters[r].as_str());
+        let keep = |r: &Rating| Some(r.rater) == rater && r.criterion == criterion;
+        let describe = || {
+            let mut wanted = format!("rater `{rater_name}`");
+            if let Some(c) = criterion {
+                wanted.push_str(&format!(", criterion `{}`", self.criteria[c]));
+            }
+            wanted
+        };
+        let duplicate = |variant: &str, item: &str, line: u64| {
+            format!(
+                "rater `{rater_name}` already scored item `{item}` under variant `{variant}` on \
+                 line {line}: expected one score per item and variant within a rater and \
+                 criterion"
+            )
+        };
+        self.build(keep, |r| r.variant, &self.variants, describe, duplicate)
+    }
+
+    /// Builds an item × column matrix from the rows `keep` selects, each in the column
+    /// `column(row)` (an index into `names`).
+    fn build(
+        &self,
+        keep: impl Fn(&Rating) -> bool,
+        column: impl Fn(&Rating) -> Option<usize>,
+        names: &[String],
+        describe: impl FnOnce() -> String,
+        duplicate: impl Fn(&str, &str, u64) -> String,
+    ) -> Result<RatingMatrix> {
+        let mut item_col: HashMap<usize, usize> = HashMap::new();
+        let mut column_of: HashMap<usize, usize> = HashMap::new();
+        let mut items = Vec::new();
+        let mut columns = Vec::new();
+        let mut cells: Vec<(usize, usize, f64, u64)> = Vec::new();
+        for r in self.ratings.iter().filter(|r| keep(r)) {
+            let Some(c) = column(r) else { continue };
+            let i = *item_col.entry(r.item).or_insert_with(|| {
+                items.push(self.items[r.item].clone());
+                items.len() - 1
+            });
+            let j = *column_of.entry(c).or_insert_with(|| {
+                columns.push(names[c].clone());
+                columns.len() - 1
+            });
+            cells.push((i, j, r.value, r.line));
+        }
+        if cells.is_empty() {
             return Err(Error::Insufficient(format!(
                 "{}: no ratings with {}",
                 self.source,
-                if wanted.is_empty() {
-                    "any score".to_owned()
-                } else {
-                    wanted.join(", ")
-                }
+                describe()
             )));
         }
-        let mut values = vec![vec![None; raters.len()]; items.len()];
-        let mut first_line = vec![vec![0u64; raters.len()]; items.len()];
+        let mut values = vec![vec![None; columns.len()]; items.len()];
+        let mut first_line = vec![vec![0u64; columns.len()]; items.len()];
         for (i, j, value, line) in cells {
             if values[i][j].is_some() {
                 return Err(Error::input(
                     Location::line(&self.source, line),
-                    format!(
-                        "rater `{}` already scored item `{}` on line {}: expected one score per \
-                         item and rater within a criterion and variant",
-                        raters[j], items[i], first_line[i][j]
-                    ),
+                    duplicate(&columns[j], &items[i], first_line[i][j]),
                 ));
             }
             values[i][j] = Some(value);
@@ -449,10 +646,39 @@ impl Ratings {
         }
         Ok(RatingMatrix {
             items,
-            raters,
+            raters: columns,
             values,
         })
     }
+
+    /// Checks that every score is a whole number ≥ 0 (always so on the nominal scale, whose
+    /// scores are category codes), as the graded response model needs.
+    ///
+    /// # Errors
+    /// [`Error::Input`] at the first row whose score is not.
+    pub fn check_whole_scores(&self) -> Result<()> {
+        match self.ratings.iter().find(|r| whole(r.value).is_none()) {
+            None => Ok(()),
+            Some(r) => Err(Error::input(
+                Location {
+                    source: self.source.clone(),
+                    line: r.line,
+                    column: None,
+                    field: Some(self.columns.score.clone()),
+                },
+                format!(
+                    "expected a whole-number score ≥ 0 (the graded response model fits ordered \
+                     categories), found {}",
+                    r.value
+                ),
+            )),
+        }
+    }
+}
+
+/// `value` as a whole number ≥ 0, if it is one.
+fn whole(value: f64) -> Option<u32> {
+    (value >= 0.0 && value <= f64::from(u32::MAX) && value.fract() == 0.0).then_some(value as u32)
 }
 
 /// Resolves an optional column value (criterion or variant) to its index.
@@ -695,5 +921,165 @@ mod tests {
         };
         assert_eq!(m.rater_index("a").unwrap(), 0);
         assert!(m.rater_index("b").is_err());
+    }
+
+    fn llmfao_columns(default_rater: Option<&str>) -> Columns {
+        Columns {
+            item: "id".into(),
+            rater: "worker".into(),
+            score: "winner".into(),
+            default_rater: default_rater.map(String::from),
+            ..Default::default()
+        }
+    }
+
+    #[test]
+    fn columns_are_mapped_by_name() {
+        let nominal = RatingsParams {
+            scale: ScoreScale::Nominal,
+            categories: None,
+        };
+        let crowd = "id,prompt,worker,winner\n0,8,58,tie\n0,8,14,right\n1,8,58,left\n";
+        let r = nominal
+            .parse_columns(&llmfao_columns(None), "crowd.csv", crowd.as_bytes())
+            .unwrap();
+        assert_eq!(r.items, ["0", "1"]);
+        assert_eq!(r.raters, ["58", "14"]);
+        assert_eq!(r.categories, ["left", "right", "tie"]);
+        assert_eq!(r.slice_columns, ["prompt"]);
+        assert_eq!(r.columns.score, "winner");
+        let m = r.matrix(&Selection::default()).unwrap();
+        assert_eq!(
+            m.values,
+            [vec![Some(2.0), Some(1.0)], vec![Some(0.0), None]]
+        );
+        // The default names no longer apply, and the header error names the mapped ones.
+        let (loc, msg) = input_error(nominal.parse("crowd.csv", crowd.as_bytes()));
+        assert_eq!(loc.line, 1);
+        assert!(msg.contains("`item`, `rater` and `score`"), "{msg}");
+        let (loc, msg) = input_error(nominal.parse_columns(
+            &llmfao_columns(None),
+            "r.csv",
+            b"item,rater,score\n1,a,x\n",
+        ));
+        assert_eq!(loc.line, 1);
+        assert!(msg.contains("`id`, `worker` and `winner`"), "{msg}");
+        // A bad score is located under the mapped column's name.
+        let (loc, _) = input_error(RatingsParams::default().parse_columns(
+            &llmfao_columns(None),
+            "crowd.csv",
+            crowd.as_bytes(),
+        ));
+        assert_eq!(loc, Location::field("crowd.csv", 2, 4, "winner"));
+    }
+
+    #[test]
+    fn a_file_without_a_rater_column_has_the_default_rater() {
+        let judge = "id,winner\n0,left\n1,tie\n";
+        let nominal = RatingsParams {
+            scale: ScoreScale::Nominal,
+            categories: Some(vec!["left".into(), "right".into(), "tie".into()]),
+        };
+        let r = nominal
+            .parse_columns(&llmfao_columns(Some("gpt4")), "gpt4.csv", judge.as_bytes())
+            .unwrap();
+        assert_eq!(r.raters, ["gpt4"]);
+        let m = r.matrix(&Selection::default()).unwrap();
+        assert_eq!(m.values, [vec![Some(0.0)], vec![Some(2.0)]]);
+        // Without a default the rater column is required.
+        let (loc, msg) =
+            input_error(nominal.parse_columns(&llmfao_columns(None), "gpt4.csv", judge.as_bytes()));
+        assert_eq!(loc.line, 1);
+        assert!(msg.contains("`worker`"), "{msg}");
+        // With a rater column, the column is read and the default unused.
+        let crowd = "id,worker,winner\n0,7,left\n";
+        let r = nominal
+            .parse_columns(&llmfao_columns(Some("gpt4")), "c.csv", crowd.as_bytes())
+            .unwrap();
+        assert_eq!(r.raters, ["7"]);
+    }
+
+    #[test]
+    fn column_names_are_checked() {
+        let same = Columns {
+            rater: "item".into(),
+            ..Default::default()
+        };
+        assert!(matches!(
+            same.validate(),
+            Err(Error::InvalidParam {
+                name: "columns",
+                ..
+            })
+        ));
+        let padded = Columns {
+            score: " score".into(),
+            ..Default::default()
+        };
+        assert!(padded.validate().is_err());
+        let empty_rater = Columns {
+            default_rater: Some(String::new()),
+            ..Default::default()
+        };
+        assert!(RatingsParams::default()
+            .parse_columns(&empty_rater, "r.csv", b"item,score\n1,1\n")
+            .is_err());
+        assert!(Columns::default().validate().is_ok());
+    }
+
+    #[test]
+    fn variant_matrix_of_one_rater() {
+        let r = numeric(
+            "item,rater,score,variant,criterion\n\
+             1,j,4,plain,overall\n1,j,5,typo,overall\n2,j,2,plain,overall\n\
+             1,k,1,plain,overall\n3,j,3,typo,overall\n",
+        )
+        .unwrap();
+        let m = r.variant_matrix(Some("j"), None).unwrap();
+        assert_eq!(m.items, ["1", "2", "3"]);
+        assert_eq!(m.raters, ["plain", "typo"]);
+        assert_eq!(
+            m.values,
+            [
+                vec![Some(4.0), Some(5.0)],
+                vec![Some(2.0), None],
+                vec![None, Some(3.0)]
+            ]
+        );
+        assert!(matches!(
+            r.variant_matrix(None, None),
+            Err(Error::InvalidParam { name: "rater", .. })
+        ));
+        assert!(r.variant_matrix(Some("nobody"), None).is_err());
+        let grm = m.whole_scores().unwrap();
+        assert_eq!((grm.n_items(), grm.n_variants()), (3, 2));
+        assert_eq!(grm.get(0, 1), Some(5));
+        assert_eq!(grm.get(1, 1), None);
+        r.check_whole_scores().unwrap();
+
+        let twice = numeric("item,rater,score,variant\n1,j,1,a\n1,j,2,a\n").unwrap();
+        let (loc, msg) = input_error(twice.variant_matrix(None, None));
+        assert_eq!(loc, Location::line("r.csv", 3));
+        assert!(msg.contains("under variant `a` on line 2"), "{msg}");
+        let flat = numeric("item,rater,score\n1,j,1\n").unwrap();
+        assert!(matches!(
+            flat.variant_matrix(None, None),
+            Err(Error::Insufficient(_))
+        ));
+    }
+
+    #[test]
+    fn whole_scores_are_checked_and_located() {
+        let r = numeric("item,rater,score,variant\n1,j,1,a\n2,j,2.5,a\n3,j,-1,a\n").unwrap();
+        let (loc, msg) = input_error(r.check_whole_scores());
+        assert_eq!((loc.line, loc.field.as_deref()), (3, Some("score")));
+        assert!(msg.contains("found 2.5"), "{msg}");
+        let m = r.variant_matrix(None, None).unwrap();
+        match m.whole_scores() {
+            Err(Error::InvalidParam { message, .. }) => {
+                assert!(message.contains("item `2`, column `a`"), "{message}")
+            }
+            other => panic!("expected an invalid-value error, got {other:?}"),
+        }
     }
 }

@@ -2,20 +2,34 @@
 //! one JSON document on stdout. One module per family of statistics.
 
 mod bt;
+mod irt;
+mod reliability;
 mod study;
 
 use anyhow::Context;
 use clap::Subcommand;
 use std::path::Path;
 
+// Subcommands with many options are boxed to keep the enum small.
 #[derive(Subcommand)]
 pub enum Stats {
     /// Bradley–Terry leaderboard (Elo scale) from a battles CSV, with SEs and bootstrap CIs.
     Bt(bt::BtArgs),
     /// A judge against human labels: leaderboards, β, held-out hard/smoothed/soft Elo.
-    SoftElo(study::StudyArgs),
+    SoftElo(Box<study::StudyArgs>),
     /// Split-conformal intervals on the human Elo scale, with their evaluation.
-    Conformal(study::StudyArgs),
+    Conformal(Box<study::StudyArgs>),
+    /// Agreement: Krippendorff's α of a group of raters, κ and correlations of rater pairs, and
+    /// judges' κ against the group's majority labels, with bootstrap intervals.
+    Agree(Box<reliability::AgreeArgs>),
+    /// A/A test: two runs of the same judge against green/amber/red acceptance bands.
+    Aa(Box<reliability::AaArgs>),
+    /// Self-consistency of repeated judgments: entropy, stability and flip rate per criterion.
+    Consistency(Box<reliability::ConsistencyArgs>),
+    /// Position bias of a pairwise judge: first-position rate, binomial test, AB/BA flip rate.
+    Position(Box<reliability::PositionArgs>),
+    /// Graded response model of a judge under prompt variants: C_V, ρ, θ_ratio and D_W.
+    Irt(Box<irt::IrtArgs>),
 }
 
 impl Stats {
@@ -23,8 +37,13 @@ impl Stats {
     pub fn run(self) -> anyhow::Result<()> {
         let json = match self {
             Self::Bt(args) => bt::run(args)?,
-            Self::SoftElo(args) => study::soft_elo(args)?,
-            Self::Conformal(args) => study::conformal(args)?,
+            Self::SoftElo(args) => study::soft_elo(*args)?,
+            Self::Conformal(args) => study::conformal(*args)?,
+            Self::Agree(args) => reliability::agree(*args)?,
+            Self::Aa(args) => reliability::aa(*args)?,
+            Self::Consistency(args) => reliability::consistency(*args)?,
+            Self::Position(args) => reliability::position(*args)?,
+            Self::Irt(args) => irt::run(*args)?,
         };
         println!("{json}");
         Ok(())
