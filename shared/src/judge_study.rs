@@ -26,7 +26,7 @@ use crate::soft_targets::{BetaFit, Calibration, CalibrationParams, TargetKind};
 use serde::{Deserialize, Serialize};
 
 /// Settings of a judge study.
-#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[derive(Debug, Clone, PartialEq, Default, Serialize, Deserialize)]
 pub struct JudgeStudyParams {
     /// BT settings, β settings and the target kinds to compare.
     pub held_out: HeldOutParams,
@@ -34,16 +34,6 @@ pub struct JudgeStudyParams {
     pub calibration: CalibrationParams,
     /// Split conformal and its evaluation (α, score, splits, seed).
     pub conformal: ConformalEvaluationParams,
-}
-
-impl Default for JudgeStudyParams {
-    fn default() -> Self {
-        Self {
-            held_out: HeldOutParams::default(),
-            calibration: CalibrationParams::default(),
-            conformal: ConformalEvaluationParams::default(),
-        }
-    }
 }
 
 /// A model's split-conformal interval when it is the new model: calibrated on every other
