@@ -364,6 +364,13 @@ pub fn LeaderboardView(lb: Leaderboard) -> impl IntoView {
         boot.unwrap_or_default()
     );
     let has_ci = lb.bootstrap.is_some();
+    let caption = match lb.bootstrap {
+        Some(b) => format!(
+            "Elo with {:.0}% bootstrap CIs (whiskers)",
+            100.0 * b.settings.level
+        ),
+        None => "Elo (point estimates; no bootstrap)".to_owned(),
+    };
     let rows = lb
         .ratings
         .iter()
@@ -414,7 +421,7 @@ pub fn LeaderboardView(lb: Leaderboard) -> impl IntoView {
                 </thead>
                 <tbody>{rows}</tbody>
             </table>
-            <ForestPlot rows=forest caption="Elo with bootstrap CIs (whiskers)" />
+            <ForestPlot rows=forest caption=caption />
         </div>
     }
 }
@@ -465,8 +472,9 @@ fn StudyView(study: JudgeStudy) -> impl IntoView {
         .collect();
     let last = study.conformal.iter().rev().flatten().next().cloned();
     let forest = last.map(|c| {
-        let rows: Vec<ForestRow> = c
-            .intervals
+        let mut intervals = c.intervals.clone();
+        intervals.sort_by(|a, b| b.human_elo.total_cmp(&a.human_elo));
+        let rows: Vec<ForestRow> = intervals
             .iter()
             .map(|i| ForestRow {
                 label: i.model.clone(),
@@ -477,7 +485,7 @@ fn StudyView(study: JudgeStudy) -> impl IntoView {
             })
             .collect();
         let caption = format!(
-            "{}: held-out judge Elo (dot), split-conformal interval for a new model (band, α = {}), human Elo (diamond)",
+            "{}: held-out judge Elo (dot), split-conformal interval for a new model (band, α = {}), human Elo (diamond); by human Elo",
             c.target, study.settings.conformal.conformal.alpha
         );
         view! { <ForestPlot rows caption /> }
