@@ -31,6 +31,13 @@ fn upload_fits_in_the_browser_like_the_cli() {
     let study = stdout_json(&run_tribunal(&[
         "stats", "soft-elo", "--human", crowd_arg, "--judge", judge_arg, "--key", "id",
     ]));
+    let scored = root().join("shared/tests/fixtures/scored-arena.csv");
+    let scored_study = stdout_json(&run_tribunal(&[
+        "stats",
+        "soft-elo",
+        "--input",
+        scored.to_str().unwrap(),
+    ]));
 
     let dir = temp_dir("browser");
     let bad = dir.join("bad.csv");
@@ -43,6 +50,7 @@ fn upload_fits_in_the_browser_like_the_cli() {
         .arg(&worker.url)
         .arg(&crowd)
         .arg(&judge)
+        .arg(&scored)
         .arg(&bad)
         .arg(&screenshot)
         .current_dir(root())
@@ -123,6 +131,28 @@ fn upload_fits_in_the_browser_like_the_cli() {
         study["agreement"]["spearman"].as_f64().unwrap()
     );
     assert!(study_summary.contains(&rho), "{study_summary} lacks {rho}");
+    assert_eq!(page["sideBySide"], 59, "both leaderboards, model by model");
+
+    // With judge scores: β's MLE and the reliability diagram, as the CLI computes them.
+    let beta = format!(
+        "β = {:.4} ± {:.4}",
+        scored_study["beta"]["beta"].as_f64().unwrap(),
+        scored_study["beta"]["se"].as_f64().unwrap()
+    );
+    assert!(
+        page["beta"].as_str().unwrap().starts_with(&beta),
+        "{} vs {beta}",
+        page["beta"]
+    );
+    let ece = format!(
+        "ECE = {:.4}",
+        scored_study["calibration"]["ece"].as_f64().unwrap()
+    );
+    assert!(
+        page["reliability"].as_str().unwrap().contains(&ece),
+        "{} vs {ece}",
+        page["reliability"]
+    );
 
     // The malformed upload is located, and the previous leaderboard (with intervals) stays.
     let error = page["errorText"].as_str().unwrap();

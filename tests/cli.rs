@@ -77,3 +77,146 @@ fn malformed_input_is_located_and_fails() {
     assert_eq!(out.status.code(), Some(1));
     assert!(String::from_utf8_lossy(&out.stderr).contains("invalid setting `lambda`"));
 }
+
+const GPT4: &str = "tests/data/llmfao/gpt4-crowd-comparisons.csv";
+
+#[test]
+fn soft_elo_on_llmfao_compares_gpt4_with_the_crowd() {
+    let json = stdout_json(&run_tribunal(&[
+        "stats", "soft-elo", "--human", CROWD, "--judge", GPT4, "--key", "id",
+    ]));
+    // Every crowd vote's pair has a GPT-4 verdict.
+    assert_eq!(json["n_battles"], 8931);
+    assert_eq!(json["unmatched_human_battles"], 0);
+    // The agreement line is computed from the two printed leaderboards.
+    let elo = |board: &serde_json::Value| -> std::collections::HashMap<String, f64> {
+        board["ratings"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .map(|r| {
+                (
+                    r["model"].as_str().unwrap().to_owned(),
+                    r["elo"].as_f64().unwrap(),
+                )
+            })
+            .collect()
+    };
+    let (human, judge) = (elo(&json["human"]), elo(&json["judge"]));
+    let mae = human.iter().map(|(m, h)| (judge[m] - h).abs()).sum::<f64>() / human.len() as f64;
+    assert!((json["agreement"]["mae"].as_f64().unwrap() - mae).abs() < 1e-9);
+    // The human leaderboard is `stats bt` on the crowd file.
+    let bt = stdout_json(&run_tribunal(&[
+        "stats",
+        "bt",
+        "--input",
+        CROWD,
+        "--bootstrap",
+        "0",
+    ]));
+    for r in bt["ratings"].as_array().unwrap() {
+        let model = r["model"].as_str().unwrap();
+        assert!(
+            (human[model] - r["elo"].as_f64().unwrap()).abs() < 1e-9,
+            "{model}"
+        );
+    }
+    // Verdicts only: hard and label smoothing are held out, soft is explained away.
+    let runs = json["held_out"]["runs"].as_array().unwrap();
+    let names: Vec<&str> = runs.iter().map(|r| r["name"].as_str().unwrap()).collect();
+    assert_eq!(names, ["hard", "label_smoothing(c=0.75)"]);
+    assert!(json["notes"][0].as_str().unwrap().contains("verdicts only"));
+    assert!(json["beta"].is_null());
+    // Seed 002's finding on this data too: smoothing shrinks the judge's stretched ruler.
+    assert!(runs[1]["mae"].as_f64().unwrap() < runs[0]["mae"].as_f64().unwrap());
+}
+
+#[test]
+fn conformal_intervals_echo_settings_and_refuse_small_pools() {
+    let json = stdout_json(&run_tribunal(&[
+        "stats",
+        "conformal",
+        "--human",
+        CROWD,
+        "--judge",
+        GPT4,
+        "--key",
+        "id",
+        "--alpha",
+        "0.2",
+        "--splits",
+        "50",
+        "--seed",
+        "3",
+    ]));
+    assert_eq!(json["settings"]["conformal"]["alpha"], 0.2);
+    assert_eq!(json["settings"]["seed"], 3);
+    assert_eq!(json["n_models"], 59);
+    for run in json["runs"].as_array().unwrap() {
+        let c = &run["conformal"];
+        assert_eq!(c["evaluation"]["per_split"].as_array().unwrap().len(), 50);
+        for i in c["intervals"].as_array().unwrap() {
+            let (lo, hi, h) = (
+                i["interval"]["lower"].as_f64().unwrap(),
+                i["interval"]["upper"].as_f64().unwrap(),
+                i["human_elo"].as_f64().unwrap(),
+            );
+            assert_eq!(i["covered"], lo <= h && h <= hi);
+        }
+    }
+    // The same seed gives the same splits.
+    let again = stdout_json(&run_tribunal(&[
+        "stats",
+        "conformal",
+        "--human",
+        CROWD,
+        "--judge",
+        GPT4,
+        "--key",
+        "id",
+        "--alpha",
+        "0.2",
+        "--splits",
+        "50",
+        "--seed",
+        "3",
+    ]));
+    assert_eq!(json, again);
+    // 9 models cannot calibrate α = 0.05 (that needs 19): no intervals, and a note says why.
+    let small = stdout_json(&run_tribunal(&[
+        "stats",
+        "conformal",
+        "--input",
+        "shared/tests/fixtures/scored-arena.csv",
+        "--alpha",
+        "0.05",
+    ]));
+    assert!(small["runs"][0]["conformal"].is_null());
+    assert!(small["notes"].as_array().unwrap().iter().any(|n| n
+        .as_str()
+        .unwrap()
+        .contains("at least 19 calibration models")));
+}
+
+#[test]
+fn study_input_errors_are_located() {
+    let dir = temp_dir("cli-study-bad");
+    let bad = dir.join("scored.csv");
+    std::fs::write(
+        &bad,
+        "model_a,model_b,score,human\nA,B,0.5,model_a\nA,C,NaN,model_b\n",
+    )
+    .unwrap();
+    let out = run_tribunal(&["stats", "soft-elo", "--input", bad.to_str().unwrap()]);
+    assert_eq!(out.status.code(), Some(1));
+    let err = String::from_utf8_lossy(&out.stderr);
+    assert!(
+        err.contains("scored.csv, line 3, column 3 (`score`)"),
+        "{err}"
+    );
+    let out = run_tribunal(&[
+        "stats", "soft-elo", "--human", CROWD, "--judge", GPT4, "--key", "nope",
+    ]);
+    assert_eq!(out.status.code(), Some(1));
+    assert!(String::from_utf8_lossy(&out.stderr).contains("header has no `nope` column"));
+}

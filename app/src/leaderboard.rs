@@ -470,8 +470,35 @@ fn StudyView(study: JudgeStudy) -> impl IntoView {
             )
         })
         .collect();
-    let last = study.conformal.iter().rev().flatten().next().cloned();
-    let forest = last.map(|c| {
+    let side_by_side = a
+        .rows
+        .iter()
+        .map(|r| {
+            view! {
+                <tr data-model=r.model.clone()>
+                    <td>{r.model.clone()}</td>
+                    <td class="num">{format!("{:.1}", r.reference_elo)}</td>
+                    <td class="num">{format!("{:.1}", r.candidate_elo)}</td>
+                    <td class="num">{format!("{:+.1}", r.difference)}</td>
+                </tr>
+            }
+        })
+        .collect_view();
+    let targets: Vec<String> = study
+        .conformal
+        .iter()
+        .flatten()
+        .map(|c| c.target.clone())
+        .collect();
+    let chosen = RwSignal::new(targets.last().cloned().unwrap_or_default());
+    let conformal = study.conformal.clone();
+    let alpha = study.settings.conformal.conformal.alpha;
+    let forest = move || {
+        let c = conformal
+            .iter()
+            .flatten()
+            .find(|c| c.target == chosen.get())?
+            .clone();
         let mut intervals = c.intervals.clone();
         intervals.sort_by(|a, b| b.human_elo.total_cmp(&a.human_elo));
         let rows: Vec<ForestRow> = intervals
@@ -485,10 +512,22 @@ fn StudyView(study: JudgeStudy) -> impl IntoView {
             })
             .collect();
         let caption = format!(
-            "{}: held-out judge Elo (dot), split-conformal interval for a new model (band, α = {}), human Elo (diamond); by human Elo",
-            c.target, study.settings.conformal.conformal.alpha
+            "{}: held-out judge Elo (dot), split-conformal interval for a new model (band, α = {alpha}), human Elo (diamond); by human Elo",
+            c.target
         );
-        view! { <ForestPlot rows caption /> }
+        Some(view! { <ForestPlot rows caption /> })
+    };
+    let selector = (!targets.is_empty()).then(|| {
+        view! {
+            <label>"Conformal intervals for "
+                <select id="conformal-target" on:change=move |ev| chosen.set(event_target_value(&ev))>
+                    {targets
+                        .iter()
+                        .map(|t| view! { <option value=t.clone() selected=*t == chosen.get_untracked()>{t.clone()}</option> })
+                        .collect_view()}
+                </select>
+            </label>
+        }
     });
     let reliability = study.calibration.as_ref().map(|c| {
         let bins = c
@@ -513,6 +552,14 @@ fn StudyView(study: JudgeStudy) -> impl IntoView {
             <ScatterPlot series x_label="human Elo" y_label="held-out residual (judge − human Elo)" />
             {reliability}
         </div>
+        {selector}
         {forest}
+        <details>
+            <summary>"Human and judge leaderboards side by side (all battles, hard targets)"</summary>
+            <table class="ratings" id="side-by-side">
+                <thead><tr><th>"Model"</th><th>"Human Elo"</th><th>"Judge Elo"</th><th>"Judge − human"</th></tr></thead>
+                <tbody>{side_by_side}</tbody>
+            </table>
+        </details>
     }
 }

@@ -1,9 +1,9 @@
 // Drives the Tribunal app in headless Chromium (Debian's /usr/bin/chromium) with playwright-core.
-// Usage: node leaderboard.mjs URL CROWD_CSV JUDGE_CSV BAD_CSV SCREENSHOT_PNG
+// Usage: node leaderboard.mjs URL CROWD_CSV JUDGE_CSV SCORED_CSV BAD_CSV SCREENSHOT_PNG
 // Prints one JSON object: what the page showed. Assertions live in tests/browser.rs.
 import { chromium } from 'playwright-core';
 
-const [url, crowd, judge, bad, screenshot] = process.argv.slice(2);
+const [url, crowd, judge, scored, bad, screenshot] = process.argv.slice(2);
 const browser = await chromium.launch({
   executablePath: process.env.CHROMIUM ?? '/usr/bin/chromium',
   args: ['--headless', '--no-sandbox', '--disable-gpu', '--disable-quic', '--no-first-run',
@@ -42,14 +42,24 @@ try {
   await page.waitForSelector('#held-out tbody tr', { timeout: 120000 });
   const heldOut = await page.$$eval('#held-out tbody tr', (trs) => trs.map((tr) => ({ target: tr.dataset.target, mae: tr.dataset.mae })));
   const studySummary = await page.textContent('#study-summary');
+  const sideBySide = await page.$$eval('#side-by-side tbody tr', (trs) => trs.length);
   await page.screenshot({ path: screenshot, fullPage: true });
+
+  // A scored-battles file: β's MLE and the reliability diagram of σ(β·s).
+  await page.setInputFiles('#scored-input', scored);
+  await page.click('#run-study');
+  await page.waitForFunction(
+    () => [...document.querySelectorAll('#judge figcaption')].some((f) => f.textContent.includes('reliability')),
+    null, { timeout: 120000 });
+  const reliability = await page.$$eval('#judge figcaption', (fs) => fs.map((f) => f.textContent).find((t) => t.includes('reliability')));
+  const beta = await page.$$eval('#judge p', (ps) => ps.map((p) => p.textContent).find((t) => t.startsWith('β =')));
 
   await page.setInputFiles('#csv-input', bad);
   await page.waitForSelector('#error', { timeout: 30000 });
   const errorText = await page.textContent('#error');
   const rowsAfterError = await rowsOf();
 
-  console.log(JSON.stringify({ liveStatus, liveCount, rows, summary, sawProgress, heldOut, studySummary, errorText, rowsAfterError, pageErrors }));
+  console.log(JSON.stringify({ liveStatus, liveCount, rows, summary, sawProgress, heldOut, studySummary, sideBySide, reliability, beta, errorText, rowsAfterError, pageErrors }));
 } finally {
   await browser.close();
 }
