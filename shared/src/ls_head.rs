@@ -299,42 +299,56 @@ impl Tridiagonal {
         let mut s: Vec<f64> = a.iter().copied().collect();
         let mut off = vec![0.0; m.saturating_sub(1)];
         let mut reflectors = Vec::with_capacity(m.saturating_sub(2));
+        // Step k's rank-2 update S ← S − v wᵀ − w vᵀ (rows and columns ≥ k + 1) is applied
+        // lazily, in the same pass over the block that forms step k + 1's product, so each step
+        // reads the lower triangle once.
+        let mut pending: Option<(Vec<f64>, Vec<f64>)> = None;
         for k in 0..m.saturating_sub(2) {
             let lo = k + 1;
+            if let Some((v, w)) = &pending {
+                for i in k..m {
+                    s[i * m + k] -= v[i - k] * w[0] + w[i - k] * v[0];
+                }
+            }
             let x: Vec<f64> = (lo..m).map(|i| s[i * m + k]).collect();
             let norm = dot(&x, &x).sqrt();
-            if norm == 0.0 {
-                reflectors.push((vec![0.0; m - lo], 0.0));
-                continue;
-            }
             let alpha = if x[0] > 0.0 { -norm } else { norm };
             let mut v = x;
             v[0] -= alpha;
-            let beta = 2.0 / dot(&v, &v);
-            // On the lower triangle of the trailing block S, by rows: p = β S v (each row
-            // gives its dot with v and, through symmetry, its part of the earlier entries),
-            // w = p − (β/2)(pᵀv) v, then S ← S − v wᵀ − w vᵀ.
+            let vv = dot(&v, &v);
+            let beta = if vv > 0.0 { 2.0 / vv } else { 0.0 };
+            // p = β S v on the lower triangle, by rows: each row gives its dot with v and,
+            // through symmetry, its part of the earlier entries.
             let mut p = vec![0.0; m - lo];
             for (ii, i) in (lo..m).enumerate() {
-                let row = &s[i * m + lo..=i * m + i];
+                let row = &mut s[i * m + lo..=i * m + i];
+                if let Some((pv, pw)) = &pending {
+                    let (vi, wi) = (pv[ii + 1], pw[ii + 1]);
+                    for ((sij, &vj), &wj) in row.iter_mut().zip(&pv[1..]).zip(&pw[1..]) {
+                        *sij -= vi * wj + wi * vj;
+                    }
+                }
                 let diagonal_and_left = dot(row, &v[..=ii]);
-                for (pj, &sij) in p[..ii].iter_mut().zip(row) {
+                for (pj, &sij) in p[..ii].iter_mut().zip(row.iter()) {
                     *pj += sij * v[ii];
                 }
                 p[ii] += diagonal_and_left;
             }
             p.iter_mut().for_each(|pi| *pi *= beta);
+            // w = p − (β/2)(pᵀv) v.
             let half = 0.5 * beta * dot(&p, &v);
             let w: Vec<f64> = p.iter().zip(&v).map(|(pi, vi)| pi - half * vi).collect();
-            for (ii, i) in (lo..m).enumerate() {
-                let row = &mut s[i * m + lo..=i * m + i];
-                let (vi, wi) = (v[ii], w[ii]);
-                for ((sij, &vj), &wj) in row.iter_mut().zip(&v).zip(&w) {
-                    *sij -= vi * wj + wi * vj;
+            off[k] = if beta > 0.0 { alpha } else { 0.0 };
+            pending = Some((v.clone(), w));
+            reflectors.push((v, beta));
+        }
+        if let Some((v, w)) = &pending {
+            let start = m - 2;
+            for i in start..m {
+                for j in start..=i {
+                    s[i * m + j] -= v[i - start] * w[j - start] + w[i - start] * v[j - start];
                 }
             }
-            off[k] = alpha;
-            reflectors.push((v, beta));
         }
         if m >= 2 {
             off[m - 2] = s[(m - 1) * m + m - 2];
@@ -417,6 +431,31 @@ mod tests {
             let want = cholesky_solve(&shifted, &r).unwrap();
             for (o, w) in ours.iter().zip(&want) {
                 assert!((o - w).abs() < 1e-13, "{ours:?} vs {want}");
+            }
+        }
+    }
+
+    #[test]
+    fn tridiagonal_ridge_solve_equals_cholesky_on_a_larger_gram() {
+        // A = BᵀB for a deterministic 40 × 30 B, with a zero column (a rank-deficient Gram).
+        let b = Array2::from_shape_fn((40, 30), |(i, j)| {
+            if j == 7 {
+                0.0
+            } else {
+                ((i * 31 + j * 17) % 23) as f64 / 7.0 - 1.5
+            }
+        });
+        let a = b.t().dot(&b);
+        let r = Array1::from_shape_fn(30, |j| (j as f64).sin());
+        let t = Tridiagonal::new(&a);
+        let rotated = t.apply_qt(r.to_vec());
+        for gamma in [0.01, 3.0] {
+            let ours = t.apply_q(t.solve(gamma, &rotated));
+            let shifted = &a + &(Array2::<f64>::eye(30) * gamma);
+            let want = cholesky_solve(&shifted, &r).unwrap();
+            let scale = want.iter().fold(0.0_f64, |m, v| m.max(v.abs()));
+            for (o, w) in ours.iter().zip(&want) {
+                assert!((o - w).abs() < 1e-10 * scale, "γ {gamma}: {o} vs {w}");
             }
         }
     }

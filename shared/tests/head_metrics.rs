@@ -64,7 +64,7 @@ fn fixture() -> Fixture {
 
 fn boot(seed: u64) -> BootstrapParams {
     BootstrapParams {
-        rounds: 200,
+        rounds: 100,
         seed,
         level: 0.9,
     }
@@ -182,5 +182,5 @@ fn intervals_are_paired_and_seeded() {
     assert_eq!(a.mse.head.estimate, b.mse.head.estimate);
     // The head is much closer to the truth than the compressed judge.
     assert!(a.mse.difference.upper < 0.0, "{:?}", a.mse);
-    assert!(a.mse.head.valid_rounds == 200);
+    assert!(a.mse.head.valid_rounds == 100);
 }

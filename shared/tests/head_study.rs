@@ -24,7 +24,7 @@ use tribunal::resample::BootstrapParams;
 #[cfg(target_arch = "wasm32")]
 wasm_bindgen_test::wasm_bindgen_test_configure!(run_in_browser);
 
-const N: usize = 400;
+const N: usize = 300;
 const D: usize = 12;
 
 struct Draw(ChaCha8Rng);
@@ -65,17 +65,22 @@ fn sigmoid(x: f64) -> f64 {
     1.0 / (1.0 + (-x).exp())
 }
 
+/// 5 folds over a 6-point grid (kept small so the study also runs quickly in the browser).
 fn cv() -> CrossValidationParams {
     CrossValidationParams {
         folds: 5,
         seed: 11,
-        grid: GammaGrid::default(),
+        grid: GammaGrid {
+            min: 1e-2,
+            max: 1e3,
+            points: 6,
+        },
     }
 }
 
 fn boot() -> BootstrapParams {
     BootstrapParams {
-        rounds: 200,
+        rounds: 100,
         seed: 5,
         level: 0.95,
     }
