@@ -4,7 +4,8 @@
 //!
 //! Units (rows, pairs or lists) are shuffled by a ChaCha8 stream seeded with `seed` and dealt
 //! round-robin into k folds, so fold sizes differ by at most one and the assignment is the same
-//! on every platform. For each fold the head is fitted on the other k − 1 folds at every γ of a
+//! on every platform; MN folds are stratified by human class, so that every class with two or
+//! more rows appears in every training set. For each fold the head is fitted on the other k − 1 folds at every γ of a
 //! log-spaced grid, γ_i = γ_min (γ_max/γ_min)^{i/(m−1)}, by its path fit (scaler refitted on the
 //! training folds, one Gram reduction for LS, warm starts for the others), and scored on the
 //! held-out fold by its validation loss: mean squared error (LS), mean cross-entropy (MN), mean
@@ -41,6 +42,11 @@ pub trait CvHead {
     fn fit_path(&self, data: &Self::Data, gammas: &[f64]) -> Result<Vec<Self::Fitted>>;
     /// Mean validation loss of a fitted head on held-out data.
     fn validation_loss(fitted: &Self::Fitted, data: &Self::Data) -> Result<f64>;
+    /// A stratum per unit (the human class for MN), so that folds are stratified; `None`
+    /// for none.
+    fn strata(_data: &Self::Data) -> Option<Vec<usize>> {
+        None
+    }
 }
 
 /// A log-spaced grid of γ.
@@ -161,9 +167,18 @@ pub struct CvCurve {
 
 /// The fold (0 … k − 1) of each of `n` units.
 pub fn fold_assignment(n: usize, folds: usize, seed: u64) -> Vec<usize> {
-    let mut order: Vec<usize> = (0..n).collect();
+    stratified_fold_assignment(&vec![0; n], folds, seed)
+}
+
+/// The fold of each unit, stratified: units are shuffled, grouped by stratum (keeping the
+/// shuffled order within a stratum) and dealt round-robin, so each stratum is spread over the
+/// folds as evenly as possible and fold sizes differ by at most one. A stratum with at least
+/// two units is then present in every training set.
+pub fn stratified_fold_assignment(strata: &[usize], folds: usize, seed: u64) -> Vec<usize> {
+    let mut order: Vec<usize> = (0..strata.len()).collect();
     order.shuffle(&mut ChaCha8Rng::seed_from_u64(seed));
-    let mut fold = vec![0; n];
+    order.sort_by_key(|&unit| strata[unit]);
+    let mut fold = vec![0; strata.len()];
     for (position, &unit) in order.iter().enumerate() {
         fold[unit] = position % folds.max(1);
     }
@@ -185,7 +200,10 @@ pub fn cross_validate<H: CvHead>(
         )));
     }
     let gammas = params.grid.values();
-    let assignment = fold_assignment(n, k, params.seed);
+    let assignment = match H::strata(data) {
+        Some(strata) => stratified_fold_assignment(&strata, k, params.seed),
+        None => fold_assignment(n, k, params.seed),
+    };
     let mut fold_loss = Vec::with_capacity(k);
     for f in 0..k {
         let train: Vec<usize> = (0..n).filter(|&i| assignment[i] != f).collect();
@@ -274,6 +292,15 @@ impl CvHead for MnParams {
     fn validation_loss(fitted: &MnHead, data: &MnData) -> Result<f64> {
         fitted.log_loss(data)
     }
+    fn strata(data: &MnData) -> Option<Vec<usize>> {
+        let k = data.classes.len();
+        Some(
+            data.labels
+                .iter()
+                .map(|label| data.classes.iter().position(|c| c == label).unwrap_or(k))
+                .collect(),
+        )
+    }
 }
 
 impl CvHead for BtlParams {
@@ -340,6 +367,31 @@ mod tests {
         a.iter().for_each(|&f| sizes[f] += 1);
         assert_eq!(sizes.iter().max().unwrap() - sizes.iter().min().unwrap(), 1);
         assert_eq!(sizes.iter().sum::<usize>(), 23);
+    }
+
+    #[test]
+    fn stratified_folds_spread_every_class() {
+        // 3 rows of class 0, 7 of class 1, 2 of class 2 over 3 folds.
+        let strata: Vec<usize> = [vec![0; 3], vec![1; 7], vec![2; 2]].concat();
+        let a = stratified_fold_assignment(&strata, 3, 4);
+        for class in 0..3 {
+            let mut seen = [0; 3];
+            for (i, &f) in a.iter().enumerate() {
+                if strata[i] == class {
+                    seen[f] += 1;
+                }
+            }
+            let count = strata.iter().filter(|&&s| s == class).count();
+            assert!(
+                seen.iter().all(|&c| c <= count.div_ceil(3)),
+                "{class}: {seen:?}"
+            );
+            assert!(seen.iter().filter(|&&c| c > 0).count() == count.min(3));
+        }
+        assert_eq!(
+            fold_assignment(12, 3, 4),
+            stratified_fold_assignment(&[5; 12], 3, 4)
+        );
     }
 
     #[test]

@@ -27,8 +27,8 @@
 //! K = E_c E_cᵀ + 11ᵀ = L Lᵀ (Cholesky; K is positive definite when the rows are affinely
 //! independent) and a = L⁻ᵀβ, the map θ = E_cᵀ a gives E_c θ = Lβ − 1·Σa and
 //! ‖θ‖² = ‖β‖² − (Σa)². So the N-column design L, with the same free intercept or a loss that
-//! ignores a common shift, has the same optimum: at it Σa = 0 and the penalties agree. A fit
-//! then costs O(N²) per row instead of O(d), after one O(N²d) Gram. When K is not positive
+//! ignores a common shift, has the same optimum: at it Σa = 0 and the penalties agree. A loss
+//! evaluation then costs O(N) per row instead of O(d), after one O(N²d) Gram. When K is not positive
 //! definite (repeated rows) the block is used as it is.
 //!
 //! Errors: [`Error::InvalidParam`] for invalid [`SolverParams`] or γ ≤ 0 (checked by the heads

@@ -19,7 +19,7 @@
 //! Arguments: [`MnData`] (the class set, embeddings, p per class, human classes) and
 //! [`MnParams`]. Returns: [`MnHead`]; predictions as [`MnPrediction`]. Errors:
 //! [`Error::InvalidParam`] for invalid settings or fewer than two distinct classes;
-//! [`Error::Insufficient`] for no rows; located [`Error::Input`] for ragged or non-finite
+//! [`Error::Insufficient`] for no rows or a class without a labelled row; located [`Error::Input`] for ragged or non-finite
 //! embeddings, probability rows of the wrong length or outside [0, 1], a label outside the class
 //! set and lists of different lengths.
 
@@ -150,6 +150,14 @@ impl MnParams {
             self.probability_floor,
         )?;
         let y = class_indices(&data.classes, &data.labels)?;
+        if let Some(s) = (0..k).find(|s| !y.contains(s)) {
+            return Err(Error::Insufficient(format!(
+                "class {} has no labelled row, so its bias c_s cannot be estimated (its \
+                 likelihood keeps growing as c_s → −∞); label rows of that class or drop it from \
+                 the class set",
+                data.classes[s]
+            )));
+        }
         let scaler = Scaler::fit(&z, self.standardize);
         scaler.apply(&mut z);
         let d = z.ncols();

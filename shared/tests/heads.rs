@@ -601,6 +601,16 @@ fn input_errors_are_located_and_explicit() {
         err.to_string(),
         "labels, line 3: expected one of the classes [1, 2, 3], found 9"
     );
+    let mn = MnData {
+        labels: vec![1, 2, 1],
+        ..mn
+    };
+    let err = MnParams::default().fit(&mn).unwrap_err();
+    assert!(matches!(err, Error::Insufficient(_)));
+    assert!(
+        err.to_string().starts_with("class 3 has no labelled row"),
+        "{err}"
+    );
 
     let err =
         cross_validate(&LsParams::default(), &ls, &CrossValidationParams::default()).unwrap_err();
