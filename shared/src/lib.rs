@@ -34,6 +34,16 @@
 //! - [`protocol`]: the versioned browser ↔ worker wire protocol.
 //! - [`linalg`]: Cholesky solves.
 //! - [`quadrature`]: Gauss–Hermite nodes and weights.
+//! - [`features`]: calibration-head features φ(e) ⊕ base signal and the training-row scaler.
+//! - [`glm`]: penalised GLM fitting shared by the heads (L-BFGS, row-space reduction, γ paths).
+//! - [`ls_head`]: least-squares judge (seed 000 §4.1).
+//! - [`mn_head`]: multinomial judge (seed 000 §4.2).
+//! - [`btl_head`]: Bradley–Terry–Luce judge (seed 000 §4.3).
+//! - [`btl2_head`]: two-headed BTL judge (seed 000 §4.4).
+//! - [`plackett_luce_head`]: K-way BTL2 judge via Plackett–Luce (seed 000 App. C.1).
+//! - [`cross_validation`]: k-fold cross-validation of a head's γ.
+//! - [`metrics`]: head vs base-judge metrics with paired bootstrap intervals.
+//! - [`head_file`]: the versioned JSON model file of a fitted head.
 
 pub mod aa_test;
 pub mod agreement;
@@ -42,10 +52,16 @@ pub mod battles;
 pub mod bradley_terry;
 pub mod bt_bootstrap;
 pub mod bt_standard_errors;
+pub mod btl2_head;
+pub mod btl_head;
 pub mod conformal;
 pub mod consistency;
 pub mod correlation;
+pub mod cross_validation;
 pub mod error;
+pub mod features;
+pub mod glm;
+pub mod head_file;
 pub mod held_out;
 pub mod irt_grm;
 pub mod irt_reliability;
@@ -53,8 +69,12 @@ pub mod judge_study;
 pub mod kappa;
 pub mod leaderboard;
 pub mod linalg;
+pub mod ls_head;
+pub mod metrics;
+pub mod mn_head;
 pub mod multiple_testing;
 pub mod pairwise;
+pub mod plackett_luce_head;
 pub mod position_bias;
 pub mod power;
 pub mod protocol;
