@@ -37,20 +37,22 @@ pub fn spd_inverse(a: &Array2<f64>) -> Option<Array2<f64>> {
 /// Lower-triangular `l` with `l lᵀ = a`, or `None` if `a` is not positive definite.
 pub fn cholesky(a: &Array2<f64>) -> Option<Array2<f64>> {
     let n = a.nrows();
-    let mut l = Array2::<f64>::zeros((n, n));
+    // Row-major working copy: the inner products below run over contiguous row prefixes.
+    let mut l = vec![0.0; n * n];
     for j in 0..n {
-        let d = a[[j, j]] - (0..j).map(|k| l[[j, k]] * l[[j, k]]).sum::<f64>();
+        let (row_j, below) = l[j * n..].split_at_mut(n);
+        let d = a[[j, j]] - row_j[..j].iter().map(|x| x * x).sum::<f64>();
         if !(d > 0.0 && d.is_finite()) {
             return None;
         }
         let ljj = d.sqrt();
-        l[[j, j]] = ljj;
-        for i in j + 1..n {
-            let s: f64 = (0..j).map(|k| l[[i, k]] * l[[j, k]]).sum();
-            l[[i, j]] = (a[[i, j]] - s) / ljj;
+        row_j[j] = ljj;
+        for (k, row_i) in below.chunks_exact_mut(n).enumerate() {
+            let s: f64 = row_i[..j].iter().zip(&row_j[..j]).map(|(x, y)| x * y).sum();
+            row_i[j] = (a[[j + 1 + k, j]] - s) / ljj;
         }
     }
-    Some(l)
+    Array2::from_shape_vec((n, n), l).ok()
 }
 
 #[cfg(test)]
