@@ -3,7 +3,9 @@
 //! crowd workers and each judge's κ against the crowd majority, with bootstrap intervals, equal
 //! to `tribunal stats agree` (same default seed and rounds) to 1e-9, and the same tied-majority
 //! count, bands, percent agreement and confusion matrices; a malformed ratings file shows the
-//! located error and keeps the previous report. The driver is `tests/browser/reliability.mjs`
+//! located error and keeps the previous report. A judge under prompt variants with human ratings
+//! shows the IRT table with the C_V, ρ, θ_ratio and D_W of `tribunal stats irt` (to 1e-9) and
+//! the seed 003 highlight (C_V ≤ 0.10 and ρ ≥ 0.70). The driver is `tests/browser/reliability.mjs`
 //! (playwright-core).
 
 use serde_json::Value;
@@ -59,6 +61,17 @@ fn reliability_page_shows_the_cli_agreement_report() {
     ]));
     assert_eq!(cli["n_raters"], 124, "the 124 crowd workers");
 
+    let irt_judge = root().join("tests/fixtures/small-irt-judge.csv");
+    let irt_human = root().join("tests/fixtures/small-irt-human.csv");
+    let irt = stdout_json(&run_tribunal(&[
+        "stats",
+        "irt",
+        "--input",
+        irt_judge.to_str().unwrap(),
+        "--human",
+        irt_human.to_str().unwrap(),
+    ]));
+
     let dir = temp_dir("reliability-browser");
     let bad = dir.join("bad.csv");
     std::fs::write(&bad, "id,worker,winner\n1,a,left\n2,b\n").unwrap();
@@ -73,6 +86,8 @@ fn reliability_page_shows_the_cli_agreement_report() {
         .arg(&gpt3)
         .arg(&bad)
         .arg(&screenshot)
+        .arg(&irt_judge)
+        .arg(&irt_human)
         .current_dir(root())
         .output()
         .expect("running node (is Node.js installed? run scripts/setup.sh)");
@@ -153,4 +168,20 @@ fn reliability_page_shows_the_cli_agreement_report() {
     );
     assert_eq!(page["after"], page["before"]);
     assert!(screenshot.is_file());
+
+    // The IRT table: one judge, no criterion column, the CLI's statistics.
+    let rows = page["irt"].as_array().unwrap();
+    assert_eq!(rows.len(), 1, "{rows:?}");
+    let row = &rows[0];
+    assert_eq!(row["rater"], irt["settings"]["rater"]);
+    let c_v = &irt["intrinsic_consistency"]["c_v"];
+    let rho = &irt["marginal_reliability"];
+    assert_close(&row["cv"], c_v, "C_V");
+    assert_close(&row["rho"], rho, "ρ");
+    let alignment = &irt["human"]["alignment"];
+    assert_close(&row["thetaRatio"], &alignment["theta_ratio"], "θ_ratio");
+    assert_close(&row["dw"], &alignment["wasserstein"], "D_W");
+    let ok = c_v.as_f64().unwrap() <= 0.10 && rho.as_f64().unwrap() >= 0.70;
+    assert_eq!(row["ok"], ok.to_string());
+    assert_eq!(row["highlighted"], ok);
 }

@@ -5,14 +5,20 @@
 //! interval and band, each judge's κ against the group's majority with interval, band, percent
 //! agreement and confusion matrix, the number of items whose majority is tied, the warnings,
 //! and a plot of every interval on the κ scale. Cells carry full-precision values in data
-//! attributes (`data-alpha`, `data-kappa`, `data-lower`, `data-upper`). A malformed file shows
-//! the located error and keeps the previous report.
+//! attributes (`data-alpha`, `data-kappa`, `data-lower`, `data-upper`). When the ratings have a
+//! `variant` column, a second job runs [`IrtReportParams::fit_each`] (what `tribunal stats irt`
+//! prints, per judge × criterion, with an optional human ratings CSV for θ_ratio and D_W) and
+//! the IRT table shows C_V, ρ, θ_ratio and D_W, highlighted where C_V ≤ the C_V threshold (0.10)
+//! and ρ ≥ the reliability threshold (0.70) as in seed 003 (`data-cv`, `data-rho`,
+//! `data-theta-ratio`, `data-dw`, `data-ok`). A malformed file shows the located error and keeps
+//! the previous results.
 
 use gloo_file::futures::read_as_bytes;
 use gloo_worker::{Spawnable, WorkerBridge};
 use leptos::prelude::*;
 use leptos::task::spawn_local;
 use serde_json::Value;
+use tribunal::irt_report::IrtReportParams;
 use tribunal::ratings::{Columns, RatingsParams, ScoreScale};
 use tribunal::reliability_report::{AgreementReportParams, RatingsFile};
 use tribunal::resample::BootstrapParams;
@@ -69,12 +75,13 @@ pub fn ReliabilityPage() -> impl IntoView {
     let seed = RwSignal::new(BootstrapParams::default().seed);
     let ratings_ref = NodeRef::<leptos::html::Input>::new();
     let judges_ref = NodeRef::<leptos::html::Input>::new();
+    let human_ref = NodeRef::<leptos::html::Input>::new();
+    let irt = RwSignal::new(None::<Vec<Value>>);
+    let irt_error = RwSignal::new(None::<String>);
+    let irt_busy = RwSignal::new(false);
 
-    let on_reply = move |reply: Reply| {
-        if let Reply::Agreed { request: r, result } = reply {
-            if r != request.get_value() {
-                return;
-            }
+    let on_reply = move |reply: Reply| match reply {
+        Reply::Agreed { request: r, result } if r == request.get_value() => {
             busy.set(false);
             match result {
                 Ok(value) => {
@@ -84,6 +91,18 @@ pub fn ReliabilityPage() -> impl IntoView {
                 Err(message) => error.set(Some(message)),
             }
         }
+        Reply::IrtFitted { request: r, result } if r == request.get_value() => {
+            irt_busy.set(false);
+            match result {
+                Ok(value) => {
+                    // No cells: the file has no variant column, so there is no IRT table.
+                    irt.set(value.as_array().filter(|c| !c.is_empty()).cloned());
+                    irt_error.set(None);
+                }
+                Err(message) => irt_error.set(Some(message)),
+            }
+        }
+        _ => {}
     };
     let worker = StoredValue::new_local(
         StatsWorker::spawner()
@@ -94,16 +113,22 @@ pub fn ReliabilityPage() -> impl IntoView {
     let send = move |job: Job| worker.with_value(|w: &WorkerBridge<StatsWorker>| w.send(job));
 
     let run = move |_| {
-        let (Some(ratings), Some(judges)) = (ratings_ref.get(), judges_ref.get()) else {
+        let (Some(ratings), Some(judges), Some(human)) =
+            (ratings_ref.get(), judges_ref.get(), human_ref.get())
+        else {
             return;
         };
         busy.set(true);
         spawn_local(async move {
-            let files = match (read_all(&ratings).await, read_all(&judges).await) {
-                (Ok(r), Ok(j)) => Ok((r, j)),
-                (Err(e), _) | (_, Err(e)) => Err(e),
+            let files = match (
+                read_all(&ratings).await,
+                read_all(&judges).await,
+                read_all(&human).await,
+            ) {
+                (Ok(r), Ok(j), Ok(h)) => Ok((r, j, h)),
+                (Err(e), _, _) | (_, Err(e), _) | (_, _, Err(e)) => Err(e),
             };
-            let (mut inputs, judge_files) = match files {
+            let (mut inputs, judge_files, human_files) = match files {
                 Ok(files) => files,
                 Err(message) => {
                     error.set(Some(message));
@@ -117,21 +142,44 @@ pub fn ReliabilityPage() -> impl IntoView {
                 return;
             }
             let (source, bytes) = inputs.swap_remove(0);
+            let columns = Columns {
+                item: item.get_untracked(),
+                rater: rater.get_untracked(),
+                score: score.get_untracked(),
+                ..Columns::default()
+            };
+            let scale = RatingsParams {
+                scale: if nominal.get_untracked() {
+                    ScoreScale::Nominal
+                } else {
+                    ScoreScale::Numeric
+                },
+                categories: None,
+            };
+            let input = RatingsFile {
+                source,
+                default_rater: None,
+                bytes,
+            };
+            let r = request.get_value() + 1;
+            request.set_value(r);
+            irt_busy.set(true);
+            send(Job::Irt {
+                request: r,
+                input: input.clone(),
+                human: human_files
+                    .into_iter()
+                    .next()
+                    .map(|(name, bytes)| RatingsFile::judge(&name, bytes)),
+                params: Box::new(IrtReportParams {
+                    columns: columns.clone(),
+                    ratings: scale.clone(),
+                    ..IrtReportParams::default()
+                }),
+            });
             let params = AgreementReportParams {
-                columns: Columns {
-                    item: item.get_untracked(),
-                    rater: rater.get_untracked(),
-                    score: score.get_untracked(),
-                    ..Columns::default()
-                },
-                ratings: RatingsParams {
-                    scale: if nominal.get_untracked() {
-                        ScoreScale::Nominal
-                    } else {
-                        ScoreScale::Numeric
-                    },
-                    categories: None,
-                },
+                columns,
+                ratings: scale,
                 bootstrap: BootstrapParams {
                     rounds: rounds.get_untracked(),
                     seed: seed.get_untracked(),
@@ -139,15 +187,9 @@ pub fn ReliabilityPage() -> impl IntoView {
                 },
                 ..AgreementReportParams::default()
             };
-            let r = request.get_value() + 1;
-            request.set_value(r);
             send(Job::Agreement {
                 request: r,
-                input: RatingsFile {
-                    source,
-                    default_rater: None,
-                    bytes,
-                },
+                input,
                 judges: judge_files
                     .into_iter()
                     .map(|(name, bytes)| RatingsFile::judge(&name, bytes))
@@ -197,11 +239,15 @@ pub fn ReliabilityPage() -> impl IntoView {
             <div class="controls">
                 <label class="file">"Ratings CSV " <input id="rel-input" type="file" accept=".csv,text/csv" node_ref=ratings_ref /></label>
                 <label class="file">"Judge CSVs " <input id="rel-judges" type="file" accept=".csv,text/csv" multiple node_ref=judges_ref /></label>
-                <button id="rel-run" on:click=run>"Compute agreement"</button>
+                <label class="file">"Human ratings CSV (IRT) " <input id="rel-human" type="file" accept=".csv,text/csv" node_ref=human_ref /></label>
+                <button id="rel-run" on:click=run>"Compute"</button>
             </div>
             {move || busy.get().then(|| view! { <p class="busy" id="rel-busy">"computing agreement and bootstrap intervals…"</p> })}
             {move || error.get().map(|m| view! { <div id="rel-error" class="error" role="alert">{m}</div> })}
             {move || report.get().map(|r| view! { <ReportView report=r /> })}
+            {move || irt_busy.get().then(|| view! { <p class="busy">"fitting the graded response models…"</p> })}
+            {move || irt_error.get().map(|m| view! { <div id="irt-error" class="error" role="alert">{m}</div> })}
+            {move || irt.get().map(|cells| view! { <IrtTable cells /> })}
         </section>
     }
 }
@@ -433,5 +479,75 @@ fn ReportView(report: Value) -> impl IntoView {
         {table}
         {warnings}
         {plot}
+    }
+}
+
+/// The IRT table: one row per judge × criterion.
+#[component]
+fn IrtTable(cells: Vec<Value>) -> impl IntoView {
+    let rows = cells
+        .iter()
+        .map(|cell| {
+            let rater = cell["rater"].as_str().unwrap_or_default().to_owned();
+            let criterion = cell["criterion"].as_str().unwrap_or("—").to_owned();
+            let (rater_attr, criterion_attr) = (rater.clone(), criterion.clone());
+            let r = &cell["report"];
+            if r.is_null() {
+                let why = cell["error"].as_str().unwrap_or_default().to_owned();
+                return view! {
+                    <tr data-rater=rater_attr data-criterion=criterion_attr>
+                        <td>{rater}</td><td>{criterion}</td><td colspan="6" class="warning">{why}</td>
+                    </tr>
+                }
+                .into_any();
+            }
+            let c_v = num(&r["intrinsic_consistency"]["c_v"]);
+            let rho = num(&r["marginal_reliability"]);
+            let theta_ratio = num(&r["human"]["alignment"]["theta_ratio"]);
+            let d_w = num(&r["human"]["alignment"]["wasserstein"]);
+            let thresholds = &r["settings"]["thresholds"];
+            let ok = c_v <= num(&thresholds["max_c_v"]) && rho >= num(&thresholds["min_reliability"]);
+            let variants = r["variants"].as_array().map_or(0, Vec::len);
+            let items = r["items"].as_array().map_or(0, Vec::len);
+            let human = !r["human"].is_null();
+            view! {
+                <tr class:ok=ok data-ok=ok.to_string() data-rater=rater_attr data-criterion=criterion_attr
+                    data-cv=c_v.to_string() data-rho=rho.to_string()
+                    data-theta-ratio=theta_ratio.to_string() data-dw=d_w.to_string()>
+                    <td>{rater}</td>
+                    <td>{criterion}</td>
+                    <td class="num">{format!("{variants} × {items}")}</td>
+                    <td class="num">{fixed(c_v)}</td>
+                    <td class="num">{fixed(rho)}</td>
+                    <td class="num">{if human { fixed(theta_ratio) } else { "—".to_owned() }}</td>
+                    <td class="num">{if human { fixed(d_w) } else { "—".to_owned() }}</td>
+                    <td>{if ok { "consistent and reliable" } else { "below seed 003's thresholds" }}</td>
+                </tr>
+            }
+            .into_any()
+        })
+        .collect_view();
+    let warnings = cells
+        .iter()
+        .flat_map(|c| {
+            c["report"]["warnings"]
+                .as_array()
+                .cloned()
+                .unwrap_or_default()
+        })
+        .map(|w| view! { <p class="warning">{w.as_str().unwrap_or_default().to_owned()}</p> })
+        .collect_view();
+    view! {
+        <h3>"IRT (graded response model per judge × criterion)"</h3>
+        <table class="ratings" id="irt-table">
+            <thead>
+                <tr>
+                    <th>"Judge"</th><th>"Criterion"</th><th>"Variants × items"</th><th>"C_V"</th>
+                    <th>"ρ"</th><th>"θ_ratio"</th><th>"D_W"</th><th>"Seed 003 (C_V ≤ 0.10, ρ ≥ 0.70)"</th>
+                </tr>
+            </thead>
+            <tbody>{rows}</tbody>
+        </table>
+        {warnings}
     }
 }

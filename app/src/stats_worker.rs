@@ -3,9 +3,9 @@
 //! request number (the page ignores replies to requests it has superseded). Trunk builds it as
 //! `stats-worker.js` + `stats-worker_bg.wasm` (`data-type="worker"`).
 //!
-//! An agreement report ([`Job::Agreement`]) runs whole in one worker and comes back as the JSON
-//! value `tribunal stats agree` prints (undefined statistics are `null` there, which a typed
-//! `f64` could not read back).
+//! An agreement report ([`Job::Agreement`]) and an IRT table ([`Job::Irt`]) each run whole in
+//! one worker and come back as the JSON value the CLI prints (undefined statistics are `null`
+//! there, which a typed `f64` could not read back).
 //!
 //! A bootstrap is split across workers: each runs a range of rounds ([`Job::Rounds`]) and
 //! reports progress every [`ROUNDS_PER_PROGRESS`] rounds; one worker then summarises all
@@ -17,6 +17,7 @@ use serde::de::DeserializeOwned;
 use serde::{Deserialize, Serialize};
 use tribunal::battles::{parse_battles, parse_battles_with_column, Battles};
 use tribunal::bt_bootstrap::BtBootstrapParams;
+use tribunal::irt_report::IrtReportParams;
 use tribunal::judge_study::{JudgeStudy, JudgeStudyParams};
 use tribunal::leaderboard::{bradley_terry_leaderboard, Leaderboard};
 use tribunal::reliability_report::{AgreementReportParams, RatingsFile};
@@ -95,6 +96,13 @@ pub enum Job {
         judges: Vec<RatingsFile>,
         params: Box<AgreementReportParams>,
     },
+    /// The IRT report of every judge × criterion of a ratings file with variants.
+    Irt {
+        request: u64,
+        input: RatingsFile,
+        human: Option<RatingsFile>,
+        params: Box<IrtReportParams>,
+    },
 }
 
 /// The input of a judge study.
@@ -134,6 +142,11 @@ pub enum Reply {
     },
     /// The agreement report's JSON, as the CLI prints it.
     Agreed {
+        request: u64,
+        result: Result<serde_json::Value, String>,
+    },
+    /// The IRT cells' JSON (judge × criterion).
+    IrtFitted {
         request: u64,
         result: Result<serde_json::Value, String>,
     },
@@ -251,6 +264,18 @@ impl Worker for StatsWorker {
                     .fit(&input, &judges)
                     .map_err(|e| e.to_string())
                     .and_then(|report| serde_json::to_value(report).map_err(|e| e.to_string())),
+            },
+            Job::Irt {
+                request,
+                input,
+                human,
+                params,
+            } => Reply::IrtFitted {
+                request,
+                result: params
+                    .fit_each(&input, human.as_ref())
+                    .map_err(|e| e.to_string())
+                    .and_then(|cells| serde_json::to_value(cells).map_err(|e| e.to_string())),
             },
         };
         scope.respond(id, reply);

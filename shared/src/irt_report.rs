@@ -15,7 +15,8 @@
 //! annotator).
 //!
 //! Returns: [`IrtReport`]; its JSON is what `tribunal stats irt` prints. C_V needs two or more
-//! variants that used two or more scores; otherwise it is `None` with a warning.
+//! variants that used two or more scores; otherwise it is `None` with a warning. `fit_each`
+//! returns an [`IrtCell`] per judge × criterion, none for a file without a variant column.
 //!
 //! Errors: [`Error::Input`] (located) for malformed files or scores that are not whole numbers;
 //! [`Error::InvalidParam`] for invalid settings or unknown raters, variants or criteria;
@@ -111,13 +112,17 @@ impl IrtReportParams {
     }
 
     /// A report per judge × criterion of `input` (each judge's ratings under its variants), in
-    /// the file's order; a judge or criterion that cannot be fitted has its error instead.
+    /// the file's order; a judge or criterion that cannot be fitted has its error instead. A
+    /// file without a variant column has no cells.
     pub fn fit_each(
         &self,
         input: &RatingsFile,
         human: Option<&RatingsFile>,
     ) -> Result<Vec<IrtCell>> {
         let (judge, human) = self.read(input, human)?;
+        if judge.variants.is_empty() {
+            return Ok(Vec::new());
+        }
         let criteria: Vec<Option<String>> = if judge.criteria.is_empty() {
             vec![None]
         } else {
@@ -310,6 +315,14 @@ mod tests {
         assert!(cells[0].report.is_some(), "{:?}", cells[0].error);
         // Constant ratings carry no information: an error in that cell only.
         assert!(cells[1].report.is_none());
+        let plain = RatingsFile {
+            bytes: b"item,rater,score\n1,j,1\n".to_vec(),
+            ..input.clone()
+        };
+        assert!(IrtReportParams::default()
+            .fit_each(&plain, None)
+            .unwrap()
+            .is_empty());
         assert!(cells[1]
             .error
             .as_deref()

@@ -1,10 +1,11 @@
 // Drives the Reliability page of the Tribunal app in headless Chromium (Debian's
 // /usr/bin/chromium) with playwright-core.
 // Usage: node reliability.mjs URL CROWD_CSV JUDGE_CSV JUDGE_CSV BAD_CSV SCREENSHOT_PNG
+//   IRT_JUDGE_CSV IRT_HUMAN_CSV
 // Prints one JSON object: what the page showed. Assertions live in tests/reliability_browser.rs.
 import { chromium } from 'playwright-core';
 
-const [url, crowd, judgeA, judgeB, bad, screenshot] = process.argv.slice(2);
+const [url, crowd, judgeA, judgeB, bad, screenshot, irtJudge, irtHuman] = process.argv.slice(2);
 const browser = await chromium.launch({
   executablePath: process.env.CHROMIUM ?? '/usr/bin/chromium',
   args: ['--headless', '--no-sandbox', '--disable-gpu', '--disable-quic', '--no-first-run',
@@ -50,7 +51,19 @@ try {
   const errorText = await page.textContent('#rel-error');
   const after = await shown();
 
-  console.log(JSON.stringify({ before, hasPlot, errorText, after, pageErrors }));
+  // A judge under prompt variants with human ratings of the same items: the IRT table.
+  await page.goto(url);
+  await page.waitForSelector('#rel-run', { timeout: 30000 });
+  await page.setInputFiles('#rel-input', irtJudge);
+  await page.setInputFiles('#rel-human', irtHuman);
+  await page.click('#rel-run');
+  await page.waitForSelector('#irt-table tbody tr[data-cv]', { timeout: 120000 });
+  const irt = await page.$$eval('#irt-table tbody tr', (trs) => trs.map((tr) => ({
+    rater: tr.dataset.rater, criterion: tr.dataset.criterion, cv: tr.dataset.cv, rho: tr.dataset.rho,
+    thetaRatio: tr.dataset.thetaRatio, dw: tr.dataset.dw, ok: tr.dataset.ok, highlighted: tr.classList.contains('ok'),
+  })));
+
+  console.log(JSON.stringify({ before, hasPlot, errorText, after, irt, pageErrors }));
 } finally {
   await browser.close();
 }
