@@ -4,6 +4,7 @@
 mod charts;
 mod leaderboard;
 mod live;
+mod reliability;
 
 use leptos::prelude::*;
 
@@ -21,6 +22,7 @@ fn App() -> impl IntoView {
         </header>
         <main>
             <leaderboard::LeaderboardPage />
+            <reliability::ReliabilityPage />
             <live::LivePanel />
         </main>
     }

@@ -3,6 +3,10 @@
 //! request number (the page ignores replies to requests it has superseded). Trunk builds it as
 //! `stats-worker.js` + `stats-worker_bg.wasm` (`data-type="worker"`).
 //!
+//! An agreement report ([`Job::Agreement`]) and an IRT table ([`Job::Irt`]) each run whole in
+//! one worker and come back as the JSON value the CLI prints (undefined statistics are `null`
+//! there, which a typed `f64` could not read back).
+//!
 //! A bootstrap is split across workers: each runs a range of rounds ([`Job::Rounds`]) and
 //! reports progress every [`ROUNDS_PER_PROGRESS`] rounds; one worker then summarises all
 //! replicates ([`Job::Summarise`]). Round r depends only on (seed, r), so the split does not
@@ -13,8 +17,10 @@ use serde::de::DeserializeOwned;
 use serde::{Deserialize, Serialize};
 use tribunal::battles::{parse_battles, parse_battles_with_column, Battles};
 use tribunal::bt_bootstrap::BtBootstrapParams;
+use tribunal::irt_report::IrtReportParams;
 use tribunal::judge_study::{JudgeStudy, JudgeStudyParams};
 use tribunal::leaderboard::{bradley_terry_leaderboard, Leaderboard};
+use tribunal::reliability_report::{AgreementReportParams, RatingsFile};
 use tribunal::scored_battles::{join_verdicts, parse_scored_battles};
 use wasm_bindgen::JsValue;
 
@@ -83,6 +89,20 @@ pub enum Job {
         input: StudyInput,
         params: Box<JudgeStudyParams>,
     },
+    /// Agreement of a group of raters and of judges against its majority.
+    Agreement {
+        request: u64,
+        input: RatingsFile,
+        judges: Vec<RatingsFile>,
+        params: Box<AgreementReportParams>,
+    },
+    /// The IRT report of every judge × criterion of a ratings file with variants.
+    Irt {
+        request: u64,
+        input: RatingsFile,
+        human: Option<RatingsFile>,
+        params: Box<IrtReportParams>,
+    },
 }
 
 /// The input of a judge study.
@@ -119,6 +139,16 @@ pub enum Reply {
     Studied {
         request: u64,
         result: Box<Result<JudgeStudy, String>>,
+    },
+    /// The agreement report's JSON, as the CLI prints it.
+    Agreed {
+        request: u64,
+        result: Result<serde_json::Value, String>,
+    },
+    /// The IRT cells' JSON (judge × criterion).
+    IrtFitted {
+        request: u64,
+        result: Result<serde_json::Value, String>,
     },
 }
 
@@ -222,6 +252,30 @@ impl Worker for StatsWorker {
             } => Reply::Studied {
                 request,
                 result: Box::new(study(&input, &params).map_err(|e| e.to_string())),
+            },
+            Job::Agreement {
+                request,
+                input,
+                judges,
+                params,
+            } => Reply::Agreed {
+                request,
+                result: params
+                    .fit(&input, &judges)
+                    .map_err(|e| e.to_string())
+                    .and_then(|report| serde_json::to_value(report).map_err(|e| e.to_string())),
+            },
+            Job::Irt {
+                request,
+                input,
+                human,
+                params,
+            } => Reply::IrtFitted {
+                request,
+                result: params
+                    .fit_each(&input, human.as_ref())
+                    .map_err(|e| e.to_string())
+                    .and_then(|cells| serde_json::to_value(cells).map_err(|e| e.to_string())),
             },
         };
         scope.respond(id, reply);

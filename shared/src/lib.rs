@@ -23,6 +23,7 @@
 //! - [`kappa`]: Cohen's κ and weighted κ with the confusion matrix.
 //! - [`alpha`]: Krippendorff's α (nominal, ordinal, interval, ratio; missing values).
 //! - [`agreement`]: two-rater and group agreement with bootstrap intervals and bands.
+//! - [`reliability_report`]: the agreement report (α, rater pairs, judges vs the majority).
 //! - [`aa_test`]: A/A test of a judge: two identical runs against acceptance bands.
 //! - [`consistency`]: self-consistency of repeated judgments (per-criterion entropy).
 //! - [`position_bias`]: AB/BA position bias: first-position rate, flip rate, binomial test.
@@ -30,6 +31,7 @@
 //! - [`power`]: power and sample size for two proportions or two means.
 //! - [`irt_grm`]: graded response model (IRT) of a judge under prompt variants, MML-EM fit.
 //! - [`irt_reliability`]: IRT reliability diagnostics C_V, marginal reliability, θ-ratio, D_W.
+//! - [`irt_report`]: the IRT report of a judge (GRM, ρ, C_V, θ_ratio, D_W) per judge × criterion.
 //! - [`simulate`]: seeded battle simulation.
 //! - [`protocol`]: the versioned browser ↔ worker wire protocol.
 //! - [`linalg`]: Cholesky solves.
@@ -65,6 +67,7 @@ pub mod head_file;
 pub mod held_out;
 pub mod irt_grm;
 pub mod irt_reliability;
+pub mod irt_report;
 pub mod judge_study;
 pub mod kappa;
 pub mod leaderboard;
@@ -81,6 +84,7 @@ pub mod protocol;
 pub mod quadrature;
 pub mod ranking;
 pub mod ratings;
+pub mod reliability_report;
 pub mod resample;
 pub mod scored_battles;
 pub mod simulate;

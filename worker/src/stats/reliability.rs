@@ -3,13 +3,12 @@
 //! options, so LLMFAO's `id,worker,winner` is read with `--item id --rater worker --score
 //! winner`) and prints one JSON document with the settings (seed included) and warnings.
 //!
-//! - `agree`: Krippendorff's α of all the input's raters at `--level`, with a bootstrap interval
-//!   ([`AgreementParams::group`]); for each `--pair A,B` percent agreement, Cohen's κ and on the
-//!   numeric scale weighted κ and Pearson/Spearman/Kendall ([`AgreementParams::raters`]); for
-//!   each `--judge FILE` rater, κ, percent agreement and the confusion matrix against the input
-//!   raters' majority labels ([`Majority`], [`AgreementParams::against_majority`]). Every
-//!   statistic has a percentile interval from resampling items with `--seed` and `--bootstrap`
-//!   rounds at `--confidence`.
+//! - `agree`: prints [`AgreementReportParams::fit`]: Krippendorff's α of all the input's raters
+//!   at `--level`, with a bootstrap interval; for each `--pair A,B` percent agreement, Cohen's κ
+//!   and on the numeric scale weighted κ and Pearson/Spearman/Kendall; for each `--judge FILE`
+//!   rater, κ, percent agreement and the confusion matrix against the input raters' majority
+//!   labels. Every statistic has a percentile interval from resampling items with `--seed` and
+//!   `--bootstrap` rounds at `--confidence`.
 //! - `aa`: the A/A test of two runs of one judge ([`AaTestParams`]): pass-rate delta and item
 //!   disagreement (`--pass LABEL`), κ delta against `--gold RATER`, mean absolute score
 //!   difference (numeric scale), each flagged green/amber/red against its band.
@@ -19,8 +18,9 @@
 //! - `position`: position bias of a pairwise judge ([`PositionBiasParams`]): first-position rate
 //!   with an exact binomial test, flip and reversal rates between the `ab` and `ba` orders.
 //!
-//! On the nominal scale the files of one command are coded together: without `--categories`
-//! the labels found in all of them, sorted, so a label has one code in every file.
+//! On the nominal scale the files of one command are coded together ([`read_together`]):
+//! without `--categories` the labels found in all of them, sorted, so a label has one code in
+//! every file.
 
 use super::read_input;
 use anyhow::{bail, Context};
@@ -28,12 +28,12 @@ use clap::{Args, ValueEnum};
 use serde_json::{json, Value};
 use std::path::{Path, PathBuf};
 use tribunal::aa_test::{AaLabels, AaRuns, AaTestParams};
-use tribunal::agreement::{AgreementParams, Majority};
 use tribunal::alpha::AlphaLevel;
 use tribunal::consistency::{ConsistencyParams, Criterion};
 use tribunal::kappa::KappaParams;
 use tribunal::position_bias::{PairVerdicts, PositionBiasParams, Verdict};
 use tribunal::ratings::{Columns, RatingMatrix, Ratings, RatingsParams, ScoreScale, Selection};
+use tribunal::reliability_report::{read_together, AgreementReportParams, RatingsFile};
 use tribunal::resample::BootstrapParams;
 
 /// The column names of the ratings files.
@@ -57,15 +57,15 @@ pub struct ColumnArgs {
 }
 
 impl ColumnArgs {
-    /// The columns; a file without the rater column is rated by `default_rater`.
-    pub(super) fn columns(&self, default_rater: Option<String>) -> Columns {
+    /// The columns (the rater of a file without the rater column is set per file).
+    pub(super) fn columns(&self) -> Columns {
         Columns {
             item: self.item.clone(),
             rater: self.rater.clone(),
             score: self.score.clone(),
             variant: self.variant_column.clone(),
             criterion: self.criterion_column.clone(),
-            default_rater,
+            default_rater: None,
         }
     }
 }
@@ -154,47 +154,31 @@ pub(super) fn file_rater(path: &Path) -> String {
         .unwrap_or_else(|| path.display().to_string())
 }
 
-/// Reads `files` (each with the rater of its rows when it has no rater column) on one scale.
-/// On the nominal scale without declared categories, every file is coded with the sorted
-/// labels of all of them.
-pub(super) fn read_together(
+/// Reads `files` (each with the rater of its rows when it has no rater column) on one scale,
+/// coded together ([`read_together`]).
+pub(super) fn read_files(
     files: &[(&Path, Option<String>)],
     columns: &ColumnArgs,
     params: &RatingsParams,
 ) -> anyhow::Result<Vec<Ratings>> {
-    let inputs = files
+    let files = files
         .iter()
         .map(|(path, default_rater)| {
             let (source, bytes) = read_input(path)?;
-            Ok((source, bytes, columns.columns(default_rater.clone())))
+            Ok(RatingsFile {
+                source,
+                default_rater: default_rater.clone(),
+                bytes,
+            })
         })
         .collect::<anyhow::Result<Vec<_>>>()?;
-    let parse = |params: &RatingsParams| {
-        inputs
-            .iter()
-            .map(|(source, bytes, columns)| params.parse_columns(columns, source, bytes))
-            .collect::<tribunal::Result<Vec<Ratings>>>()
-    };
-    let ratings = parse(params)?;
-    if params.scale != ScoreScale::Nominal || params.categories.is_some() || ratings.len() < 2 {
-        return Ok(ratings);
-    }
-    let mut labels: Vec<String> = ratings
-        .iter()
-        .flat_map(|r| r.categories.iter().cloned())
-        .collect();
-    labels.sort();
-    labels.dedup();
-    Ok(parse(&RatingsParams {
-        categories: Some(labels),
-        ..params.clone()
-    })?)
+    Ok(read_together(&files, &columns.columns(), params)?)
 }
 
 /// The settings every subcommand echoes: the columns and the scale it read the files with.
 fn read_settings(columns: &ColumnArgs, ratings: &Ratings) -> Value {
     json!({
-        "columns": columns.columns(None),
+        "columns": columns.columns(),
         "scale": ratings.scale,
         "categories": (ratings.scale == ScoreScale::Nominal).then_some(&ratings.categories),
     })
@@ -246,166 +230,37 @@ pub struct AgreeArgs {
 }
 
 pub fn agree(args: AgreeArgs) -> anyhow::Result<String> {
-    let mut files: Vec<(&Path, Option<String>)> = vec![(&args.input, None)];
-    files.extend(
-        args.judge
-            .iter()
-            .map(|p| (p.as_path(), Some(file_rater(p)))),
-    );
-    let all = read_together(&files, &args.columns, &args.scale.params())?;
-    let (input, judges) = all
-        .split_first()
-        .context("no input file was read: expected --input FILE")?;
-    let selection = Selection {
+    let read = |path: &Path, default_rater: Option<String>| {
+        let (source, bytes) = read_input(path)?;
+        Ok(RatingsFile {
+            source,
+            default_rater,
+            bytes,
+        })
+    };
+    let input = read(&args.input, None)?;
+    let judges = args
+        .judge
+        .iter()
+        .map(|p| read(p, Some(file_rater(p))))
+        .collect::<anyhow::Result<Vec<_>>>()?;
+    let params = AgreementReportParams {
+        columns: args.columns.columns(),
+        ratings: args.scale.params(),
+        level: args.level.map(|level| match level {
+            Level::Nominal => AlphaLevel::Nominal,
+            Level::Ordinal => AlphaLevel::Ordinal,
+            Level::Interval => AlphaLevel::Interval,
+            Level::Ratio => AlphaLevel::Ratio,
+        }),
+        bootstrap: args.boot.params(),
+        pairs: args.pair.clone(),
         criterion: args.criterion.clone(),
         variant: args.variant.clone(),
-        slices: Vec::new(),
     };
-    let matrix = input.matrix(&selection)?;
-    let params = AgreementParams {
-        bootstrap: args.boot.params(),
-        scale: input.scale,
-        // Nominal: the full label list, so confusion matrices have a row per label.
-        categories: (input.scale == ScoreScale::Nominal)
-            .then(|| (0..input.categories.len()).map(|c| c as f64).collect()),
-    };
-    params.validate()?;
-    let level = match (args.level, input.scale) {
-        (Some(Level::Nominal), _) | (None, ScoreScale::Nominal) => AlphaLevel::Nominal,
-        (Some(Level::Ordinal), _) => AlphaLevel::Ordinal,
-        (Some(Level::Interval), _) | (None, ScoreScale::Numeric) => AlphaLevel::Interval,
-        (Some(Level::Ratio), _) => AlphaLevel::Ratio,
-    };
-    let mut warnings = Vec::new();
-    if input.scale == ScoreScale::Nominal
-        && args.scale.categories.is_none()
-        && level != AlphaLevel::Nominal
-    {
-        warnings.push(format!(
-            "α at the {} level on nominal labels treats their sorted order `{}` as a scale; \
-             declare the order with --categories",
-            serde_json::to_value(level)?.as_str().unwrap_or_default(),
-            input.categories.join("`, `")
-        ));
-    }
-
-    let group = if matrix.raters.len() >= 2 {
-        let g = params
-            .group(&matrix, level)
-            .with_context(|| format!("{}: Krippendorff's α", input.source))?;
-        warnings.extend(
-            g.alpha
-                .alpha
-                .warnings
-                .iter()
-                .map(|w| format!("{}: α: {w}", input.source)),
-        );
-        Some(g)
-    } else if args.judge.is_empty() && args.pair.is_empty() {
-        bail!(
-            "{}: the input has a single rater (`{}`): Krippendorff's α needs two or more raters; \
-             to compare a judge with this rater, give the judge's file with --judge FILE",
-            input.source,
-            matrix.raters.join("`, `")
-        );
-    } else {
-        warnings.push(format!(
-            "{}: α is not computed: the input has a single rater (`{}`)",
-            input.source,
-            matrix.raters.join("`, `")
-        ));
-        None
-    };
-
-    let mut pairs = Vec::new();
-    for (a, b) in &args.pair {
-        let p = params
-            .raters(&matrix, a, b)
-            .with_context(|| format!("{}: raters `{a}` and `{b}`", input.source))?;
-        warnings.extend(
-            p.warnings
-                .iter()
-                .map(|w| format!("{}: `{a}` vs `{b}`: {w}", input.source)),
-        );
-        let mut entry = serde_json::to_value(&p)?;
-        entry["a"] = json!(a);
-        entry["b"] = json!(b);
-        pairs.push(entry);
-    }
-
-    let majority = (!judges.is_empty()).then(|| Majority::of(&matrix));
-    let mut judge_reports = Vec::new();
-    if let Some(majority) = &majority {
-        if !majority.tied_items.is_empty() {
-            warnings.push(format!(
-                "{} of {} items have no majority label (their most frequent labels tie) and are \
-                 left out of the comparisons with the majority",
-                majority.tied_items.len(),
-                matrix.items.len()
-            ));
-        }
-        for judge in judges {
-            // A judge file without a criterion or variant column holds just the one compared.
-            let judge_selection = Selection {
-                criterion: selection
-                    .criterion
-                    .clone()
-                    .filter(|_| !judge.criteria.is_empty()),
-                variant: selection
-                    .variant
-                    .clone()
-                    .filter(|_| !judge.variants.is_empty()),
-                slices: Vec::new(),
-            };
-            let judge_matrix = judge.matrix(&judge_selection)?;
-            for rater in &judge_matrix.raters {
-                let r = params
-                    .against_majority(majority, &judge_matrix, rater)
-                    .with_context(|| {
-                        format!(
-                            "{}: `{rater}` against the majority of {}",
-                            judge.source, input.source
-                        )
-                    })?;
-                warnings.extend(
-                    r.agreement
-                        .warnings
-                        .iter()
-                        .map(|w| format!("{}: `{rater}` vs the majority: {w}", judge.source)),
-                );
-                let mut entry = serde_json::to_value(&r)?;
-                entry["source"] = json!(judge.source);
-                judge_reports.push(entry);
-            }
-        }
-    }
-
-    echo(&warnings);
-    let mut settings = read_settings(&args.columns, input);
-    settings["level"] = json!(level);
-    settings["criterion"] = json!(args.criterion);
-    settings["variant"] = json!(args.variant);
-    settings["bootstrap"] = json!(params.bootstrap);
-    Ok(serde_json::to_string_pretty(&json!({
-        "statistic": "agreement",
-        "input": input.source,
-        "settings": settings,
-        "n_items": matrix.items.len(),
-        "n_raters": matrix.raters.len(),
-        "n_ratings": matrix.n_ratings(),
-        "group": group,
-        "pairs": pairs,
-        "majority": majority.as_ref().map(|m| json!({
-            "definition": "per item, the score given most often by the input's raters who \
-                scored it; items whose most frequent scores tie have no majority and are \
-                excluded",
-            "n_items": m.items.len(),
-            "n_tied": m.tied_items.len(),
-            "tied_items": m.tied_items,
-        })),
-        "judges": judge_reports,
-        "warnings": warnings,
-    }))?)
+    let report = params.fit(&input, &judges)?;
+    echo(&report.warnings);
+    Ok(serde_json::to_string_pretty(&report)?)
 }
 
 #[derive(Args)]
@@ -451,7 +306,7 @@ pub struct AaArgs {
 }
 
 pub fn aa(args: AaArgs) -> anyhow::Result<String> {
-    let ratings = read_together(&[(&args.input, None)], &args.columns, &args.scale.params())?;
+    let ratings = read_files(&[(&args.input, None)], &args.columns, &args.scale.params())?;
     let ratings = ratings.first().context("no input file was read")?;
     let matrix = ratings.matrix(&Selection {
         criterion: args.criterion.clone(),
@@ -582,7 +437,7 @@ pub struct ConsistencyArgs {
 
 pub fn consistency(args: ConsistencyArgs) -> anyhow::Result<String> {
     let default_rater = Some(file_rater(&args.input));
-    let ratings = read_together(
+    let ratings = read_files(
         &[(&args.input, default_rater)],
         &args.columns,
         &args.scale.params(),
@@ -703,7 +558,7 @@ pub fn position(args: PositionArgs) -> anyhow::Result<String> {
         categories: Some(labels),
     };
     let default_rater = Some(file_rater(&args.input));
-    let ratings = read_together(&[(&args.input, default_rater)], &args.columns, &scale)?;
+    let ratings = read_files(&[(&args.input, default_rater)], &args.columns, &scale)?;
     let ratings = ratings.first().context("no input file was read")?;
     // Codes follow the categories: 0 first, 1 second, 2 tie.
     let verdict = |code: Option<f64>| {

@@ -1,0 +1,553 @@
+//! The reliability page (seeds 001, 003): pick a long-format ratings CSV (item, rater, score;
+//! the column names are fields, LLMFAO's crowd votes are `id,worker,winner`) and optionally
+//! judges' ratings CSVs. A web worker runs [`AgreementReportParams::fit`], the report
+//! `tribunal stats agree` prints; the page shows the group's Krippendorff's α with its bootstrap
+//! interval and band, each judge's κ against the group's majority with interval, band, percent
+//! agreement and confusion matrix, the number of items whose majority is tied, the warnings,
+//! and a plot of every interval on the κ scale. Cells carry full-precision values in data
+//! attributes (`data-alpha`, `data-kappa`, `data-lower`, `data-upper`). When the ratings have a
+//! `variant` column, a second job runs [`IrtReportParams::fit_each`] (what `tribunal stats irt`
+//! prints, per judge × criterion, with an optional human ratings CSV for θ_ratio and D_W) and
+//! the IRT table shows C_V, ρ, θ_ratio and D_W, highlighted where C_V ≤ the C_V threshold (0.10)
+//! and ρ ≥ the reliability threshold (0.70) as in seed 003 (`data-cv`, `data-rho`,
+//! `data-theta-ratio`, `data-dw`, `data-ok`). A malformed file shows the located error and keeps
+//! the previous results.
+
+use gloo_file::futures::read_as_bytes;
+use gloo_worker::{Spawnable, WorkerBridge};
+use leptos::prelude::*;
+use leptos::task::spawn_local;
+use serde_json::Value;
+use tribunal::irt_report::IrtReportParams;
+use tribunal::ratings::{Columns, RatingsParams, ScoreScale};
+use tribunal::reliability_report::{AgreementReportParams, RatingsFile};
+use tribunal::resample::BootstrapParams;
+use tribunal_app::stats_worker::{Job, Json, Reply, StatsWorker, WORKER_PATH};
+use web_sys::HtmlInputElement;
+
+/// The files chosen in `input`, read.
+async fn read_all(input: &HtmlInputElement) -> Result<Vec<(String, Vec<u8>)>, String> {
+    let Some(list) = input.files() else {
+        return Ok(Vec::new());
+    };
+    let mut files = Vec::new();
+    for k in 0..list.length() {
+        let Some(file) = list.get(k) else { continue };
+        let file = gloo_file::File::from(file);
+        let name = file.name();
+        let bytes = read_as_bytes(&file)
+            .await
+            .map_err(|e| format!("{name}: the file could not be read: {e}"))?;
+        files.push((name, bytes));
+    }
+    Ok(files)
+}
+
+/// A JSON number; `null` (an undefined statistic) reads as NaN.
+fn num(v: &Value) -> f64 {
+    v.as_f64().unwrap_or(f64::NAN)
+}
+
+fn fixed(v: f64) -> String {
+    if v.is_nan() {
+        "undefined".to_owned()
+    } else {
+        format!("{v:.3}")
+    }
+}
+
+/// A reading's band in words (`almost_perfect` → `almost perfect`).
+fn words(v: &Value) -> String {
+    v.as_str().map_or("—".to_owned(), |s| s.replace('_', " "))
+}
+
+#[component]
+pub fn ReliabilityPage() -> impl IntoView {
+    let report = RwSignal::new(None::<Value>);
+    let error = RwSignal::new(None::<String>);
+    let busy = RwSignal::new(false);
+    let request = StoredValue::new(0_u64);
+    let item = RwSignal::new("item".to_owned());
+    let rater = RwSignal::new("rater".to_owned());
+    let score = RwSignal::new("score".to_owned());
+    let nominal = RwSignal::new(false);
+    let rounds = RwSignal::new(BootstrapParams::default().rounds);
+    let seed = RwSignal::new(BootstrapParams::default().seed);
+    let ratings_ref = NodeRef::<leptos::html::Input>::new();
+    let judges_ref = NodeRef::<leptos::html::Input>::new();
+    let human_ref = NodeRef::<leptos::html::Input>::new();
+    let irt = RwSignal::new(None::<Vec<Value>>);
+    let irt_error = RwSignal::new(None::<String>);
+    let irt_busy = RwSignal::new(false);
+
+    let on_reply = move |reply: Reply| match reply {
+        Reply::Agreed { request: r, result } if r == request.get_value() => {
+            busy.set(false);
+            match result {
+                Ok(value) => {
+                    report.set(Some(value));
+                    error.set(None);
+                }
+                Err(message) => error.set(Some(message)),
+            }
+        }
+        Reply::IrtFitted { request: r, result } if r == request.get_value() => {
+            irt_busy.set(false);
+            match result {
+                Ok(value) => {
+                    // No cells: the file has no variant column, so there is no IRT table.
+                    irt.set(value.as_array().filter(|c| !c.is_empty()).cloned());
+                    irt_error.set(None);
+                }
+                Err(message) => irt_error.set(Some(message)),
+            }
+        }
+        _ => {}
+    };
+    let worker = StoredValue::new_local(
+        StatsWorker::spawner()
+            .encoding::<Json>()
+            .callback(on_reply)
+            .spawn(WORKER_PATH),
+    );
+    let send = move |job: Job| worker.with_value(|w: &WorkerBridge<StatsWorker>| w.send(job));
+
+    let run = move |_| {
+        let (Some(ratings), Some(judges), Some(human)) =
+            (ratings_ref.get(), judges_ref.get(), human_ref.get())
+        else {
+            return;
+        };
+        busy.set(true);
+        spawn_local(async move {
+            let files = match (
+                read_all(&ratings).await,
+                read_all(&judges).await,
+                read_all(&human).await,
+            ) {
+                (Ok(r), Ok(j), Ok(h)) => Ok((r, j, h)),
+                (Err(e), _, _) | (_, Err(e), _) | (_, _, Err(e)) => Err(e),
+            };
+            let (mut inputs, judge_files, human_files) = match files {
+                Ok(files) => files,
+                Err(message) => {
+                    error.set(Some(message));
+                    busy.set(false);
+                    return;
+                }
+            };
+            if inputs.is_empty() {
+                error.set(Some("choose a ratings CSV".to_owned()));
+                busy.set(false);
+                return;
+            }
+            let (source, bytes) = inputs.swap_remove(0);
+            let columns = Columns {
+                item: item.get_untracked(),
+                rater: rater.get_untracked(),
+                score: score.get_untracked(),
+                ..Columns::default()
+            };
+            let scale = RatingsParams {
+                scale: if nominal.get_untracked() {
+                    ScoreScale::Nominal
+                } else {
+                    ScoreScale::Numeric
+                },
+                categories: None,
+            };
+            let input = RatingsFile {
+                source,
+                default_rater: None,
+                bytes,
+            };
+            let r = request.get_value() + 1;
+            request.set_value(r);
+            irt_busy.set(true);
+            send(Job::Irt {
+                request: r,
+                input: input.clone(),
+                human: human_files
+                    .into_iter()
+                    .next()
+                    .map(|(name, bytes)| RatingsFile::judge(&name, bytes)),
+                params: Box::new(IrtReportParams {
+                    columns: columns.clone(),
+                    ratings: scale.clone(),
+                    ..IrtReportParams::default()
+                }),
+            });
+            let params = AgreementReportParams {
+                columns,
+                ratings: scale,
+                bootstrap: BootstrapParams {
+                    rounds: rounds.get_untracked(),
+                    seed: seed.get_untracked(),
+                    ..BootstrapParams::default()
+                },
+                ..AgreementReportParams::default()
+            };
+            send(Job::Agreement {
+                request: r,
+                input,
+                judges: judge_files
+                    .into_iter()
+                    .map(|(name, bytes)| RatingsFile::judge(&name, bytes))
+                    .collect(),
+                params: Box::new(params),
+            });
+        });
+    };
+
+    let text_field = move |id: &'static str, label: &'static str, value: RwSignal<String>| {
+        view! {
+            <label>{label} " "
+                <input id=id type="text" prop:value=move || value.get()
+                    on:change=move |ev| value.set(event_target_value(&ev)) />
+            </label>
+        }
+    };
+
+    view! {
+        <section id="reliability" class="card">
+            <h2>"Reliability"</h2>
+            <p class="hint">
+                "A long-format ratings CSV (one row per item, rater and score; e.g. LLMFAO's "
+                <code>"crowd-comparisons.csv"</code> " with columns " <code>"id,worker,winner"</code>
+                ", nominal) gives Krippendorff's α of its raters; each judge's CSV (a file without the rater column is one judge named after the file) is compared with the raters' majority label by Cohen's κ. Intervals resample items with the seed — the same numbers as "
+                <code>"tribunal stats agree"</code> "."
+            </p>
+            <div class="controls">
+                {text_field("rel-item", "Item column", item)}
+                {text_field("rel-rater", "Rater column", rater)}
+                {text_field("rel-score", "Score column", score)}
+                <label>"Scale "
+                    <select id="rel-scale" on:change=move |ev| nominal.set(event_target_value(&ev) == "nominal")>
+                        <option value="numeric" selected=move || !nominal.get()>"numeric"</option>
+                        <option value="nominal" selected=move || nominal.get()>"nominal"</option>
+                    </select>
+                </label>
+                <label>"Bootstrap rounds "
+                    <input id="rel-rounds" type="number" min="2" step="100" prop:value=move || rounds.get().to_string()
+                        on:change=move |ev| rounds.set(event_target_value(&ev).parse().unwrap_or(0)) />
+                </label>
+                <label>"Seed "
+                    <input id="rel-seed" type="number" min="0" prop:value=move || seed.get().to_string()
+                        on:change=move |ev| seed.set(event_target_value(&ev).parse().unwrap_or(0)) />
+                </label>
+            </div>
+            <div class="controls">
+                <label class="file">"Ratings CSV " <input id="rel-input" type="file" accept=".csv,text/csv" node_ref=ratings_ref /></label>
+                <label class="file">"Judge CSVs " <input id="rel-judges" type="file" accept=".csv,text/csv" multiple node_ref=judges_ref /></label>
+                <label class="file">"Human ratings CSV (IRT) " <input id="rel-human" type="file" accept=".csv,text/csv" node_ref=human_ref /></label>
+                <button id="rel-run" on:click=run>"Compute"</button>
+            </div>
+            {move || busy.get().then(|| view! { <p class="busy" id="rel-busy">"computing agreement and bootstrap intervals…"</p> })}
+            {move || error.get().map(|m| view! { <div id="rel-error" class="error" role="alert">{m}</div> })}
+            {move || report.get().map(|r| view! { <ReportView report=r /> })}
+            {move || irt_busy.get().then(|| view! { <p class="busy">"fitting the graded response models…"</p> })}
+            {move || irt_error.get().map(|m| view! { <div id="irt-error" class="error" role="alert">{m}</div> })}
+            {move || irt.get().map(|cells| view! { <IrtTable cells /> })}
+        </section>
+    }
+}
+
+/// One row of the interval plot.
+struct Bar {
+    label: String,
+    estimate: f64,
+    lower: f64,
+    upper: f64,
+}
+
+/// Estimates with their intervals on the κ/α scale (the part of [−1, 1] they span), with the
+/// guide's band edges.
+#[component]
+fn IntervalPlot(bars: Vec<Bar>, #[prop(into)] caption: String) -> impl IntoView {
+    const WIDTH: f64 = 520.0;
+    const LABEL: f64 = 190.0;
+    const ROW: f64 = 18.0;
+    const PAD: f64 = 20.0;
+    // From the lowest to the highest value shown, widened to the nearest band edges.
+    let (lo, hi) = bars
+        .iter()
+        .flat_map(|b| [b.estimate, b.lower, b.upper])
+        .filter(|v| v.is_finite())
+        .fold((0.0_f64, 0.2_f64), |(lo, hi), v| (lo.min(v), hi.max(v)));
+    let (lo, hi) = (
+        ((lo / 0.2).floor() * 0.2).max(-1.0),
+        ((hi / 0.2).ceil() * 0.2).min(1.0),
+    );
+    let x = move |v: f64| LABEL + (v.clamp(lo, hi) - lo) / (hi - lo) * (WIDTH - LABEL - PAD);
+    let height = PAD * 2.0 + ROW * bars.len() as f64;
+    let edges = [0.0, 0.2, 0.4, 0.6, 0.8]
+        .into_iter()
+        .filter(|&e| e >= lo - 1e-9 && e <= hi + 1e-9)
+        .map(|e| {
+            view! {
+                <line x1=x(e) y1=PAD / 2.0 x2=x(e) y2=height - PAD class="axis" />
+                <text x=x(e) y=height - 4.0 class="tick" text-anchor="middle">{format!("{e:.1}")}</text>
+            }
+        })
+        .collect_view();
+    let rows = bars
+        .iter()
+        .enumerate()
+        .map(|(k, b)| {
+            let y = PAD + ROW * (k as f64 + 0.5);
+            let whisker = (b.lower.is_finite() && b.upper.is_finite()).then(|| {
+                view! { <line x1=x(b.lower) y1=y x2=x(b.upper) y2=y class="whisker" /> }
+            });
+            let dot = b
+                .estimate
+                .is_finite()
+                .then(|| view! { <circle cx=x(b.estimate) cy=y r=3.5 class="dot" /> });
+            view! {
+                <text x=LABEL - 6.0 y=y + 3.5 class="label" text-anchor="end">{b.label.clone()}</text>
+                {whisker}
+                {dot}
+            }
+        })
+        .collect_view();
+    view! {
+        <figure class="chart">
+            <svg role="img" aria-label="agreement intervals" viewBox=format!("0 0 {WIDTH} {height}") width=WIDTH height=height>
+                {edges}
+                {rows}
+            </svg>
+            <figcaption>{caption}</figcaption>
+        </figure>
+    }
+}
+
+/// The interval of a reading: (estimate, lower, upper).
+fn interval(reading: &Value) -> (f64, f64, f64) {
+    let i = &reading["interval"];
+    (num(&i["estimate"]), num(&i["lower"]), num(&i["upper"]))
+}
+
+/// A report: summary, α, judges against the majority, warnings, plot.
+#[component]
+fn ReportView(report: Value) -> impl IntoView {
+    let settings = &report["settings"];
+    let boot = &settings["bootstrap"];
+    let level = num(&boot["level"]);
+    let labels: Vec<String> = settings["categories"]
+        .as_array()
+        .map(|c| {
+            c.iter()
+                .map(|l| l.as_str().unwrap_or_default().to_owned())
+                .collect()
+        })
+        .unwrap_or_default();
+    let summary = format!(
+        "{} · {} items · {} raters · {} ratings · {} scale · bootstrap: {} rounds, seed {}, {:.0}% percentile CIs",
+        report["input"].as_str().unwrap_or_default(),
+        report["n_items"],
+        report["n_raters"],
+        report["n_ratings"],
+        settings["scale"].as_str().unwrap_or_default(),
+        boot["rounds"],
+        boot["seed"],
+        100.0 * level
+    );
+    let mut bars = Vec::new();
+    let group = &report["group"];
+    let alpha = (!group.is_null()).then(|| {
+        let (estimate, lower, upper) = interval(&group["reading"]);
+        bars.push(Bar {
+            label: "α (group)".to_owned(),
+            estimate,
+            lower,
+            upper,
+        });
+        view! {
+            <p id="rel-alpha" data-alpha=estimate.to_string() data-lower=lower.to_string() data-upper=upper.to_string()>
+                {format!(
+                    "Krippendorff's α ({} level) = {} [{} – {}] · band: {} (at the lower bound: {}) · {}",
+                    settings["level"].as_str().unwrap_or_default(),
+                    fixed(estimate),
+                    fixed(lower),
+                    fixed(upper),
+                    words(&group["reading"]["band"]),
+                    words(&group["reading"]["band_at_lower"]),
+                    words(&group["reading"]["adequacy"]),
+                )}
+            </p>
+        }
+    });
+    let majority = report["majority"].as_object().map(|m| {
+        view! {
+            <p id="rel-majority" data-tied=m.get("n_tied").map(Value::to_string).unwrap_or_default()>
+                {format!(
+                    "Majority labels: {} items, {} with a tied majority (left out of the judges' comparisons)",
+                    m.get("n_items").map(Value::to_string).unwrap_or_default(),
+                    m.get("n_tied").map(Value::to_string).unwrap_or_default()
+                )}
+            </p>
+        }
+    });
+    let judges: Vec<Value> = report["judges"].as_array().cloned().unwrap_or_default();
+    let rows = judges
+        .iter()
+        .map(|j| {
+            let a = &j["agreement"];
+            let (kappa, lower, upper) = interval(&a["kappa"]);
+            let (pa, pa_lower, pa_upper) = interval(&a["percent_agreement"]);
+            bars.push(Bar {
+                label: format!("κ {}", j["rater"].as_str().unwrap_or_default()),
+                estimate: kappa,
+                lower,
+                upper,
+            });
+            let header = labels.iter().map(|l| view! { <th>{l.clone()}</th> }).collect_view();
+            let confusion = a["confusion"]
+                .as_array()
+                .cloned()
+                .unwrap_or_default()
+                .into_iter()
+                .enumerate()
+                .map(|(r, row)| {
+                    let cells = row
+                        .as_array()
+                        .cloned()
+                        .unwrap_or_default()
+                        .into_iter()
+                        .map(|c| view! { <td class="num">{c.to_string()}</td> })
+                        .collect_view();
+                    view! { <tr><th>{labels.get(r).cloned().unwrap_or_else(|| r.to_string())}</th>{cells}</tr> }
+                })
+                .collect_view();
+            view! {
+                <tr data-rater=j["rater"].as_str().unwrap_or_default().to_owned()
+                    data-kappa=kappa.to_string() data-lower=lower.to_string() data-upper=upper.to_string()
+                    data-agreement=pa.to_string()>
+                    <td>{j["rater"].as_str().unwrap_or_default().to_owned()}</td>
+                    <td>{j["source"].as_str().unwrap_or_default().to_owned()}</td>
+                    <td class="num">{j["n_paired"].to_string()}</td>
+                    <td class="num">{fixed(kappa)}</td>
+                    <td class="num">{format!("{} – {}", fixed(lower), fixed(upper))}</td>
+                    <td>{words(&a["kappa"]["band"])}</td>
+                    <td>{words(&a["kappa"]["adequacy"])}</td>
+                    <td class="num">{format!("{} [{} – {}]", fixed(pa), fixed(pa_lower), fixed(pa_upper))}</td>
+                    <td>
+                        <details>
+                            <summary>"rows: majority, columns: judge"</summary>
+                            <table class="ratings confusion">
+                                <thead><tr><th></th>{header}</tr></thead>
+                                <tbody>{confusion}</tbody>
+                            </table>
+                        </details>
+                    </td>
+                </tr>
+            }
+        })
+        .collect_view();
+    let table = (!judges.is_empty()).then(|| {
+        view! {
+            <table class="ratings" id="rel-judges-table">
+                <thead>
+                    <tr>
+                        <th>"Judge"</th><th>"File"</th><th>"Items"</th><th>"κ vs majority"</th>
+                        <th>{format!("{:.0}% CI", 100.0 * level)}</th><th>"Band"</th><th>"Rule of thumb"</th>
+                        <th>"Percent agreement"</th><th>"Confusion"</th>
+                    </tr>
+                </thead>
+                <tbody>{rows}</tbody>
+            </table>
+        }
+    });
+    let warnings = report["warnings"]
+        .as_array()
+        .cloned()
+        .unwrap_or_default()
+        .into_iter()
+        .map(|w| view! { <p class="warning">{w.as_str().unwrap_or_default().to_owned()}</p> })
+        .collect_view();
+    let plot = (!bars.is_empty()).then(|| {
+        view! {
+            <IntervalPlot bars caption=format!(
+                "α and each judge's κ with {:.0}% bootstrap intervals; dashed lines: the band edges (slight, fair, moderate, substantial, almost perfect above 0, 0.2, 0.4, 0.6, 0.8; rules of thumb, not standards)",
+                100.0 * level
+            ) />
+        }
+    });
+    view! {
+        <p class="summary" id="rel-summary">{summary}</p>
+        {alpha}
+        {majority}
+        {table}
+        {warnings}
+        {plot}
+    }
+}
+
+/// The IRT table: one row per judge × criterion.
+#[component]
+fn IrtTable(cells: Vec<Value>) -> impl IntoView {
+    let rows = cells
+        .iter()
+        .map(|cell| {
+            let rater = cell["rater"].as_str().unwrap_or_default().to_owned();
+            let criterion = cell["criterion"].as_str().unwrap_or("—").to_owned();
+            let (rater_attr, criterion_attr) = (rater.clone(), criterion.clone());
+            let r = &cell["report"];
+            if r.is_null() {
+                let why = cell["error"].as_str().unwrap_or_default().to_owned();
+                return view! {
+                    <tr data-rater=rater_attr data-criterion=criterion_attr>
+                        <td>{rater}</td><td>{criterion}</td><td colspan="6" class="warning">{why}</td>
+                    </tr>
+                }
+                .into_any();
+            }
+            let c_v = num(&r["intrinsic_consistency"]["c_v"]);
+            let rho = num(&r["marginal_reliability"]);
+            let theta_ratio = num(&r["human"]["alignment"]["theta_ratio"]);
+            let d_w = num(&r["human"]["alignment"]["wasserstein"]);
+            let thresholds = &r["settings"]["thresholds"];
+            let ok = c_v <= num(&thresholds["max_c_v"]) && rho >= num(&thresholds["min_reliability"]);
+            let variants = r["variants"].as_array().map_or(0, Vec::len);
+            let items = r["items"].as_array().map_or(0, Vec::len);
+            let human = !r["human"].is_null();
+            view! {
+                <tr class:ok=ok data-ok=ok.to_string() data-rater=rater_attr data-criterion=criterion_attr
+                    data-cv=c_v.to_string() data-rho=rho.to_string()
+                    data-theta-ratio=theta_ratio.to_string() data-dw=d_w.to_string()>
+                    <td>{rater}</td>
+                    <td>{criterion}</td>
+                    <td class="num">{format!("{variants} × {items}")}</td>
+                    <td class="num">{fixed(c_v)}</td>
+                    <td class="num">{fixed(rho)}</td>
+                    <td class="num">{if human { fixed(theta_ratio) } else { "—".to_owned() }}</td>
+                    <td class="num">{if human { fixed(d_w) } else { "—".to_owned() }}</td>
+                    <td>{if ok { "consistent and reliable" } else { "below seed 003's thresholds" }}</td>
+                </tr>
+            }
+            .into_any()
+        })
+        .collect_view();
+    let warnings = cells
+        .iter()
+        .flat_map(|c| {
+            c["report"]["warnings"]
+                .as_array()
+                .cloned()
+                .unwrap_or_default()
+        })
+        .map(|w| view! { <p class="warning">{w.as_str().unwrap_or_default().to_owned()}</p> })
+        .collect_view();
+    view! {
+        <h3>"IRT (graded response model per judge × criterion)"</h3>
+        <table class="ratings" id="irt-table">
+            <thead>
+                <tr>
+                    <th>"Judge"</th><th>"Criterion"</th><th>"Variants × items"</th><th>"C_V"</th>
+                    <th>"ρ"</th><th>"θ_ratio"</th><th>"D_W"</th><th>"Seed 003 (C_V ≤ 0.10, ρ ≥ 0.70)"</th>
+                </tr>
+            </thead>
+            <tbody>{rows}</tbody>
+        </table>
+        {warnings}
+    }
+}

@@ -1,0 +1,69 @@
+// Drives the Reliability page of the Tribunal app in headless Chromium (Debian's
+// /usr/bin/chromium) with playwright-core.
+// Usage: node reliability.mjs URL CROWD_CSV JUDGE_CSV JUDGE_CSV BAD_CSV SCREENSHOT_PNG
+//   IRT_JUDGE_CSV IRT_HUMAN_CSV
+// Prints one JSON object: what the page showed. Assertions live in tests/reliability_browser.rs.
+import { chromium } from 'playwright-core';
+
+const [url, crowd, judgeA, judgeB, bad, screenshot, irtJudge, irtHuman] = process.argv.slice(2);
+const browser = await chromium.launch({
+  executablePath: process.env.CHROMIUM ?? '/usr/bin/chromium',
+  args: ['--headless', '--no-sandbox', '--disable-gpu', '--disable-quic', '--no-first-run',
+    '--disable-background-networking', '--disable-component-update', '--disable-sync'],
+});
+try {
+  const page = await browser.newPage({ viewport: { width: 1200, height: 900 } });
+  const pageErrors = [];
+  page.on('pageerror', (e) => pageErrors.push(String(e)));
+  await page.goto(url);
+  await page.waitForSelector('#rel-run', { timeout: 30000 });
+
+  // LLMFAO's crowd votes: id,worker,winner on the nominal scale.
+  for (const [id, value] of [['#rel-item', 'id'], ['#rel-rater', 'worker'], ['#rel-score', 'winner']]) {
+    await page.fill(id, value);
+    await page.dispatchEvent(id, 'change');
+  }
+  await page.selectOption('#rel-scale', 'nominal');
+
+  const shown = async () => ({
+    alpha: await page.$eval('#rel-alpha', (p) => ({ alpha: p.dataset.alpha, lower: p.dataset.lower, upper: p.dataset.upper, text: p.textContent })),
+    judges: await page.$$eval('#rel-judges-table tbody tr[data-rater]', (trs) => trs.map((tr) => ({
+      rater: tr.dataset.rater, kappa: tr.dataset.kappa, lower: tr.dataset.lower, upper: tr.dataset.upper,
+      agreement: tr.dataset.agreement, band: tr.children[5].textContent,
+      confusion: [...tr.querySelectorAll('table.confusion tbody tr')].map((r) => [...r.querySelectorAll('td')].map((td) => Number(td.textContent))),
+    }))),
+    tied: await page.$eval('#rel-majority', (p) => p.dataset.tied),
+    warnings: await page.$$eval('#reliability .warning', (ps) => ps.map((p) => p.textContent)),
+  });
+
+  await page.setInputFiles('#rel-input', crowd);
+  await page.setInputFiles('#rel-judges', [judgeA, judgeB]);
+  await page.click('#rel-run');
+  await page.waitForSelector('#rel-judges-table tbody tr[data-rater]', { timeout: 120000 });
+  const before = await shown();
+  const hasPlot = await page.isVisible('#reliability svg[aria-label="agreement intervals"]');
+  await page.screenshot({ path: screenshot, fullPage: true });
+
+  // A malformed ratings file: a located error, and the previous report stays.
+  await page.setInputFiles('#rel-input', bad);
+  await page.click('#rel-run');
+  await page.waitForSelector('#rel-error', { timeout: 30000 });
+  const errorText = await page.textContent('#rel-error');
+  const after = await shown();
+
+  // A judge under prompt variants with human ratings of the same items: the IRT table.
+  await page.goto(url);
+  await page.waitForSelector('#rel-run', { timeout: 30000 });
+  await page.setInputFiles('#rel-input', irtJudge);
+  await page.setInputFiles('#rel-human', irtHuman);
+  await page.click('#rel-run');
+  await page.waitForSelector('#irt-table tbody tr[data-cv]', { timeout: 120000 });
+  const irt = await page.$$eval('#irt-table tbody tr', (trs) => trs.map((tr) => ({
+    rater: tr.dataset.rater, criterion: tr.dataset.criterion, cv: tr.dataset.cv, rho: tr.dataset.rho,
+    thetaRatio: tr.dataset.thetaRatio, dw: tr.dataset.dw, ok: tr.dataset.ok, highlighted: tr.classList.contains('ok'),
+  })));
+
+  console.log(JSON.stringify({ before, hasPlot, errorText, after, irt, pageErrors }));
+} finally {
+  await browser.close();
+}

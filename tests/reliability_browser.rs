@@ -1,0 +1,187 @@
+//! The Reliability page in headless Chromium: the real worker serves the Trunk-built app;
+//! LLMFAO's crowd votes with the GPT-4 and GPT-3.5 judge files show Krippendorff's α of the 124
+//! crowd workers and each judge's κ against the crowd majority, with bootstrap intervals, equal
+//! to `tribunal stats agree` (same default seed and rounds) to 1e-9, and the same tied-majority
+//! count, bands, percent agreement and confusion matrices; a malformed ratings file shows the
+//! located error and keeps the previous report. A judge under prompt variants with human ratings
+//! shows the IRT table with the C_V, ρ, θ_ratio and D_W of `tribunal stats irt` (to 1e-9) and
+//! the seed 003 highlight (C_V ≤ 0.10 and ρ ≥ 0.70). The driver is `tests/browser/reliability.mjs`
+//! (playwright-core).
+
+use serde_json::Value;
+use std::process::Command;
+use tribunal_e2e::{root, run_tribunal, stdout_json, temp_dir, Worker};
+
+/// A number the page wrote as text in a data attribute.
+fn parse(value: &Value) -> f64 {
+    value
+        .as_str()
+        .expect("a number as text")
+        .parse()
+        .expect("a number")
+}
+
+fn assert_close(page: &Value, cli: &Value, what: &str) {
+    let (ours, theirs) = (parse(page), cli.as_f64().expect("a CLI number"));
+    assert!(
+        (ours - theirs).abs() <= 1e-9,
+        "{what}: page {ours} vs CLI {theirs}"
+    );
+}
+
+#[test]
+fn reliability_page_shows_the_cli_agreement_report() {
+    let dist = root().join("dist");
+    assert!(
+        dist.join("index.html").is_file(),
+        "the app is not built: run `trunk build --release` at the repository root first"
+    );
+    let worker = Worker::start("reliability-browser", &dist);
+    let data = root().join("tests/data/llmfao");
+    let crowd = data.join("crowd-comparisons.csv");
+    let gpt4 = data.join("gpt4-crowd-comparisons.csv");
+    let gpt3 = data.join("gpt3-crowd-comparisons.csv");
+    let cli = stdout_json(&run_tribunal(&[
+        "stats",
+        "agree",
+        "--input",
+        crowd.to_str().unwrap(),
+        "--item",
+        "id",
+        "--rater",
+        "worker",
+        "--score",
+        "winner",
+        "--scale",
+        "nominal",
+        "--judge",
+        gpt4.to_str().unwrap(),
+        "--judge",
+        gpt3.to_str().unwrap(),
+    ]));
+    assert_eq!(cli["n_raters"], 124, "the 124 crowd workers");
+
+    let irt_judge = root().join("tests/fixtures/small-irt-judge.csv");
+    let irt_human = root().join("tests/fixtures/small-irt-human.csv");
+    let irt = stdout_json(&run_tribunal(&[
+        "stats",
+        "irt",
+        "--input",
+        irt_judge.to_str().unwrap(),
+        "--human",
+        irt_human.to_str().unwrap(),
+    ]));
+
+    let dir = temp_dir("reliability-browser");
+    let bad = dir.join("bad.csv");
+    std::fs::write(&bad, "id,worker,winner\n1,a,left\n2,b\n").unwrap();
+    let screenshot = root().join("target/e2e/reliability.png");
+    std::fs::create_dir_all(screenshot.parent().unwrap()).unwrap();
+
+    let output = Command::new("node")
+        .arg(root().join("tests/browser/reliability.mjs"))
+        .arg(&worker.url)
+        .arg(&crowd)
+        .arg(&gpt4)
+        .arg(&gpt3)
+        .arg(&bad)
+        .arg(&screenshot)
+        .arg(&irt_judge)
+        .arg(&irt_human)
+        .current_dir(root())
+        .output()
+        .expect("running node (is Node.js installed? run scripts/setup.sh)");
+    assert!(
+        output.status.success(),
+        "browser driver failed:\n{}\n{}",
+        String::from_utf8_lossy(&output.stdout),
+        String::from_utf8_lossy(&output.stderr)
+    );
+    let page: Value = serde_json::from_slice(&output.stdout).expect("driver JSON");
+    assert_eq!(
+        page["pageErrors"],
+        serde_json::json!([]),
+        "no uncaught page errors"
+    );
+
+    // α of the crowd: estimate and bootstrap bounds equal the CLI's.
+    let before = &page["before"];
+    let alpha = &before["alpha"];
+    let want = &cli["group"]["reading"]["interval"];
+    assert_close(&alpha["alpha"], &want["estimate"], "α");
+    assert_close(&alpha["lower"], &want["lower"], "α lower");
+    assert_close(&alpha["upper"], &want["upper"], "α upper");
+    let band = cli["group"]["reading"]["band"]
+        .as_str()
+        .unwrap()
+        .replace('_', " ");
+    assert!(
+        alpha["text"]
+            .as_str()
+            .unwrap()
+            .contains(&format!("band: {band}")),
+        "{}",
+        alpha["text"]
+    );
+
+    // Each judge's κ against the crowd majority, its bounds, percent agreement, band, confusion.
+    let judges = before["judges"].as_array().unwrap();
+    let expected = cli["judges"].as_array().unwrap();
+    assert_eq!(judges.len(), 2);
+    assert_eq!(judges.len(), expected.len());
+    for want in expected {
+        let rater = want["rater"].as_str().unwrap();
+        let row = judges
+            .iter()
+            .find(|j| j["rater"] == rater)
+            .unwrap_or_else(|| panic!("the page lacks judge {rater}"));
+        let kappa = &want["agreement"]["kappa"];
+        assert_close(&row["kappa"], &kappa["interval"]["estimate"], rater);
+        assert_close(&row["lower"], &kappa["interval"]["lower"], rater);
+        assert_close(&row["upper"], &kappa["interval"]["upper"], rater);
+        assert_close(
+            &row["agreement"],
+            &want["agreement"]["percent_agreement"]["interval"]["estimate"],
+            rater,
+        );
+        assert_eq!(
+            row["band"].as_str().unwrap(),
+            kappa["band"].as_str().unwrap().replace('_', " ")
+        );
+        assert_eq!(row["confusion"], want["agreement"]["confusion"], "{rater}");
+    }
+    assert_eq!(
+        before["tied"].as_str().unwrap(),
+        cli["majority"]["n_tied"].to_string()
+    );
+    assert_eq!(
+        before["warnings"], cli["warnings"],
+        "the page shows the CLI's warnings"
+    );
+    assert_eq!(page["hasPlot"], true);
+
+    // The malformed file is located, and the previous report stays.
+    let error = page["errorText"].as_str().unwrap();
+    assert!(
+        error.contains("bad.csv, line 3: expected 3 fields as in the header, found 2"),
+        "{error}"
+    );
+    assert_eq!(page["after"], page["before"]);
+    assert!(screenshot.is_file());
+
+    // The IRT table: one judge, no criterion column, the CLI's statistics.
+    let rows = page["irt"].as_array().unwrap();
+    assert_eq!(rows.len(), 1, "{rows:?}");
+    let row = &rows[0];
+    assert_eq!(row["rater"], irt["settings"]["rater"]);
+    let c_v = &irt["intrinsic_consistency"]["c_v"];
+    let rho = &irt["marginal_reliability"];
+    assert_close(&row["cv"], c_v, "C_V");
+    assert_close(&row["rho"], rho, "ρ");
+    let alignment = &irt["human"]["alignment"];
+    assert_close(&row["thetaRatio"], &alignment["theta_ratio"], "θ_ratio");
+    assert_close(&row["dw"], &alignment["wasserstein"], "D_W");
+    let ok = c_v.as_f64().unwrap() <= 0.10 && rho.as_f64().unwrap() >= 0.70;
+    assert_eq!(row["ok"], ok.to_string());
+    assert_eq!(row["highlighted"], ok);
+}
