@@ -36,7 +36,7 @@ if [ ! -x "$venv/bin/python" ] || ! cmp -s benches/requirements.txt "$venv/requi
   cp benches/requirements.txt "$venv/requirements.txt"
 fi
 # OpenBLAS overrides set on some machines slow numpy down; the references run without them.
-py() { env -u OPENBLAS_CORETYPE -u OPENBLAS_L2_SIZE "$venv/bin/python" "$@"; }
+py() { env -u OPENBLAS_CORETYPE -u OPENBLAS_L2_SIZE PYTHONDONTWRITEBYTECODE=1 "$venv/bin/python" "$@"; }
 
 cargo build --locked --release -p tribunal-benches --bin bench-native
 cargo build --locked --release -p tribunal-benches --lib --target wasm32-unknown-unknown

@@ -183,6 +183,8 @@ for k in ("llmfao", "battles-100k", "ratings"):
     e = py[k]["environment"]
     print(f"- Python {e['python']} ({k}): " + ", ".join(f"{p} {v}" for p, v in e["versions"].items()))
 e = py["battles-100k"]["environment"]
-print("- BLAS: " + "; ".join(f"{b['internal_api']} {b['version']} {b['architecture']}, "
-                              f"{b['num_threads']} threads ({b['prefix']})" for b in e["blas"])
-      + f"; OPENBLAS_CORETYPE/OPENBLAS_L2_SIZE: {e['openblas_env']}")
+libs = [" ".join(str(b[k]) for k in ("internal_api", "version", "architecture") if b[k])
+        + f", {b['num_threads']} threads ({b['prefix']})" for b in e["blas"]]
+unset = all(v is None for v in e["openblas_env"].values())
+print(f"- BLAS and OpenMP (threadpoolctl): {'; '.join(libs)}; OPENBLAS_CORETYPE and "
+      f"OPENBLAS_L2_SIZE: {'unset' if unset else e['openblas_env']}")
