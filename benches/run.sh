@@ -1,7 +1,20 @@
 #!/usr/bin/env bash
 # Benchmarks, side by side in one run: native Rust, the same Rust in WASM (headless Chromium),
-# and the Python references (choix, evalica), on the same CSV. Prints a Markdown table.
+# and the Python references on the same CSV files. Prints Markdown tables (BENCHMARKS.md).
 # Usage: bash benches/run.sh [FILE.csv] [ROUNDS] [PYTHON_ROUNDS]
+#   FILE.csv       the battles of the LLMFAO comparison (default: the crowd comparisons)
+#   ROUNDS         timed runs of each Rust fit (default 50)
+#   PYTHON_ROUNDS  timed runs of each Python fit on FILE.csv (default 5)
+# Environment (defaults in brackets):
+#   SLOW_ROUNDS [5]        timed runs of each Rust bootstrap and GRM fit
+#   PY_FIT_ROUNDS [3]      timed runs of each Python fit on the synthetic battles and of girth
+#   PY_BOOT_100K [20]      Python bootstrap rounds timed at 100k battles (then extrapolated)
+#   PY_BOOT_1M [5]         … at 1M battles
+#   PY_BOOT_RATINGS [20]   … for α and κ
+#   CHOIX_100K [1]         choix fits and bootstrap rounds at 100k battles (no warm-up)
+#   CHOIX_1M [0]           … at 1M battles (0: not run; a fit takes many minutes)
+#   BENCH_MAX_LOAD         when set, wait (up to BENCH_WAIT_S [900] s) until the 1-minute load
+#                          average is below it before timing
 set -euo pipefail
 root=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
 cd "$root"
@@ -9,18 +22,61 @@ export PATH="$root/node_modules/.bin:$HOME/.cargo/bin:$PATH"
 csv=${1:-tests/data/llmfao/crowd-comparisons.csv}
 rounds=${2:-50}
 py_rounds=${3:-5}
+slow=${SLOW_ROUNDS:-5}
 out=target/bench
+data=$out/data
 mkdir -p "$out"
+target=$(cargo metadata --format-version 1 --no-deps |
+  python3 -c 'import json, sys; print(json.load(sys.stdin)["target_directory"])')
 
-if [ ! -x "$out/venv/bin/python" ]; then
-  python3 -m venv "$out/venv"
-  "$out/venv/bin/pip" install -q -r benches/requirements.txt
+venv=$out/venv
+if [ ! -x "$venv/bin/python" ] || ! cmp -s benches/requirements.txt "$venv/requirements.txt"; then
+  python3 -m venv "$venv"
+  "$venv/bin/pip" install -q -r benches/requirements.txt
+  cp benches/requirements.txt "$venv/requirements.txt"
 fi
+# OpenBLAS overrides set on some machines slow numpy down; the references run without them.
+py() { env -u OPENBLAS_CORETYPE -u OPENBLAS_L2_SIZE PYTHONDONTWRITEBYTECODE=1 "$venv/bin/python" "$@"; }
 
 cargo build --locked --release -p tribunal-benches --bin bench-native
-target/release/bench-native "$csv" "$rounds" > "$out/native.json"
 cargo build --locked --release -p tribunal-benches --lib --target wasm32-unknown-unknown
-wasm-bindgen --target web --out-dir "$out/pkg" target/wasm32-unknown-unknown/release/tribunal_benches.wasm
-node benches/wasm.mjs "$out/pkg" "$csv" "$rounds" > "$out/wasm.json"
-"$out/venv/bin/python" benches/reference_bt.py "$csv" "$py_rounds" > "$out/python.json"
-python3 benches/table.py "$out/native.json" "$out/wasm.json" "$out/python.json"
+wasm-bindgen --target web --out-dir "$out/pkg" "$target/wasm32-unknown-unknown/release/tribunal_benches.wasm"
+"$target/release/bench-native" data "$data"
+
+{
+  printf 'CPU\t%s, %s cores\n' "$(lscpu | sed -n 's/^Model name: *//p' | head -1)" "$(nproc)"
+  printf 'memory\t%s\n' "$(free -h | awk '/^Mem:/ {print $2}')"
+  printf 'rustc\t%s\n' "$(rustc --version)"
+  printf 'node\t%s\n' "$(node --version)"
+} > "$out/env.tsv"
+
+if [ -n "${BENCH_MAX_LOAD:-}" ]; then
+  waited=0
+  until awk -v max="$BENCH_MAX_LOAD" '{ exit !($1 < max) }' /proc/loadavg; do
+    if [ "$waited" -ge "${BENCH_WAIT_S:-900}" ]; then
+      echo "load still ≥ $BENCH_MAX_LOAD after ${waited} s: timing anyway" >&2
+      break
+    fi
+    sleep 30
+    waited=$((waited + 30))
+  done
+fi
+
+stage() { printf 'load before %s\t%s\n' "$1" "$(uptime)" >> "$out/env.tsv"; }
+stage "native"
+"$target/release/bench-native" time "$data" "$csv" "$rounds" "$slow" > "$out/native.json"
+stage "WASM"
+node benches/wasm.mjs "$out/pkg" "$data" "$csv" "$rounds" "$slow" > "$out/wasm.json"
+stage "Python (LLMFAO)"
+py benches/reference_bt.py "$csv" "$py_rounds" > "$out/py-llmfao.json"
+stage "Python (100k battles)"
+py benches/reference_bt.py "$data/battles-100k.csv" "${PY_FIT_ROUNDS:-3}" \
+  --bootstrap "${PY_BOOT_100K:-20}" --choix-rounds "${CHOIX_100K:-1}" > "$out/py-battles-100k.json"
+stage "Python (1M battles)"
+py benches/reference_bt.py "$data/battles-1m.csv" "${PY_FIT_ROUNDS:-3}" \
+  --bootstrap "${PY_BOOT_1M:-5}" --choix-rounds "${CHOIX_1M:-0}" > "$out/py-battles-1m.json"
+stage "Python (α, κ, GRM)"
+py benches/reference_ratings.py "$data" "${PY_FIT_ROUNDS:-3}" "${PY_BOOT_RATINGS:-20}" \
+  > "$out/py-ratings.json"
+stage "end"
+python3 benches/table.py "$out"

@@ -1,21 +1,26 @@
 // Times the WASM build of the benchmark workloads in headless Chromium.
-// Usage: node benches/wasm.mjs PKG_DIR FILE.csv ROUNDS   (PKG_DIR: wasm-bindgen --target web output)
-// Serves PKG_DIR and the CSV on a loopback port, runs the timing loop in the page with
-// performance.now(), prints JSON shaped like bench-native's.
+// Usage: node benches/wasm.mjs PKG_DIR DATA_DIR BATTLES.csv ROUNDS SLOW_ROUNDS
+//   PKG_DIR: wasm-bindgen --target web output; DATA_DIR: what `bench-native data` wrote.
+// Serves PKG_DIR, the data files and the battles CSV on a loopback port, runs the timing loop
+// in the page with performance.now() (one warm-up run, then ROUNDS or SLOW_ROUNDS timed runs),
+// prints JSON shaped like `bench-native time`'s.
 import { createServer } from 'node:http';
 import { readFile } from 'node:fs/promises';
-import { join } from 'node:path';
+import { basename, join } from 'node:path';
 import { chromium } from 'playwright-core';
 
-const [pkg, csv, roundsArg] = process.argv.slice(2);
+const [pkg, dataDir, csv, roundsArg, slowArg] = process.argv.slice(2);
 const rounds = Number(roundsArg ?? 50);
+const slow = Number(slowArg ?? 5);
 const types = { '.js': 'text/javascript', '.wasm': 'application/wasm', '.html': 'text/html' };
+const clean = (p) => p.replace(/^\/+/, '').replace(/\.\./g, '');
 const server = createServer(async (req, res) => {
   try {
     const url = new URL(req.url, 'http://x');
-    const body = url.pathname === '/data.csv' ? await readFile(csv)
+    const body = url.pathname === '/llmfao.csv' ? await readFile(csv)
       : url.pathname === '/' ? '<!DOCTYPE html><title>bench</title>'
-      : await readFile(join(pkg, url.pathname.replace(/^\/+/, '').replace(/\.\./g, '')));
+      : url.pathname.startsWith('/data/') ? await readFile(join(dataDir, basename(url.pathname)))
+      : await readFile(join(pkg, clean(url.pathname)));
     const ext = url.pathname.match(/\.[a-z]+$/)?.[0] ?? '.html';
     res.writeHead(200, { 'content-type': types[ext] ?? 'application/octet-stream' });
     res.end(body);
@@ -35,28 +40,49 @@ const browser = await chromium.launch({
 try {
   const page = await browser.newPage();
   await page.goto(base + '/');
-  const result = await page.evaluate(async (rounds) => {
+  const result = await page.evaluate(async ([rounds, slow]) => {
     const m = await import('/tribunal_benches.js');
     await m.default();
-    const bytes = new Uint8Array(await (await fetch('/data.csv')).arrayBuffer());
-    const time = (f) => {
-      f();
+    const load = async (path) => new Uint8Array(await (await fetch(path)).arrayBuffer());
+    const time = (n, f) => {
+      const value = f();
       const s = [];
-      for (let i = 0; i < rounds; i++) {
+      for (let i = 0; i < n; i++) {
         const t0 = performance.now();
         f();
         s.push((performance.now() - t0) / 1000);
       }
       s.sort((a, b) => a - b);
-      return { median_s: s[Math.floor(s.length / 2)], min_s: s[0], rounds };
+      return { median_s: s[Math.floor(s.length / 2)], min_s: s[0], rounds: n, value };
     };
-    const parsed = m.bench_parse(bytes);
-    return {
-      csv_to_leaderboard: time(() => m.bench_csv_to_leaderboard(bytes)),
-      fit_only: time(() => m.bench_fit_only(parsed)),
-      userAgent: navigator.userAgent,
+    const report = {};
+    const bytes = await load('/llmfao.csv');
+    const llmfao = m.bench_parse(bytes);
+    report.llmfao = {
+      csv_to_leaderboard: time(rounds, () => m.bench_csv_to_leaderboard(bytes)),
+      fit_only: time(rounds, () => m.bench_fit_only(llmfao)),
     };
-  }, rounds);
+    for (const name of ['battles-100k.csv', 'battles-1m.csv']) {
+      const battles = m.bench_parse(await load('/data/' + name));
+      report[name] = {
+        fit_only: time(rounds, () => m.bench_fit_only(battles)),
+        bootstrap: time(slow, () => m.bench_bt_bootstrap(battles)),
+      };
+      battles.free();
+    }
+    const alpha = m.bench_parse_ratings(await load('/data/alpha-10k.csv'));
+    report['alpha-10k.csv'] = { bootstrap: time(slow, () => m.bench_alpha_bootstrap(alpha)) };
+    const kappa = m.bench_parse_ratings(await load('/data/kappa-10k.csv'));
+    report['kappa-10k.csv'] = { bootstrap: time(slow, () => m.bench_kappa_bootstrap(kappa)) };
+    const grm = m.bench_parse_ratings(await load('/data/grm-1000x4.csv'));
+    report['grm-1000x4.csv'] = {
+      map: { fit: time(slow, () => m.bench_grm_fit(grm, false)) },
+      flat: { fit: time(slow, () => m.bench_grm_fit(grm, true)) },
+    };
+    report.userAgent = navigator.userAgent;
+    return report;
+  }, [rounds, slow]);
+  result.chromium = browser.version();
   console.log(JSON.stringify(result));
 } finally {
   await browser.close();

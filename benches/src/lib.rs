@@ -1,14 +1,27 @@
 //! The benchmarked workloads, one function each, called by the native timer (`bench-native`)
 //! and, compiled to WASM, by the browser timer (`benches/wasm.mjs`). Timing lives in the
 //! callers because `std::time::Instant` does not exist in the browser.
+//!
+//! Every workload returns a number derived from its result so the work cannot be optimised
+//! away. The inputs are parsed from the same CSV files the Python references read
+//! ([`synthetic`] writes them), with the library's own parsers.
 
+pub mod synthetic;
+
+use tribunal::alpha::{AlphaLevel, AlphaParams};
 use tribunal::battles::{parse_battles, Battles};
 use tribunal::bradley_terry::BradleyTerryParams;
+use tribunal::bt_bootstrap::BtBootstrapParams;
+use tribunal::irt_grm::{GrmParams, RatingMatrix as GrmMatrix};
+use tribunal::kappa::KappaParams;
 use tribunal::leaderboard::bradley_terry_leaderboard;
 use tribunal::pairwise::Pairwise;
+use tribunal::ratings::{RatingMatrix, RatingsParams, Selection};
+use tribunal::resample::BootstrapParams;
+use tribunal::Error;
 
 /// Parse a battles CSV and fit the leaderboard: what a user waits for after picking a file.
-/// Returns the top rating so the work cannot be optimised away.
+/// Returns the top rating.
 pub fn csv_to_leaderboard(bytes: &[u8]) -> f64 {
     parse_battles("bench.csv", bytes)
         .and_then(|b| bradley_terry_leaderboard("bench.csv", &b, &BradleyTerryParams::default()))
@@ -16,6 +29,7 @@ pub fn csv_to_leaderboard(bytes: &[u8]) -> f64 {
 }
 
 /// The Bradley–Terry fit alone, from parsed battles (sufficient statistics + Newton).
+/// Returns θ of the first model.
 pub fn fit_only(battles: &Battles) -> f64 {
     let data = Pairwise::from_battles(battles.n_models(), &battles.battles);
     BradleyTerryParams::default()
@@ -23,14 +37,129 @@ pub fn fit_only(battles: &Battles) -> f64 {
         .map_or(f64::NAN, |fit| fit.theta[0])
 }
 
+/// The bootstrap every BT benchmark runs: default settings (1000 rounds, seed 0, level 0.95).
+pub fn bt_bootstrap_params() -> BtBootstrapParams {
+    BtBootstrapParams::default()
+}
+
+/// The Bradley–Terry battle bootstrap ([`bt_bootstrap_params`]) on parsed battles.
+/// Returns the upper interval bound of the top model.
+pub fn bt_bootstrap(battles: &Battles) -> f64 {
+    bt_bootstrap_params()
+        .fit(battles, None)
+        .map_or(f64::NAN, |b| b.ratings[0].interval.upper)
+}
+
+/// The bootstrap every agreement benchmark runs: 1000 rounds, seed 0, level 0.95.
+pub fn agreement_bootstrap_params() -> BootstrapParams {
+    BootstrapParams::default()
+}
+
+/// Parses a long-format ratings CSV (`item,rater,score`, numeric scores) into the item ×
+/// rater matrix, as the app and the CLI read ratings.
+///
+/// # Errors
+/// Those of [`RatingsParams::parse`] and [`tribunal::ratings::Ratings::matrix`].
+pub fn parse_ratings(bytes: &[u8]) -> tribunal::Result<RatingMatrix> {
+    RatingsParams::default()
+        .parse("bench.csv", bytes)?
+        .matrix(&Selection::default())
+}
+
+/// Krippendorff's α (nominal) with a bootstrap over units ([`agreement_bootstrap_params`]).
+/// Returns the upper interval bound.
+pub fn alpha_bootstrap(matrix: &RatingMatrix) -> f64 {
+    AlphaParams {
+        level: AlphaLevel::Nominal,
+    }
+    .bootstrap(&matrix.values, &agreement_bootstrap_params())
+    .map_or(f64::NAN, |b| b.interval.upper)
+}
+
+/// The scores of the first two raters on the items both rated.
+pub fn kappa_pair(matrix: &RatingMatrix) -> (Vec<f64>, Vec<f64>) {
+    matrix.paired(0, 1)
+}
+
+/// Cohen's κ (unweighted) with a bootstrap over items ([`agreement_bootstrap_params`]); the
+/// library draws the κ and the percent-agreement intervals, 1000 rounds each. Returns the
+/// upper bound of the κ interval.
+pub fn kappa_bootstrap(a: &[f64], b: &[f64]) -> f64 {
+    KappaParams::default()
+        .bootstrap(a, b, &agreement_bootstrap_params())
+        .map_or(f64::NAN, |k| k.kappa_interval.upper)
+}
+
+/// The item × variant matrix of integer scores that the graded response model takes.
+///
+/// # Errors
+/// [`Error::InvalidParam`] for a score that is not a whole number in `0..=u32::MAX`.
+pub fn grm_matrix(matrix: &RatingMatrix) -> tribunal::Result<GrmMatrix> {
+    let rows = matrix
+        .values
+        .iter()
+        .map(|row| {
+            row.iter()
+                .map(|cell| cell.map(whole_score).transpose())
+                .collect::<tribunal::Result<Vec<Option<u32>>>>()
+        })
+        .collect::<tribunal::Result<Vec<_>>>()?;
+    GrmMatrix::from_rows(&rows)
+}
+
+fn whole_score(x: f64) -> tribunal::Result<u32> {
+    if x.fract() == 0.0 && (0.0..=f64::from(u32::MAX)).contains(&x) {
+        Ok(x as u32)
+    } else {
+        Err(Error::param(
+            "score",
+            format!("a graded response model needs whole scores ≥ 0, found {x}"),
+        ))
+    }
+}
+
+/// GRM settings: the library default (MAP with seed 003's priors), or with both priors off
+/// (`flat`: marginal maximum likelihood, the estimator `girth.grm_mml` computes).
+pub fn grm_params(flat: bool) -> GrmParams {
+    if flat {
+        GrmParams {
+            log_alpha_prior: None,
+            threshold_prior: None,
+            ..GrmParams::default()
+        }
+    } else {
+        GrmParams::default()
+    }
+}
+
+/// The graded response model fit. Returns the marginal log-likelihood.
+pub fn grm_fit(matrix: &GrmMatrix, flat: bool) -> f64 {
+    grm_params(flat)
+        .fit(matrix)
+        .map_or(f64::NAN, |fit| fit.log_likelihood)
+}
+
 #[cfg(target_arch = "wasm32")]
 mod wasm {
     use super::*;
     use wasm_bindgen::prelude::*;
 
+    fn js(e: Error) -> JsError {
+        JsError::new(&e.to_string())
+    }
+
     /// Parsed battles held on the WASM side between timed calls.
     #[wasm_bindgen]
     pub struct ParsedBattles(Battles);
+
+    /// A parsed ratings file held on the WASM side: the matrix, the first two raters' paired
+    /// scores, and the integer matrix for the GRM (when every score is whole).
+    #[wasm_bindgen]
+    pub struct ParsedRatings {
+        matrix: RatingMatrix,
+        pair: (Vec<f64>, Vec<f64>),
+        grm: Option<GrmMatrix>,
+    }
 
     #[wasm_bindgen]
     pub fn bench_csv_to_leaderboard(bytes: &[u8]) -> f64 {
@@ -41,11 +170,45 @@ mod wasm {
     pub fn bench_parse(bytes: &[u8]) -> Result<ParsedBattles, JsError> {
         parse_battles("bench.csv", bytes)
             .map(ParsedBattles)
-            .map_err(|e| JsError::new(&e.to_string()))
+            .map_err(js)
     }
 
     #[wasm_bindgen]
     pub fn bench_fit_only(parsed: &ParsedBattles) -> f64 {
         fit_only(&parsed.0)
+    }
+
+    #[wasm_bindgen]
+    pub fn bench_bt_bootstrap(parsed: &ParsedBattles) -> f64 {
+        bt_bootstrap(&parsed.0)
+    }
+
+    #[wasm_bindgen]
+    pub fn bench_parse_ratings(bytes: &[u8]) -> Result<ParsedRatings, JsError> {
+        let matrix = parse_ratings(bytes).map_err(js)?;
+        Ok(ParsedRatings {
+            pair: kappa_pair(&matrix),
+            grm: grm_matrix(&matrix).ok(),
+            matrix,
+        })
+    }
+
+    #[wasm_bindgen]
+    pub fn bench_alpha_bootstrap(parsed: &ParsedRatings) -> f64 {
+        alpha_bootstrap(&parsed.matrix)
+    }
+
+    #[wasm_bindgen]
+    pub fn bench_kappa_bootstrap(parsed: &ParsedRatings) -> f64 {
+        kappa_bootstrap(&parsed.pair.0, &parsed.pair.1)
+    }
+
+    #[wasm_bindgen]
+    pub fn bench_grm_fit(parsed: &ParsedRatings, flat: bool) -> Result<f64, JsError> {
+        parsed
+            .grm
+            .as_ref()
+            .map(|m| grm_fit(m, flat))
+            .ok_or_else(|| JsError::new("the ratings file has scores that are not whole numbers"))
     }
 }

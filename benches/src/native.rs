@@ -1,13 +1,35 @@
-//! Native timings of the benchmark workloads. Usage: `bench-native FILE.csv [ROUNDS]`.
-//! Prints JSON: per workload, the median and minimum seconds over ROUNDS timed runs
-//! (after one warm-up run).
+//! Native timings of the benchmark workloads.
+//!
+//! - `bench-native data DIR`: writes the synthetic data sets (CSV) and `DIR/data.json`
+//!   describing them (sizes, seeds).
+//! - `bench-native time DIR BATTLES.csv ROUNDS SLOW_ROUNDS`: times every workload and prints
+//!   JSON: per workload the median and minimum seconds over ROUNDS (fits) or SLOW_ROUNDS
+//!   (bootstraps, GRM) timed runs after one warm-up run, and the value the workload returned;
+//!   plus the estimates the Python references are checked against.
 
+use serde_json::{json, Value};
+use std::collections::BTreeMap;
+use std::path::Path;
 use std::time::Instant;
-use tribunal::battles::parse_battles;
-use tribunal_benches::{csv_to_leaderboard, fit_only};
+use tribunal::battles::{parse_battles, Battles};
+use tribunal::bradley_terry::BradleyTerryParams;
+use tribunal::pairwise::Pairwise;
+use tribunal_benches::synthetic::{agreement_csv, battle_params, battles_csv, grm_csv};
+use tribunal_benches::*;
 
-fn time(rounds: usize, mut f: impl FnMut() -> f64) -> serde_json::Value {
-    std::hint::black_box(f());
+type Res<T> = Result<T, Box<dyn std::error::Error>>;
+
+/// Synthetic battle sets: (file, battles). 60 models, simulation seed 1.
+const BATTLE_SETS: [(&str, usize); 2] =
+    [("battles-100k.csv", 100_000), ("battles-1m.csv", 1_000_000)];
+const N_MODELS: usize = 60;
+const BATTLE_SEED: u64 = 1;
+const ALPHA_FILE: &str = "alpha-10k.csv";
+const KAPPA_FILE: &str = "kappa-10k.csv";
+const GRM_FILE: &str = "grm-1000x4.csv";
+
+fn time(rounds: usize, mut f: impl FnMut() -> f64) -> Value {
+    let value = std::hint::black_box(f());
     let mut seconds: Vec<f64> = (0..rounds)
         .map(|_| {
             let start = Instant::now();
@@ -16,22 +38,144 @@ fn time(rounds: usize, mut f: impl FnMut() -> f64) -> serde_json::Value {
         })
         .collect();
     seconds.sort_by(f64::total_cmp);
-    serde_json::json!({ "median_s": seconds[seconds.len() / 2], "min_s": seconds[0], "rounds": rounds })
+    json!({ "median_s": seconds[seconds.len() / 2], "min_s": seconds[0], "rounds": rounds,
+            "value": value })
 }
 
-fn main() -> Result<(), Box<dyn std::error::Error>> {
-    let mut args = std::env::args().skip(1);
-    let path = args.next().ok_or("usage: bench-native FILE.csv [ROUNDS]")?;
-    let rounds: usize = args.next().map_or(Ok(50), |r| r.parse())?;
-    let bytes = std::fs::read(&path)?;
-    let battles = parse_battles(&path, &bytes)?;
-    let report = serde_json::json!({
-        "file": path,
-        "battles": battles.battles.len(),
-        "models": battles.n_models(),
-        "csv_to_leaderboard": time(rounds, || csv_to_leaderboard(&bytes)),
-        "fit_only": time(rounds, || fit_only(&battles)),
-    });
-    println!("{report}");
+fn write_data(dir: &Path) -> Res<()> {
+    std::fs::create_dir_all(dir)?;
+    let mut files = serde_json::Map::new();
+    for (name, n) in BATTLE_SETS {
+        let params = battle_params(n, N_MODELS, BATTLE_SEED);
+        std::fs::write(dir.join(name), battles_csv(&params)?)?;
+        files.insert(name.into(), json!({ "simulation": params }));
+    }
+    std::fs::write(dir.join(ALPHA_FILE), agreement_csv(10_000, 5, 5, 0.2, 11))?;
+    files.insert(
+        ALPHA_FILE.into(),
+        json!({ "items": 10_000, "raters": 5, "categories": 5, "missing": 0.2, "seed": 11 }),
+    );
+    std::fs::write(dir.join(KAPPA_FILE), agreement_csv(10_000, 2, 5, 0.0, 12))?;
+    files.insert(
+        KAPPA_FILE.into(),
+        json!({ "items": 10_000, "raters": 2, "categories": 5, "missing": 0.0, "seed": 12 }),
+    );
+    std::fs::write(dir.join(GRM_FILE), grm_csv(1000, 4, 13))?;
+    files.insert(
+        GRM_FILE.into(),
+        json!({ "items": 1000, "variants": 4, "categories": 5, "seed": 13 }),
+    );
+    std::fs::write(dir.join("data.json"), Value::Object(files).to_string())?;
     Ok(())
+}
+
+/// θ of every model by name, from the same fit `fit_only` times.
+fn thetas(battles: &Battles) -> Res<BTreeMap<String, f64>> {
+    let data = Pairwise::from_battles(battles.n_models(), &battles.battles);
+    let fit = BradleyTerryParams::default().fit(&data)?;
+    Ok(battles.models.iter().cloned().zip(fit.theta).collect())
+}
+
+fn read_battles(path: &Path) -> Res<(Vec<u8>, Battles)> {
+    let bytes = std::fs::read(path)?;
+    let battles = parse_battles(&path.display().to_string(), &bytes)?;
+    Ok((bytes, battles))
+}
+
+fn time_all(dir: &Path, llmfao: &Path, rounds: usize, slow: usize) -> Res<Value> {
+    let mut report = serde_json::Map::new();
+    let (bytes, battles) = read_battles(llmfao)?;
+    report.insert(
+        "llmfao".into(),
+        json!({
+            "file": llmfao.display().to_string(),
+            "battles": battles.battles.len(),
+            "models": battles.n_models(),
+            "csv_to_leaderboard": time(rounds, || csv_to_leaderboard(&bytes)),
+            "fit_only": time(rounds, || fit_only(&battles)),
+        }),
+    );
+    for (name, _) in BATTLE_SETS {
+        let (_, battles) = read_battles(&dir.join(name))?;
+        report.insert(
+            name.into(),
+            json!({
+                "battles": battles.battles.len(),
+                "models": battles.n_models(),
+                "fit_only": time(rounds, || fit_only(&battles)),
+                "bootstrap": time(slow, || bt_bootstrap(&battles)),
+                "bootstrap_settings": bt_bootstrap_params(),
+                "theta": thetas(&battles)?,
+            }),
+        );
+    }
+
+    let alpha = parse_ratings(&std::fs::read(dir.join(ALPHA_FILE))?)?;
+    let estimate = tribunal::alpha::AlphaParams {
+        level: tribunal::alpha::AlphaLevel::Nominal,
+    }
+    .compute(&alpha.values)?;
+    report.insert(
+        ALPHA_FILE.into(),
+        json!({
+            "items": alpha.items.len(),
+            "raters": alpha.raters.len(),
+            "bootstrap": time(slow, || alpha_bootstrap(&alpha)),
+            "bootstrap_settings": agreement_bootstrap_params(),
+            "alpha": estimate.alpha,
+        }),
+    );
+
+    let kappa = parse_ratings(&std::fs::read(dir.join(KAPPA_FILE))?)?;
+    let (a, b) = kappa_pair(&kappa);
+    let estimate = tribunal::kappa::KappaParams::default().compute(&a, &b)?;
+    report.insert(
+        KAPPA_FILE.into(),
+        json!({
+            "items": a.len(),
+            "bootstrap": time(slow, || kappa_bootstrap(&a, &b)),
+            "bootstrap_settings": agreement_bootstrap_params(),
+            "kappa": estimate.kappa,
+        }),
+    );
+
+    let grm = grm_matrix(&parse_ratings(&std::fs::read(dir.join(GRM_FILE))?)?)?;
+    let mut entry = serde_json::Map::new();
+    entry.insert("items".into(), json!(grm.n_items()));
+    entry.insert("variants".into(), json!(grm.n_variants()));
+    for (key, flat) in [("map", false), ("flat", true)] {
+        let fit = grm_params(flat).fit(&grm)?;
+        entry.insert(
+            key.into(),
+            json!({
+                "fit": time(slow, || grm_fit(&grm, flat)),
+                "settings": grm_params(flat),
+                "iterations": fit.iterations,
+                "converged": fit.converged,
+                "alpha": fit.variants.iter().map(|v| v.alpha).collect::<Vec<_>>(),
+                "thresholds": fit.variants.iter().map(|v| v.thresholds.clone()).collect::<Vec<_>>(),
+            }),
+        );
+    }
+    report.insert(GRM_FILE.into(), Value::Object(entry));
+    Ok(Value::Object(report))
+}
+
+fn main() -> Res<()> {
+    let args: Vec<String> = std::env::args().skip(1).collect();
+    let usage =
+        "usage: bench-native data DIR | bench-native time DIR BATTLES.csv ROUNDS SLOW_ROUNDS";
+    match args.iter().map(String::as_str).collect::<Vec<_>>()[..] {
+        ["data", dir] => write_data(Path::new(dir)),
+        ["time", dir, llmfao, rounds, slow] => {
+            let (rounds, slow): (usize, usize) = (rounds.parse()?, slow.parse()?);
+            if rounds == 0 || slow == 0 {
+                return Err("ROUNDS and SLOW_ROUNDS must be at least 1".into());
+            }
+            let report = time_all(Path::new(dir), Path::new(llmfao), rounds, slow)?;
+            println!("{report}");
+            Ok(())
+        }
+        _ => Err(usage.into()),
+    }
 }
