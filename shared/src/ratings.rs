@@ -41,6 +41,7 @@
 //! or repeated column names included) or a selection naming an unknown rater, criterion,
 //! variant or slice column.
 
+use crate::battles::{csv_error, ModelIndex};
 use crate::error::{Error, Location, Result};
 use crate::irt_grm::RatingMatrix as GrmMatrix;
 use serde::{Deserialize, Serialize};
@@ -243,11 +244,11 @@ impl RatingsParams {
             })
             .collect();
 
-        let mut items = Index::default();
-        let mut raters = Index::default();
-        let mut variants = Index::default();
-        let mut criteria = Index::default();
-        let mut labels = Index::default();
+        let mut items = ModelIndex::default();
+        let mut raters = ModelIndex::default();
+        let mut variants = ModelIndex::default();
+        let mut criteria = ModelIndex::default();
+        let mut labels = ModelIndex::default();
         let mut rows = Vec::new();
         let mut empty_scores = 0;
         for record in reader.records() {
@@ -706,50 +707,6 @@ fn choose(what: &'static str, names: &[String], wanted: Option<&str>) -> Result<
                 ),
             )
         }),
-    }
-}
-
-#[derive(Default)]
-struct Index {
-    names: Vec<String>,
-    ids: HashMap<String, usize>,
-}
-
-impl Index {
-    fn id(&mut self, name: &str) -> usize {
-        if let Some(&id) = self.ids.get(name) {
-            return id;
-        }
-        let id = self.names.len();
-        self.names.push(name.to_owned());
-        self.ids.insert(name.to_owned(), id);
-        id
-    }
-}
-
-fn csv_error(source: &str, error: &csv::Error) -> Error {
-    match error.kind() {
-        csv::ErrorKind::UnequalLengths {
-            pos,
-            expected_len,
-            len,
-        } => Error::input(
-            Location::line(source, pos.as_ref().map_or(0, csv::Position::line)),
-            format!("expected {expected_len} fields as in the header, found {len}"),
-        ),
-        csv::ErrorKind::Utf8 { pos, err } => Error::input(
-            Location {
-                source: source.to_owned(),
-                line: pos.as_ref().map_or(0, csv::Position::line),
-                column: Some(err.field() + 1),
-                field: None,
-            },
-            "expected UTF-8 text, found invalid bytes",
-        ),
-        _ => Error::input(
-            Location::line(source, error.position().map_or(0, csv::Position::line)),
-            error.to_string(),
-        ),
     }
 }
 
