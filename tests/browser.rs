@@ -161,5 +161,30 @@ fn upload_fits_in_the_browser_like_the_cli() {
         "{error}"
     );
     assert_eq!(page["rowsAfterError"], page["rows"]);
+
+    // Anchored at Elo 1000, the second model sits at 1000 with a zero-width interval, every
+    // other rating keeps its difference to it, and the summary says so.
+    let anchor = page["anchorModel"].as_str().unwrap();
+    let anchored = page["anchoredRows"].as_array().unwrap();
+    assert_eq!(anchored.len(), rows.len());
+    let anchor_elo = parse(&rows[1]["elo"]);
+    for (plain, row) in rows.iter().zip(anchored) {
+        assert_eq!(plain["model"], row["model"]);
+        let shifted = parse(&plain["elo"]) - anchor_elo + 1000.0;
+        assert!((parse(&row["elo"]) - shifted).abs() <= 1e-6, "{row}");
+        if row["model"] == anchor {
+            assert_eq!(
+                (parse(&row["lower"]), parse(&row["upper"])),
+                (1000.0, 1000.0)
+            );
+        } else {
+            assert!(parse(&row["lower"]) < parse(&row["upper"]), "{row}");
+        }
+    }
+    let anchored_summary = page["anchoredSummary"].as_str().unwrap();
+    assert!(
+        anchored_summary.contains(&format!("anchored: {anchor} at Elo 1000")),
+        "{anchored_summary}"
+    );
     assert!(screenshot.is_file());
 }

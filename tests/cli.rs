@@ -4,6 +4,23 @@ use tribunal_e2e::{run_tribunal, stdout_json, temp_dir};
 
 const CROWD: &str = "tests/data/llmfao/crowd-comparisons.csv";
 
+/// choix's leaderboard of the LLMFAO crowd file (shared/tests/fixtures/bt_reference.json):
+/// model names and Elo ratings.
+fn choix_crowd() -> (Vec<serde_json::Value>, Vec<serde_json::Value>) {
+    let fixture: serde_json::Value =
+        serde_json::from_str(include_str!("../shared/tests/fixtures/bt_reference.json")).unwrap();
+    let case = fixture["cases"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .find(|c| c["name"] == "llmfao-crowd")
+        .unwrap();
+    (
+        case["models"].as_array().unwrap().clone(),
+        case["elo"].as_array().unwrap().clone(),
+    )
+}
+
 #[test]
 fn bt_on_llmfao_crowd_prints_the_leaderboard_as_json() {
     let json = stdout_json(&run_tribunal(&["stats", "bt", "--input", CROWD]));
@@ -20,16 +37,7 @@ fn bt_on_llmfao_crowd_prints_the_leaderboard_as_json() {
     let mean = elo.iter().sum::<f64>() / elo.len() as f64;
     assert!((mean - 1500.0).abs() < 1e-9, "{mean}");
     // Against choix (shared/tests/fixtures/bt_reference.json), top model and its rating.
-    let fixture: serde_json::Value =
-        serde_json::from_str(include_str!("../shared/tests/fixtures/bt_reference.json")).unwrap();
-    let case = fixture["cases"]
-        .as_array()
-        .unwrap()
-        .iter()
-        .find(|c| c["name"] == "llmfao-crowd")
-        .unwrap();
-    let models = case["models"].as_array().unwrap();
-    let ref_elo = case["elo"].as_array().unwrap();
+    let (models, ref_elo) = choix_crowd();
     for r in ratings {
         let i = models.iter().position(|m| m == &r["model"]).unwrap();
         let diff = (r["elo"].as_f64().unwrap() - ref_elo[i].as_f64().unwrap()).abs();
@@ -53,6 +61,49 @@ fn settings_change_the_fit_and_are_echoed() {
         top < default["ratings"][0]["elo"].as_f64().unwrap(),
         "more shrinkage"
     );
+}
+
+#[test]
+fn anchoring_fixes_one_model_and_keeps_the_differences() {
+    // Anchor the choix reference's first model at 1000: every Elo is 1000 + its choix difference
+    // to that model, and the anchor's own bootstrap interval collapses to the point.
+    let (models, ref_elo) = choix_crowd();
+    let anchor = models[0].as_str().unwrap();
+    let json = stdout_json(&run_tribunal(&[
+        "stats",
+        "bt",
+        "--input",
+        CROWD,
+        "--bootstrap",
+        "50",
+        "--anchor",
+        &format!("{anchor}=1000"),
+    ]));
+    assert_eq!(json["anchor"]["model"], anchor);
+    assert_eq!(json["anchor"]["elo"], 1000.0);
+    for r in json["ratings"].as_array().unwrap() {
+        let i = models.iter().position(|m| m == &r["model"]).unwrap();
+        let expected = 1000.0 + ref_elo[i].as_f64().unwrap() - ref_elo[0].as_f64().unwrap();
+        let diff = (r["elo"].as_f64().unwrap() - expected).abs();
+        assert!(diff < 1e-4, "{}: off by {diff} Elo", r["model"]);
+        let b = &r["bootstrap"];
+        if i == 0 {
+            assert_eq!(
+                (b["lower"].as_f64(), b["upper"].as_f64()),
+                (Some(1000.0), Some(1000.0))
+            );
+            assert_eq!(r["se"], 0.0);
+        } else {
+            assert!(b["lower"].as_f64().unwrap() < b["upper"].as_f64().unwrap());
+        }
+    }
+
+    let out = run_tribunal(&["stats", "bt", "--input", CROWD, "--anchor", "nobody=1000"]);
+    assert_eq!(out.status.code(), Some(1));
+    assert!(String::from_utf8_lossy(&out.stderr).contains("no model `nobody` to anchor"));
+    let out = run_tribunal(&["stats", "bt", "--input", CROWD, "--anchor", "1000"]);
+    assert_ne!(out.status.code(), Some(0));
+    assert!(String::from_utf8_lossy(&out.stderr).contains("expected MODEL=ELO, found `1000`"));
 }
 
 #[test]

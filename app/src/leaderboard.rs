@@ -9,6 +9,7 @@ use gloo_file::futures::read_as_bytes;
 use gloo_worker::{Spawnable, WorkerBridge};
 use leptos::prelude::*;
 use leptos::task::spawn_local;
+use tribunal::anchor::Anchor;
 use tribunal::bt_bootstrap::BtBootstrapParams;
 use tribunal::judge_study::{JudgeStudy, JudgeStudyParams};
 use tribunal::leaderboard::Leaderboard;
@@ -25,6 +26,7 @@ struct Pending {
     request: u64,
     battles: Option<Upload>,
     params: BtBootstrapParams,
+    anchor: Option<Anchor>,
     chunks: Vec<(usize, Option<Vec<Vec<f64>>>)>,
     fitted: Option<Leaderboard>,
 }
@@ -51,7 +53,23 @@ pub fn LeaderboardPage() -> impl IntoView {
     let status = RwSignal::new(None::<String>);
     let rounds = RwSignal::new(BootstrapParams::default().rounds);
     let seed = RwSignal::new(BootstrapParams::default().seed);
+    let anchor_model = RwSignal::new(String::new());
+    let anchor_elo = RwSignal::new(1500.0);
+    let bootstrap = move || BootstrapParams {
+        rounds: rounds.get_untracked(),
+        seed: seed.get_untracked(),
+        ..BootstrapParams::default()
+    };
+    let anchor = move || {
+        let model = anchor_model.get_untracked();
+        (!model.is_empty()).then(|| Anchor {
+            model,
+            elo: anchor_elo.get_untracked(),
+        })
+    };
     let pending = StoredValue::new_local(Pending::default());
+    // The file of the leaderboard on screen (a failed upload leaves it in place).
+    let shown = StoredValue::new_local(None::<Upload>);
     let workers = StoredValue::new_local(Vec::<WorkerBridge<StatsWorker>>::new());
     let study = RwSignal::new(None::<JudgeStudy>);
     let study_error = RwSignal::new(None::<String>);
@@ -68,6 +86,7 @@ pub fn LeaderboardPage() -> impl IntoView {
             match result {
                 Ok(lb) => {
                     board.set(Some(lb.clone()));
+                    shown.set_value(pending.with_value(|p| p.battles.clone()));
                     error.set(None);
                     pending.update_value(|p| p.fitted = Some(lb));
                     summarise_when_ready(pending, progress, send);
@@ -134,20 +153,23 @@ pub fn LeaderboardPage() -> impl IntoView {
             .collect(),
     );
 
+    let fit = move |upload: Upload| {
+        start(
+            upload,
+            bootstrap(),
+            anchor(),
+            pending,
+            progress,
+            status,
+            send,
+        )
+    };
     let on_battles = move |ev: leptos::ev::Event| {
         let input: HtmlInputElement = event_target(&ev);
         status.set(Some("reading the file…".to_owned()));
         spawn_local(async move {
             match read(&input).await {
-                Some(Ok(upload)) => start(
-                    upload,
-                    rounds.get_untracked(),
-                    seed.get_untracked(),
-                    pending,
-                    progress,
-                    status,
-                    send,
-                ),
+                Some(Ok(upload)) => fit(upload),
                 Some(Err(message)) => {
                     error.set(Some(message));
                     status.set(None);
@@ -155,6 +177,19 @@ pub fn LeaderboardPage() -> impl IntoView {
                 None => status.set(None),
             }
         });
+    };
+
+    // A new anchor refits the file on screen.
+    let on_anchor = move || {
+        if let Some(upload) = shown.get_value() {
+            fit(upload);
+        }
+    };
+    let models = move || {
+        board
+            .get()
+            .map(|lb| lb.ratings.into_iter().map(|r| r.model).collect::<Vec<_>>())
+            .unwrap_or_default()
     };
 
     let human_ref = NodeRef::<leptos::html::Input>::new();
@@ -215,6 +250,23 @@ pub fn LeaderboardPage() -> impl IntoView {
                     <input id="seed" type="number" min="0" prop:value=move || seed.get().to_string()
                         on:change=move |ev| seed.set(event_target_value(&ev).parse().unwrap_or(0)) />
                 </label>
+                <label>"Anchor model "
+                    <input id="anchor-model" type="text" list="anchor-models" placeholder="none: mean at 1500"
+                        prop:value=move || anchor_model.get()
+                        on:change=move |ev| { anchor_model.set(event_target_value(&ev).trim().to_owned()); on_anchor(); } />
+                    <datalist id="anchor-models">
+                        {move || models().into_iter().map(|m| view! { <option value=m></option> }).collect_view()}
+                    </datalist>
+                </label>
+                <label>"at Elo "
+                    <input id="anchor-elo" type="number" step="any" prop:value=move || anchor_elo.get().to_string()
+                        on:change=move |ev| {
+                            if let Ok(elo) = event_target_value(&ev).parse() {
+                                anchor_elo.set(elo);
+                                on_anchor();
+                            }
+                        } />
+                </label>
                 <label class="file">"Battles CSV "
                     <input id="csv-input" type="file" accept=".csv,text/csv" on:change=on_battles />
                 </label>
@@ -253,19 +305,16 @@ pub fn LeaderboardPage() -> impl IntoView {
 
 fn start(
     upload: Upload,
-    rounds: usize,
-    seed: u64,
+    bootstrap: BootstrapParams,
+    anchor: Option<Anchor>,
     pending: StoredValue<Pending, LocalStorage>,
     progress: RwSignal<Option<(usize, usize)>>,
     status: RwSignal<Option<String>>,
     send: impl Fn(usize, Job) + Copy + 'static,
 ) {
+    let rounds = bootstrap.rounds;
     let params = BtBootstrapParams {
-        bootstrap: BootstrapParams {
-            rounds,
-            seed,
-            ..BootstrapParams::default()
-        },
+        bootstrap,
         ..BtBootstrapParams::default()
     };
     let request = pending.with_value(|p| p.request) + 1;
@@ -277,6 +326,7 @@ fn start(
         request,
         battles: Some(upload.clone()),
         params,
+        anchor: anchor.clone(),
         chunks: bounds.iter().map(|&(a, _)| (a, None)).collect(),
         fitted: None,
     });
@@ -288,6 +338,7 @@ fn start(
             request,
             battles: upload.clone(),
             params,
+            anchor,
         },
     );
     if rounds > 1 {
@@ -323,6 +374,7 @@ fn summarise_when_ready(
             request: p.request,
             battles,
             params: p.params,
+            anchor: p.anchor.clone(),
             leaderboard: Box::new(fitted),
             replicates: chunks
                 .into_iter()
@@ -352,8 +404,12 @@ pub fn LeaderboardView(lb: Leaderboard) -> impl IntoView {
             b.converged_rounds
         )
     });
+    let anchored = lb
+        .anchor
+        .as_ref()
+        .map(|a| format!(" · anchored: {} at Elo {}", a.model, a.elo));
     let summary = format!(
-        "{} · {} battles ({} ties) · {} models · λ = {} · {} Newton iterations{}{}",
+        "{} · {} battles ({} ties) · {} models · λ = {} · {} Newton iterations{}{}{}",
         lb.source,
         lb.n_battles,
         lb.n_ties,
@@ -361,6 +417,7 @@ pub fn LeaderboardView(lb: Leaderboard) -> impl IntoView {
         lb.settings.lambda,
         lb.iterations,
         if lb.converged { "" } else { " (not converged)" },
+        anchored.unwrap_or_default(),
         boot.unwrap_or_default()
     );
     let has_ci = lb.bootstrap.is_some();

@@ -15,6 +15,7 @@
 use gloo_worker::{Codec, HandlerId, Worker, WorkerScope};
 use serde::de::DeserializeOwned;
 use serde::{Deserialize, Serialize};
+use tribunal::anchor::Anchor;
 use tribunal::battles::{parse_battles, parse_battles_with_column, Battles};
 use tribunal::bt_bootstrap::BtBootstrapParams;
 use tribunal::irt_report::IrtReportParams;
@@ -61,11 +62,13 @@ pub struct Upload {
 /// Work for the statistics worker.
 #[derive(Debug, Clone, Serialize, Deserialize)]
 pub enum Job {
-    /// Parse a battles CSV and fit the leaderboard (point estimates, sandwich SEs).
+    /// Parse a battles CSV and fit the leaderboard (point estimates, sandwich SEs), anchored
+    /// when `anchor` is given.
     Fit {
         request: u64,
         battles: Upload,
         params: BtBootstrapParams,
+        anchor: Option<Anchor>,
     },
     /// Bootstrap rounds `start..end` of the battles.
     Rounds {
@@ -75,11 +78,13 @@ pub enum Job {
         start: usize,
         end: usize,
     },
-    /// Intervals and CI-aware ranks from every round's replicates, added to `leaderboard`.
+    /// Intervals and CI-aware ranks from every round's replicates (anchored alike), added to
+    /// `leaderboard`.
     Summarise {
         request: u64,
         battles: Upload,
         params: BtBootstrapParams,
+        anchor: Option<Anchor>,
         leaderboard: Box<Leaderboard>,
         replicates: Vec<Vec<f64>>,
     },
@@ -192,10 +197,17 @@ impl Worker for StatsWorker {
                 request,
                 battles,
                 params,
+                anchor,
             } => Reply::Fitted {
                 request,
                 result: parse(&battles)
-                    .and_then(|b| bradley_terry_leaderboard(&battles.name, &b, &params.bt))
+                    .and_then(|b| {
+                        let leaderboard = bradley_terry_leaderboard(&battles.name, &b, &params.bt)?;
+                        match &anchor {
+                            Some(anchor) => leaderboard.anchored(anchor, &b),
+                            None => Ok(leaderboard),
+                        }
+                    })
                     .map_err(|e| e.to_string()),
             },
             Job::Rounds {
@@ -235,12 +247,17 @@ impl Worker for StatsWorker {
                 request,
                 battles,
                 params,
+                anchor,
                 leaderboard,
                 replicates,
             } => Reply::Summarised {
                 request,
                 result: parse(&battles)
                     .and_then(|b| params.plan(&b, None))
+                    .and_then(|plan| match &anchor {
+                        Some(anchor) => plan.anchored(anchor),
+                        None => Ok(plan),
+                    })
                     .and_then(|plan| plan.summarise(&replicates))
                     .and_then(|bootstrap| leaderboard.with_bootstrap(&bootstrap))
                     .map_err(|e| e.to_string()),

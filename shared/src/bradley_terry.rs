@@ -131,11 +131,11 @@ impl BradleyTerryParams {
             ));
         }
         let mut theta = Array1::from(start.to_vec());
+        let (mut value, mut grad, mut hess) = self.evaluate(data, &theta);
         let mut iterations = 0;
         let mut converged = false;
         let mut last_step = f64::INFINITY;
         while iterations < self.max_iter {
-            let (value, grad, hess) = self.evaluate(data, &theta);
             let Some(step) = cholesky_solve(&hess, &grad) else {
                 break;
             };
@@ -143,22 +143,34 @@ impl BradleyTerryParams {
             // Backtrack until the objective decreases enough; near the optimum its change is
             // round-off, so allow that much slack rather than shrink a good Newton step.
             let slack = 1e-12 * value.abs().max(1.0);
-            let mut t = 1.0;
-            let mut next = &theta - &step;
-            while self.objective(data, &next) > value - 1e-4 * t * slope + slack && t > 1e-12 {
-                t *= 0.5;
-                next = &theta - &(t * &step);
-            }
+            let sufficient =
+                |next_value: f64, t: f64| next_value <= value - 1e-4 * t * slope + slack;
+            // The full step is tried with the pass that also gives the next gradient and
+            // Hessian, so an accepted full step costs one pass over the pairs.
+            let full = &theta - &step;
+            let at_full = self.evaluate(data, &full);
+            let (next, at_next) = if sufficient(at_full.0, 1.0) {
+                (full, at_full)
+            } else {
+                let mut t = 0.5;
+                let mut next = &theta - &(t * &step);
+                while !sufficient(self.objective(data, &next), t) && t > 1e-12 {
+                    t *= 0.5;
+                    next = &theta - &(t * &step);
+                }
+                let at_next = self.evaluate(data, &next);
+                (next, at_next)
+            };
             // Convergence is judged on the full Newton step, never on a damped one.
             last_step = step.iter().fold(0.0_f64, |acc, s| acc.max(s.abs()));
             theta = next;
+            (value, grad, hess) = at_next;
             iterations += 1;
             if last_step <= self.tol {
                 converged = true;
                 break;
             }
         }
-        let (value, grad, _) = self.evaluate(data, &theta);
         let penalty = self.lambda * theta.dot(&theta);
         Ok(BradleyTerry {
             max_abs_gradient: grad.iter().fold(0.0_f64, |acc, g| acc.max(g.abs())),

@@ -21,14 +21,17 @@
 //!   n_k | n₁ … n_(k−1) ~ Binomial(N − Σ_(l<k) n_l,  c_k / Σ_(l≥k) c_l)
 //!   ```
 //!
-//!   so a round costs O(K + Newton), never O(N).
+//!   so a round costs O(K + Newton), never O(N): a binomial with a mean below 60 (the usual
+//!   case: many small types) is drawn by inversion in O(mean) steps, a larger one by BTPE.
 //! - **Clusters** (e.g. prompts; seed 002 App. J names prompt-block bootstraps as the fix for
 //!   battles that share a prompt). Each round draws G clusters with replacement from the G
 //!   clusters and sums the drawn clusters' precomputed pair totals, O(G + cluster pairs).
 //!
 //! Round r draws from [`BootstrapParams::round_rng`]`(r)`, so results depend only on the seed,
 //! not on how rounds are scheduled. A round whose Newton fit does not converge contributes no
-//! replicate; [`BtBootstrap::converged_rounds`] counts the rounds used.
+//! replicate; [`BtBootstrap::converged_rounds`] counts the rounds used. An anchored plan
+//! ([`BtBootstrapPlan::anchored`]) shifts every replicate to the anchor's Elo before taking
+//! percentiles ([`crate::anchor`]).
 //!
 //! Arguments: [`Battles`], optionally one cluster label per battle, and [`BtBootstrapParams`].
 //! Returns: [`BtBootstrap`]. Errors: [`Error::InvalidParam`] for invalid settings, a battle
@@ -36,6 +39,7 @@
 //! length; [`Error::Insufficient`] for fewer than two models, no battles, or fewer than two
 //! converged rounds.
 
+use crate::anchor::Anchor;
 use crate::battles::Battles;
 use crate::bradley_terry::{BradleyTerry, BradleyTerryParams};
 use crate::error::{Error, Result};
@@ -94,6 +98,8 @@ pub struct BtBootstrap {
     pub converged_rounds: usize,
     /// Whether the full-data fit converged.
     pub converged: bool,
+    /// The model whose Elo every replicate was shifted to ([`BtBootstrapPlan::anchored`]).
+    pub anchor: Option<Anchor>,
     pub ratings: Vec<BootstrapRating>,
 }
 
@@ -148,6 +154,7 @@ impl BtBootstrapParams {
             full,
             units,
             resampling,
+            anchor: None,
         })
     }
 }
@@ -164,9 +171,20 @@ pub struct BtBootstrapPlan {
     full: BradleyTerry,
     units: Units,
     resampling: Resampling,
+    anchor: Option<(usize, Anchor)>,
 }
 
 impl BtBootstrapPlan {
+    /// Anchors the summary: the full-data Elo and every replicate are shifted so `anchor`'s
+    /// model has `anchor.elo` ([`crate::anchor`]), so intervals measure ratings against it.
+    ///
+    /// # Errors
+    /// Those of [`Anchor::resolve`].
+    pub fn anchored(mut self, anchor: &Anchor) -> Result<Self> {
+        self.anchor = Some((anchor.resolve(&self.models)?, anchor.clone()));
+        Ok(self)
+    }
+
     /// The full-data fit.
     pub fn full(&self) -> &BradleyTerry {
         &self.full
@@ -223,7 +241,13 @@ impl BtBootstrapPlan {
                 replicates.len()
             )));
         }
-        let full_elo = self.full.elo();
+        let mut full_elo = self.full.elo();
+        let mut converged: Vec<Vec<f64>> = converged.into_iter().cloned().collect();
+        if let Some((index, anchor)) = &self.anchor {
+            for elo in std::iter::once(&mut full_elo).chain(converged.iter_mut()) {
+                anchor.apply(*index, elo)?;
+            }
+        }
         let level = self.params.bootstrap.level;
         let intervals: Vec<Interval> = (0..m)
             .map(|i| {
@@ -249,6 +273,7 @@ impl BtBootstrapPlan {
             resampling: self.resampling,
             converged_rounds,
             converged: self.full.converged,
+            anchor: self.anchor.as_ref().map(|(_, a)| a.clone()),
             ratings,
         })
     }
@@ -275,16 +300,50 @@ pub fn multinomial_counts(weights: &[u64], draws: u64, rng: &mut impl Rng) -> Re
         } else if w >= weight_left {
             left
         } else {
-            let p = w as f64 / weight_left as f64;
-            Binomial::new(left, p)
-                .map_err(|e| Error::Insufficient(format!("binomial({left}, {p}): {e}")))?
-                .sample(rng)
+            binomial(left, w as f64 / weight_left as f64, rng)?
         };
         counts.push(n);
         left -= n;
         weight_left -= w;
     }
     Ok(counts)
+}
+
+/// Below this mean n·min(p, 1 − p), [`binomial`] draws by inversion.
+const INVERSION_MAX_MEAN: f64 = 60.0;
+
+/// One draw from Binomial(n, p), 0 < p < 1. With q = 1 − p ≥ p (else the draw is n minus one
+/// from Binomial(n, q)) and mean n·p below [`INVERSION_MAX_MEAN`], by inversion
+/// (Kachitvichyanukul & Schmeiser's BINV): walk the pmf up from P(0) = qⁿ with
+/// P(x) = P(x − 1)·((n + 1)·s / x − s), s = p / q, until it has used up one uniform draw — O(mean)
+/// work and no set-up, which is what the many small categories of a bootstrap round need.
+/// Larger means use rand_distr's BTPE. The rare uniform that round-off leaves beyond the
+/// representable pmf is redrawn.
+fn binomial(n: u64, p: f64, rng: &mut impl Rng) -> Result<u64> {
+    let (flip, p) = if p > 0.5 { (true, 1.0 - p) } else { (false, p) };
+    let x = if n as f64 * p < INVERSION_MAX_MEAN {
+        let s = p / (1.0 - p);
+        let a = (n as f64 + 1.0) * s;
+        let p0 = (n as f64 * (-p).ln_1p()).exp();
+        'draw: loop {
+            let mut u: f64 = rng.random();
+            let (mut x, mut px) = (0, p0);
+            while u > px {
+                u -= px;
+                x += 1;
+                px *= a / x as f64 - s;
+                if x > n || px == 0.0 {
+                    continue 'draw;
+                }
+            }
+            break x;
+        }
+    } else {
+        Binomial::new(n, p)
+            .map_err(|e| Error::Insufficient(format!("binomial({n}, {p}): {e}")))?
+            .sample(rng)
+    };
+    Ok(if flip { n - x } else { x })
 }
 
 /// Battles of one type: the unordered pair `i < j` with target `target` (the share won by `i`).

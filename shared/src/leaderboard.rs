@@ -1,8 +1,10 @@
 //! A Bradley–Terry leaderboard: the fit of [`crate::bradley_terry`] joined with model names,
 //! per-model counts and sandwich standard errors, sorted by rating, optionally with bootstrap
-//! intervals and CI-aware ranks ([`Leaderboard::with_bootstrap`]). This is the one serialisable result that the CLI prints
-//! and the app renders, so both show the same numbers.
+//! intervals and CI-aware ranks ([`Leaderboard::with_bootstrap`]) and anchored to one model's
+//! Elo ([`Leaderboard::anchored`], [`crate::anchor`]). This is the one serialisable result that
+//! the CLI prints and the app renders, so both show the same numbers.
 
+use crate::anchor::Anchor;
 use crate::battles::Battles;
 use crate::bradley_terry::{BradleyTerryParams, ELO_BASE, ELO_PER_THETA};
 use crate::bt_bootstrap::{BtBootstrap, Resampling};
@@ -25,7 +27,8 @@ pub struct RatingRow {
     /// Σ y over the model's battles (a tie counts ½).
     pub score: f64,
     pub ties: u64,
-    /// Sandwich (robust) standard error of the Elo rating ([`crate::bt_standard_errors`]).
+    /// Sandwich (robust) standard error of the Elo rating ([`crate::bt_standard_errors`]); of
+    /// the difference to the anchor on an anchored leaderboard (0 for the anchor).
     pub se: f64,
     /// The bootstrap interval, when the leaderboard has one ([`Leaderboard::with_bootstrap`]).
     pub bootstrap: Option<RowInterval>,
@@ -71,6 +74,8 @@ pub struct Leaderboard {
     /// Connected components of the comparison graph; ratings compare only within one.
     pub components: usize,
     pub warnings: Vec<String>,
+    /// The model whose Elo is fixed, when the leaderboard is anchored.
+    pub anchor: Option<Anchor>,
     /// The bootstrap behind the rows' intervals, when there is one.
     pub bootstrap: Option<BootstrapSummary>,
     pub ratings: Vec<RatingRow>,
@@ -80,8 +85,19 @@ impl Leaderboard {
     /// Adds a bootstrap's intervals and CI-aware ranks to the rows (matched by model name).
     ///
     /// # Errors
-    /// [`crate::Error::InvalidParam`] when the bootstrap is of other models.
+    /// [`crate::Error::InvalidParam`] when the bootstrap is of other models or anchored
+    /// differently.
     pub fn with_bootstrap(mut self, bootstrap: &BtBootstrap) -> Result<Self> {
+        if bootstrap.anchor != self.anchor {
+            return Err(crate::Error::param(
+                "bootstrap",
+                format!(
+                    "the bootstrap is anchored to {:?} but the leaderboard to {:?}: anchor both \
+                     the same way",
+                    bootstrap.anchor, self.anchor
+                ),
+            ));
+        }
         for row in &mut self.ratings {
             let b = bootstrap
                 .ratings
@@ -106,6 +122,71 @@ impl Leaderboard {
             resampling: bootstrap.resampling,
             converged_rounds: bootstrap.converged_rounds,
         });
+        Ok(self)
+    }
+}
+
+impl Leaderboard {
+    /// Fixes `anchor`'s Elo: every rating becomes `anchor.elo` + its difference to the anchor,
+    /// and every standard error the sandwich SE of that difference ([`crate::anchor`]).
+    /// `battles` must be those the leaderboard was fitted on. Add a bootstrap afterwards,
+    /// anchored the same way ([`crate::bt_bootstrap::BtBootstrapPlan::anchored`]).
+    ///
+    /// # Errors
+    /// [`crate::Error::InvalidParam`] for an unknown model or non-finite Elo, when the
+    /// leaderboard already has a bootstrap, or when `battles` are not the leaderboard's.
+    pub fn anchored(mut self, anchor: &Anchor, battles: &Battles) -> Result<Self> {
+        if self.bootstrap.is_some() {
+            return Err(crate::Error::param(
+                "anchor",
+                "anchor the leaderboard before adding its bootstrap",
+            ));
+        }
+        let a = anchor.resolve(&battles.models)?;
+        if battles.n_models() != self.n_models || battles.battles.len() != self.n_battles {
+            return Err(crate::Error::param(
+                "battles",
+                format!(
+                    "expected the leaderboard's {} battles of {} models, found {} of {}",
+                    self.n_battles,
+                    self.n_models,
+                    battles.battles.len(),
+                    battles.n_models()
+                ),
+            ));
+        }
+        let rows = self
+            .ratings
+            .iter()
+            .map(|row| {
+                battles
+                    .models
+                    .iter()
+                    .position(|m| *m == row.model)
+                    .ok_or_else(|| {
+                        crate::Error::param(
+                            "battles",
+                            format!("the battles have no model `{}`", row.model),
+                        )
+                    })
+            })
+            .collect::<Result<Vec<usize>>>()?;
+        let mut theta = vec![0.0; battles.n_models()];
+        for (row, &i) in self.ratings.iter().zip(&rows) {
+            theta[i] = row.theta;
+        }
+        let covariance = BtStandardErrorsParams { bt: self.settings }
+            .compute_at(battles, &theta, None)?
+            .sandwich;
+        for (row, &i) in self.ratings.iter_mut().zip(&rows) {
+            row.elo = anchor.elo + ELO_PER_THETA * (row.theta - theta[a]);
+            row.se = covariance.se_difference(i, a);
+        }
+        self.elo_scale = format!(
+            "elo = {} + {ELO_PER_THETA} * (theta - theta[{}])",
+            anchor.elo, anchor.model
+        );
+        self.anchor = Some(anchor.clone());
         Ok(self)
     }
 }
@@ -194,6 +275,7 @@ pub fn bradley_terry_leaderboard(
         log_likelihood: fit.log_likelihood,
         components,
         warnings,
+        anchor: None,
         bootstrap: None,
         ratings,
     })

@@ -50,6 +50,7 @@
 pub mod aa_test;
 pub mod agreement;
 pub mod alpha;
+pub mod anchor;
 pub mod battles;
 pub mod bradley_terry;
 pub mod bt_bootstrap;

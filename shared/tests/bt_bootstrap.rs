@@ -107,6 +107,63 @@ fn multinomial_sampler_has_multinomial_moments() {
     ));
 }
 
+/// Pearson's χ² of `draws` first-category counts of `multinomial_counts(&[w0, w1], n)` against
+/// the exact Binomial(n, w0 / (w0 + w1)) pmf, C(n, x) computed in integers; bins with an
+/// expected count below 5 are pooled into their neighbour (n ≤ 120 keeps C(n, x) in a u128).
+/// Returns (χ², degrees of freedom).
+fn binomial_chi_square(w0: u64, w1: u64, n: u64, draws: usize, seed: u64) -> (f64, usize) {
+    let bootstrap = BootstrapParams {
+        rounds: draws,
+        seed,
+        level: 0.95,
+    };
+    let mut observed = vec![0.0; n as usize + 1];
+    for r in 0..draws {
+        observed
+            [multinomial_counts(&[w0, w1], n, &mut bootstrap.round_rng(r)).unwrap()[0] as usize] +=
+            1.0;
+    }
+    let p = w0 as f64 / (w0 + w1) as f64;
+    let mut choose: u128 = 1;
+    let mut bins: Vec<(f64, f64)> = Vec::new();
+    let (mut pooled_e, mut pooled_o) = (0.0, 0.0);
+    for (x, &o) in observed.iter().enumerate() {
+        if x > 0 {
+            choose = choose * (n as u128 - x as u128 + 1) / x as u128;
+        }
+        let pmf = choose as f64 * p.powi(x as i32) * (1.0 - p).powi((n as usize - x) as i32);
+        pooled_e += draws as f64 * pmf;
+        pooled_o += o;
+        if pooled_e >= 5.0 {
+            bins.push((pooled_e, pooled_o));
+            (pooled_e, pooled_o) = (0.0, 0.0);
+        }
+    }
+    if let Some(last) = bins.last_mut() {
+        last.0 += pooled_e;
+        last.1 += pooled_o;
+    }
+    let chi2 = bins.iter().map(|(e, o)| (o - e).powi(2) / e).sum();
+    (chi2, bins.len() - 1)
+}
+
+#[cfg_attr(not(target_arch = "wasm32"), test)]
+#[cfg_attr(target_arch = "wasm32", wasm_bindgen_test::wasm_bindgen_test)]
+fn binomial_draws_follow_the_exact_pmf() {
+    // Small means are drawn by inversion (with p ≤ ½ and with p > ½, which is drawn as n minus
+    // a draw with 1 − p), a large one by BTPE. 40 000 draws each; the χ² must stay below
+    // df + 6·√(2 df), about a 1e-6 tail, while a sampler off by one in x or using the wrong p
+    // lands in the thousands.
+    for (w0, w1, n) in [(3, 7, 40), (7, 3, 40), (1, 49, 120), (1, 1, 120)] {
+        let (chi2, df) = binomial_chi_square(w0, w1, n, 40_000, 5);
+        let bound = df as f64 + 6.0 * (2.0 * df as f64).sqrt();
+        assert!(
+            chi2 < bound,
+            "({w0}, {w1}) of {n}: χ² {chi2} with {df} df ≥ {bound}"
+        );
+    }
+}
+
 #[cfg_attr(not(target_arch = "wasm32"), test)]
 #[cfg_attr(target_arch = "wasm32", wasm_bindgen_test::wasm_bindgen_test)]
 fn same_seed_same_intervals_different_seed_different() {
@@ -365,4 +422,91 @@ fn rounds_in_chunks_equal_one_run() {
     let mut chunks = plan.rounds(20..30).unwrap();
     chunks.splice(0..0, plan.rounds(0..20).unwrap());
     assert_eq!(plan.summarise(&chunks).unwrap(), whole);
+}
+
+#[cfg_attr(not(target_arch = "wasm32"), test)]
+#[cfg_attr(target_arch = "wasm32", wasm_bindgen_test::wasm_bindgen_test)]
+fn anchoring_fixes_one_elo_and_measures_everything_against_it() {
+    use tribunal::anchor::Anchor;
+    use tribunal::leaderboard::bradley_terry_leaderboard;
+    use tribunal::resample::percentile_interval;
+    let battles = simulated(&spread(5, 0.8), 800, 0.1, 21);
+    let anchor = Anchor {
+        model: "model-01".into(),
+        elo: 1114.0,
+    };
+    let a = 1;
+    let bt = BradleyTerryParams::default();
+    let plain = bradley_terry_leaderboard("sim", &battles, &bt).unwrap();
+    let anchored = plain.clone().anchored(&anchor, &battles).unwrap();
+    // Differences are kept, the anchor sits at its Elo, and each SE is the sandwich SE of the
+    // difference to the anchor, √(Vᵢᵢ + Vₐₐ − 2Vᵢₐ) from the covariance matrix.
+    let v = BtStandardErrorsParams { bt }
+        .compute(&battles, None)
+        .unwrap()
+        .sandwich
+        .matrix;
+    let anchor_plain = plain
+        .ratings
+        .iter()
+        .find(|r| r.model == anchor.model)
+        .unwrap()
+        .elo;
+    for (p, q) in plain.ratings.iter().zip(&anchored.ratings) {
+        assert_eq!((p.model.as_str(), p.rank), (q.model.as_str(), q.rank));
+        assert!((q.elo - (p.elo - anchor_plain + 1114.0)).abs() < 1e-9);
+        let i: usize = p.model[6..].parse().unwrap();
+        let se = (v[i][i] + v[a][a] - 2.0 * v[i][a]).max(0.0).sqrt();
+        assert!((q.se - se).abs() < 1e-9, "{}: {} vs {se}", p.model, q.se);
+    }
+    let top = &anchored
+        .ratings
+        .iter()
+        .find(|r| r.model == anchor.model)
+        .unwrap();
+    assert_eq!((top.elo, top.se), (1114.0, 0.0));
+
+    // The bootstrap anchors every replicate before taking percentiles.
+    let params = params(200, 3);
+    let plan = params
+        .plan(&battles, None)
+        .unwrap()
+        .anchored(&anchor)
+        .unwrap();
+    let replicates = plan.rounds(0..200).unwrap();
+    let boot = plan.summarise(&replicates).unwrap();
+    for r in &boot.ratings {
+        let reps: Vec<f64> = replicates
+            .iter()
+            .map(|e| e[r.index] - e[a] + 1114.0)
+            .collect();
+        let expected = percentile_interval(r.elo, &reps, 0.95);
+        assert!((r.interval.lower - expected.lower).abs() < 1e-9);
+        assert!((r.interval.upper - expected.upper).abs() < 1e-9);
+        assert!((r.interval.se - expected.se).abs() < 1e-9);
+    }
+    let pinned = boot.ratings.iter().find(|r| r.index == a).unwrap();
+    assert_eq!(
+        (
+            pinned.interval.lower,
+            pinned.interval.upper,
+            pinned.interval.se
+        ),
+        (1114.0, 1114.0, 0.0)
+    );
+    // Leaderboard and bootstrap must be anchored alike, and anchoring comes first.
+    let unanchored = params.fit(&battles, None).unwrap();
+    assert!(anchored.clone().with_bootstrap(&unanchored).is_err());
+    assert!(plain.clone().with_bootstrap(&boot).is_err());
+    let both = anchored.with_bootstrap(&boot).unwrap();
+    assert!(both.anchored(&anchor, &battles).is_err());
+    assert!(plain
+        .anchored(
+            &Anchor {
+                model: "nobody".into(),
+                elo: 1.0
+            },
+            &battles
+        )
+        .is_err());
 }

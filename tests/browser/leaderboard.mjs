@@ -59,7 +59,21 @@ try {
   const errorText = await page.textContent('#error');
   const rowsAfterError = await rowsOf();
 
-  console.log(JSON.stringify({ liveStatus, liveCount, rows, summary, sawProgress, heldOut, studySummary, sideBySide, reliability, beta, errorText, rowsAfterError, pageErrors }));
+  // Anchoring the second model at Elo 1000 refits the leaderboard on screen (not the bad file).
+  const anchorModel = rows[1].model;
+  await page.fill('#anchor-elo', '1000');
+  await page.dispatchEvent('#anchor-elo', 'change');
+  await page.fill('#anchor-model', anchorModel);
+  await page.dispatchEvent('#anchor-model', 'change');
+  await page.waitForFunction(
+    (m) => !document.querySelector('#bootstrap-progress')
+      && document.querySelector(`#leaderboard tr[data-model="${m}"]`)?.dataset.elo === '1000'
+      && document.querySelectorAll('#leaderboard td[data-lower]').length > 0,
+    anchorModel, { timeout: 120000 });
+  const anchoredRows = await rowsOf();
+  const anchoredSummary = await page.textContent('#leaderboard .summary');
+
+  console.log(JSON.stringify({ liveStatus, liveCount, rows, summary, sawProgress, heldOut, studySummary, sideBySide, reliability, beta, errorText, rowsAfterError, anchorModel, anchoredRows, anchoredSummary, pageErrors }));
 } finally {
   await browser.close();
 }

@@ -1,9 +1,11 @@
 //! `tribunal stats bt`: the Bradley–Terry leaderboard of a battles CSV, with sandwich standard
-//! errors and (unless `--bootstrap 0`) seeded bootstrap intervals and CI-aware ranks.
+//! errors and (unless `--bootstrap 0`) seeded bootstrap intervals and CI-aware ranks, optionally
+//! anchored to one model's Elo (`--anchor MODEL=ELO`).
 
 use super::read_input;
 use clap::Args;
 use std::path::PathBuf;
+use tribunal::anchor::Anchor;
 use tribunal::battles::parse_battles_with_column;
 use tribunal::bradley_terry::BradleyTerryParams;
 use tribunal::bt_bootstrap::BtBootstrapParams;
@@ -36,6 +38,23 @@ pub struct BtArgs {
     /// Resample clusters given by this column (e.g. `prompt`) instead of battles.
     #[arg(long)]
     cluster: Option<String>,
+    /// Fix one model's Elo, e.g. `gpt-4=1200`: ratings, SEs and intervals become differences
+    /// against it.
+    #[arg(long, value_name = "MODEL=ELO", value_parser = parse_anchor)]
+    anchor: Option<Anchor>,
+}
+
+fn parse_anchor(value: &str) -> Result<Anchor, String> {
+    let (model, elo) = value
+        .rsplit_once('=')
+        .ok_or_else(|| format!("expected MODEL=ELO, found `{value}`"))?;
+    let elo: f64 = elo
+        .parse()
+        .map_err(|_| format!("expected a number after `=` in `{value}`, found `{elo}`"))?;
+    Ok(Anchor {
+        model: model.to_owned(),
+        elo,
+    })
 }
 
 pub fn run(args: BtArgs) -> anyhow::Result<String> {
@@ -61,8 +80,11 @@ pub fn run(args: BtArgs) -> anyhow::Result<String> {
         tol: args.tol,
     };
     let mut leaderboard = bradley_terry_leaderboard(&source, &battles, &bt)?;
+    if let Some(anchor) = &args.anchor {
+        leaderboard = leaderboard.anchored(anchor, &battles)?;
+    }
     if args.bootstrap > 0 {
-        let bootstrap = BtBootstrapParams {
+        let mut plan = BtBootstrapParams {
             bt,
             bootstrap: BootstrapParams {
                 rounds: args.bootstrap,
@@ -70,7 +92,11 @@ pub fn run(args: BtArgs) -> anyhow::Result<String> {
                 level: args.level,
             },
         }
-        .fit(&battles, clusters.as_deref())?;
+        .plan(&battles, clusters.as_deref())?;
+        if let Some(anchor) = &args.anchor {
+            plan = plan.anchored(anchor)?;
+        }
+        let bootstrap = plan.summarise(&plan.rounds(0..args.bootstrap)?)?;
         leaderboard = leaderboard.with_bootstrap(&bootstrap)?;
     }
     Ok(serde_json::to_string_pretty(&leaderboard)?)
