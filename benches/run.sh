@@ -13,6 +13,7 @@
 #   PY_BOOT_RATINGS [20]   … for α and κ
 #   CHOIX_100K [1]         choix fits and bootstrap rounds at 100k battles (no warm-up)
 #   CHOIX_1M [0]           … at 1M battles (0: not run; a fit takes many minutes)
+#   PAGE_RUNS [5]          timed runs of the Leaderboard page on the 100k battles (benches/page.mjs)
 #   BENCH_MAX_LOAD         when set, wait (up to BENCH_WAIT_S [900] s) until the 1-minute load
 #                          average is below it before timing
 set -euo pipefail
@@ -39,6 +40,8 @@ fi
 py() { env -u OPENBLAS_CORETYPE -u OPENBLAS_L2_SIZE PYTHONDONTWRITEBYTECODE=1 "$venv/bin/python" "$@"; }
 
 cargo build --locked --release -p tribunal-benches --bin bench-native
+cargo build --locked -p tribunal-worker --bin tribunal
+trunk build --release
 cargo build --locked --release -p tribunal-benches --lib --target wasm32-unknown-unknown
 wasm-bindgen --target web --out-dir "$out/pkg" "$target/wasm32-unknown-unknown/release/tribunal_benches.wasm"
 "$target/release/bench-native" data "$data"
@@ -67,6 +70,20 @@ stage "native"
 "$target/release/bench-native" time "$data" "$csv" "$rounds" "$slow" > "$out/native.json"
 stage "WASM"
 node benches/wasm.mjs "$out/pkg" "$data" "$csv" "$rounds" "$slow" > "$out/wasm.json"
+stage "page"
+serve_dir=$(mktemp -d)
+"$target/debug/tribunal" serve --addr 127.0.0.1:0 --data-dir "$serve_dir" --dist dist \
+  > "$out/serve.log" 2>&1 &
+serve_pid=$!
+trap 'kill "$serve_pid" 2>/dev/null; rm -rf "$serve_dir"' EXIT
+for _ in $(seq 100); do
+  url=$(sed -n 's/^Tribunal is serving at //p' "$out/serve.log")
+  [ -n "$url" ] && break
+  sleep 0.2
+done
+[ -n "$url" ] || { echo "tribunal serve did not start: see $out/serve.log" >&2; exit 1; }
+node benches/page.mjs "$url" "$data/battles-100k.csv" "${PAGE_RUNS:-5}" > "$out/page.json"
+kill "$serve_pid"
 stage "Python (LLMFAO)"
 py benches/reference_bt.py "$csv" "$py_rounds" > "$out/py-llmfao.json"
 stage "Python (100k battles)"

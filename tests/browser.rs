@@ -42,6 +42,9 @@ fn upload_fits_in_the_browser_like_the_cli() {
     let dir = temp_dir("browser");
     let bad = dir.join("bad.csv");
     std::fs::write(&bad, "left,right,winner\nA,B,left\nA,B,maybe\n").unwrap();
+    // Latin-1 "é" (0xe9) on line 3: not UTF-8.
+    let latin1 = dir.join("latin1.csv");
+    std::fs::write(&latin1, b"left,right,winner\nA,B,left\nA,Caf\xe9,left\n").unwrap();
     let screenshot = root().join("target/e2e/leaderboard.png");
     std::fs::create_dir_all(screenshot.parent().unwrap()).unwrap();
 
@@ -52,6 +55,7 @@ fn upload_fits_in_the_browser_like_the_cli() {
         .arg(&judge)
         .arg(&scored)
         .arg(&bad)
+        .arg(&latin1)
         .arg(&screenshot)
         .current_dir(root())
         .output()
@@ -161,6 +165,10 @@ fn upload_fits_in_the_browser_like_the_cli() {
         "{error}"
     );
     assert_eq!(page["rowsAfterError"], page["rows"]);
+    assert_eq!(
+        page["latin1Error"],
+        "latin1.csv, line 3: expected UTF-8 text, found the byte 0xe9"
+    );
 
     // Anchored at Elo 1000, the second model sits at 1000 with a zero-width interval, every
     // other rating keeps its difference to it, and the summary says so.

@@ -26,7 +26,6 @@ struct Pending {
     request: u64,
     battles: Option<Upload>,
     params: BtBootstrapParams,
-    anchor: Option<Anchor>,
     chunks: Vec<(usize, Option<Vec<Vec<f64>>>)>,
     fitted: Option<Leaderboard>,
 }
@@ -37,11 +36,8 @@ async fn read(input: &HtmlInputElement) -> Option<Result<Upload, String>> {
     Some(
         read_as_bytes(&file)
             .await
-            .map(|bytes| Upload {
-                name: name.clone(),
-                bytes,
-            })
-            .map_err(|e| format!("{name}: the file could not be read: {e}")),
+            .map_err(|e| format!("{name}: the file could not be read: {e}"))
+            .and_then(|bytes| Upload::new(name.clone(), bytes)),
     )
 }
 
@@ -318,20 +314,26 @@ fn start(
         ..BtBootstrapParams::default()
     };
     let request = pending.with_value(|p| p.request) + 1;
-    let bounds: Vec<(usize, usize)> = (0..WORKERS)
-        .map(|k| (rounds * k / WORKERS, rounds * (k + 1) / WORKERS))
-        .filter(|(a, b)| a < b)
-        .collect();
+    let bounds: Vec<(usize, usize)> = if rounds > 1 {
+        (0..WORKERS)
+            .map(|k| (rounds * k / WORKERS, rounds * (k + 1) / WORKERS))
+            .filter(|(a, b)| a < b)
+            .collect()
+    } else {
+        Vec::new()
+    };
     pending.set_value(Pending {
         request,
         battles: Some(upload.clone()),
         params,
-        anchor: anchor.clone(),
         chunks: bounds.iter().map(|&(a, _)| (a, None)).collect(),
         fitted: None,
     });
     status.set(Some(format!("fitting {}…", upload.name)));
     progress.set((rounds > 1).then_some((0, rounds)));
+    // Worker 0 fits, runs the first share of rounds and later summarises; the others run the
+    // remaining shares.
+    let (start, end) = bounds.first().copied().unwrap_or((0, 0));
     send(
         0,
         Job::Fit {
@@ -339,21 +341,21 @@ fn start(
             battles: upload.clone(),
             params,
             anchor,
+            start,
+            end,
         },
     );
-    if rounds > 1 {
-        for (k, &(a, b)) in bounds.iter().enumerate() {
-            send(
-                k,
-                Job::Rounds {
-                    request,
-                    battles: upload.clone(),
-                    params,
-                    start: a,
-                    end: b,
-                },
-            );
-        }
+    for (k, &(a, b)) in bounds.iter().enumerate().skip(1) {
+        send(
+            k,
+            Job::Rounds {
+                request,
+                battles: upload.clone(),
+                params,
+                start: a,
+                end: b,
+            },
+        );
     }
 }
 
@@ -364,7 +366,6 @@ fn summarise_when_ready(
 ) {
     let job = pending.with_value(|p| {
         let fitted = p.fitted.clone()?;
-        let battles = p.battles.clone()?;
         if p.params.bootstrap.rounds < 2 || p.chunks.iter().any(|c| c.1.is_none()) {
             return None;
         }
@@ -372,9 +373,6 @@ fn summarise_when_ready(
         chunks.sort_by_key(|c| c.0);
         Some(Job::Summarise {
             request: p.request,
-            battles,
-            params: p.params,
-            anchor: p.anchor.clone(),
             leaderboard: Box::new(fitted),
             replicates: chunks
                 .into_iter()

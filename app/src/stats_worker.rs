@@ -7,17 +7,20 @@
 //! one worker and come back as the JSON value the CLI prints (undefined statistics are `null`
 //! there, which a typed `f64` could not read back).
 //!
-//! A bootstrap is split across workers: each runs a range of rounds ([`Job::Rounds`]) and
-//! reports progress every [`ROUNDS_PER_PROGRESS`] rounds; one worker then summarises all
-//! replicates ([`Job::Summarise`]). Round r depends only on (seed, r), so the split does not
-//! change the numbers.
+//! A bootstrap is split across workers. The worker that fits the point leaderboard
+//! ([`Job::Fit`]) answers with it at once, then runs its share of the rounds on the same parsed
+//! file and keeps the prepared bootstrap; the other workers each parse the file and run a range
+//! of rounds ([`Job::Rounds`]). All report progress every [`ROUNDS_PER_PROGRESS`] rounds, and the
+//! fitting worker summarises every replicate with the bootstrap it kept ([`Job::Summarise`]).
+//! Round r depends only on (seed, r), so the split does not change the numbers. Files travel as
+//! text (a CSV is UTF-8), which JSON carries far more cheaply than a byte array.
 
 use gloo_worker::{Codec, HandlerId, Worker, WorkerScope};
 use serde::de::DeserializeOwned;
 use serde::{Deserialize, Serialize};
 use tribunal::anchor::Anchor;
 use tribunal::battles::{parse_battles, parse_battles_with_column, Battles};
-use tribunal::bt_bootstrap::BtBootstrapParams;
+use tribunal::bt_bootstrap::{BtBootstrapParams, BtBootstrapPlan};
 use tribunal::irt_report::IrtReportParams;
 use tribunal::judge_study::{JudgeStudy, JudgeStudyParams};
 use tribunal::leaderboard::{bradley_terry_leaderboard, Leaderboard};
@@ -52,23 +55,44 @@ impl Codec for Json {
     }
 }
 
-/// A named input file's bytes.
+/// A named input file's text.
 #[derive(Debug, Clone, Serialize, Deserialize)]
 pub struct Upload {
     pub name: String,
-    pub bytes: Vec<u8>,
+    pub text: String,
+}
+
+impl Upload {
+    /// The file as text, or an error naming the line of the first byte that is not UTF-8.
+    pub fn new(name: String, bytes: Vec<u8>) -> Result<Self, String> {
+        match String::from_utf8(bytes) {
+            Ok(text) => Ok(Self { name, text }),
+            Err(e) => {
+                let at = e.utf8_error().valid_up_to();
+                let bytes = e.as_bytes();
+                let line = 1 + bytes[..at].iter().filter(|&&b| b == b'\n').count();
+                Err(format!(
+                    "{name}, line {line}: expected UTF-8 text, found the byte 0x{:02x}",
+                    bytes[at]
+                ))
+            }
+        }
+    }
 }
 
 /// Work for the statistics worker.
 #[derive(Debug, Clone, Serialize, Deserialize)]
 pub enum Job {
     /// Parse a battles CSV and fit the leaderboard (point estimates, sandwich SEs), anchored
-    /// when `anchor` is given.
+    /// when `anchor` is given; then run bootstrap rounds `start..end` on it and keep the
+    /// prepared bootstrap for [`Job::Summarise`].
     Fit {
         request: u64,
         battles: Upload,
         params: BtBootstrapParams,
         anchor: Option<Anchor>,
+        start: usize,
+        end: usize,
     },
     /// Bootstrap rounds `start..end` of the battles.
     Rounds {
@@ -78,13 +102,10 @@ pub enum Job {
         start: usize,
         end: usize,
     },
-    /// Intervals and CI-aware ranks from every round's replicates (anchored alike), added to
-    /// `leaderboard`.
+    /// Intervals and CI-aware ranks from every round's replicates, added to `leaderboard`; sent
+    /// to the worker that ran [`Job::Fit`] for the same request.
     Summarise {
         request: u64,
-        battles: Upload,
-        params: BtBootstrapParams,
-        anchor: Option<Anchor>,
         leaderboard: Box<Leaderboard>,
         replicates: Vec<Vec<f64>>,
     },
@@ -157,27 +178,55 @@ pub enum Reply {
     },
 }
 
-/// The worker: stateless, one job at a time.
-pub struct StatsWorker;
+/// The worker: one job at a time; it keeps the bootstrap of its last [`Job::Fit`].
+pub struct StatsWorker {
+    bootstrap: Option<(u64, BtBootstrapPlan)>,
+}
 
 fn study(input: &StudyInput, params: &JudgeStudyParams) -> tribunal::Result<JudgeStudy> {
     match input {
         StudyInput::Joined { human, judge, key } => {
-            let (h, h_keys) = parse_battles_with_column(&human.name, &human.bytes, key)?;
-            let (j, j_keys) = parse_battles_with_column(&judge.name, &judge.bytes, key)?;
+            let (h, h_keys) = parse_battles_with_column(&human.name, human.text.as_bytes(), key)?;
+            let (j, j_keys) = parse_battles_with_column(&judge.name, judge.text.as_bytes(), key)?;
             let joined = join_verdicts(&j, &j_keys, &h, &h_keys)?;
             let source = format!("{} ⋈ {} on `{key}`", human.name, judge.name);
             params.fit(&source, &joined.data)
         }
         StudyInput::Scored(upload) => params.fit(
             &upload.name,
-            &parse_scored_battles(&upload.name, &upload.bytes)?,
+            &parse_scored_battles(&upload.name, upload.text.as_bytes())?,
         ),
     }
 }
 
 fn parse(upload: &Upload) -> tribunal::Result<Battles> {
-    parse_battles(&upload.name, &upload.bytes)
+    parse_battles(&upload.name, upload.text.as_bytes())
+}
+
+/// Runs rounds `start..end` of `plan`, reporting progress to `id`.
+fn rounds(
+    scope: &WorkerScope<StatsWorker>,
+    id: HandlerId,
+    request: u64,
+    plan: &BtBootstrapPlan,
+    start: usize,
+    end: usize,
+) -> tribunal::Result<Vec<Vec<f64>>> {
+    let mut replicates = Vec::with_capacity(end.saturating_sub(start));
+    let mut from = start;
+    while from < end {
+        let to = (from + ROUNDS_PER_PROGRESS).min(end);
+        replicates.extend(plan.rounds(from..to)?);
+        scope.respond(
+            id,
+            Reply::Progress {
+                request,
+                done: to - from,
+            },
+        );
+        from = to;
+    }
+    Ok(replicates)
 }
 
 impl Worker for StatsWorker {
@@ -186,7 +235,7 @@ impl Worker for StatsWorker {
     type Output = Reply;
 
     fn create(_scope: &WorkerScope<Self>) -> Self {
-        Self
+        Self { bootstrap: None }
     }
 
     fn update(&mut self, _scope: &WorkerScope<Self>, _message: Self::Message) {}
@@ -198,42 +247,42 @@ impl Worker for StatsWorker {
                 battles,
                 params,
                 anchor,
-            } => Reply::Fitted {
-                request,
-                result: parse(&battles)
-                    .and_then(|b| {
-                        let leaderboard = bradley_terry_leaderboard(&battles.name, &b, &params.bt)?;
-                        match &anchor {
-                            Some(anchor) => leaderboard.anchored(anchor, &b),
-                            None => Ok(leaderboard),
-                        }
-                    })
-                    .map_err(|e| e.to_string()),
-            },
-            Job::Rounds {
-                request,
-                battles,
-                params,
                 start,
                 end,
             } => {
-                let result = parse(&battles)
-                    .and_then(|b| params.plan(&b, None))
+                self.bootstrap = None;
+                let fitted = parse(&battles)
+                    .and_then(|b| {
+                        let leaderboard = bradley_terry_leaderboard(&battles.name, &b, &params.bt)?;
+                        let leaderboard = match &anchor {
+                            Some(anchor) => leaderboard.anchored(anchor, &b)?,
+                            None => leaderboard,
+                        };
+                        Ok((b, leaderboard))
+                    })
+                    .map_err(|e| e.to_string());
+                scope.respond(
+                    id,
+                    Reply::Fitted {
+                        request,
+                        result: fitted
+                            .as_ref()
+                            .map(|(_, lb)| lb.clone())
+                            .map_err(Clone::clone),
+                    },
+                );
+                let (Ok((b, _)), true) = (fitted, start < end) else {
+                    return;
+                };
+                let result = params
+                    .plan(&b, None)
+                    .and_then(|plan| match &anchor {
+                        Some(anchor) => plan.anchored(anchor),
+                        None => Ok(plan),
+                    })
                     .and_then(|plan| {
-                        let mut replicates = Vec::with_capacity(end.saturating_sub(start));
-                        let mut from = start;
-                        while from < end {
-                            let to = (from + ROUNDS_PER_PROGRESS).min(end);
-                            replicates.extend(plan.rounds(from..to)?);
-                            scope.respond(
-                                id,
-                                Reply::Progress {
-                                    request,
-                                    done: to - from,
-                                },
-                            );
-                            from = to;
-                        }
+                        let replicates = rounds(scope, id, request, &plan, start, end)?;
+                        self.bootstrap = Some((request, plan));
                         Ok(replicates)
                     })
                     .map_err(|e| e.to_string());
@@ -243,24 +292,35 @@ impl Worker for StatsWorker {
                     result,
                 }
             }
-            Job::Summarise {
+            Job::Rounds {
                 request,
                 battles,
                 params,
-                anchor,
+                start,
+                end,
+            } => Reply::Rounds {
+                request,
+                start,
+                result: parse(&battles)
+                    .and_then(|b| params.plan(&b, None))
+                    .and_then(|plan| rounds(scope, id, request, &plan, start, end))
+                    .map_err(|e| e.to_string()),
+            },
+            Job::Summarise {
+                request,
                 leaderboard,
                 replicates,
             } => Reply::Summarised {
                 request,
-                result: parse(&battles)
-                    .and_then(|b| params.plan(&b, None))
-                    .and_then(|plan| match &anchor {
-                        Some(anchor) => plan.anchored(anchor),
-                        None => Ok(plan),
-                    })
-                    .and_then(|plan| plan.summarise(&replicates))
-                    .and_then(|bootstrap| leaderboard.with_bootstrap(&bootstrap))
-                    .map_err(|e| e.to_string()),
+                result: match &self.bootstrap {
+                    Some((fitted, plan)) if *fitted == request => plan
+                        .summarise(&replicates)
+                        .and_then(|bootstrap| leaderboard.with_bootstrap(&bootstrap))
+                        .map_err(|e| e.to_string()),
+                    _ => Err(format!(
+                        "this worker no longer holds the bootstrap of request {request}"
+                    )),
+                },
             },
             Job::Study {
                 request,

@@ -1,9 +1,9 @@
 // Drives the Tribunal app in headless Chromium (Debian's /usr/bin/chromium) with playwright-core.
-// Usage: node leaderboard.mjs URL CROWD_CSV JUDGE_CSV SCORED_CSV BAD_CSV SCREENSHOT_PNG
+// Usage: node leaderboard.mjs URL CROWD_CSV JUDGE_CSV SCORED_CSV BAD_CSV LATIN1_CSV SCREENSHOT_PNG
 // Prints one JSON object: what the page showed. Assertions live in tests/browser.rs.
 import { chromium } from 'playwright-core';
 
-const [url, crowd, judge, scored, bad, screenshot] = process.argv.slice(2);
+const [url, crowd, judge, scored, bad, latin1, screenshot] = process.argv.slice(2);
 const browser = await chromium.launch({
   executablePath: process.env.CHROMIUM ?? '/usr/bin/chromium',
   args: ['--headless', '--no-sandbox', '--disable-gpu', '--disable-quic', '--no-first-run',
@@ -58,6 +58,10 @@ try {
   await page.waitForSelector('#error', { timeout: 30000 });
   const errorText = await page.textContent('#error');
   const rowsAfterError = await rowsOf();
+  await page.setInputFiles('#csv-input', latin1);
+  await page.waitForFunction(() => document.querySelector('#error')?.textContent.includes('latin1.csv'),
+    null, { timeout: 30000 });
+  const latin1Error = await page.textContent('#error');
 
   // Anchoring the second model at Elo 1000 refits the leaderboard on screen (not the bad file).
   const anchorModel = rows[1].model;
@@ -73,7 +77,7 @@ try {
   const anchoredRows = await rowsOf();
   const anchoredSummary = await page.textContent('#leaderboard .summary');
 
-  console.log(JSON.stringify({ liveStatus, liveCount, rows, summary, sawProgress, heldOut, studySummary, sideBySide, reliability, beta, errorText, rowsAfterError, anchorModel, anchoredRows, anchoredSummary, pageErrors }));
+  console.log(JSON.stringify({ liveStatus, liveCount, rows, summary, sawProgress, heldOut, studySummary, sideBySide, reliability, beta, errorText, rowsAfterError, latin1Error, anchorModel, anchoredRows, anchoredSummary, pageErrors }));
 } finally {
   await browser.close();
 }
