@@ -41,7 +41,7 @@ py() { env -u OPENBLAS_CORETYPE -u OPENBLAS_L2_SIZE PYTHONDONTWRITEBYTECODE=1 "$
 
 cargo build --locked --release -p tribunal-benches --bin bench-native
 cargo build --locked -p tribunal-worker --bin tribunal
-trunk build --release
+trunk build --release >&2
 cargo build --locked --release -p tribunal-benches --lib --target wasm32-unknown-unknown
 wasm-bindgen --target web --out-dir "$out/pkg" "$target/wasm32-unknown-unknown/release/tribunal_benches.wasm"
 "$target/release/bench-native" data "$data"

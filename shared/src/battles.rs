@@ -11,6 +11,7 @@
 //! model *a* (the `model_a` / `left` side). Errors name the source, line, column and field, and
 //! say what was expected.
 
+use crate::csv_row::read_header;
 use crate::error::{Error, Location, Result};
 use serde::{Deserialize, Serialize};
 use std::collections::HashMap;
@@ -139,17 +140,11 @@ pub fn parse_battles_with_column(
 }
 
 fn parse(source: &str, bytes: &[u8], extra: Option<&str>) -> Result<(Battles, Vec<String>)> {
-    let mut reader = csv::ReaderBuilder::new()
-        .has_headers(true)
-        .flexible(false)
-        .from_reader(bytes);
-    let headers = reader.headers().map_err(|e| csv_error(source, &e))?.clone();
-    if headers.is_empty() || (headers.len() == 1 && headers[0].trim().is_empty()) {
-        return Err(Error::input(
-            Location::line(source, 1),
-            "the file is empty: expected a header row with `model_a,model_b,winner` or `left,right,winner`",
-        ));
-    }
+    let (mut reader, headers) = read_header(
+        source,
+        bytes,
+        "`model_a,model_b,winner` or `left,right,winner`",
+    )?;
     let find = |name: &str| headers.iter().position(|h| h.trim() == name);
     let layout = match (
         find("model_a"),

@@ -27,6 +27,7 @@
 //! rows.
 
 use crate::battles::{csv_error, Battle, Battles, Layout, ModelIndex};
+use crate::csv_row::Row;
 use crate::error::{Error, Location, Result};
 use serde::{Deserialize, Serialize};
 
@@ -224,12 +225,8 @@ pub fn parse_scored_battles(source: &str, bytes: &[u8]) -> Result<ScoredBattles>
     let mut battles = Vec::new();
     for record in reader.records() {
         let record = record.map_err(|e| csv_error(source, &e))?;
-        let line = record.position().map_or(0, csv::Position::line);
-        let row = Row {
-            source,
-            line,
-            record: &record,
-        };
+        let row = Row::new(source, &record);
+        let line = row.line;
         let a = row.required(columns.a, "model_a")?;
         let b = row.required(columns.b, "model_b")?;
         if a == b {
@@ -239,10 +236,10 @@ pub fn parse_scored_battles(source: &str, bytes: &[u8]) -> Result<ScoredBattles>
             ));
         }
         let (score, order_flip) = match (columns.score, columns.orders) {
-            (Some(i), _) => (Some(row.score(i, "score")?), false),
+            (Some(i), _) => (Some(row.number(i, "score")?), false),
             (None, Some((ab, ba))) => {
-                let s_ab = row.score(ab, "score_ab")?;
-                let s_ba = row.score(ba, "score_ba")?;
+                let s_ab = row.number(ab, "score_ab")?;
+                let s_ba = row.number(ba, "score_ba")?;
                 (Some(0.5 * (s_ab + s_ba)), s_ab * s_ba < 0.0)
             }
             (None, None) => (None, false),
@@ -284,43 +281,7 @@ pub fn parse_scored_battles(source: &str, bytes: &[u8]) -> Result<ScoredBattles>
     })
 }
 
-/// One record with its place in the input, for located errors.
-struct Row<'r> {
-    source: &'r str,
-    line: u64,
-    record: &'r csv::StringRecord,
-}
-
-impl<'r> Row<'r> {
-    fn value(&self, i: usize) -> &'r str {
-        self.record.get(i).unwrap_or("").trim()
-    }
-
-    fn error(&self, i: usize, name: &str, message: String) -> Error {
-        Error::input(
-            Location::field(self.source, self.line, i + 1, name),
-            message,
-        )
-    }
-
-    fn required(&self, i: usize, name: &str) -> Result<&'r str> {
-        let value = self.value(i);
-        if value.is_empty() {
-            Err(self.error(i, name, "expected a value, found an empty field".to_owned()))
-        } else {
-            Ok(value)
-        }
-    }
-
-    fn score(&self, i: usize, name: &str) -> Result<f64> {
-        let text = self.required(i, name)?;
-        match text.parse::<f64>() {
-            Ok(s) if s.is_finite() => Ok(s),
-            Ok(_) => Err(self.error(i, name, format!("expected a finite number, found `{text}`"))),
-            Err(_) => Err(self.error(i, name, format!("expected a number, found `{text}`"))),
-        }
-    }
-
+impl Row<'_> {
     fn label(&self, i: usize, name: &str) -> Result<f64> {
         let text = self.required(i, name)?;
         Layout::Arena.target(text).ok_or_else(|| {

@@ -2,6 +2,7 @@
 //! one JSON document on stdout. One module per family of statistics.
 
 mod bt;
+mod calibrate;
 mod irt;
 mod reliability;
 mod study;
@@ -28,6 +29,9 @@ pub enum Stats {
     Consistency(Box<reliability::ConsistencyArgs>),
     /// Position bias of a pairwise judge: first-position rate, binomial test, AB/BA flip rate.
     Position(Box<reliability::PositionArgs>),
+    /// Calibrate a judge: fit an LS, MN, BTL, BTL2 or Plackett–Luce head on rationale
+    /// embeddings with cross-validated γ, and compare it with the base judge on test rows.
+    Calibrate(Box<calibrate::CalibrateArgs>),
     /// Graded response model of a judge under prompt variants: C_V, ρ, θ_ratio and D_W.
     Irt(Box<irt::IrtArgs>),
 }
@@ -43,6 +47,7 @@ impl Stats {
             Self::Aa(args) => reliability::aa(*args)?,
             Self::Consistency(args) => reliability::consistency(*args)?,
             Self::Position(args) => reliability::position(*args)?,
+            Self::Calibrate(args) => calibrate::run(*args)?,
             Self::Irt(args) => irt::run(*args)?,
         };
         println!("{json}");

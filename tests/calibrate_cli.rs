@@ -1,0 +1,322 @@
+//! `tribunal stats calibrate` as a user runs it: heads fitted from CSV files equal
+//! scikit-learn's on the committed fixture (shared/tests/fixtures/heads_reference.json, made by
+//! make_heads_reference.py), cross-validation picks γ and the head beats a miscalibrated judge on
+//! held-out rows, the model file is written and loads, and bad files fail with located errors.
+
+use std::path::{Path, PathBuf};
+use tribunal::head_file::{Head, HeadFile};
+use tribunal_e2e::{run_tribunal, stdout_json, temp_dir};
+
+fn fixture() -> serde_json::Value {
+    serde_json::from_str(include_str!(
+        "../shared/tests/fixtures/heads_reference.json"
+    ))
+    .unwrap()
+}
+
+fn floats(v: &serde_json::Value) -> Vec<f64> {
+    v.as_array()
+        .unwrap()
+        .iter()
+        .map(|x| x.as_f64().unwrap())
+        .collect()
+}
+
+fn embedding(v: &serde_json::Value) -> String {
+    floats(v)
+        .iter()
+        .map(|x| format!("{x:e}"))
+        .collect::<Vec<_>>()
+        .join(" ")
+}
+
+/// Writes `header` and `rows` to `dir/name` and returns the path.
+fn write_csv(dir: &Path, name: &str, header: &str, rows: &[String]) -> PathBuf {
+    let path = dir.join(name);
+    std::fs::write(&path, format!("{header}\n{}\n", rows.join("\n"))).unwrap();
+    path
+}
+
+fn assert_close(what: &str, ours: &[f64], theirs: &[f64], rel: f64) {
+    assert_eq!(ours.len(), theirs.len(), "{what}");
+    let scale = theirs.iter().fold(1.0_f64, |m, x| m.max(x.abs()));
+    for (a, b) in ours.iter().zip(theirs) {
+        assert!((a - b).abs() <= rel * scale, "{what}: {a} vs {b}");
+    }
+}
+
+fn calibrate(args: &[&str]) -> serde_json::Value {
+    let mut all = vec!["stats", "calibrate"];
+    all.extend_from_slice(args);
+    stdout_json(&run_tribunal(&all))
+}
+
+/// Calibrates a `head` at the single γ `gamma`, writing the model file to `model`; returns the
+/// report and the model file read back.
+fn fixed_gamma(
+    head: &str,
+    train: &Path,
+    test: &Path,
+    gamma: &str,
+    model: &Path,
+) -> (serde_json::Value, HeadFile) {
+    let json = calibrate(&[
+        "--head",
+        head,
+        "--train",
+        train.to_str().unwrap(),
+        "--test",
+        test.to_str().unwrap(),
+        "--gamma-min",
+        gamma,
+        "--gamma-max",
+        gamma,
+        "--gammas",
+        "1",
+        "--bootstrap",
+        "200",
+        "--model-out",
+        model.to_str().unwrap(),
+    ]);
+    let text = std::fs::read_to_string(model).unwrap();
+    (json, HeadFile::from_json("model.json", &text).unwrap())
+}
+
+#[test]
+fn ls_and_btl_heads_from_csv_equal_sklearn() {
+    let dir = temp_dir("calibrate-sklearn");
+    let f = fixture();
+    // LS, primal case (60 rows, d = 8, γ = 3). The test file's human scores are sklearn's own
+    // predictions, so the head's test MSE must vanish while the judge's does not.
+    let c = &f["ls"][0];
+    let rows = |e: &str, s: &str, h: &str| -> Vec<String> {
+        let (e, s, h) = (c[e].as_array().unwrap(), floats(&c[s]), floats(&c[h]));
+        (0..e.len())
+            .map(|i| format!("{},{:e},{:e}", embedding(&e[i]), s[i], h[i]))
+            .collect()
+    };
+    let train = write_csv(
+        &dir,
+        "ls-train.csv",
+        "embedding,score,human",
+        &rows("embeddings", "scores", "labels"),
+    );
+    let test = write_csv(
+        &dir,
+        "ls-test.csv",
+        "embedding,score,human",
+        &rows("test_embeddings", "test_scores", "predictions"),
+    );
+    let model = dir.join("ls-model.json");
+    let gamma = c["gamma"].to_string();
+    let (json, file) = fixed_gamma("ls", &train, &test, &gamma, &model);
+    assert_eq!(
+        (
+            json["head"].as_str(),
+            json["n_train"].as_u64(),
+            json["dim"].as_u64()
+        ),
+        (Some("ls"), Some(60), Some(8))
+    );
+    let Head::Ls(head) = &file.head else {
+        panic!("an LS head")
+    };
+    assert_close("LS weights", &head.weights, &floats(&c["weights"]), 1e-9);
+    assert_close(
+        "LS base weight",
+        &[head.base_weight, head.intercept],
+        &[
+            c["base_weight"].as_f64().unwrap(),
+            c["intercept"].as_f64().unwrap(),
+        ],
+        1e-9,
+    );
+    assert_eq!(
+        file.training_data_hash,
+        c["training_data_hash"].as_str().unwrap()
+    );
+    let mse = &json["regression"]["mse"];
+    assert!(mse["head"]["estimate"].as_f64().unwrap() < 1e-12, "{mse}");
+    assert!(mse["base"]["estimate"].as_f64().unwrap() > 1e-3, "{mse}");
+
+    // BTL, primal case: coefficients within 1e-5 of sklearn's LogisticRegression.
+    let c = &f["btl"][0];
+    let (e, p, h) = (
+        c["embeddings"].as_array().unwrap(),
+        floats(&c["probabilities"]),
+        floats(&c["labels"]),
+    );
+    let rows: Vec<String> = (0..e.len())
+        .map(|i| format!("{},{:e},{}", embedding(&e[i]), p[i], h[i]))
+        .collect();
+    let train = write_csv(&dir, "btl-train.csv", "embedding,p,human", &rows);
+    let model = dir.join("btl-model.json");
+    let gamma = c["gamma"].to_string();
+    let (json, file) = fixed_gamma("btl", &train, &train, &gamma, &model);
+    assert_eq!(json["classification"]["classes"], serde_json::json!([0, 1]));
+    let Head::Btl(head) = &file.head else {
+        panic!("a BTL head")
+    };
+    assert_close("BTL weights", &head.weights, &floats(&c["weights"]), 1e-5);
+    assert_close(
+        "BTL base weight",
+        &[head.base_weight, head.intercept],
+        &[
+            c["base_weight"].as_f64().unwrap(),
+            c["intercept"].as_f64().unwrap(),
+        ],
+        1e-5,
+    );
+}
+
+/// A deterministic stream in [0, 1) (SplitMix64), so the test needs no RNG crate.
+struct SplitMix(u64);
+
+impl SplitMix {
+    fn uniform(&mut self) -> f64 {
+        self.0 = self.0.wrapping_add(0x9e37_79b9_7f4a_7c15);
+        let mut z = self.0;
+        z = (z ^ (z >> 30)).wrapping_mul(0xbf58_476d_1ce4_e5b9);
+        z = (z ^ (z >> 27)).wrapping_mul(0x94d0_49bb_1331_11eb);
+        ((z ^ (z >> 31)) >> 11) as f64 / (1u64 << 53) as f64
+    }
+}
+
+#[test]
+fn cross_validated_ls_head_beats_a_miscalibrated_judge() {
+    // Human score = 3 + 2·e₁ − e₂ + noise; the judge reports 3 + 0.5·(human − 3) + noise,
+    // compressed towards the middle. The head must cut the held-out MSE (interval of the
+    // difference below 0), and cross-validation must choose from the requested grid.
+    let dir = temp_dir("calibrate-cv");
+    let mut r = SplitMix(7);
+    let mut rows = |n: usize| -> Vec<String> {
+        (0..n)
+            .map(|_| {
+                let e: Vec<f64> = (0..6).map(|_| 2.0 * r.uniform() - 1.0).collect();
+                let human = 3.0 + 2.0 * e[0] - e[1] + 0.3 * (r.uniform() - 0.5);
+                let judge = 3.0 + 0.5 * (human - 3.0) + 0.3 * (r.uniform() - 0.5);
+                let cells: Vec<String> = e.iter().map(|x| format!("{x:.6}")).collect();
+                format!("{},{judge:.6},{human:.6}", cells.join(" "))
+            })
+            .collect()
+    };
+    let train = write_csv(&dir, "train.csv", "embedding,score,human", &rows(200));
+    let test = write_csv(&dir, "test.csv", "embedding,score,human", &rows(200));
+    let json = calibrate(&[
+        "--head",
+        "ls",
+        "--train",
+        train.to_str().unwrap(),
+        "--test",
+        test.to_str().unwrap(),
+        "--seed",
+        "3",
+        "--gamma-min",
+        "0.001",
+        "--gamma-max",
+        "1000",
+        "--gammas",
+        "7",
+    ]);
+    assert_eq!(json["settings"]["cv"]["seed"], 3);
+    assert_eq!(json["settings"]["bootstrap"]["seed"], 3);
+    let gammas = floats(&json["cv"]["gammas"]);
+    assert_eq!(gammas.len(), 7);
+    assert!((gammas[0] - 1e-3).abs() < 1e-15 && (gammas[6] - 1e3).abs() < 1e-9);
+    assert!(gammas.contains(&json["cv"]["chosen_gamma"].as_f64().unwrap()));
+    assert_eq!(floats(&json["cv"]["mean_loss"]).len(), 7);
+    let difference = &json["regression"]["mse"]["difference"];
+    assert!(difference["upper"].as_f64().unwrap() < 0.0, "{difference}");
+    assert_eq!(json["model"]["seed"], 3);
+    assert_eq!(json["model"]["format_version"], 1);
+}
+
+#[test]
+fn bad_calibration_files_are_located() {
+    let dir = temp_dir("calibrate-bad");
+    let good = write_csv(
+        &dir,
+        "good.csv",
+        "embedding,score,human",
+        &["1 2,3,4".into(), "2 1,3,2".into()],
+    );
+    let fails = |args: &[&str], expected: &str| {
+        let mut all = vec!["stats", "calibrate"];
+        all.extend_from_slice(args);
+        let out = run_tribunal(&all);
+        assert_eq!(out.status.code(), Some(1), "{args:?}");
+        let err = String::from_utf8_lossy(&out.stderr);
+        assert!(err.contains(expected), "{err} lacks {expected}");
+    };
+    let ragged = write_csv(
+        &dir,
+        "ragged.csv",
+        "embedding,score,human",
+        &["1 2,3,4".into(), "1 2 3,3,4".into()],
+    );
+    fails(
+        &["--head", "ls", "--train", ragged.to_str().unwrap(), "--test", good.to_str().unwrap()],
+        "ragged.csv, line 3, column 1 (`embedding`): expected an embedding of 2 numbers (as on line 2), found 3",
+    );
+    let wide = write_csv(
+        &dir,
+        "wide.csv",
+        "embedding,score,human",
+        &["1 2 3,3,4".into()],
+    );
+    fails(
+        &["--head", "ls", "--train", good.to_str().unwrap(), "--test", wide.to_str().unwrap()],
+        "wide.csv, line 2, column 1 (`embedding`): expected an embedding of 2 numbers (as in the training file), found 3",
+    );
+    fails(
+        &[
+            "--head",
+            "ls",
+            "--train",
+            good.to_str().unwrap(),
+            "--test",
+            good.to_str().unwrap(),
+        ],
+        "5-fold cross-validation needs at least 5 units (one per fold), found 2",
+    );
+    let mn = write_csv(
+        &dir,
+        "mn.csv",
+        "embedding,p_1,p_2,p_3,human",
+        &["1 2,0.2,0.3,0.5,4".into()],
+    );
+    fails(
+        &[
+            "--head",
+            "mn",
+            "--train",
+            mn.to_str().unwrap(),
+            "--test",
+            mn.to_str().unwrap(),
+        ],
+        "mn.csv, line 2, column 5 (`human`): expected one of the classes 1, 2, 3, found `4`",
+    );
+    fails(
+        &[
+            "--head",
+            "btl",
+            "--train",
+            good.to_str().unwrap(),
+            "--test",
+            good.to_str().unwrap(),
+        ],
+        "good.csv, line 1: header lacks `p`",
+    );
+    let out = run_tribunal(&[
+        "stats",
+        "calibrate",
+        "--head",
+        "svm",
+        "--train",
+        "x",
+        "--test",
+        "y",
+    ]);
+    assert_ne!(out.status.code(), Some(0));
+    assert!(String::from_utf8_lossy(&out.stderr).contains("expected a head kind"));
+}
