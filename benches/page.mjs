@@ -5,15 +5,11 @@
 // Usage: node benches/page.mjs URL BATTLES.csv RUNS
 //   URL: a running `tribunal serve` of the release build (dist/).
 // Prints JSON: { median_s, min_s, runs, rows, settings }.
-import { chromium } from 'playwright-core';
+import { launchChromium } from '../tests/browser/chromium.mjs';
 
 const [url, csv, runsArg] = process.argv.slice(2);
 const runs = Number(runsArg ?? 5);
-const browser = await chromium.launch({
-  executablePath: process.env.CHROMIUM ?? '/usr/bin/chromium',
-  args: ['--headless', '--no-sandbox', '--disable-gpu', '--disable-quic', '--no-first-run',
-    '--disable-background-networking', '--disable-component-update', '--disable-sync'],
-});
+const browser = await launchChromium();
 try {
   const times = [];
   let rows = 0;

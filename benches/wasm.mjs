@@ -7,7 +7,7 @@
 import { createServer } from 'node:http';
 import { readFile } from 'node:fs/promises';
 import { basename, join } from 'node:path';
-import { chromium } from 'playwright-core';
+import { launchChromium } from '../tests/browser/chromium.mjs';
 
 const [pkg, dataDir, csv, roundsArg, slowArg] = process.argv.slice(2);
 const rounds = Number(roundsArg ?? 50);
@@ -32,11 +32,7 @@ const server = createServer(async (req, res) => {
 await new Promise((r) => server.once('listening', r));
 const base = `http://127.0.0.1:${server.address().port}`;
 
-const browser = await chromium.launch({
-  executablePath: process.env.CHROMIUM ?? '/usr/bin/chromium',
-  args: ['--headless', '--no-sandbox', '--disable-gpu', '--disable-quic', '--no-first-run',
-    '--disable-background-networking', '--disable-component-update', '--disable-sync'],
-});
+const browser = await launchChromium();
 try {
   const page = await browser.newPage();
   await page.goto(base + '/');

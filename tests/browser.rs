@@ -5,25 +5,13 @@
 //! `tribunal stats soft-elo`; a malformed upload shows the located error and keeps the previous
 //! leaderboard. The driver is `tests/browser/leaderboard.mjs` (playwright-core).
 
-use std::process::Command;
-use tribunal_e2e::{root, run_tribunal, stdout_json, temp_dir, Worker};
-
-fn parse(value: &serde_json::Value) -> f64 {
-    value
-        .as_str()
-        .expect("a number as text")
-        .parse()
-        .expect("a number")
-}
+use tribunal_e2e::{
+    app_worker, attr_number, root, run_browser_driver, run_tribunal, stdout_json, temp_dir,
+};
 
 #[test]
 fn upload_fits_in_the_browser_like_the_cli() {
-    let dist = root().join("dist");
-    assert!(
-        dist.join("index.html").is_file(),
-        "the app is not built: run `trunk build --release` at the repository root first"
-    );
-    let worker = Worker::start("browser", &dist);
+    let worker = app_worker("browser");
     let crowd = root().join("tests/data/llmfao/crowd-comparisons.csv");
     let judge = root().join("tests/data/llmfao/gpt4-crowd-comparisons.csv");
     let (crowd_arg, judge_arg) = (crowd.to_str().unwrap(), judge.to_str().unwrap());
@@ -48,29 +36,17 @@ fn upload_fits_in_the_browser_like_the_cli() {
     let screenshot = root().join("target/e2e/leaderboard.png");
     std::fs::create_dir_all(screenshot.parent().unwrap()).unwrap();
 
-    let output = Command::new("node")
-        .arg(root().join("tests/browser/leaderboard.mjs"))
-        .arg(&worker.url)
-        .arg(&crowd)
-        .arg(&judge)
-        .arg(&scored)
-        .arg(&bad)
-        .arg(&latin1)
-        .arg(&screenshot)
-        .current_dir(root())
-        .output()
-        .expect("running node (is Node.js installed? run scripts/setup.sh)");
-    assert!(
-        output.status.success(),
-        "browser driver failed:\n{}\n{}",
-        String::from_utf8_lossy(&output.stdout),
-        String::from_utf8_lossy(&output.stderr)
-    );
-    let page: serde_json::Value = serde_json::from_slice(&output.stdout).expect("driver JSON");
-    assert_eq!(
-        page["pageErrors"],
-        serde_json::json!([]),
-        "no uncaught page errors"
+    let page = run_browser_driver(
+        "leaderboard.mjs",
+        [
+            std::ffi::OsStr::new(&worker.url),
+            crowd.as_os_str(),
+            judge.as_os_str(),
+            scored.as_os_str(),
+            bad.as_os_str(),
+            latin1.as_os_str(),
+            screenshot.as_os_str(),
+        ],
     );
 
     // The WebSocket demo reached the page: 40 events and the closing message.
@@ -87,7 +63,7 @@ fn upload_fits_in_the_browser_like_the_cli() {
     assert_eq!(rows.len(), expected.len());
     for (row, want) in rows.iter().zip(expected) {
         assert_eq!(row["model"], want["model"]);
-        let elo = parse(&row["elo"]);
+        let elo = attr_number(&row["elo"]);
         assert!(
             (elo - want["elo"].as_f64().unwrap()).abs() <= 1e-9,
             "{}: page {elo} vs CLI {}",
@@ -96,7 +72,7 @@ fn upload_fits_in_the_browser_like_the_cli() {
         );
         for bound in ["lower", "upper"] {
             let (ours, cli) = (
-                parse(&row[bound]),
+                attr_number(&row[bound]),
                 want["bootstrap"][bound].as_f64().unwrap(),
             );
             assert!(
@@ -127,7 +103,7 @@ fn upload_fits_in_the_browser_like_the_cli() {
     assert_eq!(held_out.len(), runs.len());
     for (row, run) in held_out.iter().zip(runs) {
         assert_eq!(row["target"], run["name"]);
-        assert!((parse(&row["mae"]) - run["mae"].as_f64().unwrap()).abs() <= 1e-9);
+        assert!((attr_number(&row["mae"]) - run["mae"].as_f64().unwrap()).abs() <= 1e-9);
     }
     let study_summary = page["studySummary"].as_str().unwrap();
     let rho = format!(
@@ -175,18 +151,21 @@ fn upload_fits_in_the_browser_like_the_cli() {
     let anchor = page["anchorModel"].as_str().unwrap();
     let anchored = page["anchoredRows"].as_array().unwrap();
     assert_eq!(anchored.len(), rows.len());
-    let anchor_elo = parse(&rows[1]["elo"]);
+    let anchor_elo = attr_number(&rows[1]["elo"]);
     for (plain, row) in rows.iter().zip(anchored) {
         assert_eq!(plain["model"], row["model"]);
-        let shifted = parse(&plain["elo"]) - anchor_elo + 1000.0;
-        assert!((parse(&row["elo"]) - shifted).abs() <= 1e-6, "{row}");
+        let shifted = attr_number(&plain["elo"]) - anchor_elo + 1000.0;
+        assert!((attr_number(&row["elo"]) - shifted).abs() <= 1e-6, "{row}");
         if row["model"] == anchor {
             assert_eq!(
-                (parse(&row["lower"]), parse(&row["upper"])),
+                (attr_number(&row["lower"]), attr_number(&row["upper"])),
                 (1000.0, 1000.0)
             );
         } else {
-            assert!(parse(&row["lower"]) < parse(&row["upper"]), "{row}");
+            assert!(
+                attr_number(&row["lower"]) < attr_number(&row["upper"]),
+                "{row}"
+            );
         }
     }
     let anchored_summary = page["anchoredSummary"].as_str().unwrap();

@@ -3,39 +3,12 @@
 //! make_heads_reference.py), cross-validation picks γ and the head beats a miscalibrated judge on
 //! held-out rows, the model file is written and loads, and bad files fail with located errors.
 
-use std::path::{Path, PathBuf};
+use std::path::Path;
 use tribunal::head_file::{Head, HeadFile};
-use tribunal_e2e::{run_tribunal, stdout_json, temp_dir};
-
-fn fixture() -> serde_json::Value {
-    serde_json::from_str(include_str!(
-        "../shared/tests/fixtures/heads_reference.json"
-    ))
-    .unwrap()
-}
-
-fn floats(v: &serde_json::Value) -> Vec<f64> {
-    v.as_array()
-        .unwrap()
-        .iter()
-        .map(|x| x.as_f64().unwrap())
-        .collect()
-}
-
-fn embedding(v: &serde_json::Value) -> String {
-    floats(v)
-        .iter()
-        .map(|x| format!("{x:e}"))
-        .collect::<Vec<_>>()
-        .join(" ")
-}
-
-/// Writes `header` and `rows` to `dir/name` and returns the path.
-fn write_csv(dir: &Path, name: &str, header: &str, rows: &[String]) -> PathBuf {
-    let path = dir.join(name);
-    std::fs::write(&path, format!("{header}\n{}\n", rows.join("\n"))).unwrap();
-    path
-}
+use tribunal_e2e::{
+    btl_fixture_csv, embedding_cell, floats, heads_fixture, miscalibrated_ls_files, run_tribunal,
+    stdout_json, temp_dir, write_csv,
+};
 
 fn assert_close(what: &str, ours: &[f64], theirs: &[f64], rel: f64) {
     assert_eq!(ours.len(), theirs.len(), "{what}");
@@ -85,14 +58,14 @@ fn fixed_gamma(
 #[test]
 fn ls_and_btl_heads_from_csv_equal_sklearn() {
     let dir = temp_dir("calibrate-sklearn");
-    let f = fixture();
+    let f = heads_fixture();
     // LS, primal case (60 rows, d = 8, γ = 3). The test file's human scores are sklearn's own
     // predictions, so the head's test MSE must vanish while the judge's does not.
     let c = &f["ls"][0];
     let rows = |e: &str, s: &str, h: &str| -> Vec<String> {
         let (e, s, h) = (c[e].as_array().unwrap(), floats(&c[s]), floats(&c[h]));
         (0..e.len())
-            .map(|i| format!("{},{:e},{:e}", embedding(&e[i]), s[i], h[i]))
+            .map(|i| format!("{},{:e},{:e}", embedding_cell(&e[i]), s[i], h[i]))
             .collect()
     };
     let train = write_csv(
@@ -141,15 +114,7 @@ fn ls_and_btl_heads_from_csv_equal_sklearn() {
 
     // BTL, primal case: coefficients within 1e-5 of sklearn's LogisticRegression.
     let c = &f["btl"][0];
-    let (e, p, h) = (
-        c["embeddings"].as_array().unwrap(),
-        floats(&c["probabilities"]),
-        floats(&c["labels"]),
-    );
-    let rows: Vec<String> = (0..e.len())
-        .map(|i| format!("{},{:e},{}", embedding(&e[i]), p[i], h[i]))
-        .collect();
-    let train = write_csv(&dir, "btl-train.csv", "embedding,p,human", &rows);
+    let train = btl_fixture_csv(&dir);
     let model = dir.join("btl-model.json");
     let gamma = c["gamma"].to_string();
     let (json, file) = fixed_gamma("btl", &train, &train, &gamma, &model);
@@ -169,39 +134,13 @@ fn ls_and_btl_heads_from_csv_equal_sklearn() {
     );
 }
 
-/// A deterministic stream in [0, 1) (SplitMix64), so the test needs no RNG crate.
-struct SplitMix(u64);
-
-impl SplitMix {
-    fn uniform(&mut self) -> f64 {
-        self.0 = self.0.wrapping_add(0x9e37_79b9_7f4a_7c15);
-        let mut z = self.0;
-        z = (z ^ (z >> 30)).wrapping_mul(0xbf58_476d_1ce4_e5b9);
-        z = (z ^ (z >> 27)).wrapping_mul(0x94d0_49bb_1331_11eb);
-        ((z ^ (z >> 31)) >> 11) as f64 / (1u64 << 53) as f64
-    }
-}
-
 #[test]
 fn cross_validated_ls_head_beats_a_miscalibrated_judge() {
-    // Human score = 3 + 2·e₁ − e₂ + noise; the judge reports 3 + 0.5·(human − 3) + noise,
-    // compressed towards the middle. The head must cut the held-out MSE (interval of the
-    // difference below 0), and cross-validation must choose from the requested grid.
+    // `miscalibrated_ls_files`: the judge compresses the human score towards the middle. The
+    // head must cut the held-out MSE (interval of the difference below 0), and
+    // cross-validation must choose from the requested grid.
     let dir = temp_dir("calibrate-cv");
-    let mut r = SplitMix(7);
-    let mut rows = |n: usize| -> Vec<String> {
-        (0..n)
-            .map(|_| {
-                let e: Vec<f64> = (0..6).map(|_| 2.0 * r.uniform() - 1.0).collect();
-                let human = 3.0 + 2.0 * e[0] - e[1] + 0.3 * (r.uniform() - 0.5);
-                let judge = 3.0 + 0.5 * (human - 3.0) + 0.3 * (r.uniform() - 0.5);
-                let cells: Vec<String> = e.iter().map(|x| format!("{x:.6}")).collect();
-                format!("{},{judge:.6},{human:.6}", cells.join(" "))
-            })
-            .collect()
-    };
-    let train = write_csv(&dir, "train.csv", "embedding,score,human", &rows(200));
-    let test = write_csv(&dir, "test.csv", "embedding,score,human", &rows(200));
+    let (train, test) = miscalibrated_ls_files(&dir);
     let json = calibrate(&[
         "--head",
         "ls",

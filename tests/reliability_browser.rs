@@ -9,20 +9,12 @@
 //! (playwright-core).
 
 use serde_json::Value;
-use std::process::Command;
-use tribunal_e2e::{root, run_tribunal, stdout_json, temp_dir, Worker};
-
-/// A number the page wrote as text in a data attribute.
-fn parse(value: &Value) -> f64 {
-    value
-        .as_str()
-        .expect("a number as text")
-        .parse()
-        .expect("a number")
-}
+use tribunal_e2e::{
+    app_worker, attr_number, root, run_browser_driver, run_tribunal, stdout_json, temp_dir,
+};
 
 fn assert_close(page: &Value, cli: &Value, what: &str) {
-    let (ours, theirs) = (parse(page), cli.as_f64().expect("a CLI number"));
+    let (ours, theirs) = (attr_number(page), cli.as_f64().expect("a CLI number"));
     assert!(
         (ours - theirs).abs() <= 1e-9,
         "{what}: page {ours} vs CLI {theirs}"
@@ -31,12 +23,7 @@ fn assert_close(page: &Value, cli: &Value, what: &str) {
 
 #[test]
 fn reliability_page_shows_the_cli_agreement_report() {
-    let dist = root().join("dist");
-    assert!(
-        dist.join("index.html").is_file(),
-        "the app is not built: run `trunk build --release` at the repository root first"
-    );
-    let worker = Worker::start("reliability-browser", &dist);
+    let worker = app_worker("reliability-browser");
     let data = root().join("tests/data/llmfao");
     let crowd = data.join("crowd-comparisons.csv");
     let gpt4 = data.join("gpt4-crowd-comparisons.csv");
@@ -78,30 +65,18 @@ fn reliability_page_shows_the_cli_agreement_report() {
     let screenshot = root().join("target/e2e/reliability.png");
     std::fs::create_dir_all(screenshot.parent().unwrap()).unwrap();
 
-    let output = Command::new("node")
-        .arg(root().join("tests/browser/reliability.mjs"))
-        .arg(&worker.url)
-        .arg(&crowd)
-        .arg(&gpt4)
-        .arg(&gpt3)
-        .arg(&bad)
-        .arg(&screenshot)
-        .arg(&irt_judge)
-        .arg(&irt_human)
-        .current_dir(root())
-        .output()
-        .expect("running node (is Node.js installed? run scripts/setup.sh)");
-    assert!(
-        output.status.success(),
-        "browser driver failed:\n{}\n{}",
-        String::from_utf8_lossy(&output.stdout),
-        String::from_utf8_lossy(&output.stderr)
-    );
-    let page: Value = serde_json::from_slice(&output.stdout).expect("driver JSON");
-    assert_eq!(
-        page["pageErrors"],
-        serde_json::json!([]),
-        "no uncaught page errors"
+    let page = run_browser_driver(
+        "reliability.mjs",
+        [
+            std::ffi::OsStr::new(&worker.url),
+            crowd.as_os_str(),
+            gpt4.as_os_str(),
+            gpt3.as_os_str(),
+            bad.as_os_str(),
+            screenshot.as_os_str(),
+            irt_judge.as_os_str(),
+            irt_human.as_os_str(),
+        ],
     );
 
     // α of the crowd: estimate and bootstrap bounds equal the CLI's.

@@ -124,3 +124,131 @@ pub fn stdout_json(output: &Output) -> serde_json::Value {
     );
     serde_json::from_slice(&output.stdout).expect("stdout is JSON")
 }
+
+/// The scikit-learn reference of the calibration heads
+/// (shared/tests/fixtures/heads_reference.json, made by make_heads_reference.py).
+pub fn heads_fixture() -> serde_json::Value {
+    serde_json::from_str(include_str!(
+        "../shared/tests/fixtures/heads_reference.json"
+    ))
+    .expect("the heads fixture is JSON")
+}
+
+/// A JSON array of numbers.
+pub fn floats(v: &serde_json::Value) -> Vec<f64> {
+    v.as_array()
+        .expect("an array")
+        .iter()
+        .map(|x| x.as_f64().expect("a number"))
+        .collect()
+}
+
+/// A JSON array of numbers as a calibration CSV's embedding cell (space-separated, exact).
+pub fn embedding_cell(v: &serde_json::Value) -> String {
+    floats(v)
+        .iter()
+        .map(|x| format!("{x:e}"))
+        .collect::<Vec<_>>()
+        .join(" ")
+}
+
+/// Writes `header` and `rows` to `dir/name` and returns the path.
+pub fn write_csv(dir: &Path, name: &str, header: &str, rows: &[String]) -> PathBuf {
+    let path = dir.join(name);
+    std::fs::write(&path, format!("{header}\n{}\n", rows.join("\n"))).expect("writing a CSV");
+    path
+}
+
+/// A deterministic stream in [0, 1) (SplitMix64), so the tests need no RNG crate.
+struct SplitMix(u64);
+
+impl SplitMix {
+    fn uniform(&mut self) -> f64 {
+        self.0 = self.0.wrapping_add(0x9e37_79b9_7f4a_7c15);
+        let mut z = self.0;
+        z = (z ^ (z >> 30)).wrapping_mul(0xbf58_476d_1ce4_e5b9);
+        z = (z ^ (z >> 27)).wrapping_mul(0x94d0_49bb_1331_11eb);
+        ((z ^ (z >> 31)) >> 11) as f64 / (1u64 << 53) as f64
+    }
+}
+
+/// LS calibration files `train.csv` and `test.csv` (200 rows each, d = 6) in `dir`: human
+/// score = 3 + 2·e₁ − e₂ + noise, and a judge that compresses it towards the middle,
+/// 3 + 0.5·(human − 3) + noise. Returns (train, test).
+pub fn miscalibrated_ls_files(dir: &Path) -> (PathBuf, PathBuf) {
+    let mut r = SplitMix(7);
+    let mut rows = |n: usize| -> Vec<String> {
+        (0..n)
+            .map(|_| {
+                let e: Vec<f64> = (0..6).map(|_| 2.0 * r.uniform() - 1.0).collect();
+                let human = 3.0 + 2.0 * e[0] - e[1] + 0.3 * (r.uniform() - 0.5);
+                let judge = 3.0 + 0.5 * (human - 3.0) + 0.3 * (r.uniform() - 0.5);
+                let cells: Vec<String> = e.iter().map(|x| format!("{x:.6}")).collect();
+                format!("{},{judge:.6},{human:.6}", cells.join(" "))
+            })
+            .collect()
+    };
+    let header = "embedding,score,human";
+    let train = write_csv(dir, "train.csv", header, &rows(200));
+    let test = write_csv(dir, "test.csv", header, &rows(200));
+    (train, test)
+}
+
+/// A worker serving the Trunk-built app (`dist/`), which must exist.
+pub fn app_worker(name: &str) -> Worker {
+    let dist = root().join("dist");
+    assert!(
+        dist.join("index.html").is_file(),
+        "the app is not built: run `trunk build --release` at the repository root first"
+    );
+    Worker::start(name, &dist)
+}
+
+/// Runs the browser driver `tests/browser/SCRIPT` with `args`, checks it succeeded without
+/// uncaught page errors, and returns the JSON it printed (what the page showed).
+pub fn run_browser_driver<I, S>(script: &str, args: I) -> serde_json::Value
+where
+    I: IntoIterator<Item = S>,
+    S: AsRef<std::ffi::OsStr>,
+{
+    let output = Command::new("node")
+        .arg(root().join("tests/browser").join(script))
+        .args(args)
+        .current_dir(root())
+        .output()
+        .expect("running node (is Node.js installed? run scripts/setup.sh)");
+    assert!(
+        output.status.success(),
+        "browser driver {script} failed:\n{}\n{}",
+        String::from_utf8_lossy(&output.stdout),
+        String::from_utf8_lossy(&output.stderr)
+    );
+    let page: serde_json::Value =
+        serde_json::from_slice(&output.stdout).expect("the driver prints JSON");
+    assert_eq!(
+        page["pageErrors"],
+        serde_json::json!([]),
+        "no uncaught page errors"
+    );
+    page
+}
+
+/// A number the page wrote as text in a data attribute.
+pub fn attr_number(value: &serde_json::Value) -> f64 {
+    value
+        .as_str()
+        .expect("a number as text")
+        .parse()
+        .expect("a number")
+}
+
+/// The first BTL case of [`heads_fixture`] as a calibration CSV `dir/btl.csv`.
+pub fn btl_fixture_csv(dir: &Path) -> PathBuf {
+    let c = &heads_fixture()["btl"][0];
+    let e = c["embeddings"].as_array().expect("embeddings");
+    let (p, h) = (floats(&c["probabilities"]), floats(&c["labels"]));
+    let rows: Vec<String> = (0..e.len())
+        .map(|i| format!("{},{:e},{}", embedding_cell(&e[i]), p[i], h[i]))
+        .collect();
+    write_csv(dir, "btl.csv", "embedding,p,human", &rows)
+}

@@ -177,3 +177,52 @@ pub fn ReliabilityDiagram(bins: Vec<(f64, f64, usize)>, ece: f64) -> impl IntoVi
         </figure>
     }
 }
+
+/// A cross-validation curve: mean validation loss ± one sd against log₁₀ γ, the chosen γ
+/// ringed.
+#[component]
+pub fn CvCurvePlot(gammas: Vec<f64>, mean: Vec<f64>, sd: Vec<f64>, chosen: usize) -> impl IntoView {
+    const W: f64 = 520.0;
+    const H: f64 = 260.0;
+    const M: f64 = 44.0;
+    let xs: Vec<f64> = gammas.iter().map(|g| g.log10()).collect();
+    let lows: Vec<f64> = mean.iter().zip(&sd).map(|(m, s)| m - s).collect();
+    let highs: Vec<f64> = mean.iter().zip(&sd).map(|(m, s)| m + s).collect();
+    let range = |v: &[f64]| {
+        v.iter()
+            .filter(|v| v.is_finite())
+            .fold((f64::INFINITY, f64::NEG_INFINITY), |(a, b), &v| {
+                (a.min(v), b.max(v))
+            })
+    };
+    let (x0, x1) = range(&xs);
+    let (y0, y1) = (range(&lows).0, range(&highs).1);
+    let (x1, y1) = (x1.max(x0 + 1.0), y1.max(y0 + 1e-12));
+    let px = move |v: f64| M + (v - x0) / (x1 - x0) * (W - 2.0 * M);
+    let py = move |v: f64| H - M - (v - y0) / (y1 - y0) * (H - 2.0 * M);
+    let marks = (0..xs.len())
+        .map(|k| {
+            let ring = (k == chosen).then(|| {
+                view! { <circle cx=px(xs[k]) cy=py(mean[k]) r="7" class="chosen" /> }
+            });
+            view! {
+                <line x1=px(xs[k]) x2=px(xs[k]) y1=py(lows[k]) y2=py(highs[k]) class="whisker" />
+                <circle cx=px(xs[k]) cy=py(mean[k]) r="3" class="series s0" />
+                {ring}
+            }
+        })
+        .collect_view();
+    view! {
+        <figure class="chart">
+            <svg role="img" aria-label="cross-validation curve" viewBox=format!("0 0 {W} {H}") width=W height=H>
+                <line x1=M x2=W - M y1=H - M y2=H - M class="axis" />
+                <text x=M y=H - 8.0 class="tick">{format!("γ = {:.0e}", 10f64.powf(x0))}</text>
+                <text x=W - M y=H - 8.0 text-anchor="end" class="tick">{format!("γ = {:.0e}", 10f64.powf(x1))}</text>
+                <text x=4.0 y=M class="tick">{format!("{y1:.3}")}</text>
+                <text x=4.0 y=H - M class="tick">{format!("{y0:.3}")}</text>
+                {marks}
+            </svg>
+            <figcaption>"Mean validation loss ± 1 sd over the folds, by γ (log scale); ringed: the γ chosen"</figcaption>
+        </figure>
+    }
+}

@@ -6,7 +6,7 @@
 
 use crate::charts::{ForestPlot, ForestRow, ReliabilityDiagram, ScatterPlot};
 use gloo_file::futures::read_as_bytes;
-use gloo_worker::{Spawnable, WorkerBridge};
+use gloo_worker::WorkerBridge;
 use leptos::prelude::*;
 use leptos::task::spawn_local;
 use tribunal::anchor::Anchor;
@@ -14,7 +14,7 @@ use tribunal::bt_bootstrap::BtBootstrapParams;
 use tribunal::judge_study::{JudgeStudy, JudgeStudyParams};
 use tribunal::leaderboard::Leaderboard;
 use tribunal::resample::BootstrapParams;
-use tribunal_app::stats_worker::{Job, Json, Reply, StatsWorker, StudyInput, Upload, WORKER_PATH};
+use tribunal_app::stats_worker::{spawn_stats_worker, Job, Reply, StatsWorker, StudyInput, Upload};
 use web_sys::HtmlInputElement;
 
 /// How many workers share a bootstrap.
@@ -138,16 +138,7 @@ pub fn LeaderboardPage() -> impl IntoView {
         }
         _ => {}
     };
-    workers.set_value(
-        (0..WORKERS)
-            .map(|_| {
-                StatsWorker::spawner()
-                    .encoding::<Json>()
-                    .callback(on_reply)
-                    .spawn(WORKER_PATH)
-            })
-            .collect(),
-    );
+    workers.set_value((0..WORKERS).map(|_| spawn_stats_worker(on_reply)).collect());
 
     let fit = move |upload: Upload| {
         start(

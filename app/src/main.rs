@@ -1,7 +1,9 @@
 //! The Tribunal browser app. Statistics come from the `tribunal` crate compiled to WASM; this
 //! crate only reads files, talks to the worker and renders.
 
+mod calibrate;
 mod charts;
+mod format;
 mod leaderboard;
 mod live;
 mod reliability;
@@ -23,6 +25,7 @@ fn App() -> impl IntoView {
         <main>
             <leaderboard::LeaderboardPage />
             <reliability::ReliabilityPage />
+            <calibrate::CalibratePage />
             <live::LivePanel />
         </main>
     }

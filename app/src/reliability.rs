@@ -13,8 +13,9 @@
 //! `data-theta-ratio`, `data-dw`, `data-ok`). A malformed file shows the located error and keeps
 //! the previous results.
 
+use crate::format::{fixed, num};
 use gloo_file::futures::read_as_bytes;
-use gloo_worker::{Spawnable, WorkerBridge};
+use gloo_worker::WorkerBridge;
 use leptos::prelude::*;
 use leptos::task::spawn_local;
 use serde_json::Value;
@@ -22,7 +23,7 @@ use tribunal::irt_report::IrtReportParams;
 use tribunal::ratings::{Columns, RatingsParams, ScoreScale};
 use tribunal::reliability_report::{AgreementReportParams, RatingsFile};
 use tribunal::resample::BootstrapParams;
-use tribunal_app::stats_worker::{Job, Json, Reply, StatsWorker, WORKER_PATH};
+use tribunal_app::stats_worker::{spawn_stats_worker, Job, Reply, StatsWorker};
 use web_sys::HtmlInputElement;
 
 /// The files chosen in `input`, read.
@@ -41,19 +42,6 @@ async fn read_all(input: &HtmlInputElement) -> Result<Vec<(String, Vec<u8>)>, St
         files.push((name, bytes));
     }
     Ok(files)
-}
-
-/// A JSON number; `null` (an undefined statistic) reads as NaN.
-fn num(v: &Value) -> f64 {
-    v.as_f64().unwrap_or(f64::NAN)
-}
-
-fn fixed(v: f64) -> String {
-    if v.is_nan() {
-        "undefined".to_owned()
-    } else {
-        format!("{v:.3}")
-    }
 }
 
 /// A reading's band in words (`almost_perfect` → `almost perfect`).
@@ -104,12 +92,7 @@ pub fn ReliabilityPage() -> impl IntoView {
         }
         _ => {}
     };
-    let worker = StoredValue::new_local(
-        StatsWorker::spawner()
-            .encoding::<Json>()
-            .callback(on_reply)
-            .spawn(WORKER_PATH),
-    );
+    let worker = StoredValue::new_local(spawn_stats_worker(on_reply));
     let send = move |job: Job| worker.with_value(|w: &WorkerBridge<StatsWorker>| w.send(job));
 
     let run = move |_| {
@@ -366,9 +349,9 @@ fn ReportView(report: Value) -> impl IntoView {
                 {format!(
                     "Krippendorff's α ({} level) = {} [{} – {}] · band: {} (at the lower bound: {}) · {}",
                     settings["level"].as_str().unwrap_or_default(),
-                    fixed(estimate),
-                    fixed(lower),
-                    fixed(upper),
+                    fixed(estimate, 3),
+                    fixed(lower, 3),
+                    fixed(upper, 3),
                     words(&group["reading"]["band"]),
                     words(&group["reading"]["band_at_lower"]),
                     words(&group["reading"]["adequacy"]),
@@ -425,11 +408,11 @@ fn ReportView(report: Value) -> impl IntoView {
                     <td>{j["rater"].as_str().unwrap_or_default().to_owned()}</td>
                     <td>{j["source"].as_str().unwrap_or_default().to_owned()}</td>
                     <td class="num">{j["n_paired"].to_string()}</td>
-                    <td class="num">{fixed(kappa)}</td>
-                    <td class="num">{format!("{} – {}", fixed(lower), fixed(upper))}</td>
+                    <td class="num">{fixed(kappa, 3)}</td>
+                    <td class="num">{format!("{} – {}", fixed(lower, 3), fixed(upper, 3))}</td>
                     <td>{words(&a["kappa"]["band"])}</td>
                     <td>{words(&a["kappa"]["adequacy"])}</td>
-                    <td class="num">{format!("{} [{} – {}]", fixed(pa), fixed(pa_lower), fixed(pa_upper))}</td>
+                    <td class="num">{format!("{} [{} – {}]", fixed(pa, 3), fixed(pa_lower, 3), fixed(pa_upper, 3))}</td>
                     <td>
                         <details>
                             <summary>"rows: majority, columns: judge"</summary>
@@ -517,10 +500,10 @@ fn IrtTable(cells: Vec<Value>) -> impl IntoView {
                     <td>{rater}</td>
                     <td>{criterion}</td>
                     <td class="num">{format!("{variants} × {items}")}</td>
-                    <td class="num">{fixed(c_v)}</td>
-                    <td class="num">{fixed(rho)}</td>
-                    <td class="num">{if human { fixed(theta_ratio) } else { "—".to_owned() }}</td>
-                    <td class="num">{if human { fixed(d_w) } else { "—".to_owned() }}</td>
+                    <td class="num">{fixed(c_v, 3)}</td>
+                    <td class="num">{fixed(rho, 3)}</td>
+                    <td class="num">{if human { fixed(theta_ratio, 3) } else { "—".to_owned() }}</td>
+                    <td class="num">{if human { fixed(d_w, 3) } else { "—".to_owned() }}</td>
                     <td>{if ok { "consistent and reliable" } else { "below seed 003's thresholds" }}</td>
                 </tr>
             }

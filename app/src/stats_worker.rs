@@ -15,12 +15,14 @@
 //! Round r depends only on (seed, r), so the split does not change the numbers. Files travel as
 //! text (a CSV is UTF-8), which JSON carries far more cheaply than a byte array.
 
-use gloo_worker::{Codec, HandlerId, Worker, WorkerScope};
+use gloo_worker::{Codec, HandlerId, Spawnable, Worker, WorkerBridge, WorkerScope};
 use serde::de::DeserializeOwned;
 use serde::{Deserialize, Serialize};
 use tribunal::anchor::Anchor;
 use tribunal::battles::{parse_battles, parse_battles_with_column, Battles};
 use tribunal::bt_bootstrap::{BtBootstrapParams, BtBootstrapPlan};
+use tribunal::calibration::CalibrationParams;
+use tribunal::calibration_data::{parse_calibration, HeadKind};
 use tribunal::irt_report::IrtReportParams;
 use tribunal::judge_study::{JudgeStudy, JudgeStudyParams};
 use tribunal::leaderboard::{bradley_terry_leaderboard, Leaderboard};
@@ -122,6 +124,14 @@ pub enum Job {
         judges: Vec<RatingsFile>,
         params: Box<AgreementReportParams>,
     },
+    /// A calibration head fitted on training rows with cross-validated γ and scored on test rows.
+    Calibrate {
+        request: u64,
+        head: HeadKind,
+        train: Upload,
+        test: Upload,
+        params: CalibrationParams,
+    },
     /// The IRT report of every judge × criterion of a ratings file with variants.
     Irt {
         request: u64,
@@ -171,11 +181,24 @@ pub enum Reply {
         request: u64,
         result: Result<serde_json::Value, String>,
     },
+    /// The calibration report's JSON, as the CLI prints it, and the model file's JSON.
+    Calibrated {
+        request: u64,
+        result: Result<(serde_json::Value, String), String>,
+    },
     /// The IRT cells' JSON (judge × criterion).
     IrtFitted {
         request: u64,
         result: Result<serde_json::Value, String>,
     },
+}
+
+/// Starts a statistics worker whose replies go to `on_reply`.
+pub fn spawn_stats_worker(on_reply: impl Fn(Reply) + 'static) -> WorkerBridge<StatsWorker> {
+    StatsWorker::spawner()
+        .encoding::<Json>()
+        .callback(on_reply)
+        .spawn(WORKER_PATH)
 }
 
 /// The worker: one job at a time; it keeps the bootstrap of its last [`Job::Fit`].
@@ -197,6 +220,25 @@ fn study(input: &StudyInput, params: &JudgeStudyParams) -> tribunal::Result<Judg
             &parse_scored_battles(&upload.name, upload.text.as_bytes())?,
         ),
     }
+}
+
+/// What `tribunal stats calibrate` prints, and the model file.
+fn calibrate(
+    head: HeadKind,
+    train: &Upload,
+    test: &Upload,
+    params: &CalibrationParams,
+) -> Result<(serde_json::Value, String), String> {
+    let fitted = parse_calibration(&train.name, train.text.as_bytes(), head, None)
+        .and_then(|tr| {
+            let te = parse_calibration(&test.name, test.text.as_bytes(), head, Some(tr.dim()))?;
+            params.fit(&tr, &te)
+        })
+        .and_then(|c| Ok((c.model.to_json()?, c)))
+        .map_err(|e| e.to_string())?;
+    let (model, calibration) = fitted;
+    let report = serde_json::to_value(calibration).map_err(|e| e.to_string())?;
+    Ok((report, model))
 }
 
 fn parse(upload: &Upload) -> tribunal::Result<Battles> {
@@ -341,6 +383,16 @@ impl Worker for StatsWorker {
                     .fit(&input, &judges)
                     .map_err(|e| e.to_string())
                     .and_then(|report| serde_json::to_value(report).map_err(|e| e.to_string())),
+            },
+            Job::Calibrate {
+                request,
+                head,
+                train,
+                test,
+                params,
+            } => Reply::Calibrated {
+                request,
+                result: calibrate(head, &train, &test, &params),
             },
             Job::Irt {
                 request,

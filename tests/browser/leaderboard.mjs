@@ -1,19 +1,12 @@
 // Drives the Tribunal app in headless Chromium (Debian's /usr/bin/chromium) with playwright-core.
 // Usage: node leaderboard.mjs URL CROWD_CSV JUDGE_CSV SCORED_CSV BAD_CSV LATIN1_CSV SCREENSHOT_PNG
 // Prints one JSON object: what the page showed. Assertions live in tests/browser.rs.
-import { chromium } from 'playwright-core';
+import { launchChromium, openPage } from './chromium.mjs';
 
 const [url, crowd, judge, scored, bad, latin1, screenshot] = process.argv.slice(2);
-const browser = await chromium.launch({
-  executablePath: process.env.CHROMIUM ?? '/usr/bin/chromium',
-  args: ['--headless', '--no-sandbox', '--disable-gpu', '--disable-quic', '--no-first-run',
-    '--disable-background-networking', '--disable-component-update', '--disable-sync'],
-});
+const browser = await launchChromium();
 try {
-  const page = await browser.newPage({ viewport: { width: 1200, height: 900 } });
-  const pageErrors = [];
-  page.on('pageerror', (e) => pageErrors.push(String(e)));
-  await page.goto(url);
+  const { page, pageErrors } = await openPage(browser, url);
 
   await page.waitForFunction(
     () => document.querySelector('#live-status')?.textContent.includes('demo finished'),

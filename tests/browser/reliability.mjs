@@ -3,19 +3,12 @@
 // Usage: node reliability.mjs URL CROWD_CSV JUDGE_CSV JUDGE_CSV BAD_CSV SCREENSHOT_PNG
 //   IRT_JUDGE_CSV IRT_HUMAN_CSV
 // Prints one JSON object: what the page showed. Assertions live in tests/reliability_browser.rs.
-import { chromium } from 'playwright-core';
+import { launchChromium, openPage } from './chromium.mjs';
 
 const [url, crowd, judgeA, judgeB, bad, screenshot, irtJudge, irtHuman] = process.argv.slice(2);
-const browser = await chromium.launch({
-  executablePath: process.env.CHROMIUM ?? '/usr/bin/chromium',
-  args: ['--headless', '--no-sandbox', '--disable-gpu', '--disable-quic', '--no-first-run',
-    '--disable-background-networking', '--disable-component-update', '--disable-sync'],
-});
+const browser = await launchChromium();
 try {
-  const page = await browser.newPage({ viewport: { width: 1200, height: 900 } });
-  const pageErrors = [];
-  page.on('pageerror', (e) => pageErrors.push(String(e)));
-  await page.goto(url);
+  const { page, pageErrors } = await openPage(browser, url);
   await page.waitForSelector('#rel-run', { timeout: 30000 });
 
   // LLMFAO's crowd votes: id,worker,winner on the nominal scale.

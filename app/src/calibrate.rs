@@ -1,0 +1,289 @@
+//! The Calibrate page (seed 000): pick a head kind, a training and a test calibration CSV
+//! (columns per head kind, see `tribunal::calibration_data`). A web worker runs
+//! [`CalibrationParams::fit`], the report `tribunal stats calibrate` prints; the page shows the
+//! cross-validation curve with the γ chosen, the metrics of the head next to the base judge's
+//! on the same test rows with bootstrap intervals, the confusion matrices of both (classifying
+//! heads), and a link that downloads the model file. The files stay in the browser. Cells carry
+//! full-precision values in data attributes (`data-head`, `data-base`, `data-difference`,
+//! `data-lower`, `data-upper`); a malformed file shows the located error and keeps the previous
+//! result.
+
+use crate::charts::CvCurvePlot;
+use crate::format::{fixed, num};
+use gloo_file::futures::read_as_bytes;
+use gloo_worker::WorkerBridge;
+use leptos::prelude::*;
+use leptos::task::spawn_local;
+use serde_json::Value;
+use tribunal::calibration::CalibrationParams;
+use tribunal::calibration_data::HeadKind;
+use tribunal::cross_validation::CrossValidationParams;
+use tribunal::resample::BootstrapParams;
+use tribunal_app::stats_worker::{spawn_stats_worker, Job, Reply, StatsWorker, Upload};
+use web_sys::HtmlInputElement;
+
+/// The file chosen in `input`, read as text.
+async fn read(input: &HtmlInputElement, what: &str) -> Result<Upload, String> {
+    let file = input
+        .files()
+        .and_then(|list| list.get(0))
+        .ok_or_else(|| format!("choose a {what} CSV"))?;
+    let file = gloo_file::File::from(file);
+    let name = file.name();
+    let bytes = read_as_bytes(&file)
+        .await
+        .map_err(|e| format!("{name}: the file could not be read: {e}"))?;
+    Upload::new(name, bytes)
+}
+
+/// `text` as a `data:` URL (every byte outside A–Z a–z 0–9 percent-encoded).
+fn data_url(text: &str) -> String {
+    let mut url = "data:application/json;charset=utf-8,".to_owned();
+    for b in text.bytes() {
+        if b.is_ascii_alphanumeric() {
+            url.push(char::from(b));
+        } else {
+            url.push_str(&format!("%{b:02X}"));
+        }
+    }
+    url
+}
+
+/// An interval cell: estimate [lower, upper].
+fn interval(v: &Value) -> String {
+    format!(
+        "{} [{}, {}]",
+        fixed(num(&v["estimate"]), 4),
+        fixed(num(&v["lower"]), 4),
+        fixed(num(&v["upper"]), 4)
+    )
+}
+
+#[component]
+pub fn CalibratePage() -> impl IntoView {
+    let head = RwSignal::new("ls".to_owned());
+    let folds = RwSignal::new(CrossValidationParams::default().folds);
+    let seed = RwSignal::new(CrossValidationParams::default().seed);
+    let report = RwSignal::new(None::<(Value, String)>);
+    let error = RwSignal::new(None::<String>);
+    let busy = RwSignal::new(false);
+    let request = StoredValue::new(0u64);
+    let train_ref = NodeRef::<leptos::html::Input>::new();
+    let test_ref = NodeRef::<leptos::html::Input>::new();
+
+    let on_reply = move |reply: Reply| {
+        if let Reply::Calibrated { request: r, result } = reply {
+            if r != request.get_value() {
+                return;
+            }
+            busy.set(false);
+            match result {
+                Ok(done) => {
+                    report.set(Some(done));
+                    error.set(None);
+                }
+                Err(message) => error.set(Some(message)),
+            }
+        }
+    };
+    let worker = StoredValue::new_local(spawn_stats_worker(on_reply));
+    let send = move |job: Job| worker.with_value(|w: &WorkerBridge<StatsWorker>| w.send(job));
+
+    let run = move |_| {
+        let (Some(train), Some(test)) = (train_ref.get(), test_ref.get()) else {
+            return;
+        };
+        let kind = match head.get_untracked().parse::<HeadKind>() {
+            Ok(kind) => kind,
+            Err(message) => {
+                error.set(Some(message));
+                return;
+            }
+        };
+        busy.set(true);
+        spawn_local(async move {
+            let files = match read(&train, "training").await {
+                Ok(train) => read(&test, "test").await.map(|test| (train, test)),
+                Err(e) => Err(e),
+            };
+            match files {
+                Ok((train, test)) => {
+                    let r = request.get_value() + 1;
+                    request.set_value(r);
+                    let seed = seed.get_untracked();
+                    send(Job::Calibrate {
+                        request: r,
+                        head: kind,
+                        train,
+                        test,
+                        params: CalibrationParams {
+                            cv: CrossValidationParams {
+                                folds: folds.get_untracked(),
+                                seed,
+                                ..CrossValidationParams::default()
+                            },
+                            bootstrap: BootstrapParams {
+                                seed,
+                                ..BootstrapParams::default()
+                            },
+                            ..CalibrationParams::default()
+                        },
+                    });
+                }
+                Err(message) => {
+                    error.set(Some(message));
+                    busy.set(false);
+                }
+            }
+        });
+    };
+
+    view! {
+        <section id="calibrate" class="card">
+            <h2>"Calibrate"</h2>
+            <p class="hint">
+                "Fit a head on the judge's rationale embeddings and scores (seed 000) with γ chosen by k-fold cross-validation, then compare it with the judge on test rows. Columns — "
+                <code>"ls"</code> ": " <code>"embedding,score,human"</code> "; "
+                <code>"mn"</code> ": " <code>"embedding,p_1…p_K,human"</code> "; "
+                <code>"btl"</code> ": " <code>"embedding,p,human"</code> "; "
+                <code>"btl2"</code> ": " <code>"embedding_1,embedding_2,score_1,score_2,human"</code> "; "
+                <code>"pl"</code> ": " <code>"list,rank,embedding,score"</code>
+                " (an embedding is space-separated numbers). Everything runs in this browser; the same numbers as "
+                <code>"tribunal stats calibrate"</code> "."
+            </p>
+            <div class="controls">
+                <label>"Head "
+                    <select id="cal-head" on:change=move |ev| head.set(event_target_value(&ev))>
+                        {["ls", "mn", "btl", "btl2", "pl"].into_iter().map(|k| view! {
+                            <option value=k selected=move || head.get() == k>{k}</option>
+                        }).collect_view()}
+                    </select>
+                </label>
+                <label>"Folds "
+                    <input id="cal-folds" type="number" min="2" prop:value=move || folds.get().to_string()
+                        on:change=move |ev| folds.set(event_target_value(&ev).parse().unwrap_or(5)) />
+                </label>
+                <label>"Seed "
+                    <input id="cal-seed" type="number" min="0" prop:value=move || seed.get().to_string()
+                        on:change=move |ev| seed.set(event_target_value(&ev).parse().unwrap_or(0)) />
+                </label>
+                <label class="file">"Training CSV " <input id="cal-train" type="file" accept=".csv" node_ref=train_ref /></label>
+                <label class="file">"Test CSV " <input id="cal-test" type="file" accept=".csv" node_ref=test_ref /></label>
+                <button id="cal-run" on:click=run>"Calibrate"</button>
+            </div>
+            {move || busy.get().then(|| view! { <p class="busy">"cross-validating…"</p> })}
+            {move || error.get().map(|m| view! { <div id="cal-error" class="error" role="alert">{m}</div> })}
+            {move || report.get().map(|(r, model)| view! { <CalibrationView report=r model /> })}
+        </section>
+    }
+}
+
+/// A metrics table: one row per metric, head, base judge and their difference with intervals.
+fn metrics_table(
+    id: &'static str,
+    title: &'static str,
+    block: &Value,
+    metrics: &[&str],
+) -> impl IntoView {
+    let rows = metrics
+        .iter()
+        .filter(|m| block.get(**m).is_some())
+        .map(|&m| {
+            let v = &block[m];
+            let label = m.replace('_', " ");
+            view! {
+                <tr data-metric=m.to_owned() data-head=num(&v["head"]["estimate"]).to_string()
+                    data-base=num(&v["base"]["estimate"]).to_string()
+                    data-difference=num(&v["difference"]["estimate"]).to_string()
+                    data-lower=num(&v["difference"]["lower"]).to_string()
+                    data-upper=num(&v["difference"]["upper"]).to_string()>
+                    <td>{label}</td>
+                    <td class="num">{interval(&v["head"])}</td>
+                    <td class="num">{interval(&v["base"])}</td>
+                    <td class="num">{interval(&v["difference"])}</td>
+                </tr>
+            }
+        })
+        .collect_view();
+    view! {
+        <h3>{title}</h3>
+        <table class="ratings" id=id>
+            <thead><tr><th>"Metric"</th><th>"Head"</th><th>"Base judge"</th><th>"Head − base"</th></tr></thead>
+            <tbody>{rows}</tbody>
+        </table>
+    }
+}
+
+fn confusion(id: &'static str, title: String, classes: &[Value], matrix: &Value) -> impl IntoView {
+    let header = classes
+        .iter()
+        .map(|c| view! { <th>{c.to_string()}</th> })
+        .collect_view();
+    let rows = matrix
+        .as_array()
+        .cloned()
+        .unwrap_or_default()
+        .into_iter()
+        .zip(classes.iter().cloned())
+        .map(|(row, class)| {
+            let cells = row
+                .as_array()
+                .cloned()
+                .unwrap_or_default()
+                .into_iter()
+                .map(|n| view! { <td class="num">{n.to_string()}</td> })
+                .collect_view();
+            view! { <tr><th>{class.to_string()}</th>{cells}</tr> }
+        })
+        .collect_view();
+    view! {
+        <table class="ratings confusion" id=id>
+            <caption>{title}</caption>
+            <thead><tr><th>"human \\ predicted"</th>{header}</tr></thead>
+            <tbody>{rows}</tbody>
+        </table>
+    }
+}
+
+/// The report of one calibration.
+#[component]
+fn CalibrationView(report: Value, model: String) -> impl IntoView {
+    let cv = &report["cv"];
+    let floats = |v: &Value| -> Vec<f64> {
+        v.as_array()
+            .map(|a| a.iter().map(num).collect())
+            .unwrap_or_default()
+    };
+    let chosen = cv["chosen_index"].as_u64().unwrap_or(0) as usize;
+    let head = report["head"].as_str().unwrap_or("head").to_owned();
+    let summary = format!(
+        "{head} head · {} training and {} test rows · embedding dimension {} · {}-fold CV (seed {}) chose γ = {:.4e}",
+        report["n_train"], report["n_test"], report["dim"], cv["folds"], cv["seed"], num(&cv["chosen_gamma"])
+    );
+    let regression = report.get("regression").filter(|v| !v.is_null()).map(|r| {
+        metrics_table(
+            "cal-regression",
+            "Scores against human labels",
+            r,
+            &["mse", "mae", "pearson", "spearman", "kendall_tau_b"],
+        )
+    });
+    let classification = report.get("classification").filter(|v| !v.is_null()).map(|c| {
+        let classes = c["classes"].as_array().cloned().unwrap_or_default();
+        view! {
+            {metrics_table("cal-classification", "Classes against human labels", c, &["accuracy", "precision", "recall", "f1"])}
+            <div class="board">
+                {confusion("cal-confusion-base", "Base judge".to_owned(), &classes, &c["base_confusion"])}
+                {confusion("cal-confusion-head", format!("{head} head"), &classes, &c["head_confusion"])}
+            </div>
+        }
+    });
+    let file_name = format!("tribunal-{head}-head.json");
+    view! {
+        <p class="summary" id="cal-summary" data-gamma=num(&cv["chosen_gamma"]).to_string()>{summary}</p>
+        <CvCurvePlot gammas=floats(&cv["gammas"]) mean=floats(&cv["mean_loss"]) sd=floats(&cv["sd_loss"]) chosen />
+        {regression}
+        {classification}
+        <p><a id="cal-download" href=data_url(&model) download=file_name>"Download the model file"</a></p>
+    }
+}

@@ -1,0 +1,140 @@
+//! The Calibrate page in headless Chromium: the real worker serves the Trunk-built app; an LS
+//! head on a miscalibrated judge shows the CV-chosen γ and the head-vs-judge metrics with their
+//! intervals equal to `tribunal stats calibrate` (same seed) to 1e-9, and a model-file link
+//! whose document is the CLI's; a BTL head on the scikit-learn fixture shows the classification
+//! metrics and both confusion matrices as the CLI computes them; a ragged training file shows
+//! the located error and keeps the previous report. The driver is `tests/browser/calibrate.mjs`
+//! (playwright-core).
+
+use serde_json::Value;
+use tribunal_e2e::{
+    app_worker, attr_number, btl_fixture_csv, floats, miscalibrated_ls_files, root,
+    run_browser_driver, run_tribunal, stdout_json, temp_dir, write_csv,
+};
+
+#[test]
+fn calibrate_page_fits_like_the_cli() {
+    let worker = app_worker("calibrate-browser");
+    let dir = temp_dir("calibrate-browser");
+    let (ls_train, ls_test) = miscalibrated_ls_files(&dir);
+    let btl = btl_fixture_csv(&dir);
+    let bad = write_csv(
+        &dir,
+        "ragged.csv",
+        "embedding,score,human",
+        &["1 2,3,4".into(), "1,3,4".into()],
+    );
+    let path = |p: &std::path::Path| p.to_str().unwrap().to_owned();
+    let cli_ls = stdout_json(&run_tribunal(&[
+        "stats",
+        "calibrate",
+        "--head",
+        "ls",
+        "--train",
+        &path(&ls_train),
+        "--test",
+        &path(&ls_test),
+        "--seed",
+        "3",
+    ]));
+    let cli_btl = stdout_json(&run_tribunal(&[
+        "stats",
+        "calibrate",
+        "--head",
+        "btl",
+        "--train",
+        &path(&btl),
+        "--test",
+        &path(&btl),
+    ]));
+    let screenshot = root().join("target/e2e/calibrate.png");
+    std::fs::create_dir_all(screenshot.parent().unwrap()).unwrap();
+
+    let page = run_browser_driver(
+        "calibrate.mjs",
+        [
+            std::ffi::OsStr::new(&worker.url),
+            ls_train.as_os_str(),
+            ls_test.as_os_str(),
+            btl.as_os_str(),
+            bad.as_os_str(),
+            screenshot.as_os_str(),
+        ],
+    );
+
+    // LS: γ, and every regression metric of head, judge and difference with its interval.
+    let ls = &page["ls"];
+    assert_eq!(
+        attr_number(&ls["gamma"]),
+        cli_ls["cv"]["chosen_gamma"].as_f64().unwrap()
+    );
+    let rows = ls["regression"].as_array().unwrap();
+    assert_eq!(rows.len(), 5);
+    for row in rows {
+        let m = &cli_ls["regression"][row["metric"].as_str().unwrap()];
+        for (attr, want) in [
+            ("head", &m["head"]["estimate"]),
+            ("base", &m["base"]["estimate"]),
+            ("difference", &m["difference"]["estimate"]),
+            ("lower", &m["difference"]["lower"]),
+            ("upper", &m["difference"]["upper"]),
+        ] {
+            let (ours, cli) = (attr_number(&row[attr]), want.as_f64().unwrap());
+            assert!(
+                (ours - cli).abs() <= 1e-9,
+                "{}: {attr} {ours} vs {cli}",
+                row["metric"]
+            );
+        }
+    }
+    assert!(
+        attr_number(&rows[0]["upper"]) < 0.0,
+        "the head cuts the MSE: {}",
+        rows[0]
+    );
+    // The downloaded model file is the CLI's model: same version, seed, γ and training-data
+    // hash, and the same weights up to round-off (WASM's libm is not glibc's).
+    let model: Value = serde_json::from_str(ls["model"].as_str().unwrap()).unwrap();
+    let want = &cli_ls["model"];
+    for key in ["format_version", "seed", "training_data_hash"] {
+        assert_eq!(model[key], want[key], "{key}");
+    }
+    assert_eq!(model["head"]["gamma"], want["head"]["gamma"]);
+    let coefficients = |m: &Value| {
+        let mut c = floats(&m["head"]["weights"]);
+        c.extend([&m["head"]["base_weight"], &m["head"]["intercept"]].map(|v| v.as_f64().unwrap()));
+        c
+    };
+    for (ours, cli) in coefficients(&model).iter().zip(coefficients(want)) {
+        assert!(
+            (ours - cli).abs() <= 1e-9,
+            "model coefficient {ours} vs {cli}"
+        );
+    }
+    assert_eq!(ls["download"], "tribunal-ls-head.json");
+    assert_eq!(ls["hasCurve"], true);
+
+    // BTL: accuracy etc. and both confusion matrices.
+    let btl_page = &page["btl"];
+    let classification = &cli_btl["classification"];
+    for row in btl_page["classification"].as_array().unwrap() {
+        let m = &classification[row["metric"].as_str().unwrap()];
+        assert!(
+            (attr_number(&row["head"]) - m["head"]["estimate"].as_f64().unwrap()).abs() <= 1e-9
+        );
+        assert!(
+            (attr_number(&row["base"]) - m["base"]["estimate"].as_f64().unwrap()).abs() <= 1e-9
+        );
+    }
+    assert_eq!(btl_page["base"], classification["base_confusion"]);
+    assert_eq!(btl_page["head"], classification["head_confusion"]);
+
+    // The ragged file is located; the BTL report stays on screen.
+    let error = page["errorText"].as_str().unwrap();
+    assert!(
+        error.contains("ragged.csv, line 3, column 1 (`embedding`): expected an embedding of 2 numbers (as on line 2), found 1"),
+        "{error}"
+    );
+    assert_eq!(page["summaryAfterError"], btl_page["summary"]);
+    assert!(screenshot.is_file());
+}
