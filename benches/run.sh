@@ -95,5 +95,7 @@ py benches/reference_bt.py "$data/battles-1m.csv" "${PY_FIT_ROUNDS:-3}" \
 stage "Python (α, κ, GRM)"
 py benches/reference_ratings.py "$data" "${PY_FIT_ROUNDS:-3}" "${PY_BOOT_RATINGS:-20}" \
   > "$out/py-ratings.json"
+stage "Python (calibration heads)"
+py benches/reference_calibration.py "$data" "${PY_FIT_ROUNDS:-3}" > "$out/py-calibration.json"
 stage "end"
 python3 benches/table.py "$out"

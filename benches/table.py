@@ -2,7 +2,7 @@
 
 Usage: python3 benches/table.py OUT_DIR   (OUT_DIR: target/bench)
 Reads native.json, wasm.json, page.json, py-llmfao.json, py-battles-100k.json,
-py-battles-1m.json, py-ratings.json and env.tsv (machine and load averages per stage).
+py-battles-1m.json, py-ratings.json, py-calibration.json and env.tsv (machine and load averages per stage).
 Ratios are the row's median over Tribunal's median: how many times longer the row takes.
 """
 
@@ -19,7 +19,8 @@ def load(name):
 
 
 native, wasm, page = load("native.json"), load("wasm.json"), load("page.json")
-py = {k: load(f"py-{k}.json") for k in ("llmfao", "battles-100k", "battles-1m", "ratings")}
+py = {k: load(f"py-{k}.json")
+      for k in ("llmfao", "battles-100k", "battles-1m", "ratings", "calibration")}
 with open(os.path.join(out, "env.tsv"), encoding="utf-8") as f:
     env = [line.rstrip("\n").split("\t", 1) for line in f if "\t" in line]
 
@@ -158,6 +159,19 @@ print(f"Same numbers (flat priors vs girth): max |Δα| {d_alpha:.1e}, max |Δβ
       f"(girth stops at a 1e−3 change and interpolates a lookup table). Native vs WASM: "
       f"{same_value(ng['map']['fit'], wg['map']['fit'])}.\n")
 
+print("## Calibration heads (issue 4)\n")
+print("500 rows of `target/bench/data/cal-*.csv` (`synthetic::calibration_csv`, seed 14): γ chosen "
+      "among 10 log-spaced values in [1e−2, 1e4] by 5-fold cross-validation, then the refit.\n")
+pc = py["calibration"]
+for name, head in (("cal-ls-384.csv", "LS"), ("cal-ls-4096.csv", "LS"),
+                   ("cal-btl-384.csv", "BTL"), ("cal-btl-4096.csv", "BTL")):
+    n, w, p = native[name], wasm[name], pc[name]
+    table(f"{head} head, 5-fold CV over 10 γ: n = {n['rows']}, d = {n['dim']}", [
+        ("Tribunal native", n["cv"], f"γ chosen: {n['cv']['value']:.4g}"),
+        ("Tribunal WASM (Chromium)", w["cv"], ""),
+        (p["label"], p["cv"], ""),
+    ], n["cv"], w["cv"])
+
 # Targets
 b100n, b100w = native["battles-100k.csv"]["bootstrap"], wasm["battles-100k.csv"]["bootstrap"]
 sk = py["battles-100k"]["sklearn_bootstrap"]
@@ -176,13 +190,18 @@ print(f"| ≥ 100× the scikit-learn-style logistic BT (bootstrap, 100k) | {rati
       f"| {'yes' if r >= 100 else 'no'} |")
 print(f"| GRM (1000 × 4 × 5) < 2 s in the browser | {fmt(grm_w['median_s'])} "
       f"| {'yes' if grm_w['median_s'] < 2 else 'no'} |")
+for name, head in (("cal-ls-384.csv", "LS"), ("cal-btl-384.csv", "BTL")):
+    t = wasm[name]["cv"]["median_s"]
+    print(f"| {head} head: 5-fold CV over 10 γ, n = 500, d = 384 < 100 ms in the browser "
+          f"| {fmt(t)} (native {fmt(native[name]['cv']['median_s'])}) "
+          f"| {'yes' if t < 0.1 else 'no'} |")
 print()
 
 print("## Machine and load\n")
 for key, value in env:
     print(f"- {key}: {value}")
 print(f"- Chromium: {wasm['chromium']} ({wasm['userAgent']})")
-for k in ("llmfao", "battles-100k", "ratings"):
+for k in ("llmfao", "battles-100k", "ratings", "calibration"):
     e = py[k]["environment"]
     print(f"- Python {e['python']} ({k}): " + ", ".join(f"{p} {v}" for p, v in e["versions"].items()))
 e = py["battles-100k"]["environment"]

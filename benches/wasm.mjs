@@ -70,6 +70,12 @@ try {
     report['alpha-10k.csv'] = { bootstrap: time(slow, () => m.bench_alpha_bootstrap(alpha)) };
     const kappa = m.bench_parse_ratings(await load('/data/kappa-10k.csv'));
     report['kappa-10k.csv'] = { bootstrap: time(slow, () => m.bench_kappa_bootstrap(kappa)) };
+    for (const [name, btl] of [['cal-ls-384.csv', false], ['cal-ls-4096.csv', false],
+      ['cal-btl-384.csv', true], ['cal-btl-4096.csv', true]]) {
+      const data = m.bench_parse_calibration(await load('/data/' + name), btl);
+      report[name] = { cv: time(slow, () => m.bench_calibration_cv(data)) };
+      data.free();
+    }
     const grm = m.bench_parse_ratings(await load('/data/grm-1000x4.csv'));
     report['grm-1000x4.csv'] = {
       map: { fit: time(slow, () => m.bench_grm_fit(grm, false)) },

@@ -12,9 +12,13 @@ use tribunal::alpha::{AlphaLevel, AlphaParams};
 use tribunal::battles::{parse_battles, Battles};
 use tribunal::bradley_terry::BradleyTerryParams;
 use tribunal::bt_bootstrap::BtBootstrapParams;
+use tribunal::btl_head::BtlParams;
+use tribunal::calibration_data::{parse_calibration, CalibrationData, HeadKind};
+use tribunal::cross_validation::{fit_with_cv, CrossValidationParams};
 use tribunal::irt_grm::{GrmParams, RatingMatrix as GrmMatrix};
 use tribunal::kappa::KappaParams;
 use tribunal::leaderboard::bradley_terry_leaderboard;
+use tribunal::ls_head::LsParams;
 use tribunal::pairwise::Pairwise;
 use tribunal::ratings::{RatingMatrix, RatingsParams, Selection};
 use tribunal::resample::BootstrapParams;
@@ -48,6 +52,31 @@ pub fn bt_bootstrap(battles: &Battles) -> f64 {
     bt_bootstrap_params()
         .fit(battles, None)
         .map_or(f64::NAN, |b| b.ratings[0].interval.upper)
+}
+
+/// Parses a calibration CSV for an LS (`btl` false) or BTL head.
+///
+/// # Errors
+/// Those of [`parse_calibration`].
+pub fn parse_calibration_file(bytes: &[u8], btl: bool) -> Result<CalibrationData, Error> {
+    let kind = if btl { HeadKind::Btl } else { HeadKind::Ls };
+    parse_calibration("bench.csv", bytes, kind, None)
+}
+
+/// Chooses γ by 5-fold cross-validation over the default 10-point grid and refits at it (what
+/// `tribunal stats calibrate` does before scoring). Returns the chosen γ.
+pub fn calibration_cv(data: &CalibrationData) -> f64 {
+    let cv = CrossValidationParams::default();
+    match data {
+        CalibrationData::Ls(d) => {
+            fit_with_cv(&LsParams::default(), d, &cv).map(|(_, c)| c.chosen_gamma)
+        }
+        CalibrationData::Btl(d) => {
+            fit_with_cv(&BtlParams::default(), d, &cv).map(|(_, c)| c.chosen_gamma)
+        }
+        _ => return f64::NAN,
+    }
+    .unwrap_or(f64::NAN)
 }
 
 /// The bootstrap every agreement benchmark runs: 1000 rounds, seed 0, level 0.95.
@@ -159,6 +188,22 @@ mod wasm {
         matrix: RatingMatrix,
         pair: (Vec<f64>, Vec<f64>),
         grm: Option<GrmMatrix>,
+    }
+
+    /// A parsed calibration file held on the WASM side.
+    #[wasm_bindgen]
+    pub struct ParsedCalibration(CalibrationData);
+
+    #[wasm_bindgen]
+    pub fn bench_parse_calibration(bytes: &[u8], btl: bool) -> Result<ParsedCalibration, JsError> {
+        parse_calibration_file(bytes, btl)
+            .map(ParsedCalibration)
+            .map_err(js)
+    }
+
+    #[wasm_bindgen]
+    pub fn bench_calibration_cv(parsed: &ParsedCalibration) -> f64 {
+        calibration_cv(&parsed.0)
     }
 
     #[wasm_bindgen]

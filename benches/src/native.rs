@@ -14,7 +14,9 @@ use std::time::Instant;
 use tribunal::battles::{parse_battles, Battles};
 use tribunal::bradley_terry::BradleyTerryParams;
 use tribunal::pairwise::Pairwise;
-use tribunal_benches::synthetic::{agreement_csv, battle_params, battles_csv, grm_csv};
+use tribunal_benches::synthetic::{
+    agreement_csv, battle_params, battles_csv, calibration_csv, grm_csv,
+};
 use tribunal_benches::*;
 
 type Res<T> = Result<T, Box<dyn std::error::Error>>;
@@ -27,6 +29,15 @@ const BATTLE_SEED: u64 = 1;
 const ALPHA_FILE: &str = "alpha-10k.csv";
 const KAPPA_FILE: &str = "kappa-10k.csv";
 const GRM_FILE: &str = "grm-1000x4.csv";
+/// Calibration sets: (file, BTL head, embedding dimension); 500 rows each, seed 14.
+const CALIBRATION_SETS: [(&str, bool, usize); 4] = [
+    ("cal-ls-384.csv", false, 384),
+    ("cal-ls-4096.csv", false, 4096),
+    ("cal-btl-384.csv", true, 384),
+    ("cal-btl-4096.csv", true, 4096),
+];
+const CALIBRATION_ROWS: usize = 500;
+const CALIBRATION_SEED: u64 = 14;
 
 fn time(rounds: usize, mut f: impl FnMut() -> f64) -> Value {
     let value = std::hint::black_box(f());
@@ -65,6 +76,16 @@ fn write_data(dir: &Path) -> Res<()> {
         GRM_FILE.into(),
         json!({ "items": 1000, "variants": 4, "categories": 5, "seed": 13 }),
     );
+    for (name, btl, d) in CALIBRATION_SETS {
+        std::fs::write(
+            dir.join(name),
+            calibration_csv(CALIBRATION_ROWS, d, btl, CALIBRATION_SEED),
+        )?;
+        files.insert(
+            name.into(),
+            json!({ "rows": CALIBRATION_ROWS, "dim": d, "btl": btl, "seed": CALIBRATION_SEED }),
+        );
+    }
     std::fs::write(dir.join("data.json"), Value::Object(files).to_string())?;
     Ok(())
 }
@@ -158,6 +179,19 @@ fn time_all(dir: &Path, llmfao: &Path, rounds: usize, slow: usize) -> Res<Value>
         );
     }
     report.insert(GRM_FILE.into(), Value::Object(entry));
+
+    for (name, btl, _) in CALIBRATION_SETS {
+        let data = parse_calibration_file(&std::fs::read(dir.join(name))?, btl)?;
+        report.insert(
+            name.into(),
+            json!({
+                "rows": data.len(),
+                "dim": data.dim(),
+                "cv": time(slow, || calibration_cv(&data)),
+                "cv_settings": tribunal::cross_validation::CrossValidationParams::default(),
+            }),
+        );
+    }
     Ok(Value::Object(report))
 }
 

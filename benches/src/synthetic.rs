@@ -122,6 +122,38 @@ pub fn grm_csv(n_items: usize, n_variants: usize, seed: u64) -> String {
     csv
 }
 
+/// A calibration CSV (`tribunal::calibration_data`) of `n` rows with `d`-dimensional
+/// embeddings e ~ N(0, I): the human signal is t = e₁ − 0.5·e₂ + 0.25·e₃, which the judge sees
+/// compressed, 0.5·t + N(0, 0.5²). `btl`: columns `embedding,p,human` with p = σ(judge) and a
+/// human preference ~ Bernoulli(σ(2t)); otherwise LS columns `embedding,score,human` with
+/// score = 3 + judge and human = 3 + t + N(0, 0.3²).
+pub fn calibration_csv(n: usize, d: usize, btl: bool, seed: u64) -> String {
+    let mut rng = SplitMix64::new(seed);
+    let mut csv = String::from(if btl {
+        "embedding,p,human\n"
+    } else {
+        "embedding,score,human\n"
+    });
+    for _ in 0..n {
+        let e: Vec<f64> = (0..d).map(|_| rng.normal()).collect();
+        let t = e[0] - 0.5 * e[1] + 0.25 * e[2];
+        let judge = 0.5 * t + 0.5 * rng.normal();
+        let cells: Vec<String> = e.iter().map(|x| format!("{x:.5}")).collect();
+        let (signal, human) = if btl {
+            let human = if rng.uniform() < sigmoid(2.0 * t) {
+                1.0
+            } else {
+                0.0
+            };
+            (sigmoid(judge), human)
+        } else {
+            (3.0 + judge, 3.0 + t + 0.3 * rng.normal())
+        };
+        csv.push_str(&format!("{},{signal:.6},{human:.6}\n", cells.join(" ")));
+    }
+    csv
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
