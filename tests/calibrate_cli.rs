@@ -259,3 +259,88 @@ fn bad_calibration_files_are_located() {
     assert_ne!(out.status.code(), Some(0));
     assert!(String::from_utf8_lossy(&out.stderr).contains("expected a head kind"));
 }
+
+#[test]
+fn ablations_and_training_size_curve() {
+    // On the miscalibrated judge (`miscalibrated_ls_files`): the human score depends on the
+    // embedding, the judge sees it compressed. Without the embedding the head is a 1-D
+    // recalibration of the score — better than the judge, worse than the full head; without the
+    // score it still predicts from the embedding; dropping half of the 6 coordinates keeps 3.
+    let dir = temp_dir("calibrate-ablation");
+    let (train, test) = miscalibrated_ls_files(&dir);
+    let (train, test) = (train.to_str().unwrap(), test.to_str().unwrap());
+    let run = |extra: &[&str]| {
+        let mut args = vec![
+            "--head",
+            "ls",
+            "--train",
+            train,
+            "--test",
+            test,
+            "--bootstrap",
+            "200",
+        ];
+        args.extend_from_slice(extra);
+        calibrate(&args)
+    };
+    let mse = |json: &serde_json::Value, who: &str| {
+        json["regression"]["mse"][who]["estimate"].as_f64().unwrap()
+    };
+    let full = run(&[]);
+    assert_eq!(full["ablation"], serde_json::Value::Null);
+    let no_embedding = run(&["--ablation", "no-embedding"]);
+    assert_eq!(no_embedding["ablation"]["ablation"], "no_embedding");
+    assert_eq!(no_embedding["dim"], 1);
+    assert!(mse(&full, "head") < mse(&no_embedding, "head"));
+    assert!(mse(&no_embedding, "head") < mse(&no_embedding, "base"));
+    let no_score = run(&["--ablation", "no-score"]);
+    assert!(
+        mse(&no_score, "head") < 0.1 * mse(&full, "base"),
+        "{}",
+        mse(&no_score, "head")
+    );
+    let dropped = run(&["--ablation", "drop:0.5", "--seed", "4"]);
+    assert_eq!(dropped["dim"], 3);
+    assert_eq!(dropped["ablation"]["seed"], 4);
+
+    // Training-size curve: the base judge's test MSE does not depend on the subset; the head's
+    // falls with more rows.
+    let curve = run(&["--train-sizes", "20,200", "--repeats", "3"]);
+    let points = curve["training_curve"]["points"].as_array().unwrap();
+    assert_eq!(points.len(), 2);
+    assert_eq!(points[0]["metric"], "mse");
+    assert_eq!(points[0]["head"].as_array().unwrap().len(), 3);
+    assert_eq!(points[0]["base_mean"], points[1]["base_mean"]);
+    assert!(points[0]["head_mean"].as_f64().unwrap() > points[1]["head_mean"].as_f64().unwrap());
+
+    for (extra, expected) in [
+        (
+            &["--train-sizes", "500"][..],
+            "a training size of 500 exceeds the 200 training rows",
+        ),
+        (
+            &["--ablation", "drop:x"][..],
+            "expected `no-score`, `no-embedding` or `drop:F`",
+        ),
+        (
+            &["--ablation", "drop:1"][..],
+            "expected a fraction of coordinates in [0, 1), found 1",
+        ),
+    ] {
+        let mut args = vec![
+            "stats",
+            "calibrate",
+            "--head",
+            "ls",
+            "--train",
+            train,
+            "--test",
+            test,
+        ];
+        args.extend_from_slice(extra);
+        let out = run_tribunal(&args);
+        assert_eq!(out.status.code(), Some(1), "{extra:?}");
+        let err = String::from_utf8_lossy(&out.stderr);
+        assert!(err.contains(expected), "{err} lacks {expected}");
+    }
+}

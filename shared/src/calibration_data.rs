@@ -116,6 +116,17 @@ impl CalibrationData {
         self.len() == 0
     }
 
+    /// The rows (lists) at `idx`, in that order.
+    pub fn select(&self, idx: &[usize]) -> Self {
+        match self {
+            Self::Ls(d) => Self::Ls(d.select(idx)),
+            Self::Mn(d) => Self::Mn(d.select(idx)),
+            Self::Btl(d) => Self::Btl(d.select(idx)),
+            Self::Btl2(d) => Self::Btl2(d.select(idx)),
+            Self::PlackettLuce(d) => Self::PlackettLuce(d.select(idx)),
+        }
+    }
+
     /// The embedding dimension (every parsed file has at least one row).
     pub fn dim(&self) -> usize {
         let first = match self {

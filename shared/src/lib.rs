@@ -48,6 +48,7 @@
 //! - [`head_file`]: the versioned JSON model file of a fitted head.
 
 pub mod aa_test;
+pub mod ablation;
 pub mod agreement;
 pub mod alpha;
 pub mod anchor;

@@ -1,12 +1,14 @@
 //! `tribunal stats calibrate`: fits a quantitative-judge head on a training CSV with γ chosen by
 //! k-fold cross-validation, scores it against the base judge on a test CSV, prints the report
 //! (CV curve, metrics with bootstrap CIs, the model file) and writes the model file with
-//! `--model-out`.
+//! `--model-out`; optionally after an ablation (`--ablation`) and with a training-size curve
+//! (`--train-sizes`).
 
 use super::read_input;
 use anyhow::Context;
 use clap::Args;
 use std::path::PathBuf;
+use tribunal::ablation::{Ablation, TrainingCurveParams};
 use tribunal::calibration::CalibrationParams;
 use tribunal::calibration_data::{parse_calibration, HeadKind};
 use tribunal::cross_validation::{CrossValidationParams, GammaGrid};
@@ -50,14 +52,53 @@ pub struct CalibrateArgs {
     /// Write the model file (versioned JSON) here.
     #[arg(long)]
     model_out: Option<PathBuf>,
+    /// Ablate before fitting: `no-score`, `no-embedding`, or `drop:F` (drop a fraction F of the
+    /// embedding coordinates, drawn with `--seed`).
+    #[arg(long, value_name = "ABLATION")]
+    ablation: Option<String>,
+    /// Also fit on random training subsets of these sizes (e.g. `100,200,500`) and report the
+    /// test metric's mean and sd over `--repeats` subsets per size.
+    #[arg(long, value_delimiter = ',')]
+    train_sizes: Vec<usize>,
+    /// Random subsets per training size.
+    #[arg(long, default_value_t = 5)]
+    repeats: usize,
+}
+
+fn parse_ablation(value: &str, seed: u64) -> anyhow::Result<Ablation> {
+    match value {
+        "no-score" => Ok(Ablation::NoScore),
+        "no-embedding" => Ok(Ablation::NoEmbedding),
+        _ => {
+            let fraction = value
+                .strip_prefix("drop:")
+                .and_then(|f| f.parse::<f64>().ok())
+                .ok_or_else(|| {
+                    anyhow::anyhow!(
+                        "--ablation: expected `no-score`, `no-embedding` or `drop:F` with F a \
+                         fraction, found `{value}`"
+                    )
+                })?;
+            Ok(Ablation::DropFeatures { fraction, seed })
+        }
+    }
 }
 
 pub fn run(args: CalibrateArgs) -> anyhow::Result<String> {
     let (train_source, train_bytes) = read_input(&args.train)?;
     let (test_source, test_bytes) = read_input(&args.test)?;
-    let train = parse_calibration(&train_source, &train_bytes, args.head, None)?;
-    let test = parse_calibration(&test_source, &test_bytes, args.head, Some(train.dim()))?;
-    let calibration = CalibrationParams {
+    let mut train = parse_calibration(&train_source, &train_bytes, args.head, None)?;
+    let mut test = parse_calibration(&test_source, &test_bytes, args.head, Some(train.dim()))?;
+    let ablation = match &args.ablation {
+        Some(value) => {
+            let ablation = parse_ablation(value, args.seed)?;
+            train = ablation.apply(&train)?;
+            test = ablation.apply(&test)?;
+            Some(ablation)
+        }
+        None => None,
+    };
+    let params = CalibrationParams {
         standardize: !args.no_standardize,
         cv: CrossValidationParams {
             folds: args.folds,
@@ -73,11 +114,22 @@ pub fn run(args: CalibrateArgs) -> anyhow::Result<String> {
             seed: args.seed,
             level: args.level,
         },
-    }
-    .fit(&train, &test)?;
+    };
+    let calibration = params.fit(&train, &test)?;
     if let Some(path) = &args.model_out {
         std::fs::write(path, calibration.model.to_json()?)
             .with_context(|| format!("writing {}", path.display()))?;
     }
-    Ok(serde_json::to_string_pretty(&calibration)?)
+    let mut report = serde_json::to_value(&calibration)?;
+    report["ablation"] = serde_json::to_value(ablation)?;
+    if !args.train_sizes.is_empty() {
+        let curve = TrainingCurveParams {
+            sizes: args.train_sizes.clone(),
+            repeats: args.repeats,
+            seed: args.seed,
+        }
+        .fit(&params, &train, &test)?;
+        report["training_curve"] = serde_json::to_value(curve)?;
+    }
+    Ok(serde_json::to_string_pretty(&report)?)
 }
