@@ -159,4 +159,22 @@ fn reliability_page_shows_the_cli_agreement_report() {
     let ok = c_v.as_f64().unwrap() <= 0.10 && rho.as_f64().unwrap() >= 0.70;
     assert_eq!(row["ok"], ok.to_string());
     assert_eq!(row["highlighted"], ok);
+
+    // Seed 003's Fig. 1: one point per human score for the judge's and the humans' θ̂ (plus
+    // each series' legend mark).
+    let fig1 = page["fig1"].as_array().unwrap();
+    assert_eq!(fig1.len(), 1, "{fig1:?}");
+    let points = |key: &str| alignment[key].as_array().unwrap().len() as u64 + 1;
+    assert_eq!(
+        fig1[0]["judgePoints"].as_u64(),
+        Some(points("llm_by_human_score"))
+    );
+    assert_eq!(
+        fig1[0]["humanPoints"].as_u64(),
+        Some(points("human_by_human_score"))
+    );
+    assert!(fig1[0]["caption"]
+        .as_str()
+        .unwrap()
+        .contains("seed 003 Fig. 1"));
 }

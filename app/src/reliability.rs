@@ -13,6 +13,7 @@
 //! `data-theta-ratio`, `data-dw`, `data-ok`). A malformed file shows the located error and keeps
 //! the previous results.
 
+use crate::charts::ScatterPlot;
 use crate::format::{fixed, num};
 use gloo_file::futures::read_as_bytes;
 use gloo_worker::WorkerBridge;
@@ -520,6 +521,43 @@ fn IrtTable(cells: Vec<Value>) -> impl IntoView {
         })
         .map(|w| view! { <p class="warning">{w.as_str().unwrap_or_default().to_owned()}</p> })
         .collect_view();
+    // Seed 003's Fig. 1 per cell with human ratings: the median θ̂ of the judge's fit and of the
+    // humans' fit, per human score.
+    let medians = |v: &Value| -> Vec<(f64, f64)> {
+        v.as_array()
+            .map(|a| {
+                a.iter()
+                    .map(|m| (num(&m["score"]), num(&m["median_theta"])))
+                    .collect()
+            })
+            .unwrap_or_default()
+    };
+    let figures = cells
+        .iter()
+        .filter(|c| !c["report"]["human"].is_null())
+        .map(|c| {
+            let alignment = &c["report"]["human"]["alignment"];
+            let who = format!(
+                "{}{}",
+                c["rater"].as_str().unwrap_or_default(),
+                c["criterion"]
+                    .as_str()
+                    .map(|k| format!(" · {k}"))
+                    .unwrap_or_default()
+            );
+            view! {
+                <div class="irt-fig1" data-rater=c["rater"].as_str().unwrap_or_default().to_owned()>
+                    <ScatterPlot
+                        series=vec![
+                            ("judge θ̂".to_owned(), medians(&alignment["llm_by_human_score"])),
+                            ("human θ̂".to_owned(), medians(&alignment["human_by_human_score"])),
+                        ]
+                        x_label="the human score"
+                        y_label=format!("median θ̂ ({who}, seed 003 Fig. 1)") />
+                </div>
+            }
+        })
+        .collect_view();
     view! {
         <h3>"IRT (graded response model per judge × criterion)"</h3>
         <table class="ratings" id="irt-table">
@@ -532,5 +570,6 @@ fn IrtTable(cells: Vec<Value>) -> impl IntoView {
             <tbody>{rows}</tbody>
         </table>
         {warnings}
+        {figures}
     }
 }

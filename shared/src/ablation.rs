@@ -7,7 +7,8 @@
 //! ```text
 //! no-score       the judge's signal becomes uninformative: LS score 0, MN p uniform, BTL p = ½,
 //!                BTL2 and Plackett–Luce scores all 1 — a constant the intercept absorbs, so the
-//!                head predicts from φ(e) alone
+//!                head predicts from φ(e) alone (the "base judge" metrics of an ablated file
+//!                are then those of that constant)
 //! no-embedding   every embedding becomes the single coordinate 0 (a constant the scaler maps to
 //!                0), so the head is a 1-D recalibration of the judge's signal
 //! drop p         ⌊p·d⌋ embedding coordinates, drawn without replacement from a ChaCha8 stream

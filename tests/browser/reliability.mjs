@@ -56,7 +56,14 @@ try {
     thetaRatio: tr.dataset.thetaRatio, dw: tr.dataset.dw, ok: tr.dataset.ok, highlighted: tr.classList.contains('ok'),
   })));
 
-  console.log(JSON.stringify({ before, hasPlot, errorText, after, irt, pageErrors }));
+  const fig1 = await page.$$eval('.irt-fig1', (divs) => divs.map((d) => ({
+    rater: d.dataset.rater,
+    judgePoints: d.querySelectorAll('circle.s0').length,
+    humanPoints: d.querySelectorAll('circle.s1').length,
+    caption: d.querySelector('figcaption')?.textContent,
+  })));
+
+  console.log(JSON.stringify({ before, hasPlot, errorText, after, irt, fig1, pageErrors }));
 } finally {
   await browser.close();
 }
