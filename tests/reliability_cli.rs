@@ -778,3 +778,40 @@ fn irt_bad_input_is_located_or_warned() {
     let err = run_fails(&["stats", "irt", "--input", p]);
     assert!(err.contains("graded response model"), "{err}");
 }
+
+#[test]
+fn power_table_matches_statsmodels() {
+    // statsmodels NormalIndPower (shared/tests/fixtures/power_reference.json): pass rates 0.55
+    // vs 0.5 need 1564.53 items per group at 80 % power, 0.6 vs 0.5 need 387.17; Cohen's
+    // d = 0.5 needs 62.79.
+    let json = stdout_json(&run_tribunal(&[
+        "stats", "power", "--p1", "0.55", "--p2", "0.5", "--power", "0.8",
+    ]));
+    let row = &json["rows"][0];
+    assert!(
+        (row["nobs1"].as_f64().unwrap() - 1564.5290112626938).abs() < 1e-6,
+        "{row}"
+    );
+    assert_eq!(row["n1"], 1565);
+    let json = stdout_json(&run_tribunal(&[
+        "stats", "power", "--p1", "0.6", "--p2", "0.5,0.55", "--power", "0.8,0.9",
+    ]));
+    let rows = json["rows"].as_array().unwrap();
+    assert_eq!(rows.len(), 4, "every effect × every power");
+    assert!((rows[0]["nobs1"].as_f64().unwrap() - 387.1677468578107).abs() < 1e-6);
+    assert!(
+        rows[1]["n1"].as_u64() > rows[0]["n1"].as_u64(),
+        "more power, more items"
+    );
+    let json = stdout_json(&run_tribunal(&[
+        "stats", "power", "--mean1", "3.5", "--mean2", "3.0", "--sd", "1", "--power", "0.8",
+    ]));
+    assert!((json["rows"][0]["nobs1"].as_f64().unwrap() - 62.79088416571135).abs() < 1e-6);
+
+    let out = run_tribunal(&["stats", "power", "--p1", "0.5", "--p2", "1.5"]);
+    assert_eq!(out.status.code(), Some(1));
+    assert!(String::from_utf8_lossy(&out.stderr).contains("invalid setting"));
+    let out = run_tribunal(&["stats", "power", "--p1", "0.5", "--effect-size", "0.2"]);
+    assert_eq!(out.status.code(), Some(1));
+    assert!(String::from_utf8_lossy(&out.stderr).contains("expected one kind of effect"));
+}

@@ -4,6 +4,7 @@
 mod bt;
 mod calibrate;
 mod irt;
+mod power;
 mod reliability;
 mod study;
 
@@ -32,6 +33,8 @@ pub enum Stats {
     /// Calibrate a judge: fit an LS, MN, BTL, BTL2 or Plackett–Luce head on rationale
     /// embeddings with cross-validated γ, and compare it with the base judge on test rows.
     Calibrate(Box<calibrate::CalibrateArgs>),
+    /// Sample sizes to compare two groups (pass rates or mean scores) at given powers.
+    Power(Box<power::PowerArgs>),
     /// Graded response model of a judge under prompt variants: C_V, ρ, θ_ratio and D_W.
     Irt(Box<irt::IrtArgs>),
 }
@@ -48,6 +51,7 @@ impl Stats {
             Self::Consistency(args) => reliability::consistency(*args)?,
             Self::Position(args) => reliability::position(*args)?,
             Self::Calibrate(args) => calibrate::run(*args)?,
+            Self::Power(args) => power::run(*args)?,
             Self::Irt(args) => irt::run(*args)?,
         };
         println!("{json}");

@@ -1,0 +1,99 @@
+//! `tribunal stats power`: the sample-size table for comparing two groups (two judges, prompt
+//! versions or models) — every effect × every wanted power — for a binary effect (two pass
+//! rates), a continuous one (two means with a common sd) or standardised effect sizes.
+
+use clap::Args;
+use serde::Serialize;
+use tribunal::power::{Alternative, Effect, PowerParams, SampleSize};
+
+#[derive(Args)]
+pub struct PowerArgs {
+    /// Binary effect: group 1's pass rate …
+    #[arg(long)]
+    p1: Option<f64>,
+    /// … against each of these pass rates of group 2 (comma-separated).
+    #[arg(long, value_delimiter = ',')]
+    p2: Vec<f64>,
+    /// Continuous effect: group 1's mean score …
+    #[arg(long)]
+    mean1: Option<f64>,
+    /// … against each of these means of group 2 …
+    #[arg(long, value_delimiter = ',')]
+    mean2: Vec<f64>,
+    /// … with this common standard deviation.
+    #[arg(long)]
+    sd: Option<f64>,
+    /// Or standardised effect sizes (Cohen's d or h) directly.
+    #[arg(long, value_delimiter = ',', allow_hyphen_values = true)]
+    effect_size: Vec<f64>,
+    /// Significance level α.
+    #[arg(long, default_value_t = PowerParams::default().alpha)]
+    alpha: f64,
+    /// Wanted powers (comma-separated).
+    #[arg(long, value_delimiter = ',', default_values_t = [0.8, 0.9])]
+    power: Vec<f64>,
+    /// n₂ / n₁.
+    #[arg(long, default_value_t = PowerParams::default().ratio)]
+    ratio: f64,
+    /// `two-sided`, `larger` (group 1 above group 2) or `smaller`.
+    #[arg(long, default_value = "two-sided")]
+    alternative: String,
+}
+
+#[derive(Serialize)]
+struct PowerTable {
+    statistic: &'static str,
+    rows: Vec<SampleSize>,
+}
+
+pub fn run(args: PowerArgs) -> anyhow::Result<String> {
+    let alternative = match args.alternative.as_str() {
+        "two-sided" => Alternative::TwoSided,
+        "larger" => Alternative::Larger,
+        "smaller" => Alternative::Smaller,
+        other => anyhow::bail!(
+            "--alternative: expected `two-sided`, `larger` or `smaller`, found `{other}`"
+        ),
+    };
+    let effects: Vec<Effect> = match (args.p1, args.mean1, args.effect_size.is_empty()) {
+        (Some(p1), None, true) if !args.p2.is_empty() => args
+            .p2
+            .iter()
+            .map(|&p2| Effect::Proportions { p1, p2 })
+            .collect(),
+        (None, Some(mean1), true) if !args.mean2.is_empty() => {
+            let sd = args
+                .sd
+                .ok_or_else(|| anyhow::anyhow!("--mean1/--mean2 need --sd"))?;
+            args.mean2
+                .iter()
+                .map(|&mean2| Effect::Means { mean1, mean2, sd })
+                .collect()
+        }
+        (None, None, false) => args
+            .effect_size
+            .iter()
+            .map(|&effect_size| Effect::Standardized { effect_size })
+            .collect(),
+        _ => anyhow::bail!(
+            "expected one kind of effect: --p1 with --p2, --mean1 with --mean2 and --sd, or \
+             --effect-size"
+        ),
+    };
+    let mut rows = Vec::with_capacity(effects.len() * args.power.len());
+    for effect in &effects {
+        for &power in &args.power {
+            let params = PowerParams {
+                alpha: args.alpha,
+                power,
+                ratio: args.ratio,
+                alternative,
+            };
+            rows.push(params.sample_size(effect)?);
+        }
+    }
+    Ok(serde_json::to_string_pretty(&PowerTable {
+        statistic: "sample_size",
+        rows,
+    })?)
+}
