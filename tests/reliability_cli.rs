@@ -815,3 +815,97 @@ fn power_table_matches_statsmodels() {
     assert_eq!(out.status.code(), Some(1));
     assert!(String::from_utf8_lossy(&out.stderr).contains("expected one kind of effect"));
 }
+
+#[test]
+fn slices_test_each_against_the_rest_with_holm_and_bh() {
+    // Three raters agree on label x for 30 items in three topics; the judge agrees with that
+    // majority on 9/10 code items, 4/10 math items and 7/10 prose items. Expected values from
+    // scipy (two-proportion z-test, 2·norm.sf(|z|)) with Holm and BH by hand:
+    // code z = 1.91703, p = 0.0552343; math z = −2.19089, p = 0.0284597; prose p = 0.784191;
+    // Holm: math 0.0853792, code 0.110469, prose 0.784191; BH: code = math = 0.0828514.
+    let dir = temp_dir("slices");
+    let mut crowd = String::from("item,rater,score,topic\n");
+    let mut judge = String::from("item,score\n");
+    for (topic, agree) in [("code", 9), ("math", 4), ("prose", 7)] {
+        for k in 0..10 {
+            let item = format!("{topic}{k}");
+            for rater in ["a", "b", "c"] {
+                crowd.push_str(&format!("{item},{rater},x,{topic}\n"));
+            }
+            judge.push_str(&format!("{item},{}\n", if k < agree { "x" } else { "y" }));
+        }
+    }
+    let (crowd_path, judge_path) = (dir.join("crowd.csv"), dir.join("judge.csv"));
+    std::fs::write(&crowd_path, crowd).unwrap();
+    std::fs::write(&judge_path, judge).unwrap();
+    let agree = |slice: &str| {
+        run_tribunal(&[
+            "stats",
+            "agree",
+            "--input",
+            crowd_path.to_str().unwrap(),
+            "--scale",
+            "nominal",
+            "--judge",
+            judge_path.to_str().unwrap(),
+            "--slice",
+            slice,
+            "--bootstrap",
+            "100",
+        ])
+    };
+    let json = stdout_json(&agree("topic"));
+    let slices = &json["slices"];
+    assert_eq!(
+        slices["values"],
+        serde_json::json!(["code", "math", "prose"])
+    );
+    let cells = slices["judges"][0]["slices"].as_array().unwrap();
+    let expect = [
+        (
+            "code",
+            9,
+            1.9170289512680811,
+            0.055234253718063876,
+            0.11046850743612775,
+            0.08285138057709582,
+        ),
+        (
+            "math",
+            4,
+            -2.1908902300206643,
+            0.028459736916310565,
+            0.08537921074893169,
+            0.08285138057709582,
+        ),
+        (
+            "prose",
+            7,
+            0.27386127875258265,
+            0.7841912294016193,
+            0.7841912294016193,
+            0.7841912294016193,
+        ),
+    ];
+    for (cell, (value, agreeing, z, p, holm, bh)) in cells.iter().zip(expect) {
+        assert_eq!(cell["value"], value);
+        assert_eq!(
+            (cell["n_compared"].as_u64(), cell["n_agreeing"].as_u64()),
+            (Some(10), Some(agreeing))
+        );
+        for (key, want) in [("z", z), ("p_value", p), ("holm", holm), ("bh_q", bh)] {
+            let got = cell[key].as_f64().unwrap();
+            assert!((got - want).abs() < 1e-7, "{value} {key}: {got} vs {want}");
+        }
+        assert_eq!(cell["holm_reject"], false);
+        let pa = cell["percent_agreement"]["interval"]["estimate"]
+            .as_f64()
+            .unwrap();
+        assert!((pa - agreeing as f64 / 10.0).abs() < 1e-12);
+    }
+
+    let out = agree("length");
+    assert_eq!(out.status.code(), Some(1));
+    assert!(String::from_utf8_lossy(&out.stderr)
+        .contains("expected one of the slice columns `topic`, found `length`"));
+}

@@ -93,6 +93,7 @@ pub mod reliability_report;
 pub mod resample;
 pub mod scored_battles;
 pub mod simulate;
+pub mod slices;
 pub mod soft_targets;
 
 pub use error::{Error, Location, Result};

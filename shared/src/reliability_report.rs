@@ -73,6 +73,8 @@ pub struct AgreementReportParams {
     pub criterion: Option<String>,
     /// The variant to analyse, when the files hold several.
     pub variant: Option<String>,
+    /// Keep only the input's items whose slice column (first) has the value (second).
+    pub slice: Option<(String, String)>,
 }
 
 /// The settings the report echoes: how the files were read and the statistics set.
@@ -197,7 +199,7 @@ impl AgreementReportParams {
         let selection = Selection {
             criterion: self.criterion.clone(),
             variant: self.variant.clone(),
-            slices: Vec::new(),
+            slices: self.slice.iter().cloned().collect(),
         };
         let matrix = input.matrix(&selection)?;
         let params = AgreementParams {

@@ -35,6 +35,7 @@ use tribunal::position_bias::{PairVerdicts, PositionBiasParams, Verdict};
 use tribunal::ratings::{Columns, RatingMatrix, Ratings, RatingsParams, ScoreScale, Selection};
 use tribunal::reliability_report::{read_together, AgreementReportParams, RatingsFile};
 use tribunal::resample::BootstrapParams;
+use tribunal::slices::SliceParams;
 
 /// The column names of the ratings files.
 #[derive(Args)]
@@ -227,6 +228,13 @@ pub struct AgreeArgs {
     /// The variant to analyse, when the files hold several.
     #[arg(long)]
     variant: Option<String>,
+    /// A slice column of the input (topic, length bucket, …): each judge's agreement with the
+    /// majority per slice, tested against the rest, with Holm and BH adjusted p-values.
+    #[arg(long)]
+    slice: Option<String>,
+    /// Level at which the slices' adjusted p-values reject.
+    #[arg(long, default_value_t = 0.05)]
+    slice_alpha: f64,
 }
 
 pub fn agree(args: AgreeArgs) -> anyhow::Result<String> {
@@ -257,10 +265,20 @@ pub fn agree(args: AgreeArgs) -> anyhow::Result<String> {
         pairs: args.pair.clone(),
         criterion: args.criterion.clone(),
         variant: args.variant.clone(),
+        slice: None,
     };
     let report = params.fit(&input, &judges)?;
     echo(&report.warnings);
-    Ok(serde_json::to_string_pretty(&report)?)
+    let mut json = serde_json::to_value(&report)?;
+    if let Some(column) = &args.slice {
+        let slices = SliceParams {
+            column: column.clone(),
+            alpha: args.slice_alpha,
+        }
+        .fit(&params, &input, &judges)?;
+        json["slices"] = serde_json::to_value(slices)?;
+    }
+    Ok(serde_json::to_string_pretty(&json)?)
 }
 
 #[derive(Args)]
