@@ -10,7 +10,8 @@
 
 use serde_json::Value;
 use tribunal_e2e::{
-    app_worker, attr_number, root, run_browser_driver, run_tribunal, stdout_json, temp_dir,
+    app_worker, attr_number, root, run_browser_driver, run_tribunal, sliced_agreement_files,
+    stdout_json, temp_dir,
 };
 
 fn assert_close(page: &Value, cli: &Value, what: &str) {
@@ -65,6 +66,19 @@ fn reliability_page_shows_the_cli_agreement_report() {
     let screenshot = root().join("target/e2e/reliability.png");
     std::fs::create_dir_all(screenshot.parent().unwrap()).unwrap();
 
+    let (slice_crowd, slice_judge) = sliced_agreement_files(&dir);
+    let sliced = stdout_json(&run_tribunal(&[
+        "stats",
+        "agree",
+        "--input",
+        slice_crowd.to_str().unwrap(),
+        "--scale",
+        "nominal",
+        "--judge",
+        slice_judge.to_str().unwrap(),
+        "--slice",
+        "topic",
+    ]));
     let page = run_browser_driver(
         "reliability.mjs",
         [
@@ -76,6 +90,8 @@ fn reliability_page_shows_the_cli_agreement_report() {
             screenshot.as_os_str(),
             irt_judge.as_os_str(),
             irt_human.as_os_str(),
+            slice_crowd.as_os_str(),
+            slice_judge.as_os_str(),
         ],
     );
 
@@ -177,4 +193,23 @@ fn reliability_page_shows_the_cli_agreement_report() {
         .as_str()
         .unwrap()
         .contains("seed 003 Fig. 1"));
+
+    // Slices: the CLI's p-values, Holm and BH values per topic (to 1e-12).
+    let rows = page["slices"].as_array().unwrap();
+    let cells = sliced["slices"]["judges"][0]["slices"].as_array().unwrap();
+    assert_eq!(rows.len(), 3);
+    for (row, cell) in rows.iter().zip(cells) {
+        assert_eq!(row["value"], cell["value"]);
+        for (attr, key) in [("p", "p_value"), ("holm", "holm"), ("bh", "bh_q")] {
+            let (ours, cli) = (attr_number(&row[attr]), cell[key].as_f64().unwrap());
+            assert!(
+                (ours - cli).abs() <= 1e-12,
+                "{}: {attr} {ours} vs {cli}",
+                row["value"]
+            );
+        }
+        let flagged =
+            cell["holm_reject"].as_bool().unwrap() || cell["bh_reject"].as_bool().unwrap();
+        assert_eq!(row["flagged"], flagged);
+    }
 }

@@ -12,7 +12,7 @@
 //! properties.
 
 use serde_json::Value;
-use tribunal_e2e::{run_tribunal, stdout_json, temp_dir};
+use tribunal_e2e::{run_tribunal, sliced_agreement_files, stdout_json, temp_dir};
 
 const CROWD: &str = "tests/data/llmfao/crowd-comparisons.csv";
 const GPT4: &str = "tests/data/llmfao/gpt4-crowd-comparisons.csv";
@@ -818,26 +818,13 @@ fn power_table_matches_statsmodels() {
 
 #[test]
 fn slices_test_each_against_the_rest_with_holm_and_bh() {
-    // Three raters agree on label x for 30 items in three topics; the judge agrees with that
-    // majority on 9/10 code items, 4/10 math items and 7/10 prose items. Expected values from
+    // `sliced_agreement_files`: the judge agrees with the crowd's majority on 9/10 code items,
+    // 4/10 math items and 7/10 prose items. Expected values from
     // scipy (two-proportion z-test, 2·norm.sf(|z|)) with Holm and BH by hand:
     // code z = 1.91703, p = 0.0552343; math z = −2.19089, p = 0.0284597; prose p = 0.784191;
     // Holm: math 0.0853792, code 0.110469, prose 0.784191; BH: code = math = 0.0828514.
     let dir = temp_dir("slices");
-    let mut crowd = String::from("item,rater,score,topic\n");
-    let mut judge = String::from("item,score\n");
-    for (topic, agree) in [("code", 9), ("math", 4), ("prose", 7)] {
-        for k in 0..10 {
-            let item = format!("{topic}{k}");
-            for rater in ["a", "b", "c"] {
-                crowd.push_str(&format!("{item},{rater},x,{topic}\n"));
-            }
-            judge.push_str(&format!("{item},{}\n", if k < agree { "x" } else { "y" }));
-        }
-    }
-    let (crowd_path, judge_path) = (dir.join("crowd.csv"), dir.join("judge.csv"));
-    std::fs::write(&crowd_path, crowd).unwrap();
-    std::fs::write(&judge_path, judge).unwrap();
+    let (crowd_path, judge_path) = sliced_agreement_files(&dir);
     let agree = |slice: &str| {
         run_tribunal(&[
             "stats",

@@ -252,3 +252,24 @@ pub fn btl_fixture_csv(dir: &Path) -> PathBuf {
         .collect();
     write_csv(dir, "btl.csv", "embedding,p,human", &rows)
 }
+
+/// A nominal crowd file (`item,rater,score,topic`: raters a, b, c all say `x` on 10 items in
+/// each of the topics code, math and prose) and a judge file (`item,score`) that agrees with
+/// them on 9, 4 and 7 of the topics' items, in `dir`. Returns (crowd, judge).
+pub fn sliced_agreement_files(dir: &Path) -> (PathBuf, PathBuf) {
+    let mut crowd = String::from("item,rater,score,topic\n");
+    let mut judge = String::from("item,score\n");
+    for (topic, agree) in [("code", 9), ("math", 4), ("prose", 7)] {
+        for k in 0..10 {
+            let item = format!("{topic}{k}");
+            for rater in ["a", "b", "c"] {
+                crowd.push_str(&format!("{item},{rater},x,{topic}\n"));
+            }
+            judge.push_str(&format!("{item},{}\n", if k < agree { "x" } else { "y" }));
+        }
+    }
+    let (crowd_path, judge_path) = (dir.join("sliced-crowd.csv"), dir.join("sliced-judge.csv"));
+    std::fs::write(&crowd_path, crowd).expect("writing the crowd file");
+    std::fs::write(&judge_path, judge).expect("writing the judge file");
+    (crowd_path, judge_path)
+}

@@ -24,6 +24,7 @@ use tribunal::irt_report::IrtReportParams;
 use tribunal::ratings::{Columns, RatingsParams, ScoreScale};
 use tribunal::reliability_report::{AgreementReportParams, RatingsFile};
 use tribunal::resample::BootstrapParams;
+use tribunal::slices::SliceParams;
 use tribunal_app::stats_worker::{spawn_stats_worker, Job, Reply, StatsWorker};
 use web_sys::HtmlInputElement;
 
@@ -59,6 +60,7 @@ pub fn ReliabilityPage() -> impl IntoView {
     let item = RwSignal::new("item".to_owned());
     let rater = RwSignal::new("rater".to_owned());
     let score = RwSignal::new("score".to_owned());
+    let slice = RwSignal::new(String::new());
     let nominal = RwSignal::new(false);
     let rounds = RwSignal::new(BootstrapParams::default().rounds);
     let seed = RwSignal::new(BootstrapParams::default().seed);
@@ -179,6 +181,12 @@ pub fn ReliabilityPage() -> impl IntoView {
                     .map(|(name, bytes)| RatingsFile::judge(&name, bytes))
                     .collect(),
                 params: Box::new(params),
+                slices: Some(slice.get_untracked().trim().to_owned())
+                    .filter(|c| !c.is_empty())
+                    .map(|column| SliceParams {
+                        column,
+                        alpha: 0.05,
+                    }),
             });
         });
     };
@@ -205,6 +213,7 @@ pub fn ReliabilityPage() -> impl IntoView {
                 {text_field("rel-item", "Item column", item)}
                 {text_field("rel-rater", "Rater column", rater)}
                 {text_field("rel-score", "Score column", score)}
+                {text_field("rel-slice", "Slice column (optional)", slice)}
                 <label>"Scale "
                     <select id="rel-scale" on:change=move |ev| nominal.set(event_target_value(&ev) == "nominal")>
                         <option value="numeric" selected=move || !nominal.get()>"numeric"</option>
@@ -456,6 +465,10 @@ fn ReportView(report: Value) -> impl IntoView {
             ) />
         }
     });
+    let slices = report
+        .get("slices")
+        .filter(|s| !s.is_null())
+        .map(|s| view! { <SliceTable slices=s.clone() /> });
     view! {
         <p class="summary" id="rel-summary">{summary}</p>
         {alpha}
@@ -463,6 +476,68 @@ fn ReportView(report: Value) -> impl IntoView {
         {table}
         {warnings}
         {plot}
+        {slices}
+    }
+}
+
+/// Each judge's agreement with the majority per slice, tested against the other slices, with
+/// Holm and BH adjusted p-values; rejected rows highlighted.
+#[component]
+fn SliceTable(slices: Value) -> impl IntoView {
+    let column = slices["settings"]["column"]
+        .as_str()
+        .unwrap_or_default()
+        .to_owned();
+    let alpha = num(&slices["settings"]["alpha"]);
+    let rows = slices["judges"]
+        .as_array()
+        .cloned()
+        .unwrap_or_default()
+        .into_iter()
+        .flat_map(|judge| {
+            let rater = judge["rater"].as_str().unwrap_or_default().to_owned();
+            judge["slices"]
+                .as_array()
+                .cloned()
+                .unwrap_or_default()
+                .into_iter()
+                .map(move |c| {
+                    let kappa = &c["kappa"]["interval"];
+                    let pa = &c["percent_agreement"]["interval"];
+                    let flagged = c["holm_reject"].as_bool().unwrap_or(false)
+                        || c["bh_reject"].as_bool().unwrap_or(false);
+                    view! {
+                        <tr class:flagged=flagged data-rater=rater.clone()
+                            data-value=c["value"].as_str().unwrap_or_default().to_owned()
+                            data-p=num(&c["p_value"]).to_string() data-holm=num(&c["holm"]).to_string()
+                            data-bh=num(&c["bh_q"]).to_string()>
+                            <td>{rater.clone()}</td>
+                            <td>{c["value"].as_str().unwrap_or_default().to_owned()}</td>
+                            <td class="num">{c["n_compared"].to_string()}</td>
+                            <td class="num">{format!("{} [{} – {}]", fixed(num(&pa["estimate"]), 3), fixed(num(&pa["lower"]), 3), fixed(num(&pa["upper"]), 3))}</td>
+                            <td class="num">{fixed(num(&c["rest_agreement"]), 3)}</td>
+                            <td class="num">{format!("{} [{} – {}]", fixed(num(&kappa["estimate"]), 3), fixed(num(&kappa["lower"]), 3), fixed(num(&kappa["upper"]), 3))}</td>
+                            <td class="num">{fixed(num(&c["p_value"]), 4)}</td>
+                            <td class="num">{fixed(num(&c["holm"]), 4)}</td>
+                            <td class="num">{fixed(num(&c["bh_q"]), 4)}</td>
+                        </tr>
+                    }
+                })
+                .collect::<Vec<_>>()
+        })
+        .collect_view();
+    view! {
+        <h3>{format!("Slices by `{column}`: each slice against the rest")}</h3>
+        <table class="ratings" id="rel-slices">
+            <thead>
+                <tr>
+                    <th>"Judge"</th><th>"Slice"</th><th>"Items"</th><th>"Agreement"</th><th>"Rest"</th>
+                    <th>"κ vs majority"</th><th>"p (z-test)"</th><th>"Holm"</th><th>"BH q"</th>
+                </tr>
+            </thead>
+            <tbody>{rows}</tbody>
+        </table>
+        <p class="hint">{format!("Two-proportion z-test of each slice's agreement against the other slices'; Holm–Bonferroni and Benjamini–Hochberg across the slices of a judge; highlighted: adjusted p ≤ {alpha}.")}</p>
     }
 }
 

@@ -28,6 +28,7 @@ use tribunal::judge_study::{JudgeStudy, JudgeStudyParams};
 use tribunal::leaderboard::{bradley_terry_leaderboard, Leaderboard};
 use tribunal::reliability_report::{AgreementReportParams, RatingsFile};
 use tribunal::scored_battles::{join_verdicts, parse_scored_battles};
+use tribunal::slices::SliceParams;
 use wasm_bindgen::JsValue;
 
 /// Where the page finds the worker script (Trunk's output name for the `stats-worker` bin).
@@ -123,6 +124,8 @@ pub enum Job {
         input: RatingsFile,
         judges: Vec<RatingsFile>,
         params: Box<AgreementReportParams>,
+        /// Also the per-slice table (`slices` in the JSON), as `stats agree --slice` prints.
+        slices: Option<SliceParams>,
     },
     /// A calibration head fitted on training rows with cross-validated γ and scored on test rows.
     Calibrate {
@@ -220,6 +223,24 @@ fn study(input: &StudyInput, params: &JudgeStudyParams) -> tribunal::Result<Judg
             &parse_scored_battles(&upload.name, upload.text.as_bytes())?,
         ),
     }
+}
+
+/// What `tribunal stats agree` prints (with `--slice` when `slices` is given).
+fn agreement(
+    input: &RatingsFile,
+    judges: &[RatingsFile],
+    params: &AgreementReportParams,
+    slices: Option<&SliceParams>,
+) -> Result<serde_json::Value, String> {
+    let report = params.fit(input, judges).map_err(|e| e.to_string())?;
+    let mut json = serde_json::to_value(report).map_err(|e| e.to_string())?;
+    if let Some(slices) = slices {
+        let table = slices
+            .fit(params, input, judges)
+            .map_err(|e| e.to_string())?;
+        json["slices"] = serde_json::to_value(table).map_err(|e| e.to_string())?;
+    }
+    Ok(json)
 }
 
 /// What `tribunal stats calibrate` prints, and the model file.
@@ -377,12 +398,10 @@ impl Worker for StatsWorker {
                 input,
                 judges,
                 params,
+                slices,
             } => Reply::Agreed {
                 request,
-                result: params
-                    .fit(&input, &judges)
-                    .map_err(|e| e.to_string())
-                    .and_then(|report| serde_json::to_value(report).map_err(|e| e.to_string())),
+                result: agreement(&input, &judges, &params, slices.as_ref()),
             },
             Job::Calibrate {
                 request,

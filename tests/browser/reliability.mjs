@@ -1,11 +1,11 @@
 // Drives the Reliability page of the Tribunal app in headless Chromium (Debian's
 // /usr/bin/chromium) with playwright-core.
 // Usage: node reliability.mjs URL CROWD_CSV JUDGE_CSV JUDGE_CSV BAD_CSV SCREENSHOT_PNG
-//   IRT_JUDGE_CSV IRT_HUMAN_CSV
+//   IRT_JUDGE_CSV IRT_HUMAN_CSV SLICE_CROWD_CSV SLICE_JUDGE_CSV
 // Prints one JSON object: what the page showed. Assertions live in tests/reliability_browser.rs.
 import { launchChromium, openPage } from './chromium.mjs';
 
-const [url, crowd, judgeA, judgeB, bad, screenshot, irtJudge, irtHuman] = process.argv.slice(2);
+const [url, crowd, judgeA, judgeB, bad, screenshot, irtJudge, irtHuman, sliceCrowd, sliceJudge] = process.argv.slice(2);
 const browser = await launchChromium();
 try {
   const { page, pageErrors } = await openPage(browser, url);
@@ -63,7 +63,21 @@ try {
     caption: d.querySelector('figcaption')?.textContent,
   })));
 
-  console.log(JSON.stringify({ before, hasPlot, errorText, after, irt, fig1, pageErrors }));
+  // Slices: a crowd file with a topic column and a judge, nominal scale.
+  await page.goto(url);
+  await page.waitForSelector('#rel-run', { timeout: 30000 });
+  await page.selectOption('#rel-scale', 'nominal');
+  await page.fill('#rel-slice', 'topic');
+  await page.dispatchEvent('#rel-slice', 'change');
+  await page.setInputFiles('#rel-input', sliceCrowd);
+  await page.setInputFiles('#rel-judges', [sliceJudge]);
+  await page.click('#rel-run');
+  await page.waitForSelector('#rel-slices tbody tr', { timeout: 120000 });
+  const slices = await page.$$eval('#rel-slices tbody tr', (trs) => trs.map((tr) => ({
+    ...tr.dataset, flagged: tr.classList.contains('flagged'),
+  })));
+
+  console.log(JSON.stringify({ before, hasPlot, errorText, after, irt, fig1, slices, pageErrors }));
 } finally {
   await browser.close();
 }
