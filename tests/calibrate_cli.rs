@@ -24,6 +24,22 @@ fn calibrate(args: &[&str]) -> serde_json::Value {
     stdout_json(&run_tribunal(&all))
 }
 
+/// `--head ls --train TRAIN --test TEST`.
+fn ls_args<'a>(train: &'a str, test: &'a str) -> Vec<&'a str> {
+    vec!["--head", "ls", "--train", train, "--test", test]
+}
+
+/// Runs `stats calibrate --head ls` on `train` and `test` with `extra`, expects exit status 1,
+/// and returns stderr.
+fn ls_fails(train: &str, test: &str, extra: &[&str]) -> String {
+    let mut args = vec!["stats", "calibrate"];
+    args.extend(ls_args(train, test));
+    args.extend_from_slice(extra);
+    let out = run_tribunal(&args);
+    assert_eq!(out.status.code(), Some(1), "{extra:?}");
+    String::from_utf8_lossy(&out.stderr).into_owned()
+}
+
 /// Calibrates a `head` at the single γ `gamma`, writing the model file to `model`; returns the
 /// report and the model file read back.
 fn fixed_gamma(
@@ -32,8 +48,9 @@ fn fixed_gamma(
     test: &Path,
     gamma: &str,
     model: &Path,
+    extra: &[&str],
 ) -> (serde_json::Value, HeadFile) {
-    let json = calibrate(&[
+    let mut args = vec![
         "--head",
         head,
         "--train",
@@ -50,7 +67,9 @@ fn fixed_gamma(
         "200",
         "--model-out",
         model.to_str().unwrap(),
-    ]);
+    ];
+    args.extend_from_slice(extra);
+    let json = calibrate(&args);
     let text = std::fs::read_to_string(model).unwrap();
     (json, HeadFile::from_json("model.json", &text).unwrap())
 }
@@ -82,7 +101,7 @@ fn ls_and_btl_heads_from_csv_equal_sklearn() {
     );
     let model = dir.join("ls-model.json");
     let gamma = c["gamma"].to_string();
-    let (json, file) = fixed_gamma("ls", &train, &test, &gamma, &model);
+    let (json, file) = fixed_gamma("ls", &train, &test, &gamma, &model, &[]);
     assert_eq!(
         (
             json["head"].as_str(),
@@ -117,7 +136,7 @@ fn ls_and_btl_heads_from_csv_equal_sklearn() {
     let train = btl_fixture_csv(&dir);
     let model = dir.join("btl-model.json");
     let gamma = c["gamma"].to_string();
-    let (json, file) = fixed_gamma("btl", &train, &train, &gamma, &model);
+    let (json, file) = fixed_gamma("btl", &train, &train, &gamma, &model, &[]);
     assert_eq!(json["classification"]["classes"], serde_json::json!([0, 1]));
     let Head::Btl(head) = &file.head else {
         panic!("a BTL head")
@@ -270,16 +289,8 @@ fn ablations_and_training_size_curve() {
     let (train, test) = miscalibrated_ls_files(&dir);
     let (train, test) = (train.to_str().unwrap(), test.to_str().unwrap());
     let run = |extra: &[&str]| {
-        let mut args = vec![
-            "--head",
-            "ls",
-            "--train",
-            train,
-            "--test",
-            test,
-            "--bootstrap",
-            "200",
-        ];
+        let mut args = ls_args(train, test);
+        args.extend(["--bootstrap", "200"]);
         args.extend_from_slice(extra);
         calibrate(&args)
     };
@@ -327,20 +338,83 @@ fn ablations_and_training_size_curve() {
             "expected a fraction of coordinates in [0, 1), found 1",
         ),
     ] {
-        let mut args = vec![
-            "stats",
-            "calibrate",
-            "--head",
-            "ls",
-            "--train",
-            train,
-            "--test",
-            test,
-        ];
-        args.extend_from_slice(extra);
-        let out = run_tribunal(&args);
-        assert_eq!(out.status.code(), Some(1), "{extra:?}");
-        let err = String::from_utf8_lossy(&out.stderr);
+        let err = ls_fails(train, test, extra);
         assert!(err.contains(expected), "{err} lacks {expected}");
     }
+}
+
+/// A version-1 `.npy` file of little-endian f64 `rows` (C order).
+fn npy(rows: &[Vec<f64>]) -> Vec<u8> {
+    let mut header = format!(
+        "{{'descr': '<f8', 'fortran_order': False, 'shape': ({}, {}), }}",
+        rows.len(),
+        rows[0].len()
+    );
+    while !(10 + header.len() + 1).is_multiple_of(64) {
+        header.push(' ');
+    }
+    header.push('\n');
+    let mut out = b"\x93NUMPY\x01\x00".to_vec();
+    out.extend_from_slice(&(header.len() as u16).to_le_bytes());
+    out.extend_from_slice(header.as_bytes());
+    for x in rows.iter().flatten() {
+        out.extend_from_slice(&x.to_le_bytes());
+    }
+    out
+}
+
+#[test]
+fn embeddings_from_npy_files_give_the_same_head() {
+    // The LS fixture case with its embeddings in .npy files and a CSV of `score,human` only:
+    // the same coefficients as scikit-learn's Ridge (1e-9).
+    let dir = temp_dir("calibrate-npy");
+    let c = &heads_fixture()["ls"][0];
+    let rows =
+        |key: &str| -> Vec<Vec<f64>> { c[key].as_array().unwrap().iter().map(floats).collect() };
+    let lines = |s: &str, h: &str| -> Vec<String> {
+        floats(&c[s])
+            .iter()
+            .zip(floats(&c[h]))
+            .map(|(s, h)| format!("{s:e},{h:e}"))
+            .collect()
+    };
+    let train = write_csv(&dir, "train.csv", "score,human", &lines("scores", "labels"));
+    let test = write_csv(
+        &dir,
+        "test.csv",
+        "score,human",
+        &lines("test_scores", "predictions"),
+    );
+    let (train_npy, test_npy) = (dir.join("train.npy"), dir.join("test.npy"));
+    std::fs::write(&train_npy, npy(&rows("embeddings"))).unwrap();
+    std::fs::write(&test_npy, npy(&rows("test_embeddings"))).unwrap();
+    let model = dir.join("model.json");
+    let gamma = c["gamma"].to_string();
+    let embeddings = [
+        "--train-embeddings",
+        train_npy.to_str().unwrap(),
+        "--test-embeddings",
+        test_npy.to_str().unwrap(),
+    ];
+    let (json, file) = fixed_gamma("ls", &train, &test, &gamma, &model, &embeddings);
+    assert_eq!(json["dim"], 8);
+    let Head::Ls(head) = &file.head else {
+        panic!("an LS head")
+    };
+    assert_close(
+        "LS weights from .npy",
+        &head.weights,
+        &floats(&c["weights"]),
+        1e-9,
+    );
+
+    // One embedding row short: located at the embedding file.
+    std::fs::write(&test_npy, npy(&rows("test_embeddings")[1..])).unwrap();
+    let err = ls_fails(train.to_str().unwrap(), test.to_str().unwrap(), &embeddings);
+    assert!(
+        err.contains(
+            "test.npy, byte 0 (`header`): expected 20 embedding rows, one per data row of"
+        ),
+        "{err}"
+    );
 }

@@ -262,6 +262,7 @@ pub(crate) fn csv_error(source: &str, error: &csv::Error) -> Error {
                 line: pos.as_ref().map_or(0, csv::Position::line),
                 column: Some(err.field() + 1),
                 field: None,
+                byte: None,
             },
             "expected UTF-8 text, found invalid bytes",
         ),

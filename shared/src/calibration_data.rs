@@ -204,16 +204,62 @@ fn kind_name(kind: HeadKind) -> &'static str {
     }
 }
 
-/// Embeddings must share a dimension: the expected one, or the first row's.
-struct Dimension {
+/// Embeddings must share a dimension: the expected one, or the first row's. They come from a
+/// column, or from an embedding file (`external`: its name and rows, row k for data row k).
+struct Dimension<'x> {
     expected: Option<(usize, String)>,
+    external: Option<(&'x str, &'x [Vec<f64>])>,
 }
 
-impl Dimension {
-    fn embedding(&mut self, row: &Row, i: usize, name: &str) -> Result<Vec<f64>> {
+impl Dimension<'_> {
+    /// The embedding of data row `k` (`row`), from column `i` or the embedding file.
+    fn embedding(&mut self, row: &Row, i: usize, name: &str, k: usize) -> Result<Vec<f64>> {
+        let values = match self.external {
+            Some((source, rows)) => rows.get(k).cloned().ok_or_else(|| {
+                Error::input(
+                    Location::byte(source, 0, "header"),
+                    format!(
+                        "expected an embedding row for every data row of {}, found {} rows",
+                        row.source,
+                        rows.len()
+                    ),
+                )
+            })?,
+            None => Self::parse(row, i, name)?,
+        };
+        let origin = |d: usize| match self.external {
+            Some((source, _)) => Error::input(
+                Location::byte(source, 0, "header"),
+                format!("expected embeddings of {d} numbers, found {}", values.len()),
+            ),
+            None => row.error(
+                i,
+                name,
+                format!(
+                    "expected an embedding of {d} numbers, found {}",
+                    values.len()
+                ),
+            ),
+        };
+        match &self.expected {
+            Some((d, why)) if values.len() != *d => Err(match origin(*d) {
+                Error::Input { location, message } => Error::Input {
+                    location,
+                    message: message.replacen(" numbers", &format!(" numbers ({why})"), 1),
+                },
+                other => other,
+            }),
+            Some(_) => Ok(values),
+            None => {
+                self.expected = Some((values.len(), format!("as on line {}", row.line)));
+                Ok(values)
+            }
+        }
+    }
+
+    fn parse(row: &Row, i: usize, name: &str) -> Result<Vec<f64>> {
         let text = row.required(i, name)?;
-        let values = text
-            .split_whitespace()
+        text.split_whitespace()
             .enumerate()
             .map(|(k, v)| match v.parse::<f64>() {
                 Ok(x) if x.is_finite() => Ok(x),
@@ -226,22 +272,7 @@ impl Dimension {
                     ),
                 )),
             })
-            .collect::<Result<Vec<f64>>>()?;
-        match &self.expected {
-            Some((d, origin)) if values.len() != *d => Err(row.error(
-                i,
-                name,
-                format!(
-                    "expected an embedding of {d} numbers ({origin}), found {}",
-                    values.len()
-                ),
-            )),
-            Some(_) => Ok(values),
-            None => {
-                self.expected = Some((values.len(), format!("as on line {}", row.line)));
-                Ok(values)
-            }
-        }
+            .collect()
     }
 }
 
@@ -286,6 +317,40 @@ pub fn parse_calibration(
     kind: HeadKind,
     expected_dim: Option<usize>,
 ) -> Result<CalibrationData> {
+    parse(source, bytes, kind, expected_dim, None)
+}
+
+/// As [`parse_calibration`], with the embeddings from an embedding file
+/// ([`crate::embedding_file`]) instead of the `embedding` column: `embeddings` is the file's
+/// name and rows, row k for data row k. For the `ls`, `mn` and `btl` heads.
+///
+/// # Errors
+/// Those of [`parse_calibration`]; [`Error::InvalidParam`] for another head;
+/// [`Error::Input`] at the embedding file when its row count or dimension does not fit.
+pub fn parse_calibration_with_embeddings(
+    source: &str,
+    bytes: &[u8],
+    kind: HeadKind,
+    expected_dim: Option<usize>,
+    embeddings: (&str, &[Vec<f64>]),
+) -> Result<CalibrationData> {
+    if !matches!(kind, HeadKind::Ls | HeadKind::Mn | HeadKind::Btl) {
+        return Err(Error::param(
+            "embeddings",
+            "embedding files serve the ls, mn and btl heads; btl2 and pl read their embedding \
+             columns",
+        ));
+    }
+    parse(source, bytes, kind, expected_dim, Some(embeddings))
+}
+
+fn parse(
+    source: &str,
+    bytes: &[u8],
+    kind: HeadKind,
+    expected_dim: Option<usize>,
+    external: Option<(&str, &[Vec<f64>])>,
+) -> Result<CalibrationData> {
     let (mut reader, headers) = read_header(source, bytes, kind.columns())?;
     let header = Header {
         source,
@@ -293,6 +358,7 @@ pub fn parse_calibration(
     };
     let mut dim = Dimension {
         expected: expected_dim.map(|d| (d, "as in the training file".to_owned())),
+        external,
     };
     let records = reader
         .records()
@@ -303,11 +369,27 @@ pub fn parse_calibration(
             "{source}: the file has a header but no rows"
         )));
     }
-    let rows = records.iter().map(|r| Row::new(source, r));
+    if let Some((file, rows)) = external {
+        if rows.len() != records.len() {
+            return Err(Error::input(
+                Location::byte(file, 0, "header"),
+                format!(
+                    "expected {} embedding rows, one per data row of {source}, found {}",
+                    records.len(),
+                    rows.len()
+                ),
+            ));
+        }
+    }
+    let embedding_column = || match external {
+        Some(_) => Ok(0),
+        None => header.require("embedding", kind),
+    };
+    let rows = records.iter().map(|r| Row::new(source, r)).enumerate();
     Ok(match kind {
         HeadKind::Ls => {
             let (e, s, h) = (
-                header.require("embedding", kind)?,
+                embedding_column()?,
                 header.require("score", kind)?,
                 header.require("human", kind)?,
             );
@@ -316,18 +398,16 @@ pub fn parse_calibration(
                 scores: Vec::new(),
                 labels: Vec::new(),
             };
-            for row in rows {
-                data.embeddings.push(dim.embedding(&row, e, "embedding")?);
+            for (k, row) in rows {
+                data.embeddings
+                    .push(dim.embedding(&row, e, "embedding", k)?);
                 data.scores.push(row.number(s, "score")?);
                 data.labels.push(row.number(h, "human")?);
             }
             CalibrationData::Ls(data)
         }
         HeadKind::Mn => {
-            let (e, h) = (
-                header.require("embedding", kind)?,
-                header.require("human", kind)?,
-            );
+            let (e, h) = (embedding_column()?, header.require("human", kind)?);
             let columns = header.class_columns()?;
             let classes: Vec<i64> = columns.iter().map(|c| c.0).collect();
             let listed = classes
@@ -341,8 +421,9 @@ pub fn parse_calibration(
                 probabilities: Vec::new(),
                 labels: Vec::new(),
             };
-            for row in rows {
-                data.embeddings.push(dim.embedding(&row, e, "embedding")?);
+            for (k, row) in rows {
+                data.embeddings
+                    .push(dim.embedding(&row, e, "embedding", k)?);
                 data.probabilities.push(
                     columns
                         .iter()
@@ -365,7 +446,7 @@ pub fn parse_calibration(
         }
         HeadKind::Btl => {
             let (e, p, h) = (
-                header.require("embedding", kind)?,
+                embedding_column()?,
                 header.require("p", kind)?,
                 header.require("human", kind)?,
             );
@@ -374,8 +455,9 @@ pub fn parse_calibration(
                 probabilities: Vec::new(),
                 labels: Vec::new(),
             };
-            for row in rows {
-                data.embeddings.push(dim.embedding(&row, e, "embedding")?);
+            for (k, row) in rows {
+                data.embeddings
+                    .push(dim.embedding(&row, e, "embedding", k)?);
                 data.probabilities.push(unit_interval(&row, p, "p")?);
                 data.labels.push(unit_interval(&row, h, "human")?);
             }
@@ -396,11 +478,11 @@ pub fn parse_calibration(
                 second_scores: Vec::new(),
                 labels: Vec::new(),
             };
-            for row in rows {
+            for (k, row) in rows {
                 data.first_embeddings
-                    .push(dim.embedding(&row, e1, "embedding_1")?);
+                    .push(dim.embedding(&row, e1, "embedding_1", k)?);
                 data.second_embeddings
-                    .push(dim.embedding(&row, e2, "embedding_2")?);
+                    .push(dim.embedding(&row, e2, "embedding_2", k)?);
                 data.first_scores.push(positive(&row, s1, "score_1")?);
                 data.second_scores.push(positive(&row, s2, "score_2")?);
                 data.labels.push(unit_interval(&row, h, "human")?);
@@ -417,7 +499,7 @@ pub fn parse_calibration(
             // Per list, in order of first appearance: its first line and its responses.
             let mut index: HashMap<&str, usize> = HashMap::new();
             let mut lists: Vec<(u64, Vec<Response>)> = Vec::new();
-            for row in rows {
+            for (k, row) in rows {
                 let id = row.required(l, "list")?;
                 let text = row.required(r, "rank")?;
                 let rank = text
@@ -431,7 +513,7 @@ pub fn parse_calibration(
                             format!("expected a rank 1, 2, …, found `{text}`"),
                         )
                     })?;
-                let embedding = dim.embedding(&row, e, "embedding")?;
+                let embedding = dim.embedding(&row, e, "embedding", k)?;
                 let score = positive(&row, s, "score")?;
                 let k = *index.entry(id).or_insert_with(|| {
                     lists.push((row.line, Vec::new()));

@@ -7,7 +7,8 @@ use serde::{Deserialize, Serialize};
 use std::fmt;
 
 /// Where in an input a problem was found. Lines and columns are 1-based, as an editor shows
-/// them; a CSV column is the field's position in its record.
+/// them; a CSV column is the field's position in its record. A binary input (an embedding
+/// array) is located by its 0-based byte offset instead of a line.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
 pub struct Location {
     /// The input's name: a file path, an uploaded file's name, or `<stdin>`.
@@ -15,6 +16,9 @@ pub struct Location {
     pub line: u64,
     pub column: Option<usize>,
     pub field: Option<String>,
+    /// Byte offset into a binary input; when set, it replaces the line.
+    #[serde(default)]
+    pub byte: Option<u64>,
 }
 
 impl Location {
@@ -24,6 +28,7 @@ impl Location {
             line,
             column: None,
             field: None,
+            byte: None,
         }
     }
 
@@ -33,13 +38,28 @@ impl Location {
             line,
             column: Some(column),
             field: Some(field.to_owned()),
+            byte: None,
+        }
+    }
+
+    /// Byte `offset` of a binary input, in its part `field` (e.g. `header`).
+    pub fn byte(source: &str, offset: u64, field: &str) -> Self {
+        Self {
+            source: source.to_owned(),
+            line: 0,
+            column: None,
+            field: Some(field.to_owned()),
+            byte: Some(offset),
         }
     }
 }
 
 impl fmt::Display for Location {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        write!(f, "{}, line {}", self.source, self.line)?;
+        match self.byte {
+            Some(offset) => write!(f, "{}, byte {offset}", self.source)?,
+            None => write!(f, "{}, line {}", self.source, self.line)?,
+        }
         if let Some(column) = self.column {
             write!(f, ", column {column}")?;
         }

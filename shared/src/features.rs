@@ -332,6 +332,7 @@ fn coordinate(source: &str, row: usize, column: usize) -> Location {
         line: row as u64 + 1,
         column: Some(column + 1),
         field: None,
+        byte: None,
     }
 }
 

@@ -136,6 +136,7 @@ fn json_error(source: &str, e: &serde_json::Error) -> Error {
             line: e.line() as u64,
             column: Some(e.column()),
             field: None,
+            byte: None,
         },
         message.strip_suffix(&suffix).unwrap_or(&message),
     )

@@ -65,6 +65,7 @@ pub mod consistency;
 pub mod correlation;
 pub mod cross_validation;
 mod csv_row;
+pub mod embedding_file;
 pub mod error;
 pub mod features;
 pub mod glm;

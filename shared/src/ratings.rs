@@ -666,6 +666,7 @@ impl Ratings {
                     line: r.line,
                     column: None,
                     field: Some(self.columns.score.clone()),
+                    byte: None,
                 },
                 format!(
                     "expected a whole-number score ≥ 0 (the graded response model fits ordered \

@@ -10,8 +10,9 @@ use clap::Args;
 use std::path::PathBuf;
 use tribunal::ablation::{Ablation, TrainingCurveParams};
 use tribunal::calibration::CalibrationParams;
-use tribunal::calibration_data::{parse_calibration, HeadKind};
+use tribunal::calibration_data::{parse_calibration, parse_calibration_with_embeddings, HeadKind};
 use tribunal::cross_validation::{CrossValidationParams, GammaGrid};
+use tribunal::embedding_file::read_embeddings;
 use tribunal::resample::BootstrapParams;
 
 #[derive(Args)]
@@ -25,6 +26,13 @@ pub struct CalibrateArgs {
     /// Test CSV.
     #[arg(long)]
     test: PathBuf,
+    /// The training embeddings as a `.npy` or `.safetensors` array (row i for data row i)
+    /// instead of the `embedding` column (ls, mn and btl heads).
+    #[arg(long, requires = "test_embeddings")]
+    train_embeddings: Option<PathBuf>,
+    /// The test embeddings, likewise.
+    #[arg(long, requires = "train_embeddings")]
+    test_embeddings: Option<PathBuf>,
     /// Cross-validation folds.
     #[arg(long, default_value_t = CrossValidationParams::default().folds)]
     folds: usize,
@@ -87,8 +95,34 @@ fn parse_ablation(value: &str, seed: u64) -> anyhow::Result<Ablation> {
 pub fn run(args: CalibrateArgs) -> anyhow::Result<String> {
     let (train_source, train_bytes) = read_input(&args.train)?;
     let (test_source, test_bytes) = read_input(&args.test)?;
-    let mut train = parse_calibration(&train_source, &train_bytes, args.head, None)?;
-    let mut test = parse_calibration(&test_source, &test_bytes, args.head, Some(train.dim()))?;
+    let (mut train, mut test) = match (&args.train_embeddings, &args.test_embeddings) {
+        (Some(train_file), Some(test_file)) => {
+            let (name, bytes) = read_input(train_file)?;
+            let rows = read_embeddings(&name, &bytes)?;
+            let train = parse_calibration_with_embeddings(
+                &train_source,
+                &train_bytes,
+                args.head,
+                None,
+                (&name, &rows),
+            )?;
+            let (name, bytes) = read_input(test_file)?;
+            let rows = read_embeddings(&name, &bytes)?;
+            let test = parse_calibration_with_embeddings(
+                &test_source,
+                &test_bytes,
+                args.head,
+                Some(train.dim()),
+                (&name, &rows),
+            )?;
+            (train, test)
+        }
+        _ => {
+            let train = parse_calibration(&train_source, &train_bytes, args.head, None)?;
+            let test = parse_calibration(&test_source, &test_bytes, args.head, Some(train.dim()))?;
+            (train, test)
+        }
+    };
     let ablation = match &args.ablation {
         Some(value) => {
             let ablation = parse_ablation(value, args.seed)?;
