@@ -67,18 +67,21 @@ fn floats(
     width: usize,
     column_major: bool,
 ) -> Result<Vec<Vec<f64>>> {
-    let need = n * d * width;
-    let data = bytes.get(offset..offset + need).ok_or_else(|| {
-        at(
-            source,
-            offset,
-            "data",
-            format!(
-                "expected {need} bytes of data for a {n} × {d} array, found {}",
-                bytes.len().saturating_sub(offset)
-            ),
-        )
-    })?;
+    let need = n.checked_mul(d).and_then(|v| v.checked_mul(width));
+    let data = need
+        .and_then(|need| bytes.get(offset..offset.checked_add(need)?))
+        .ok_or_else(|| {
+            at(
+                source,
+                offset,
+                "data",
+                format!(
+                    "expected {} bytes of data for a {n} × {d} array, found {}",
+                    need.map_or_else(|| "more".to_owned(), |b| b.to_string()),
+                    bytes.len().saturating_sub(offset)
+                ),
+            )
+        })?;
     let value = |k: usize| -> Result<f64> {
         let b = &data[k * width..(k + 1) * width];
         let x = if width == 4 {
@@ -121,7 +124,7 @@ fn npy(source: &str, bytes: &[u8]) -> Result<Vec<Vec<f64>>> {
         }
     };
     let header = bytes
-        .get(start..start + length)
+        .get(start..usize::saturating_add(start, length))
         .and_then(|h| std::str::from_utf8(h).ok())
         .ok_or_else(|| {
             at(
@@ -174,9 +177,9 @@ fn npy(source: &str, bytes: &[u8]) -> Result<Vec<Vec<f64>>> {
 }
 
 fn safetensors(source: &str, bytes: &[u8]) -> Result<Vec<Vec<f64>>> {
-    let length = le(source, bytes, 0, 8)? as usize;
+    let length = usize::try_from(le(source, bytes, 0, 8)?).unwrap_or(usize::MAX);
     let header: serde_json::Value = bytes
-        .get(8..8 + length)
+        .get(8..8_usize.saturating_add(length))
         .and_then(|h| serde_json::from_slice(h).ok())
         .ok_or_else(|| {
             at(
@@ -241,8 +244,12 @@ fn safetensors(source: &str, bytes: &[u8]) -> Result<Vec<Vec<f64>>> {
             ),
         ));
     };
-    let begin = tensor["data_offsets"][0].as_u64().unwrap_or(0) as usize;
-    floats(source, bytes, 8 + length + begin, (n, d), width, false)
+    let begin = tensor["data_offsets"][0].as_u64().unwrap_or(0);
+    let start = usize::try_from(begin)
+        .ok()
+        .and_then(|b| (8 + length).checked_add(b))
+        .unwrap_or(usize::MAX);
+    floats(source, bytes, start, (n, d), width, false)
 }
 
 #[cfg(test)]
@@ -329,6 +336,15 @@ mod tests {
         assert_eq!(
             err(&short),
             "e.npy, byte 128 (`data`): expected 32 bytes of data for a 2 × 2 array, found 8"
+        );
+        let huge = npy_file(
+            "{'descr': '<f8', 'fortran_order': False, 'shape': (4611686018427387904, 8), }",
+            &[0; 8],
+        );
+        assert!(
+            err(&huge).contains("expected more bytes of data"),
+            "{}",
+            err(&huge)
         );
         let nan = npy_file(
             "{'descr': '<f8', 'fortran_order': False, 'shape': (1, 2), }",
