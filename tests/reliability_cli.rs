@@ -511,7 +511,9 @@ fn aa_flags_two_runs_against_gold() {
         "ok",
     ]);
     assert!(
-        err.contains("--pass: expected one of the labels `fail`, `pass`, found `ok`"),
+        err.contains(
+            "invalid setting `pass`: expected one of the labels `fail`, `pass`, found `ok`"
+        ),
         "{err}"
     );
 }

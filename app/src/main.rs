@@ -3,10 +3,12 @@
 
 mod calibrate;
 mod charts;
+mod fields;
 mod format;
 mod leaderboard;
 mod live;
 mod reliability;
+mod run_checks;
 
 use leptos::prelude::*;
 
@@ -25,6 +27,7 @@ fn App() -> impl IntoView {
         <main>
             <leaderboard::LeaderboardPage />
             <reliability::ReliabilityPage />
+            <run_checks::RunChecksCard />
             <calibrate::CalibratePage />
             <live::LivePanel />
         </main>

@@ -14,6 +14,7 @@
 //! the previous results.
 
 use crate::charts::ScatterPlot;
+use crate::fields::{text_field, RatingsFields};
 use crate::format::{fixed, num};
 use gloo_file::futures::read_as_bytes;
 use gloo_worker::WorkerBridge;
@@ -21,7 +22,6 @@ use leptos::prelude::*;
 use leptos::task::spawn_local;
 use serde_json::Value;
 use tribunal::irt_report::IrtReportParams;
-use tribunal::ratings::{Columns, RatingsParams, ScoreScale};
 use tribunal::reliability_report::{AgreementReportParams, RatingsFile};
 use tribunal::resample::BootstrapParams;
 use tribunal::slices::SliceParams;
@@ -29,7 +29,7 @@ use tribunal_app::stats_worker::{spawn_stats_worker, Job, Reply, StatsWorker};
 use web_sys::HtmlInputElement;
 
 /// The files chosen in `input`, read.
-async fn read_all(input: &HtmlInputElement) -> Result<Vec<(String, Vec<u8>)>, String> {
+pub(crate) async fn read_all(input: &HtmlInputElement) -> Result<Vec<(String, Vec<u8>)>, String> {
     let Some(list) = input.files() else {
         return Ok(Vec::new());
     };
@@ -57,11 +57,8 @@ pub fn ReliabilityPage() -> impl IntoView {
     let error = RwSignal::new(None::<String>);
     let busy = RwSignal::new(false);
     let request = StoredValue::new(0_u64);
-    let item = RwSignal::new("item".to_owned());
-    let rater = RwSignal::new("rater".to_owned());
-    let score = RwSignal::new("score".to_owned());
+    let fields = RatingsFields::new("rel", false);
     let slice = RwSignal::new(String::new());
-    let nominal = RwSignal::new(false);
     let rounds = RwSignal::new(BootstrapParams::default().rounds);
     let seed = RwSignal::new(BootstrapParams::default().seed);
     let ratings_ref = NodeRef::<leptos::html::Input>::new();
@@ -128,20 +125,7 @@ pub fn ReliabilityPage() -> impl IntoView {
                 return;
             }
             let (source, bytes) = inputs.swap_remove(0);
-            let columns = Columns {
-                item: item.get_untracked(),
-                rater: rater.get_untracked(),
-                score: score.get_untracked(),
-                ..Columns::default()
-            };
-            let scale = RatingsParams {
-                scale: if nominal.get_untracked() {
-                    ScoreScale::Nominal
-                } else {
-                    ScoreScale::Numeric
-                },
-                categories: None,
-            };
+            let (columns, scale) = fields.settings();
             let input = RatingsFile {
                 source,
                 default_rater: None,
@@ -191,15 +175,6 @@ pub fn ReliabilityPage() -> impl IntoView {
         });
     };
 
-    let text_field = move |id: &'static str, label: &'static str, value: RwSignal<String>| {
-        view! {
-            <label>{label} " "
-                <input id=id type="text" prop:value=move || value.get()
-                    on:change=move |ev| value.set(event_target_value(&ev)) />
-            </label>
-        }
-    };
-
     view! {
         <section id="reliability" class="card">
             <h2>"Reliability"</h2>
@@ -210,16 +185,9 @@ pub fn ReliabilityPage() -> impl IntoView {
                 <code>"tribunal stats agree"</code> "."
             </p>
             <div class="controls">
-                {text_field("rel-item", "Item column", item)}
-                {text_field("rel-rater", "Rater column", rater)}
-                {text_field("rel-score", "Score column", score)}
-                {text_field("rel-slice", "Slice column (optional)", slice)}
-                <label>"Scale "
-                    <select id="rel-scale" on:change=move |ev| nominal.set(event_target_value(&ev) == "nominal")>
-                        <option value="numeric" selected=move || !nominal.get()>"numeric"</option>
-                        <option value="nominal" selected=move || nominal.get()>"nominal"</option>
-                    </select>
-                </label>
+                {fields.columns_view()}
+                {text_field("rel-slice".to_owned(), "Slice column (optional)", slice)}
+                {fields.scale_view()}
                 <label>"Bootstrap rounds "
                     <input id="rel-rounds" type="number" min="2" step="100" prop:value=move || rounds.get().to_string()
                         on:change=move |ev| rounds.set(event_target_value(&ev).parse().unwrap_or(0)) />

@@ -3,7 +3,8 @@
 //! request number (the page ignores replies to requests it has superseded). Trunk builds it as
 //! `stats-worker.js` + `stats-worker_bg.wasm` (`data-type="worker"`).
 //!
-//! An agreement report ([`Job::Agreement`]) and an IRT table ([`Job::Irt`]) each run whole in
+//! An agreement report ([`Job::Agreement`]), a check of a judge's runs ([`Job::RunCheck`]) and
+//! an IRT table ([`Job::Irt`]) each run whole in
 //! one worker and come back as the JSON value the CLI prints (undefined statistics are `null`
 //! there, which a typed `f64` could not read back).
 //!
@@ -18,14 +19,17 @@
 use gloo_worker::{Codec, HandlerId, Spawnable, Worker, WorkerBridge, WorkerScope};
 use serde::de::DeserializeOwned;
 use serde::{Deserialize, Serialize};
+use tribunal::aa_report::AaReportParams;
 use tribunal::anchor::Anchor;
 use tribunal::battles::{parse_battles, parse_battles_with_column, Battles};
 use tribunal::bt_bootstrap::{BtBootstrapParams, BtBootstrapPlan};
 use tribunal::calibration::CalibrationParams;
 use tribunal::calibration_data::{parse_calibration, HeadKind};
+use tribunal::consistency_report::ConsistencyReportParams;
 use tribunal::irt_report::IrtReportParams;
 use tribunal::judge_study::{JudgeStudy, JudgeStudyParams};
 use tribunal::leaderboard::{bradley_terry_leaderboard, Leaderboard};
+use tribunal::position_report::PositionReportParams;
 use tribunal::reliability_report::{AgreementReportParams, RatingsFile};
 use tribunal::scored_battles::{join_verdicts, parse_scored_battles};
 use tribunal::slices::SliceParams;
@@ -135,6 +139,12 @@ pub enum Job {
         test: Upload,
         params: CalibrationParams,
     },
+    /// A check of a judge's own runs: A/A, self-consistency or position bias.
+    RunCheck {
+        request: u64,
+        input: RatingsFile,
+        check: Box<RunCheck>,
+    },
     /// The IRT report of every judge × criterion of a ratings file with variants.
     Irt {
         request: u64,
@@ -142,6 +152,29 @@ pub enum Job {
         human: Option<RatingsFile>,
         params: Box<IrtReportParams>,
     },
+}
+
+/// A check of a judge's runs on one ratings file; each is the report its CLI subcommand prints.
+#[derive(Debug, Clone, Serialize, Deserialize)]
+pub enum RunCheck {
+    /// `tribunal stats aa`.
+    Aa(AaReportParams),
+    /// `tribunal stats consistency`.
+    Consistency(ConsistencyReportParams),
+    /// `tribunal stats position`.
+    Position(PositionReportParams),
+}
+
+impl RunCheck {
+    /// The report's JSON, as the CLI prints it.
+    fn run(&self, input: &RatingsFile) -> Result<serde_json::Value, String> {
+        let json = match self {
+            Self::Aa(params) => params.fit(input).map(serde_json::to_value),
+            Self::Consistency(params) => params.fit(input).map(serde_json::to_value),
+            Self::Position(params) => params.fit(input).map(serde_json::to_value),
+        };
+        json.map_err(|e| e.to_string())?.map_err(|e| e.to_string())
+    }
 }
 
 /// The input of a judge study.
@@ -188,6 +221,11 @@ pub enum Reply {
     Calibrated {
         request: u64,
         result: Result<(serde_json::Value, String), String>,
+    },
+    /// The run check's JSON, as the CLI prints it.
+    RunChecked {
+        request: u64,
+        result: Result<serde_json::Value, String>,
     },
     /// The IRT cells' JSON (judge × criterion).
     IrtFitted {
@@ -412,6 +450,14 @@ impl Worker for StatsWorker {
             } => Reply::Calibrated {
                 request,
                 result: calibrate(head, &train, &test, &params),
+            },
+            Job::RunCheck {
+                request,
+                input,
+                check,
+            } => Reply::RunChecked {
+                request,
+                result: check.run(&input),
             },
             Job::Irt {
                 request,

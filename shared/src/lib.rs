@@ -25,8 +25,11 @@
 //! - [`agreement`]: two-rater and group agreement with bootstrap intervals and bands.
 //! - [`reliability_report`]: the agreement report (α, rater pairs, judges vs the majority).
 //! - [`aa_test`]: A/A test of a judge: two identical runs against acceptance bands.
+//! - [`aa_report`]: the A/A report of two runs in a ratings file.
 //! - [`consistency`]: self-consistency of repeated judgments (per-criterion entropy).
+//! - [`consistency_report`]: the self-consistency report of repeats in a ratings file.
 //! - [`position_bias`]: AB/BA position bias: first-position rate, flip rate, binomial test.
+//! - [`position_report`]: the position-bias report of a verdicts file.
 //! - [`multiple_testing`]: Holm–Bonferroni and Benjamini–Hochberg adjusted p-values.
 //! - [`power`]: power and sample size for two proportions or two means.
 //! - [`irt_grm`]: graded response model (IRT) of a judge under prompt variants, MML-EM fit.
@@ -47,6 +50,7 @@
 //! - [`metrics`]: head vs base-judge metrics with paired bootstrap intervals.
 //! - [`head_file`]: the versioned JSON model file of a fitted head.
 
+pub mod aa_report;
 pub mod aa_test;
 pub mod ablation;
 pub mod agreement;
@@ -62,6 +66,7 @@ pub mod calibration;
 pub mod calibration_data;
 pub mod conformal;
 pub mod consistency;
+pub mod consistency_report;
 pub mod correlation;
 pub mod cross_validation;
 mod csv_row;
@@ -85,6 +90,7 @@ pub mod multiple_testing;
 pub mod pairwise;
 pub mod plackett_luce_head;
 pub mod position_bias;
+pub mod position_report;
 pub mod power;
 pub mod protocol;
 pub mod quadrature;

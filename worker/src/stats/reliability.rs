@@ -18,22 +18,25 @@
 //! - `position`: position bias of a pairwise judge ([`PositionBiasParams`]): first-position rate
 //!   with an exact binomial test, flip and reversal rates between the `ab` and `ba` orders.
 //!
-//! On the nominal scale the files of one command are coded together ([`read_together`]):
+//! Each subcommand is a binding of one report of `tribunal` ([`AgreementReportParams`],
+//! [`AaReportParams`], [`ConsistencyReportParams`], [`PositionReportParams`]), the same the
+//! Reliability page runs. On the nominal scale the files of one command are coded together:
 //! without `--categories` the labels found in all of them, sorted, so a label has one code in
 //! every file.
 
 use super::read_input;
-use anyhow::{bail, Context};
 use clap::{Args, ValueEnum};
-use serde_json::{json, Value};
 use std::path::{Path, PathBuf};
-use tribunal::aa_test::{AaLabels, AaRuns, AaTestParams};
+use tribunal::aa_report::AaReportParams;
+use tribunal::aa_test::AaTestParams;
 use tribunal::alpha::AlphaLevel;
-use tribunal::consistency::{ConsistencyParams, Criterion};
+use tribunal::consistency::ConsistencyParams;
+use tribunal::consistency_report::ConsistencyReportParams;
 use tribunal::kappa::KappaParams;
-use tribunal::position_bias::{PairVerdicts, PositionBiasParams, Verdict};
-use tribunal::ratings::{Columns, RatingMatrix, Ratings, RatingsParams, ScoreScale, Selection};
-use tribunal::reliability_report::{read_together, AgreementReportParams, RatingsFile};
+use tribunal::position_bias::PositionBiasParams;
+use tribunal::position_report::{Orders, PositionLabels, PositionReportParams};
+use tribunal::ratings::{Columns, RatingsParams, ScoreScale};
+use tribunal::reliability_report::{AgreementReportParams, RatingsFile};
 use tribunal::resample::BootstrapParams;
 use tribunal::slices::SliceParams;
 
@@ -153,36 +156,6 @@ pub(super) fn file_rater(path: &Path) -> String {
         .map(|s| s.to_string_lossy().into_owned())
         .filter(|s| !s.trim().is_empty())
         .unwrap_or_else(|| path.display().to_string())
-}
-
-/// Reads `files` (each with the rater of its rows when it has no rater column) on one scale,
-/// coded together ([`read_together`]).
-pub(super) fn read_files(
-    files: &[(&Path, Option<String>)],
-    columns: &ColumnArgs,
-    params: &RatingsParams,
-) -> anyhow::Result<Vec<Ratings>> {
-    let files = files
-        .iter()
-        .map(|(path, default_rater)| {
-            let (source, bytes) = read_input(path)?;
-            Ok(RatingsFile {
-                source,
-                default_rater: default_rater.clone(),
-                bytes,
-            })
-        })
-        .collect::<anyhow::Result<Vec<_>>>()?;
-    Ok(read_together(&files, &columns.columns(), params)?)
-}
-
-/// The settings every subcommand echoes: the columns and the scale it read the files with.
-fn read_settings(columns: &ColumnArgs, ratings: &Ratings) -> Value {
-    json!({
-        "columns": columns.columns(),
-        "scale": ratings.scale,
-        "categories": (ratings.scale == ScoreScale::Nominal).then_some(&ratings.categories),
-    })
 }
 
 /// Prints each warning on stderr too, for a person reading the terminal.
@@ -324,102 +297,33 @@ pub struct AaArgs {
 }
 
 pub fn aa(args: AaArgs) -> anyhow::Result<String> {
-    let ratings = read_files(&[(&args.input, None)], &args.columns, &args.scale.params())?;
-    let ratings = ratings.first().context("no input file was read")?;
-    let matrix = ratings.matrix(&Selection {
+    let (source, bytes) = read_input(&args.input)?;
+    let report = AaReportParams {
+        columns: args.columns.columns(),
+        ratings: args.scale.params(),
+        runs: args.runs.clone(),
+        gold: args.gold.clone(),
+        pass: args.pass.clone(),
         criterion: args.criterion.clone(),
         variant: args.variant.clone(),
-        slices: Vec::new(),
-    })?;
-    let (run_a, run_b) = &args.runs;
-    let a = matrix.rater_index(run_a)?;
-    let b = matrix.rater_index(run_b)?;
-    let gold = args
-        .gold
-        .as_deref()
-        .map(|g| matrix.rater_index(g))
-        .transpose()?;
-    let pass = args
-        .pass
-        .as_deref()
-        .map(|p| pass_value(ratings, p))
-        .transpose()?;
-    let params = AaTestParams {
-        pass_rate_band: args.pass_rate_band,
-        disagreement_band: args.disagreement_band,
-        kappa_band: args.kappa_band,
-        score_band: args.score_band,
-        score_range: args
-            .score_range
-            .unwrap_or(AaTestParams::default().score_range),
-        kappa: KappaParams::default(),
-    };
-    let (xa, xb) = matrix.paired(a, b);
-    let labels = gold.map(|g| {
-        let (mut ra, mut rb, mut rg) = (Vec::new(), Vec::new(), Vec::new());
-        for row in &matrix.values {
-            if let (Some(x), Some(y), Some(z)) = (row[a], row[b], row[g]) {
-                ra.push(x);
-                rb.push(y);
-                rg.push(z);
-            }
-        }
-        AaLabels {
-            run_a: ra,
-            run_b: rb,
-            gold: rg,
-        }
-    });
-    let runs = AaRuns {
-        pass: pass.map(|p| {
-            (
-                xa.iter().map(|&x| x == p).collect(),
-                xb.iter().map(|&x| x == p).collect(),
-            )
-        }),
-        labels,
-        scores: (ratings.scale == ScoreScale::Numeric).then(|| (xa.clone(), xb.clone())),
-    };
-    let test = params
-        .compute(&runs)
-        .with_context(|| format!("{}: A/A test of `{run_a}` and `{run_b}`", ratings.source))?;
-    echo(&test.warnings);
-    let mut settings = read_settings(&args.columns, ratings);
-    settings["runs"] = json!([run_a, run_b]);
-    settings["gold"] = json!(args.gold);
-    settings["pass"] = json!(args.pass);
-    settings["criterion"] = json!(args.criterion);
-    settings["variant"] = json!(args.variant);
-    settings["bands"] = json!(test.settings);
-    Ok(serde_json::to_string_pretty(&json!({
-        "statistic": "aa_test",
-        "input": ratings.source,
-        "settings": settings,
-        "n_items_both_runs": xa.len(),
-        "checks": test.checks,
-        "overall": test.overall,
-        "warnings": test.warnings,
-    }))?)
-}
-
-/// The value of the pass label: its code on the nominal scale, the number on the numeric.
-fn pass_value(ratings: &Ratings, pass: &str) -> anyhow::Result<f64> {
-    match ratings.scale {
-        ScoreScale::Nominal => match ratings.categories.iter().position(|c| c == pass) {
-            Some(code) => Ok(code as f64),
-            None => bail!(
-                "--pass: expected one of the labels `{}`, found `{pass}`",
-                ratings.categories.join("`, `")
-            ),
+        test: AaTestParams {
+            pass_rate_band: args.pass_rate_band,
+            disagreement_band: args.disagreement_band,
+            kappa_band: args.kappa_band,
+            score_band: args.score_band,
+            score_range: args
+                .score_range
+                .unwrap_or(AaTestParams::default().score_range),
+            kappa: KappaParams::default(),
         },
-        ScoreScale::Numeric => pass
-            .parse::<f64>()
-            .ok()
-            .filter(|v| v.is_finite())
-            .with_context(|| {
-                format!("--pass: expected a number (the scale is numeric), found `{pass}`")
-            }),
     }
+    .fit(&RatingsFile {
+        source,
+        default_rater: None,
+        bytes,
+    })?;
+    echo(&report.warnings);
+    Ok(serde_json::to_string_pretty(&report)?)
 }
 
 #[derive(Args)]
@@ -454,79 +358,26 @@ pub struct ConsistencyArgs {
 }
 
 pub fn consistency(args: ConsistencyArgs) -> anyhow::Result<String> {
-    let default_rater = Some(file_rater(&args.input));
-    let ratings = read_files(
-        &[(&args.input, default_rater)],
-        &args.columns,
-        &args.scale.params(),
-    )?;
-    let ratings = ratings.first().context("no input file was read")?;
-    let criteria: Vec<Option<&str>> = if ratings.criteria.is_empty() {
-        vec![None]
-    } else {
-        ratings.criteria.iter().map(|c| Some(c.as_str())).collect()
-    };
-    let by_variant = !ratings.variants.is_empty();
-    let matrices = criteria
-        .iter()
-        .map(|&criterion| {
-            if by_variant {
-                ratings.variant_matrix(args.rater_name.as_deref(), criterion)
-            } else {
-                ratings.matrix(&Selection {
-                    criterion: criterion.map(str::to_owned),
-                    ..Default::default()
-                })
-            }
-        })
-        .collect::<tribunal::Result<Vec<RatingMatrix>>>()?;
-    let names: Vec<&str> = criteria
-        .iter()
-        .map(|c| c.unwrap_or(&ratings.columns.score))
-        .collect();
-    let params = ConsistencyParams {
-        min_repeats: args.min_repeats,
-        excellent_below: args.excellent_below,
-        good_below: args.good_below,
-        review_share: args.review_share,
-        label: args.label.clone(),
-    };
-    let report = params
-        .compute(
-            &names
-                .iter()
-                .zip(&matrices)
-                .map(|(name, repeats)| Criterion { name, repeats })
-                .collect::<Vec<_>>(),
-        )
-        .with_context(|| format!("{}: self-consistency", ratings.source))?;
+    let (source, bytes) = read_input(&args.input)?;
+    let report = ConsistencyReportParams {
+        columns: args.columns.columns(),
+        ratings: args.scale.params(),
+        rater: args.rater_name.clone(),
+        consistency: ConsistencyParams {
+            min_repeats: args.min_repeats,
+            excellent_below: args.excellent_below,
+            good_below: args.good_below,
+            review_share: args.review_share,
+            label: args.label.clone(),
+        },
+    }
+    .fit(&RatingsFile {
+        source,
+        default_rater: Some(file_rater(&args.input)),
+        bytes,
+    })?;
     echo(&report.warnings);
-    let criteria_json: Vec<Value> = report
-        .criteria
-        .iter()
-        .zip(&matrices)
-        .map(|(c, m)| {
-            let mut entry = serde_json::to_value(c)?;
-            entry["items"] = json!(m.items);
-            entry["repeats"] = json!(m.raters);
-            Ok(entry)
-        })
-        .collect::<anyhow::Result<_>>()?;
-    let mut settings = read_settings(&args.columns, ratings);
-    settings["repeats_are"] = json!(if by_variant { "variants" } else { "raters" });
-    settings["rater"] = json!(args.rater_name);
-    settings["thresholds"] = json!(report.settings);
-    Ok(serde_json::to_string_pretty(&json!({
-        "statistic": "self_consistency",
-        "input": ratings.source,
-        "settings": settings,
-        "criteria": criteria_json,
-        "label_flip_rate": report.label_flip_rate,
-        "n_items": report.n_items,
-        "share_items_inconsistent": report.share_items_inconsistent,
-        "share_items_multiple_inconsistent": report.share_items_multiple_inconsistent,
-        "warnings": report.warnings,
-    }))?)
+    Ok(serde_json::to_string_pretty(&report)?)
 }
 
 #[derive(Args)]
@@ -570,92 +421,31 @@ pub struct PositionArgs {
 }
 
 pub fn position(args: PositionArgs) -> anyhow::Result<String> {
-    let labels = vec![args.first.clone(), args.second.clone(), args.tie.clone()];
-    let scale = RatingsParams {
-        scale: ScoreScale::Nominal,
-        categories: Some(labels),
-    };
-    let default_rater = Some(file_rater(&args.input));
-    let ratings = read_files(&[(&args.input, default_rater)], &args.columns, &scale)?;
-    let ratings = ratings.first().context("no input file was read")?;
-    // Codes follow the categories: 0 first, 1 second, 2 tie.
-    let verdict = |code: Option<f64>| {
-        code.map(|c| match c as usize {
-            0 => Verdict::First,
-            1 => Verdict::Second,
-            _ => Verdict::Tie,
-        })
-    };
-    let (items, pairs): (Vec<String>, Vec<PairVerdicts>) = if ratings.variants.is_empty() {
-        let matrix = ratings.matrix(&Selection {
-            criterion: args.criterion.clone(),
-            ..Default::default()
-        })?;
-        let column = match (&args.rater_name, matrix.raters.len()) {
-            (Some(name), _) => matrix.rater_index(name)?,
-            (None, 1) => 0,
-            (None, _) => bail!(
-                "{}: the file holds several raters (`{}`): choose one with --rater-name",
-                ratings.source,
-                matrix.raters.join("`, `")
-            ),
-        };
-        let pairs = matrix
-            .values
-            .iter()
-            .map(|row| PairVerdicts {
-                ab: verdict(row[column]),
-                ba: None,
-            })
-            .collect();
-        (matrix.items, pairs)
-    } else {
-        let matrix =
-            ratings.variant_matrix(args.rater_name.as_deref(), args.criterion.as_deref())?;
-        if let Some(other) = matrix
-            .raters
-            .iter()
-            .find(|v| **v != args.ab && **v != args.ba)
-        {
-            bail!(
-                "{}: expected the orders `{}` and `{}` in the `{}` column, found `{other}`; name \
-                 the orders with --ab and --ba",
-                ratings.source,
-                args.ab,
-                args.ba,
-                ratings.columns.variant
-            );
-        }
-        let ab = matrix.raters.iter().position(|v| *v == args.ab);
-        let ba = matrix.raters.iter().position(|v| *v == args.ba);
-        let pairs = matrix
-            .values
-            .iter()
-            .map(|row| PairVerdicts {
-                ab: ab.and_then(|c| verdict(row[c])),
-                ba: ba.and_then(|c| verdict(row[c])),
-            })
-            .collect();
-        (matrix.items, pairs)
-    };
-    let params = PositionBiasParams {
-        bootstrap: args.boot.params(),
-        null_rate: args.null_rate,
-        significance: args.significance,
-    };
-    let report = params
-        .compute(&pairs)
-        .with_context(|| format!("{}: position bias", ratings.source))?;
+    let (source, bytes) = read_input(&args.input)?;
+    let report = PositionReportParams {
+        columns: args.columns.columns(),
+        labels: PositionLabels {
+            first: args.first.clone(),
+            second: args.second.clone(),
+            tie: args.tie.clone(),
+        },
+        orders: Orders {
+            ab: args.ab.clone(),
+            ba: args.ba.clone(),
+        },
+        rater: args.rater_name.clone(),
+        criterion: args.criterion.clone(),
+        test: PositionBiasParams {
+            bootstrap: args.boot.params(),
+            null_rate: args.null_rate,
+            significance: args.significance,
+        },
+    }
+    .fit(&RatingsFile {
+        source,
+        default_rater: Some(file_rater(&args.input)),
+        bytes,
+    })?;
     echo(&report.warnings);
-    let mut settings = read_settings(&args.columns, ratings);
-    settings["orders"] = json!({ "ab": args.ab, "ba": args.ba });
-    settings["rater"] = json!(args.rater_name);
-    settings["criterion"] = json!(args.criterion);
-    settings["test"] = json!(report.settings);
-    let mut out = serde_json::to_value(&report)?;
-    out["statistic"] = json!("position_bias");
-    out["input"] = json!(ratings.source);
-    out["settings"] = settings;
-    out["n_items"] = json!(items.len());
-    Ok(serde_json::to_string_pretty(&out)?)
+    Ok(serde_json::to_string_pretty(&report)?)
 }
