@@ -3,7 +3,8 @@
 //! crowd workers and each judge's κ against the crowd majority, with bootstrap intervals, equal
 //! to `tribunal stats agree` (same default seed and rounds) to 1e-9, and the same tied-majority
 //! count, bands, percent agreement and confusion matrices; a malformed ratings file shows the
-//! located error and keeps the previous report. A judge under prompt variants with human ratings
+//! located error and keeps the previous report; a rater pair on the numeric scale shows every
+//! pair statistic (κ, weighted κ, correlations) with the CLI's intervals. A judge under prompt variants with human ratings
 //! shows the IRT table with the C_V, ρ, θ_ratio and D_W of `tribunal stats irt` (to 1e-9) and
 //! the seed 003 highlight (C_V ≤ 0.10 and ρ ≥ 0.70). The judge-runs card shows the A/A checks
 //! with their flags, the self-consistency table and the position-bias rates of `tribunal stats
@@ -81,6 +82,17 @@ fn reliability_page_shows_the_cli_agreement_report() {
         "--slice",
         "topic",
     ]));
+    let numeric = root().join("tests/fixtures/small-ratings.csv");
+    let pair = stdout_json(&run_tribunal(&[
+        "stats",
+        "agree",
+        "--input",
+        numeric.to_str().unwrap(),
+        "--pair",
+        "judge,alice",
+        "--level",
+        "ordinal",
+    ]));
     let page = run_browser_driver(
         "reliability.mjs",
         [
@@ -94,6 +106,7 @@ fn reliability_page_shows_the_cli_agreement_report() {
             irt_human.as_os_str(),
             slice_crowd.as_os_str(),
             slice_judge.as_os_str(),
+            numeric.as_os_str(),
         ],
     );
 
@@ -214,6 +227,28 @@ fn reliability_page_shows_the_cli_agreement_report() {
             cell["holm_reject"].as_bool().unwrap() || cell["bh_reject"].as_bool().unwrap();
         assert_eq!(row["flagged"], flagged);
     }
+
+    // A rater pair on the numeric scale: every statistic (percent agreement, κ, weighted κ,
+    // Pearson, Spearman, Kendall) with the CLI's interval; α at the ordinal level.
+    let rows = page["pairs"].as_array().unwrap();
+    assert_eq!(rows.len(), 7, "{rows:?}");
+    let want = &pair["pairs"][0];
+    for row in rows {
+        assert_eq!(row["pair"], "judge,alice");
+        let stat = row["stat"].as_str().unwrap();
+        let interval = &want[stat]["interval"];
+        assert_close(&row["estimate"], &interval["estimate"], stat);
+        assert_close(&row["lower"], &interval["lower"], stat);
+        assert_close(&row["upper"], &interval["upper"], stat);
+    }
+    let ordinal = &page["ordinal"];
+    let want = &pair["group"]["reading"]["interval"];
+    assert_close(&ordinal["alpha"], &want["estimate"], "ordinal α");
+    assert_close(&ordinal["lower"], &want["lower"], "ordinal α lower");
+    assert!(ordinal["text"]
+        .as_str()
+        .unwrap()
+        .contains("(ordinal level)"));
 }
 
 /// `value` (a data attribute) equals the CLI's number to 1e-12, or both are undefined.

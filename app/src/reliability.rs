@@ -4,7 +4,9 @@
 //! `tribunal stats agree` prints; the page shows the group's Krippendorff's α with its bootstrap
 //! interval and band, each judge's κ against the group's majority with interval, band, percent
 //! agreement and confusion matrix, the number of items whose majority is tied, the warnings,
-//! and a plot of every interval on the κ scale. Cells carry full-precision values in data
+//! and a plot of every interval on the κ scale; for each named rater pair, percent agreement and
+//! κ (and on the numeric scale weighted κ and Pearson/Spearman/Kendall) with intervals; α at the
+//! chosen level (by default nominal or interval by scale). Cells carry full-precision values in data
 //! attributes (`data-alpha`, `data-kappa`, `data-lower`, `data-upper`). When the ratings have a
 //! `variant` column, a second job runs [`IrtReportParams::fit_each`] (what `tribunal stats irt`
 //! prints, per judge × criterion, with an optional human ratings CSV for θ_ratio and D_W) and
@@ -21,6 +23,7 @@ use gloo_worker::WorkerBridge;
 use leptos::prelude::*;
 use leptos::task::spawn_local;
 use serde_json::Value;
+use tribunal::alpha::AlphaLevel;
 use tribunal::irt_report::IrtReportParams;
 use tribunal::reliability_report::{AgreementReportParams, RatingsFile};
 use tribunal::resample::BootstrapParams;
@@ -59,6 +62,8 @@ pub fn ReliabilityPage() -> impl IntoView {
     let request = StoredValue::new(0_u64);
     let fields = RatingsFields::new("rel", false);
     let slice = RwSignal::new(String::new());
+    let pairs = RwSignal::new(String::new());
+    let level = RwSignal::new(String::new());
     let rounds = RwSignal::new(BootstrapParams::default().rounds);
     let seed = RwSignal::new(BootstrapParams::default().seed);
     let ratings_ref = NodeRef::<leptos::html::Input>::new();
@@ -126,6 +131,14 @@ pub fn ReliabilityPage() -> impl IntoView {
             }
             let (source, bytes) = inputs.swap_remove(0);
             let (columns, scale) = fields.settings();
+            let pairs = match parse_pairs(&pairs.get_untracked()) {
+                Ok(pairs) => pairs,
+                Err(message) => {
+                    error.set(Some(message));
+                    busy.set(false);
+                    return;
+                }
+            };
             let input = RatingsFile {
                 source,
                 default_rater: None,
@@ -154,6 +167,14 @@ pub fn ReliabilityPage() -> impl IntoView {
                     rounds: rounds.get_untracked(),
                     seed: seed.get_untracked(),
                     ..BootstrapParams::default()
+                },
+                pairs,
+                level: match level.get_untracked().as_str() {
+                    "nominal" => Some(AlphaLevel::Nominal),
+                    "ordinal" => Some(AlphaLevel::Ordinal),
+                    "interval" => Some(AlphaLevel::Interval),
+                    "ratio" => Some(AlphaLevel::Ratio),
+                    _ => None,
                 },
                 ..AgreementReportParams::default()
             };
@@ -188,6 +209,16 @@ pub fn ReliabilityPage() -> impl IntoView {
                 {fields.columns_view()}
                 {text_field("rel-slice".to_owned(), "Slice column (optional)", slice)}
                 {fields.scale_view()}
+                <label>"α level "
+                    <select id="rel-level" on:change=move |ev| level.set(event_target_value(&ev))>
+                        <option value="" selected=move || level.get().is_empty()>"by scale"</option>
+                        <option value="nominal">"nominal"</option>
+                        <option value="ordinal">"ordinal"</option>
+                        <option value="interval">"interval"</option>
+                        <option value="ratio">"ratio"</option>
+                    </select>
+                </label>
+                {text_field("rel-pairs".to_owned(), "Rater pairs (A,B; C,D)", pairs)}
                 <label>"Bootstrap rounds "
                     <input id="rel-rounds" type="number" min="2" step="100" prop:value=move || rounds.get().to_string()
                         on:change=move |ev| rounds.set(event_target_value(&ev).parse().unwrap_or(0)) />
@@ -433,6 +464,8 @@ fn ReportView(report: Value) -> impl IntoView {
             ) />
         }
     });
+    let pair_rows: Vec<Value> = report["pairs"].as_array().cloned().unwrap_or_default();
+    let pair_table = (!pair_rows.is_empty()).then(|| view! { <PairTable pairs=pair_rows level /> });
     let slices = report
         .get("slices")
         .filter(|s| !s.is_null())
@@ -443,8 +476,83 @@ fn ReportView(report: Value) -> impl IntoView {
         {majority}
         {table}
         {warnings}
+        {pair_table}
         {plot}
         {slices}
+    }
+}
+
+/// `A,B; C,D` → the rater pairs.
+fn parse_pairs(text: &str) -> Result<Vec<(String, String)>, String> {
+    text.split(';')
+        .map(str::trim)
+        .filter(|p| !p.is_empty())
+        .map(
+            |p| match p.split(',').map(str::trim).collect::<Vec<_>>()[..] {
+                [a, b] if !a.is_empty() && !b.is_empty() => Ok((a.to_owned(), b.to_owned())),
+                _ => Err(format!(
+                    "rater pairs: expected `A,B` pairs separated by `;`, found `{p}`"
+                )),
+            },
+        )
+        .collect()
+}
+
+/// The statistics of a rater pair, in the order shown.
+const PAIR_STATISTICS: [(&str, &str); 7] = [
+    ("percent_agreement", "percent agreement"),
+    ("kappa", "Cohen's κ"),
+    ("linear_kappa", "weighted κ (linear)"),
+    ("quadratic_kappa", "weighted κ (quadratic)"),
+    ("pearson", "Pearson r"),
+    ("spearman", "Spearman ρ"),
+    ("kendall_tau_b", "Kendall τ-b"),
+];
+
+/// Each rater pair: every statistic with its interval, band and rule of thumb (the numeric
+/// scale adds weighted κ and the correlations), and the confusion matrix.
+#[component]
+fn PairTable(pairs: Vec<Value>, level: f64) -> impl IntoView {
+    let rows = pairs
+        .iter()
+        .flat_map(|p| {
+            let name = format!(
+                "{},{}",
+                p["a"].as_str().unwrap_or_default(),
+                p["b"].as_str().unwrap_or_default()
+            );
+            let n = p["n_items"].to_string();
+            PAIR_STATISTICS
+                .iter()
+                .filter(|(key, _)| !p[*key].is_null())
+                .map(|&(key, label)| {
+                    let (estimate, lower, upper) = interval(&p[key]);
+                    view! {
+                        <tr data-pair=name.clone() data-stat=key data-estimate=estimate.to_string()
+                            data-lower=lower.to_string() data-upper=upper.to_string()>
+                            <td>{name.clone()}</td>
+                            <td class="num">{n.clone()}</td>
+                            <td>{label}</td>
+                            <td class="num">{format!("{} [{} – {}]", fixed(estimate, 3), fixed(lower, 3), fixed(upper, 3))}</td>
+                            <td>{words(&p[key]["band"])}</td>
+                            <td>{words(&p[key]["adequacy"])}</td>
+                        </tr>
+                    }
+                })
+                .collect::<Vec<_>>()
+        })
+        .collect_view();
+    view! {
+        <h3>"Rater pairs"</h3>
+        <table class="ratings" id="rel-pairs-table">
+            <thead>
+                <tr>
+                    <th>"Pair"</th><th>"Items"</th><th>"Statistic"</th>
+                    <th>{format!("Estimate [{:.0}% CI]", 100.0 * level)}</th><th>"Band"</th><th>"Rule of thumb"</th>
+                </tr>
+            </thead>
+            <tbody>{rows}</tbody>
+        </table>
     }
 }
 

@@ -1,11 +1,11 @@
 // Drives the Reliability page of the Tribunal app in headless Chromium (Debian's
 // /usr/bin/chromium) with playwright-core.
 // Usage: node reliability.mjs URL CROWD_CSV JUDGE_CSV JUDGE_CSV BAD_CSV SCREENSHOT_PNG
-//   IRT_JUDGE_CSV IRT_HUMAN_CSV SLICE_CROWD_CSV SLICE_JUDGE_CSV
+//   IRT_JUDGE_CSV IRT_HUMAN_CSV SLICE_CROWD_CSV SLICE_JUDGE_CSV NUMERIC_RATINGS_CSV
 // Prints one JSON object: what the page showed. Assertions live in tests/reliability_browser.rs.
 import { launchChromium, openPage } from './chromium.mjs';
 
-const [url, crowd, judgeA, judgeB, bad, screenshot, irtJudge, irtHuman, sliceCrowd, sliceJudge] = process.argv.slice(2);
+const [url, crowd, judgeA, judgeB, bad, screenshot, irtJudge, irtHuman, sliceCrowd, sliceJudge, numeric] = process.argv.slice(2);
 const browser = await launchChromium();
 try {
   const { page, pageErrors } = await openPage(browser, url);
@@ -77,7 +77,19 @@ try {
     ...tr.dataset, flagged: tr.classList.contains('flagged'),
   })));
 
-  console.log(JSON.stringify({ before, hasPlot, errorText, after, irt, fig1, slices, pageErrors }));
+  // A rater pair on the numeric scale with α at the ordinal level.
+  await page.goto(url);
+  await page.waitForSelector('#rel-run', { timeout: 30000 });
+  await page.fill('#rel-pairs', 'judge,alice');
+  await page.dispatchEvent('#rel-pairs', 'change');
+  await page.selectOption('#rel-level', 'ordinal');
+  await page.setInputFiles('#rel-input', numeric);
+  await page.click('#rel-run');
+  await page.waitForSelector('#rel-pairs-table tbody tr', { timeout: 120000 });
+  const pairs = await page.$$eval('#rel-pairs-table tbody tr', (trs) => trs.map((tr) => ({ ...tr.dataset })));
+  const ordinal = await page.$eval('#rel-alpha', (p) => ({ alpha: p.dataset.alpha, lower: p.dataset.lower, upper: p.dataset.upper, text: p.textContent }));
+
+  console.log(JSON.stringify({ before, hasPlot, errorText, after, irt, fig1, slices, pairs, ordinal, pageErrors }));
 } finally {
   await browser.close();
 }
