@@ -36,6 +36,8 @@
 //! - [`irt_reliability`]: IRT reliability diagnostics C_V, marginal reliability, θ-ratio, D_W.
 //! - [`irt_report`]: the IRT report of a judge (GRM, ρ, C_V, θ_ratio, D_W) per judge × criterion.
 //! - [`simulate`]: seeded battle simulation.
+//! - [`judge_items`]: the items CSV of a judge run (id, instruction, response[, response_b]).
+//! - [`judge_prompt`]: the Prometheus absolute and relative judge prompts and their `[RESULT]`.
 //! - [`protocol`]: the versioned browser ↔ worker wire protocol.
 //! - [`linalg`]: Cholesky solves.
 //! - [`quadrature`]: Gauss–Hermite nodes and weights.
@@ -79,6 +81,8 @@ pub mod held_out;
 pub mod irt_grm;
 pub mod irt_reliability;
 pub mod irt_report;
+pub mod judge_items;
+pub mod judge_prompt;
 pub mod judge_study;
 pub mod kappa;
 pub mod leaderboard;

@@ -1,6 +1,8 @@
-//! Command-line interface: `tribunal serve` and `tribunal stats …` (JSON on stdout, a located
+//! Command-line interface: `tribunal serve`, `tribunal judge`, `tribunal embed` and
+//! `tribunal stats …` (JSON on stdout, a located
 //! error on stderr and exit status 1 on bad input).
 
+use crate::judge_run::{embed, judge, EmbedArgs, JudgeArgs};
 use crate::server::{serve, ServeConfig};
 use crate::stats::Stats;
 use clap::{Parser, Subcommand};
@@ -36,6 +38,10 @@ enum Command {
     /// Run a statistic on files and print JSON.
     #[command(subcommand)]
     Stats(Stats),
+    /// Judge the items of a CSV with the local judge; one JSON line per judgment.
+    Judge(JudgeArgs),
+    /// Embed a CSV column with all-MiniLM-L6-v2.
+    Embed(EmbedArgs),
 }
 
 /// Runs the CLI.
@@ -52,6 +58,8 @@ pub fn main() -> ExitCode {
             dist,
         }),
         Command::Stats(stats) => stats.run(),
+        Command::Judge(args) => judge(args),
+        Command::Embed(args) => embed(args),
     };
     match result {
         Ok(()) => ExitCode::SUCCESS,

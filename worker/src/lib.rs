@@ -3,12 +3,16 @@
 //!
 //! - [`cli`]: argument parsing.
 //! - [`stats`]: the `tribunal stats …` subcommands, one module per family.
+//! - [`engine`]: the local judge engine (candle): device choice, MiniLM embeddings, GGUF judge.
+//! - [`judge_run`]: `tribunal judge` and `tribunal embed` on files.
 //! - [`server`]: `tribunal serve` — the built app, the API and the WebSocket endpoint.
 //! - [`store`]: the embedded SQLite store.
 //! - [`demo`]: the demo event stream.
 
 pub mod cli;
 pub mod demo;
+pub mod engine;
+pub mod judge_run;
 pub mod server;
 pub mod stats;
 pub mod store;

@@ -9,14 +9,44 @@ use std::path::Path;
 use std::sync::{Arc, Mutex};
 
 /// Schema migrations, applied in order; the index + 1 is the schema version.
-const MIGRATIONS: &[&str] = &["CREATE TABLE events (
+const MIGRATIONS: &[&str] = &[
+    "CREATE TABLE events (
         id INTEGER PRIMARY KEY AUTOINCREMENT,
         stream TEXT NOT NULL,
         seq INTEGER NOT NULL,
         body TEXT NOT NULL,
         created_at TEXT NOT NULL DEFAULT (strftime('%Y-%m-%dT%H:%M:%fZ', 'now')),
         UNIQUE (stream, seq)
-    );"];
+    );",
+    "CREATE TABLE judgments (
+        session TEXT NOT NULL,
+        item TEXT NOT NULL,
+        item_order TEXT NOT NULL,
+        repeat INTEGER NOT NULL,
+        variant TEXT NOT NULL,
+        body TEXT NOT NULL,
+        created_at TEXT NOT NULL DEFAULT (strftime('%Y-%m-%dT%H:%M:%fZ', 'now')),
+        PRIMARY KEY (session, item, item_order, repeat, variant)
+    );
+    CREATE TABLE runs (
+        session TEXT NOT NULL,
+        started_at TEXT NOT NULL,
+        record TEXT NOT NULL,
+        PRIMARY KEY (session, started_at)
+    );",
+];
+
+/// The idempotent key of one judgment.
+#[derive(Debug, Clone, PartialEq, Eq, Hash, PartialOrd, Ord)]
+pub struct JudgmentKey {
+    pub session: String,
+    pub item: String,
+    /// `ab` or `ba`.
+    pub order: String,
+    pub repeat: u32,
+    /// The prompt variant (empty for the unperturbed prompt).
+    pub variant: String,
+}
 
 /// A handle to the store; cheap to clone.
 #[derive(Clone)]
@@ -102,6 +132,59 @@ impl Store {
         id.context("event row missing right after insert")
     }
 
+    /// Stores a judgment under its key; returns false (and keeps the stored row) when the key
+    /// is there already.
+    pub fn put_judgment(&self, key: &JudgmentKey, body: &str) -> Result<bool> {
+        let conn = self.lock()?;
+        let inserted = conn.execute(
+            "INSERT INTO judgments (session, item, item_order, repeat, variant, body)
+             VALUES (?1, ?2, ?3, ?4, ?5, ?6)
+             ON CONFLICT (session, item, item_order, repeat, variant) DO NOTHING",
+            params![
+                key.session,
+                key.item,
+                key.order,
+                key.repeat,
+                key.variant,
+                body
+            ],
+        )?;
+        Ok(inserted == 1)
+    }
+
+    /// A session's judgments with their keys, in insertion order.
+    pub fn judgments(&self, session: &str) -> Result<Vec<(JudgmentKey, String)>> {
+        let conn = self.lock()?;
+        let mut stmt = conn.prepare(
+            "SELECT item, item_order, repeat, variant, body FROM judgments WHERE session = ?1
+             ORDER BY rowid",
+        )?;
+        let rows = stmt
+            .query_map(params![session], |r| {
+                Ok((
+                    JudgmentKey {
+                        session: session.to_owned(),
+                        item: r.get(0)?,
+                        order: r.get(1)?,
+                        repeat: r.get(2)?,
+                        variant: r.get(3)?,
+                    },
+                    r.get(4)?,
+                ))
+            })?
+            .collect::<rusqlite::Result<Vec<_>>>()?;
+        Ok(rows)
+    }
+
+    /// Stores a run's reproducibility record.
+    pub fn put_run(&self, session: &str, started_at: &str, record: &str) -> Result<()> {
+        self.lock()?.execute(
+            "INSERT INTO runs (session, started_at, record) VALUES (?1, ?2, ?3)",
+            params![session, started_at, record],
+        )?;
+        Ok(())
+    }
+
     /// The bodies of a stream's events in order.
     pub fn events(&self, stream: &str) -> Result<Vec<(u32, String)>> {
         let conn = self.lock()?;
@@ -142,5 +225,28 @@ mod tests {
             store.events("s").unwrap(),
             [(1, "first".to_owned()), (2, "b".to_owned())]
         );
+    }
+
+    #[test]
+    fn a_judgment_key_is_stored_once() {
+        let store = Store::open(&temp_db("judgments")).unwrap();
+        let key = JudgmentKey {
+            session: "s".into(),
+            item: "p1".into(),
+            order: "ab".into(),
+            repeat: 0,
+            variant: String::new(),
+        };
+        assert!(store.put_judgment(&key, "{\"first\":1}").unwrap());
+        assert!(!store.put_judgment(&key, "{\"second\":2}").unwrap());
+        let ba = JudgmentKey {
+            order: "ba".into(),
+            ..key.clone()
+        };
+        assert!(store.put_judgment(&ba, "{}").unwrap());
+        let rows = store.judgments("s").unwrap();
+        assert_eq!(rows.len(), 2);
+        assert_eq!(rows[0], (key, "{\"first\":1}".to_owned()));
+        assert!(store.judgments("other").unwrap().is_empty());
     }
 }

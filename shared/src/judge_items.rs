@@ -1,0 +1,127 @@
+//! The items CSV a judge run reads: one row per judgment to make, with an `id`, the
+//! `instruction` and the `response` (and `response_b` for pairwise prompts). Other columns are
+//! kept out of the prompt. Fields may span lines (quoted), as answers do.
+//!
+//! Arguments: the source name (for messages), the bytes, and whether the prompt needs
+//! `response_b`. Returns: the items in file order.
+//!
+//! Errors: [`Error::Input`] located at the header (a missing column), or at the row, column and
+//! field of an empty id, instruction or response, or a repeated id; an empty file is an error
+//! at line 1.
+
+use crate::csv_row::{read_header, Row};
+use crate::error::{Error, Location, Result};
+use crate::judge_prompt::PromptItem;
+use serde::{Deserialize, Serialize};
+use std::collections::HashMap;
+
+/// One row of the items CSV.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct JudgeItem {
+    pub id: String,
+    /// The file line the row starts on.
+    pub line: u64,
+    pub prompt: PromptItem,
+}
+
+/// Reads the items of `bytes`.
+pub fn parse_judge_items(source: &str, bytes: &[u8], pairwise: bool) -> Result<Vec<JudgeItem>> {
+    let expected = if pairwise {
+        "`id,instruction,response,response_b`"
+    } else {
+        "`id,instruction,response`"
+    };
+    let (mut reader, headers) = read_header(source, bytes, expected)?;
+    let column = |name: &str| {
+        headers
+            .iter()
+            .position(|h| h.trim() == name)
+            .ok_or_else(|| {
+                Error::input(
+                    Location::line(source, 1),
+                    format!(
+                        "expected a `{name}` column (header {expected}), found `{}`",
+                        headers.iter().collect::<Vec<_>>().join(",")
+                    ),
+                )
+            })
+    };
+    let id = column("id")?;
+    let instruction = column("instruction")?;
+    let response = column("response")?;
+    let response_b = pairwise.then(|| column("response_b")).transpose()?;
+    let mut items = Vec::new();
+    let mut seen: HashMap<String, u64> = HashMap::new();
+    for record in reader.records() {
+        let record = record.map_err(|e| crate::battles::csv_error(source, &e))?;
+        let row = Row::new(source, &record);
+        let key = row.required(id, "id")?.to_owned();
+        if let Some(first) = seen.insert(key.clone(), row.line) {
+            return Err(row.error(
+                id,
+                "id",
+                format!("expected a unique id, found `{key}` again (first on line {first})"),
+            ));
+        }
+        items.push(JudgeItem {
+            id: key,
+            line: row.line,
+            prompt: PromptItem {
+                instruction: row.required(instruction, "instruction")?.to_owned(),
+                response: row.required(response, "response")?.to_owned(),
+                response_b: response_b
+                    .map(|i| row.required(i, "response_b").map(str::to_owned))
+                    .transpose()?,
+            },
+        });
+    }
+    if items.is_empty() {
+        return Err(Error::input(
+            Location::line(source, 2),
+            format!("expected at least one item after the header {expected}, found none"),
+        ));
+    }
+    Ok(items)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn reads_items_with_multiline_fields_and_locates_errors() {
+        let text = "id,instruction,response,response_b,topic\n\
+                    p1,Say hi,\"Hi,\nthere\",Hello,chat\n\
+                    p2,Add 2+2,4,5,math\n";
+        let items = parse_judge_items("items.csv", text.as_bytes(), true).unwrap();
+        assert_eq!(items.len(), 2);
+        assert_eq!(items[0].prompt.response, "Hi,\nthere");
+        assert_eq!(items[1].line, 4);
+        assert_eq!(items[1].prompt.response_b.as_deref(), Some("5"));
+
+        let err = parse_judge_items("items.csv", b"id,instruction\np1,x\n", false).unwrap_err();
+        assert_eq!(
+            err.to_string(),
+            "items.csv, line 1: expected a `response` column (header `id,instruction,response`), \
+             found `id,instruction`"
+        );
+        let err =
+            parse_judge_items("items.csv", b"id,instruction,response\np1,x,\n", false).unwrap_err();
+        assert_eq!(
+            err.to_string(),
+            "items.csv, line 2, column 3 (`response`): expected a value, found an empty field"
+        );
+        let err = parse_judge_items(
+            "items.csv",
+            b"id,instruction,response\np1,x,y\np1,x,z\n",
+            false,
+        )
+        .unwrap_err();
+        assert!(
+            err.to_string().contains(
+                "line 3, column 1 (`id`): expected a unique id, found `p1` again (first on line 2)"
+            ),
+            "{err}"
+        );
+    }
+}

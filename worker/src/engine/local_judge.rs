@@ -1,0 +1,216 @@
+//! The local judge: SmolLM2-135M-Instruct from its GGUF file (candle's quantized llama; the
+//! tokenizer is read from the GGUF), prompted in its ChatML format.
+//!
+//! Decoding is greedy, or sampled at a temperature with a seeded generator, up to a token
+//! budget or the end-of-turn token. The score position is the first step whose generated text
+//! ends with `[RESULT]`: there the next-token distribution over the verdict labels gives p_s.
+//! Each label's tokens are the single tokens that decode to it, with or without a leading space
+//! (found by encoding and checked by decoding the ids). When the answer never reaches
+//! `[RESULT]`, the marker is appended after it and p_s is read there, flagged `forced`; the
+//! answer is then still a parse failure.
+
+use super::existing;
+use anyhow::{anyhow, bail, Context};
+use candle_core::quantized::gguf_file;
+use candle_core::quantized::tokenizer::TokenizerFromGguf;
+use candle_core::{Device, Tensor};
+use candle_transformers::generation::LogitsProcessor;
+use candle_transformers::models::quantized_llama::ModelWeights;
+use serde::Serialize;
+use std::path::Path;
+use std::time::Instant;
+use tokenizers::Tokenizer;
+
+/// How to decode.
+#[derive(Debug, Clone, Copy, PartialEq, Serialize)]
+pub struct Decoding {
+    /// Most tokens generated per answer.
+    pub max_tokens: usize,
+    /// `None`: greedy.
+    pub temperature: Option<f64>,
+    /// Seed of the sampler (recorded even when greedy).
+    pub seed: u64,
+}
+
+/// Where p_s was read.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
+#[serde(rename_all = "snake_case")]
+pub enum ScorePosition {
+    /// After `[RESULT]` in the judge's own answer.
+    Generated,
+    /// After `[RESULT]` appended to an answer that lacked it.
+    Forced,
+}
+
+/// One answer.
+#[derive(Debug, Clone, PartialEq, Serialize)]
+pub struct Generation {
+    pub text: String,
+    pub prompt_tokens: usize,
+    pub generated_tokens: usize,
+    /// p_s per label (in the labels' order), normalised over the labels.
+    pub label_probs: Vec<f64>,
+    /// The probability mass the labels' tokens held before normalising.
+    pub label_mass: f64,
+    pub score_position: ScorePosition,
+    /// Wall-clock seconds of the generation.
+    pub seconds: f64,
+}
+
+/// A loaded GGUF judge.
+pub struct LocalJudge {
+    model: ModelWeights,
+    tokenizer: Tokenizer,
+    device: Device,
+    end_of_turn: u32,
+}
+
+const MARKER: &str = "[RESULT]";
+
+impl LocalJudge {
+    /// Loads the GGUF model at `path` on `device`. On the CPU the weights are dequantised to
+    /// f32 (candle's `CANDLE_DEQUANTIZE_ALL`, unless the environment sets it): a judge prompt's
+    /// prefill is a matrix product, which f32 gemm runs about 5× faster than candle's Q4_1
+    /// kernels on two cores (30 s → 5.4 s for a 550-token LLMFAO prompt).
+    pub fn load(path: &Path, device: &Device) -> anyhow::Result<Self> {
+        if device.is_cpu() && std::env::var_os("CANDLE_DEQUANTIZE_ALL").is_none() {
+            // Read by candle when the weights load, on this thread, before any other use.
+            std::env::set_var("CANDLE_DEQUANTIZE_ALL", "1");
+        }
+        let mut file =
+            std::fs::File::open(existing(path)?).with_context(|| format!("{}", path.display()))?;
+        let content = gguf_file::Content::read(&mut file)
+            .map_err(|e| anyhow!("{}: not a GGUF file: {e}", path.display()))?;
+        let tokenizer = Tokenizer::from_gguf(&content)
+            .map_err(|e| anyhow!("{}: tokenizer: {e}", path.display()))?;
+        let model = ModelWeights::from_gguf(content, &mut file, device)
+            .map_err(|e| anyhow!("{}: weights: {e}", path.display()))?;
+        let end_of_turn = tokenizer
+            .token_to_id("<|im_end|>")
+            .with_context(|| format!("{}: the vocabulary lacks `<|im_end|>`", path.display()))?;
+        Ok(Self {
+            model,
+            tokenizer,
+            device: device.clone(),
+            end_of_turn,
+        })
+    }
+
+    fn encode(&self, text: &str) -> anyhow::Result<Vec<u32>> {
+        Ok(self
+            .tokenizer
+            .encode(text, false)
+            .map_err(|e| anyhow!("tokenizing: {e}"))?
+            .get_ids()
+            .to_vec())
+    }
+
+    fn decode(&self, ids: &[u32]) -> anyhow::Result<String> {
+        self.tokenizer
+            .decode(ids, true)
+            .map_err(|e| anyhow!("decoding: {e}"))
+    }
+
+    /// The token ids of each label: single tokens decoding to it, bare or after a space.
+    pub fn label_tokens(&self, labels: &[String]) -> anyhow::Result<Vec<Vec<u32>>> {
+        labels
+            .iter()
+            .map(|label| {
+                let mut ids = Vec::new();
+                for text in [label.clone(), format!(" {label}")] {
+                    if let [id] = self.encode(&text)?[..] {
+                        if self.decode(&[id])?.trim() == label && !ids.contains(&id) {
+                            ids.push(id);
+                        }
+                    }
+                }
+                if ids.is_empty() {
+                    bail!("the label `{label}` is not a single token of the judge's vocabulary");
+                }
+                Ok(ids)
+            })
+            .collect()
+    }
+
+    /// Logits of the next token after feeding `tokens` at position `at`.
+    fn step(&mut self, tokens: &[u32], at: usize) -> anyhow::Result<Tensor> {
+        let input = Tensor::new(tokens, &self.device)?.unsqueeze(0)?;
+        Ok(self.model.forward(&input, at)?.squeeze(0)?)
+    }
+
+    /// p_s over `label_ids` from `logits`, and the mass they held.
+    fn label_probs(logits: &Tensor, label_ids: &[Vec<u32>]) -> anyhow::Result<(Vec<f64>, f64)> {
+        let probs = candle_nn::ops::softmax_last_dim(&logits.to_dtype(candle_core::DType::F32)?)?
+            .to_vec1::<f32>()?;
+        let per_label: Vec<f64> = label_ids
+            .iter()
+            .map(|ids| ids.iter().map(|&id| f64::from(probs[id as usize])).sum())
+            .collect();
+        let mass: f64 = per_label.iter().sum();
+        if mass <= 0.0 {
+            bail!("the labels' tokens have zero probability at the score position");
+        }
+        Ok((per_label.iter().map(|p| p / mass).collect(), mass))
+    }
+
+    /// The judge's answer to the chat (`system`, `user`) with p_s over `labels`.
+    pub fn generate(
+        &mut self,
+        system: &str,
+        user: &str,
+        labels: &[String],
+        decoding: &Decoding,
+    ) -> anyhow::Result<Generation> {
+        let started = Instant::now();
+        let label_ids = self.label_tokens(labels)?;
+        let prompt = format!(
+            "<|im_start|>system\n{system}<|im_end|>\n<|im_start|>user\n{user}<|im_end|>\n\
+             <|im_start|>assistant\n"
+        );
+        let prompt_ids = self.encode(&prompt)?;
+        self.model.clear_kv_cache();
+        let mut sampler = LogitsProcessor::new(decoding.seed, decoding.temperature, None);
+        let mut logits = self.step(&prompt_ids, 0)?;
+        let mut position = prompt_ids.len();
+        let mut generated: Vec<u32> = Vec::new();
+        let mut at_score = None;
+        let mut text = String::new();
+        while generated.len() < decoding.max_tokens {
+            if at_score.is_none() && text.trim_end().ends_with(MARKER) {
+                at_score = Some(Self::label_probs(&logits, &label_ids)?);
+            }
+            let next = sampler.sample(&logits)?;
+            if next == self.end_of_turn {
+                break;
+            }
+            generated.push(next);
+            text = self.decode(&generated)?;
+            logits = self.step(&[next], position)?;
+            position += 1;
+        }
+        if at_score.is_none() && text.trim_end().ends_with(MARKER) {
+            at_score = Some(Self::label_probs(&logits, &label_ids)?);
+        }
+        let generated_tokens = generated.len();
+        let ((label_probs, label_mass), score_position) = match at_score {
+            Some(found) => (found, ScorePosition::Generated),
+            None => {
+                let suffix = self.encode(&format!(" {MARKER}"))?;
+                let logits = self.step(&suffix, position)?;
+                (
+                    Self::label_probs(&logits, &label_ids)?,
+                    ScorePosition::Forced,
+                )
+            }
+        };
+        Ok(Generation {
+            text,
+            prompt_tokens: prompt_ids.len(),
+            generated_tokens,
+            label_probs,
+            label_mass,
+            score_position,
+            seconds: started.elapsed().as_secs_f64(),
+        })
+    }
+}

