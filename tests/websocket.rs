@@ -163,5 +163,6 @@ fn health_reports_protocol_and_schema() {
     let json: serde_json::Value = serde_json::from_str(body).unwrap();
     assert_eq!(json["status"], "ok");
     assert_eq!(json["protocol"], PROTOCOL_VERSION);
-    assert_eq!(json["schema"], 1);
+    // Migration 1: events; 2: judgments and runs.
+    assert_eq!(json["schema"], 2);
 }
