@@ -12,7 +12,8 @@
 //!   the worker killed (SIGKILL) after its first stored judgment and run again keeps that
 //!   judgment and stores each (item, order) exactly once in SQLite; a seeded sampled run
 //!   repeats exactly; an answer cut off before `[RESULT]` is stored as a
-//!   parse failure with its raw text and p_s read at the forced marker.
+//!   parse failure with its raw text and p_s read at the forced marker; the absolute prompt's
+//!   p_s over the score digits 1–5 sums to 1.
 
 use serde_json::Value;
 use std::path::Path;
@@ -337,4 +338,33 @@ fn judge_runs_smollm2_on_llmfao_pairs_in_both_orders() {
         serde_json::from_str(&std::fs::read_to_string(dir.join("cut.jsonl.run.json")).unwrap())
             .unwrap();
     assert_eq!(record["parse_failures"], 2);
+
+    // The absolute prompt: p_s over the score tokens 1–5 (digits, which the tokenizer writes
+    // after a separate space token) sums to 1.
+    let absolute = dir.join("absolute.toml");
+    std::fs::write(
+        &absolute,
+        "[prompt]\nkind = \"absolute\"\nmin_score = 1\nmax_score = 5\nrubric = \"5: correct \
+         and concise; 1: wrong or off-topic.\"\n\n[decoding]\nmax_tokens = 8\n",
+    )
+    .unwrap();
+    let scored = dir.join("absolute.jsonl");
+    run_ok(&[
+        "judge",
+        "--config",
+        absolute.to_str().unwrap(),
+        "--input",
+        items,
+        "--out",
+        scored.to_str().unwrap(),
+        "--data-dir",
+        data.to_str().unwrap(),
+    ]);
+    let scored = lines(&scored);
+    assert_eq!(scored.len(), 1, "one item, one order");
+    let probs = scored[0]["label_probs"].as_object().unwrap();
+    assert_eq!(probs.keys().collect::<Vec<_>>(), ["1", "2", "3", "4", "5"]);
+    let sum: f64 = probs.values().map(|p| p.as_f64().unwrap()).sum();
+    assert!((sum - 1.0).abs() < 1e-9, "p_s sums to {sum}");
+    assert!(scored[0]["label_mass"].as_f64().unwrap() > 0.0);
 }

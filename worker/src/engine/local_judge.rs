@@ -2,12 +2,13 @@
 //! tokenizer is read from the GGUF), prompted in its ChatML format.
 //!
 //! Decoding is greedy, or sampled at a temperature with a seeded generator, up to a token
-//! budget or the end-of-turn token. The score position is the first step whose generated text
-//! ends with `[RESULT]`: there the next-token distribution over the verdict labels gives p_s.
+//! budget or the end-of-turn token. The score position is the step that chooses the first
+//! visible token after `[RESULT]` (past any whitespace tokens): there the next-token
+//! distribution over the verdict labels gives p_s.
 //! Each label's tokens are the single tokens that decode to it, with or without a leading space
 //! (found by encoding and checked by decoding the ids). When the answer never reaches
-//! `[RESULT]`, the marker is appended after it and p_s is read there, flagged `forced`; the
-//! answer is then still a parse failure.
+//! `[RESULT]`, the marker is appended after it (and the whitespace tokens the judge most likely
+//! puts next) and p_s is read there, flagged `forced`; the answer is then still a parse failure.
 
 use super::existing;
 use anyhow::{anyhow, bail, Context};
@@ -111,14 +112,22 @@ impl LocalJudge {
             .map_err(|e| anyhow!("decoding: {e}"))
     }
 
-    /// The token ids of each label: single tokens decoding to it, bare or after a space.
+    /// The token ids of each label: single tokens decoding to it, bare or after a space (a
+    /// lone space token the tokenizer puts first is not part of the label).
     pub fn label_tokens(&self, labels: &[String]) -> anyhow::Result<Vec<Vec<u32>>> {
         labels
             .iter()
             .map(|label| {
                 let mut ids = Vec::new();
                 for text in [label.clone(), format!(" {label}")] {
-                    if let [id] = self.encode(&text)?[..] {
+                    // The tokenizer may put a lone space token first (digits are split).
+                    let mut tokens = Vec::new();
+                    for id in self.encode(&text)? {
+                        if !self.decode(&[id])?.trim().is_empty() {
+                            tokens.push(id);
+                        }
+                    }
+                    if let [id] = tokens[..] {
                         if self.decode(&[id])?.trim() == label && !ids.contains(&id) {
                             ids.push(id);
                         }
@@ -176,7 +185,9 @@ impl LocalJudge {
         let mut at_score = None;
         let mut text = String::new();
         while generated.len() < decoding.max_tokens {
-            if at_score.is_none() && text.trim_end().ends_with(MARKER) {
+            // Overwritten while only whitespace follows the marker, so p_s is read where the
+            // verdict's first visible token is chosen.
+            if text.trim_end().ends_with(MARKER) {
                 at_score = Some(Self::label_probs(&logits, &label_ids)?);
             }
             let next = sampler.sample(&logits)?;
@@ -188,7 +199,7 @@ impl LocalJudge {
             logits = self.step(&[next], position)?;
             position += 1;
         }
-        if at_score.is_none() && text.trim_end().ends_with(MARKER) {
+        if text.trim_end().ends_with(MARKER) {
             at_score = Some(Self::label_probs(&logits, &label_ids)?);
         }
         let generated_tokens = generated.len();
@@ -196,7 +207,17 @@ impl LocalJudge {
             Some(found) => (found, ScorePosition::Generated),
             None => {
                 let suffix = self.encode(&format!(" {MARKER}"))?;
-                let logits = self.step(&suffix, position)?;
+                let mut logits = self.step(&suffix, position)?;
+                position += suffix.len();
+                // Past the whitespace the judge would put after the marker (at most two tokens).
+                for _ in 0..2 {
+                    let next = logits.argmax(0)?.to_scalar::<u32>()?;
+                    if !self.decode(&[next])?.trim().is_empty() {
+                        break;
+                    }
+                    logits = self.step(&[next], position)?;
+                    position += 1;
+                }
                 (
                     Self::label_probs(&logits, &label_ids)?,
                     ScorePosition::Forced,
