@@ -27,6 +27,28 @@ pub(crate) fn read_header<'b>(
     Ok((reader, headers))
 }
 
+/// The position of the header column `name`, or an error at line 1 saying the file should have
+/// the header `expected`.
+pub(crate) fn column(
+    source: &str,
+    headers: &csv::StringRecord,
+    name: &str,
+    expected: &str,
+) -> Result<usize> {
+    headers
+        .iter()
+        .position(|h| h.trim() == name)
+        .ok_or_else(|| {
+            Error::input(
+                Location::line(source, 1),
+                format!(
+                    "expected a `{name}` column (header {expected}), found `{}`",
+                    headers.iter().collect::<Vec<_>>().join(",")
+                ),
+            )
+        })
+}
+
 /// A record, its source name and its line.
 pub(crate) struct Row<'r> {
     pub source: &'r str,

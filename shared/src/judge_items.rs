@@ -9,7 +9,7 @@
 //! field of an empty id, instruction or response, or a repeated id; an empty file is an error
 //! at line 1.
 
-use crate::csv_row::{read_header, Row};
+use crate::csv_row::{column, read_header, Row};
 use crate::error::{Error, Location, Result};
 use crate::judge_prompt::PromptItem;
 use serde::{Deserialize, Serialize};
@@ -32,20 +32,7 @@ pub fn parse_judge_items(source: &str, bytes: &[u8], pairwise: bool) -> Result<V
         "`id,instruction,response`"
     };
     let (mut reader, headers) = read_header(source, bytes, expected)?;
-    let column = |name: &str| {
-        headers
-            .iter()
-            .position(|h| h.trim() == name)
-            .ok_or_else(|| {
-                Error::input(
-                    Location::line(source, 1),
-                    format!(
-                        "expected a `{name}` column (header {expected}), found `{}`",
-                        headers.iter().collect::<Vec<_>>().join(",")
-                    ),
-                )
-            })
-    };
+    let column = |name: &str| column(source, &headers, name, expected);
     let id = column("id")?;
     let instruction = column("instruction")?;
     let response = column("response")?;

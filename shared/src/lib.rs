@@ -51,6 +51,14 @@
 //! - [`cross_validation`]: k-fold cross-validation of a head's γ.
 //! - [`metrics`]: head vs base-judge metrics with paired bootstrap intervals.
 //! - [`head_file`]: the versioned JSON model file of a fitted head.
+//! - [`program_pairs`]: the pairs CSV of programmatic judges and an LLM judge's verdicts CSV.
+//! - [`program_library`]: the ten built-in programmatic judges (seed 004 App. A.2).
+//! - [`program_votes`]: min–max normalisation, dead-zone thresholds, votes, top-k committee.
+//! - [`label_model`]: Dawid–Skene label model over program votes, and majority vote.
+//! - [`routing`]: routing uncertain pairs to an LLM judge: accuracy–throughput curves.
+//! - [`program_report`]: the programs report (committee, label model vs majority, routing).
+//! - [`vote_file`]: the CSV of a committee's votes on pairs.
+//! - [`bias_probe`]: flip rate and bias win rate of a pairwise judge under perturbations.
 
 pub mod aa_report;
 pub mod aa_test;
@@ -59,6 +67,7 @@ pub mod agreement;
 pub mod alpha;
 pub mod anchor;
 pub mod battles;
+pub mod bias_probe;
 pub mod bradley_terry;
 pub mod bt_bootstrap;
 pub mod bt_standard_errors;
@@ -85,6 +94,7 @@ pub mod judge_items;
 pub mod judge_prompt;
 pub mod judge_study;
 pub mod kappa;
+pub mod label_model;
 pub mod leaderboard;
 pub mod linalg;
 pub mod ls_head;
@@ -96,15 +106,21 @@ pub mod plackett_luce_head;
 pub mod position_bias;
 pub mod position_report;
 pub mod power;
+pub mod program_library;
+pub mod program_pairs;
+pub mod program_report;
+pub mod program_votes;
 pub mod protocol;
 pub mod quadrature;
 pub mod ranking;
 pub mod ratings;
 pub mod reliability_report;
 pub mod resample;
+pub mod routing;
 pub mod scored_battles;
 pub mod simulate;
 pub mod slices;
 pub mod soft_targets;
+pub mod vote_file;
 
 pub use error::{Error, Location, Result};

@@ -5,6 +5,7 @@ mod bt;
 mod calibrate;
 mod irt;
 mod power;
+mod programs;
 mod reliability;
 mod study;
 
@@ -37,6 +38,13 @@ pub enum Stats {
     Power(Box<power::PowerArgs>),
     /// Graded response model of a judge under prompt variants: C_V, ρ, θ_ratio and D_W.
     Irt(Box<irt::IrtArgs>),
+    /// Programmatic judges: the built-in library on a pairs CSV, thresholds and committee on a
+    /// validation split, label model vs majority vote, routing to an LLM judge's verdicts.
+    Programs(Box<programs::ProgramsArgs>),
+    /// The label model on a vote file, against majority vote on its labelled test rows.
+    LabelModel(Box<programs::LabelModelArgs>),
+    /// Routing curves of a vote file's committee with an LLM judge's verdicts as fallback.
+    Route(Box<programs::RouteArgs>),
 }
 
 impl Stats {
@@ -53,6 +61,9 @@ impl Stats {
             Self::Calibrate(args) => calibrate::run(*args)?,
             Self::Power(args) => power::run(*args)?,
             Self::Irt(args) => irt::run(*args)?,
+            Self::Programs(args) => programs::programs(*args)?,
+            Self::LabelModel(args) => programs::label_model(*args)?,
+            Self::Route(args) => programs::route(*args)?,
         };
         println!("{json}");
         Ok(())
