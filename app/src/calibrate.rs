@@ -9,7 +9,7 @@
 //! result.
 
 use crate::charts::CvCurvePlot;
-use crate::format::{fixed, num};
+use crate::format::{interval, num};
 use gloo_file::futures::read_as_bytes;
 use gloo_worker::WorkerBridge;
 use leptos::prelude::*;
@@ -47,16 +47,6 @@ fn data_url(text: &str) -> String {
         }
     }
     url
-}
-
-/// An interval cell: estimate [lower, upper].
-fn interval(v: &Value) -> String {
-    format!(
-        "{} [{}, {}]",
-        fixed(num(&v["estimate"]), 4),
-        fixed(num(&v["lower"]), 4),
-        fixed(num(&v["upper"]), 4)
-    )
 }
 
 #[component]
@@ -198,9 +188,9 @@ fn metrics_table(
                     data-lower=num(&v["difference"]["lower"]).to_string()
                     data-upper=num(&v["difference"]["upper"]).to_string()>
                     <td>{label}</td>
-                    <td class="num">{interval(&v["head"])}</td>
-                    <td class="num">{interval(&v["base"])}</td>
-                    <td class="num">{interval(&v["difference"])}</td>
+                    <td class="num">{interval(&v["head"], 4)}</td>
+                    <td class="num">{interval(&v["base"], 4)}</td>
+                    <td class="num">{interval(&v["difference"], 4)}</td>
                 </tr>
             }
         })

@@ -15,3 +15,14 @@ pub fn fixed(v: f64, digits: usize) -> String {
         format!("{v:.digits$}")
     }
 }
+
+/// An interval object `{estimate, lower, upper}` as "estimate [lower, upper]" with `digits`
+/// decimals.
+pub fn interval(v: &Value, digits: usize) -> String {
+    format!(
+        "{} [{}, {}]",
+        fixed(num(&v["estimate"]), digits),
+        fixed(num(&v["lower"]), digits),
+        fixed(num(&v["upper"]), digits)
+    )
+}

@@ -7,6 +7,7 @@ mod fields;
 mod format;
 mod leaderboard;
 mod live;
+mod programs;
 mod reliability;
 mod run_checks;
 
@@ -29,6 +30,7 @@ fn App() -> impl IntoView {
             <reliability::ReliabilityPage />
             <run_checks::RunChecksCard />
             <calibrate::CalibratePage />
+            <programs::ProgramsPage />
             <live::LivePanel />
         </main>
     }

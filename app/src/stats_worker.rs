@@ -3,8 +3,8 @@
 //! request number (the page ignores replies to requests it has superseded). Trunk builds it as
 //! `stats-worker.js` + `stats-worker_bg.wasm` (`data-type="worker"`).
 //!
-//! An agreement report ([`Job::Agreement`]), a check of a judge's runs ([`Job::RunCheck`]) and
-//! an IRT table ([`Job::Irt`]) each run whole in
+//! An agreement report ([`Job::Agreement`]), a check of a judge's runs ([`Job::RunCheck`]), an
+//! IRT table ([`Job::Irt`]) and a programs report ([`Job::Programs`]) each run whole in
 //! one worker and come back as the JSON value the CLI prints (undefined statistics are `null`
 //! there, which a typed `f64` could not read back).
 //!
@@ -30,6 +30,11 @@ use tribunal::irt_report::IrtReportParams;
 use tribunal::judge_study::{JudgeStudy, JudgeStudyParams};
 use tribunal::leaderboard::{bradley_terry_leaderboard, Leaderboard};
 use tribunal::position_report::PositionReportParams;
+use tribunal::program_pairs::{
+    parse_probes, parse_program_pairs, parse_verdicts, Probe, ProgramPair,
+};
+use tribunal::program_report::{builtin_scores, ProbeScores, ProgramReport, ProgramReportParams};
+use tribunal::program_votes::ScoreMatrix;
 use tribunal::reliability_report::{AgreementReportParams, RatingsFile};
 use tribunal::scored_battles::{join_verdicts, parse_scored_battles};
 use tribunal::slices::SliceParams;
@@ -152,6 +157,29 @@ pub enum Job {
         human: Option<RatingsFile>,
         params: Box<IrtReportParams>,
     },
+    /// The (query, response) texts the user's programs score, in [`program_texts`] order.
+    ProgramTexts {
+        request: u64,
+        pairs: Upload,
+        probes: Option<Upload>,
+    },
+    /// The programs report (what `tribunal stats programs` prints) with the built-in library
+    /// and the user's programs' scores.
+    Programs {
+        request: u64,
+        pairs: Upload,
+        llm: Option<Upload>,
+        probes: Option<Upload>,
+        user: Vec<UserProgram>,
+        params: Box<ProgramReportParams>,
+    },
+}
+
+/// A user program's scores of the [`program_texts`], `None` where it abstained.
+#[derive(Debug, Clone, Serialize, Deserialize)]
+pub struct UserProgram {
+    pub name: String,
+    pub scores: Vec<Option<f64>>,
 }
 
 /// A check of a judge's runs on one ratings file; each is the report its CLI subcommand prints.
@@ -232,6 +260,16 @@ pub enum Reply {
         request: u64,
         result: Result<serde_json::Value, String>,
     },
+    /// The texts to run the user's programs on.
+    ProgramTexts {
+        request: u64,
+        result: Result<Vec<(String, String)>, String>,
+    },
+    /// The programs report's JSON, as the CLI prints it.
+    ProgramsReported {
+        request: u64,
+        result: Result<serde_json::Value, String>,
+    },
 }
 
 /// Starts a statistics worker whose replies go to `on_reply`.
@@ -279,6 +317,83 @@ fn agreement(
         json["slices"] = serde_json::to_value(table).map_err(|e| e.to_string())?;
     }
     Ok(json)
+}
+
+fn parse_probe_upload(probes: Option<&Upload>) -> tribunal::Result<Vec<Probe>> {
+    probes.map_or(Ok(Vec::new()), |p| parse_probes(&p.name, p.text.as_bytes()))
+}
+
+/// The texts user programs score: per pair (query, `response`) and (query, `response_b`); then
+/// per probe the clean pair's two and the perturbed pair's two.
+pub fn program_texts(pairs: &[ProgramPair], probes: &[Probe]) -> Vec<(String, String)> {
+    let both = |p: &ProgramPair| {
+        [
+            (p.query.clone(), p.response_a.clone()),
+            (p.query.clone(), p.response_b.clone()),
+        ]
+    };
+    pairs
+        .iter()
+        .flat_map(both)
+        .chain(probes.iter().flat_map(|p| {
+            let [a, b] = both(&p.clean);
+            let [c, d] = both(&p.perturbed);
+            [a, b, c, d]
+        }))
+        .collect()
+}
+
+/// The user programs' scores of `count` pairs whose texts start at `offset` in
+/// [`program_texts`] order, `stride` texts apart.
+fn user_scores(user: &[UserProgram], offset: usize, count: usize, stride: usize) -> ScoreMatrix {
+    let score = |s: Option<&Option<f64>>| s.copied().flatten().unwrap_or(f64::NAN);
+    let mut scores = Vec::with_capacity(count * user.len());
+    for i in 0..count {
+        let at = offset + i * stride;
+        scores.extend(
+            user.iter()
+                .map(|u| [score(u.scores.get(at)), score(u.scores.get(at + 1))]),
+        );
+    }
+    ScoreMatrix {
+        programs: user.iter().map(|u| u.name.clone()).collect(),
+        pairs: count,
+        scores,
+    }
+}
+
+/// The report `tribunal stats programs` prints, with the user's programs beside the built-in
+/// ones.
+fn programs_report(
+    pairs: &Upload,
+    llm: Option<&Upload>,
+    probes: Option<&Upload>,
+    user: &[UserProgram],
+    params: &ProgramReportParams,
+) -> tribunal::Result<ProgramReport> {
+    let parsed = parse_program_pairs(&pairs.name, pairs.text.as_bytes())?;
+    let probes = parse_probe_upload(probes)?;
+    let ids: Vec<&str> = parsed.iter().map(|p| p.id.as_str()).collect();
+    let verdicts = llm
+        .map(|l| parse_verdicts(&l.name, l.text.as_bytes(), &ids))
+        .transpose()?;
+    let n = parsed.len();
+    let scores = builtin_scores(&parsed).join(&user_scores(user, 0, n, 2))?;
+    let clean: Vec<ProgramPair> = probes.iter().map(|p| p.clean.clone()).collect();
+    let perturbed: Vec<ProgramPair> = probes.iter().map(|p| p.perturbed.clone()).collect();
+    let m = probes.len();
+    let clean_scores = builtin_scores(&clean).join(&user_scores(user, 2 * n, m, 4))?;
+    let perturbed_scores = builtin_scores(&perturbed).join(&user_scores(user, 2 * n + 2, m, 4))?;
+    params.fit(
+        &parsed,
+        &scores,
+        verdicts.as_deref(),
+        (m > 0).then_some(ProbeScores {
+            probes: &probes,
+            clean: &clean_scores,
+            perturbed: &perturbed_scores,
+        }),
+    )
 }
 
 /// What `tribunal stats calibrate` prints, and the model file.
@@ -470,6 +585,29 @@ impl Worker for StatsWorker {
                     .fit_each(&input, human.as_ref())
                     .map_err(|e| e.to_string())
                     .and_then(|cells| serde_json::to_value(cells).map_err(|e| e.to_string())),
+            },
+            Job::ProgramTexts {
+                request,
+                pairs,
+                probes,
+            } => Reply::ProgramTexts {
+                request,
+                result: parse_program_pairs(&pairs.name, pairs.text.as_bytes())
+                    .and_then(|p| Ok(program_texts(&p, &parse_probe_upload(probes.as_ref())?)))
+                    .map_err(|e| e.to_string()),
+            },
+            Job::Programs {
+                request,
+                pairs,
+                llm,
+                probes,
+                user,
+                params,
+            } => Reply::ProgramsReported {
+                request,
+                result: programs_report(&pairs, llm.as_ref(), probes.as_ref(), &user, &params)
+                    .map_err(|e| e.to_string())
+                    .and_then(|r| serde_json::to_value(r).map_err(|e| e.to_string())),
             },
         };
         scope.respond(id, reply);

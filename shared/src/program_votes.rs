@@ -38,6 +38,42 @@ impl ScoreMatrix {
     pub fn get(&self, i: usize, j: usize) -> [f64; 2] {
         self.scores[i * self.programs.len() + j]
     }
+
+    /// Scores of the same pairs under `self`'s programs then `other`'s (e.g. the built-in
+    /// library and the user's programs).
+    ///
+    /// # Errors
+    /// [`Error::Insufficient`] when the two cover different numbers of pairs or share a program
+    /// name.
+    pub fn join(&self, other: &Self) -> Result<Self> {
+        if self.pairs != other.pairs {
+            return Err(Error::Insufficient(format!(
+                "expected scores of the same {} pairs, found {}",
+                self.pairs, other.pairs
+            )));
+        }
+        if let Some(name) = other.programs.iter().find(|p| self.programs.contains(p)) {
+            return Err(Error::Insufficient(format!(
+                "two programs are named `{name}`: expected unique program names"
+            )));
+        }
+        let (k1, k2) = (self.programs.len(), other.programs.len());
+        let mut scores = Vec::with_capacity(self.pairs * (k1 + k2));
+        for i in 0..self.pairs {
+            scores.extend_from_slice(&self.scores[i * k1..(i + 1) * k1]);
+            scores.extend_from_slice(&other.scores[i * k2..(i + 1) * k2]);
+        }
+        Ok(Self {
+            programs: self
+                .programs
+                .iter()
+                .chain(&other.programs)
+                .cloned()
+                .collect(),
+            pairs: self.pairs,
+            scores,
+        })
+    }
 }
 
 /// Settings of the vote model.
@@ -349,6 +385,15 @@ mod tests {
             .fit(&scores, &rows, &[None, None, Some(Preference::Tie), None])
             .unwrap_err();
         assert!(matches!(err, Error::Insufficient(_)));
+        let joined = matrix(&[[1.0, 2.0]]).join(&ScoreMatrix {
+            programs: vec!["q".to_owned()],
+            pairs: 1,
+            scores: vec![[3.0, f64::NAN]],
+        });
+        let joined = joined.unwrap();
+        assert_eq!(joined.programs, ["p", "q"]);
+        assert_eq!(joined.get(0, 1)[0], 3.0);
+        assert!(matrix(&[[1.0, 2.0]]).join(&matrix(&[[1.0, 2.0]])).is_err());
         let err = VoteParams {
             taus: vec![1.5],
             ..VoteParams::default()
