@@ -97,5 +97,7 @@ py benches/reference_ratings.py "$data" "${PY_FIT_ROUNDS:-3}" "${PY_BOOT_RATINGS
   > "$out/py-ratings.json"
 stage "Python (calibration heads)"
 py benches/reference_calibration.py "$data" "${PY_FIT_ROUNDS:-3}" > "$out/py-calibration.json"
+stage "Python (label model)"
+py benches/reference_programs.py "$data" "$py_rounds" > "$out/py-programs.json"
 stage "end"
 python3 benches/table.py "$out"

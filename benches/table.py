@@ -2,7 +2,7 @@
 
 Usage: python3 benches/table.py OUT_DIR   (OUT_DIR: target/bench)
 Reads native.json, wasm.json, page.json, py-llmfao.json, py-battles-100k.json,
-py-battles-1m.json, py-ratings.json, py-calibration.json and env.tsv (machine and load averages per stage).
+py-battles-1m.json, py-ratings.json, py-calibration.json, py-programs.json and env.tsv (machine and load averages per stage).
 Ratios are the row's median over Tribunal's median: how many times longer the row takes.
 """
 
@@ -20,7 +20,7 @@ def load(name):
 
 native, wasm, page = load("native.json"), load("wasm.json"), load("page.json")
 py = {k: load(f"py-{k}.json")
-      for k in ("llmfao", "battles-100k", "battles-1m", "ratings", "calibration")}
+      for k in ("llmfao", "battles-100k", "battles-1m", "ratings", "calibration", "programs")}
 with open(os.path.join(out, "env.tsv"), encoding="utf-8") as f:
     env = [line.rstrip("\n").split("\t", 1) for line in f if "\t" in line]
 
@@ -172,6 +172,33 @@ for name, head in (("cal-ls-384.csv", "LS"), ("cal-ls-4096.csv", "LS"),
         (p["label"], p["cv"], ""),
     ], n["cv"], w["cv"])
 
+# Issue 6: programmatic judges
+PAJAMA_PER_CORE = 439 / 24  # seed 004 §4.1: 439 pairs/s on 24 CPU threads
+npg, wpg = native["programs"], wasm["programs"]
+print(f"## Programmatic judges (issue 6)\n")
+print(f"The ten built-in programs on both answers of the {npg['pairs']} LLMFAO pairs "
+      f"(`{npg['file']}`), one thread; PAJAMA reports 439 pairs/s on 24 CPU threads for its "
+      f"Python programs, {PAJAMA_PER_CORE:.1f} pairs/s per thread.\n")
+print("| implementation | median | pairs/s | vs PAJAMA per thread |")
+print("|---|---|---|---|")
+program_rates = {}
+for name, t in (("Tribunal native", npg["library"]), ("Tribunal WASM (Chromium)", wpg["library"])):
+    rate = npg["pairs"] / t["median_s"]
+    program_rates[name] = rate
+    print(f"| {name} | {fmt(t['median_s'])} | {rate:,.0f} | {ratio(rate / PAJAMA_PER_CORE)} |")
+print(f"\nNative vs WASM: {same_value(npg['library'], wpg['library'])}.\n")
+nv, wv, pv = native["votes-5k-20.csv"], wasm["votes-5k-20.csv"], py["programs"]["votes-5k-20.csv"]
+table(f"Label model (Dawid–Skene EM to a 1e−10 change): {nv['items']} items × {nv['programs']} "
+      "programs (`votes-5k-20.csv`, simulated)", [
+          ("Tribunal native", nv["fit"], ""),
+          ("Tribunal WASM (Chromium)", wv["fit"], ""),
+          ("numpy Dawid–Skene (vectorised, same model and settings)", pv["numpy_dawid_skene"],
+           f"{pv['iterations']} EM steps"),
+      ], nv["fit"], wv["fit"])
+d_acc = max(abs(a - b) for a, b in zip(nv["accuracies"], pv["accuracies"]))
+print(f"Same numbers: max |Δ accuracy| vs numpy {d_acc:.1e}. Native vs WASM: "
+      f"{same_value(nv['fit'], wv['fit'])}.\n")
+
 # Targets
 b100n, b100w = native["battles-100k.csv"]["bootstrap"], wasm["battles-100k.csv"]["bootstrap"]
 sk = py["battles-100k"]["sklearn_bootstrap"]
@@ -195,13 +222,17 @@ for name, head in (("cal-ls-384.csv", "LS"), ("cal-btl-384.csv", "BTL")):
     print(f"| {head} head: 5-fold CV over 10 γ, n = 500, d = 384 < 100 ms in the browser "
           f"| {fmt(t)} (native {fmt(native[name]['cv']['median_s'])}) "
           f"| {'yes' if t < 0.1 else 'no'} |")
+for name, rate in program_rates.items():
+    r = rate / PAJAMA_PER_CORE
+    print(f"| program library ≥ 100× PAJAMA per thread ({PAJAMA_PER_CORE:.1f} pairs/s) | {name}: "
+          f"{rate:,.0f} pairs/s, {ratio(r)} | {'yes' if r >= 100 else 'no'} |")
 print()
 
 print("## Machine and load\n")
 for key, value in env:
     print(f"- {key}: {value}")
 print(f"- Chromium: {wasm['chromium']} ({wasm['userAgent']})")
-for k in ("llmfao", "battles-100k", "ratings", "calibration"):
+for k in ("llmfao", "battles-100k", "ratings", "calibration", "programs"):
     e = py[k]["environment"]
     print(f"- Python {e['python']} ({k}): " + ", ".join(f"{p} {v}" for p, v in e["versions"].items()))
 e = py["battles-100k"]["environment"]

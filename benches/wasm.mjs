@@ -1,5 +1,6 @@
 // Times the WASM build of the benchmark workloads in headless Chromium.
-// Usage: node benches/wasm.mjs PKG_DIR DATA_DIR BATTLES.csv ROUNDS SLOW_ROUNDS
+// Usage: node benches/wasm.mjs PKG_DIR DATA_DIR BATTLES.csv ROUNDS SLOW_ROUNDS  (from the
+// repository root: the program library is timed on tests/data/llmfao/pairs.csv)
 //   PKG_DIR: wasm-bindgen --target web output; DATA_DIR: what `bench-native data` wrote.
 // Serves PKG_DIR, the data files and the battles CSV on a loopback port, runs the timing loop
 // in the page with performance.now() (one warm-up run, then ROUNDS or SLOW_ROUNDS timed runs),
@@ -18,6 +19,7 @@ const server = createServer(async (req, res) => {
   try {
     const url = new URL(req.url, 'http://x');
     const body = url.pathname === '/llmfao.csv' ? await readFile(csv)
+      : url.pathname === '/pairs.csv' ? await readFile('tests/data/llmfao/pairs.csv')
       : url.pathname === '/' ? '<!DOCTYPE html><title>bench</title>'
       : url.pathname.startsWith('/data/') ? await readFile(join(dataDir, basename(url.pathname)))
       : await readFile(join(pkg, clean(url.pathname)));
@@ -81,6 +83,12 @@ try {
       map: { fit: time(slow, () => m.bench_grm_fit(grm, false)) },
       flat: { fit: time(slow, () => m.bench_grm_fit(grm, true)) },
     };
+    const pairs = m.bench_parse_pairs(await load('/pairs.csv'));
+    report.programs = { library: time(rounds, () => m.bench_program_library(pairs)) };
+    pairs.free();
+    const votes = m.bench_parse_votes(await load('/data/votes-5k-20.csv'));
+    report['votes-5k-20.csv'] = { fit: time(rounds, () => m.bench_label_model(votes)) };
+    votes.free();
     report.userAgent = navigator.userAgent;
     return report;
   }, [rounds, slow]);

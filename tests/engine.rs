@@ -368,3 +368,117 @@ fn judge_runs_smollm2_on_llmfao_pairs_in_both_orders() {
     assert!((sum - 1.0).abs() < 1e-9, "p_s sums to {sum}");
     assert!(scored[0]["label_mass"].as_f64().unwrap() > 0.0);
 }
+
+/// `stats calibrate --rationale COLUMN` embeds the judge's rationale with the real MiniLM: the
+/// report equals the one from `tribunal embed`'s `.npy` files passed as
+/// `--train-embeddings/--test-embeddings` (the same floats), and a missing column is a located
+/// error.
+#[test]
+fn calibrate_embeds_the_rationale_column_with_minilm() {
+    let dir = temp_dir("engine-rationale");
+    let topics = [
+        "tax law",
+        "rust lifetimes",
+        "bread baking",
+        "orbital mechanics",
+        "chess",
+    ];
+    let write = |name: &str, rows: usize, offset: usize| {
+        let path = dir.join(name);
+        let mut w = csv::Writer::from_path(&path).unwrap();
+        w.write_record(["rationale", "p", "human"]).unwrap();
+        for i in 0..rows {
+            let k = i + offset;
+            let good = !k.is_multiple_of(3);
+            let topic = topics[k % topics.len()];
+            let rationale = if good {
+                format!("Response A explains {topic} correctly and completely, with a worked example {k}.")
+            } else {
+                format!("Response A is confused about {topic}, contradicts itself and misses the point {k}.")
+            };
+            // The judge's probability is uninformative: the rationale carries the signal.
+            let p = 0.5 + 0.01 * ((k * 7) % 5) as f64;
+            w.write_record([rationale, p.to_string(), u8::from(good).to_string()])
+                .unwrap();
+        }
+        w.flush().unwrap();
+        path.to_str().unwrap().to_owned()
+    };
+    let (train, test) = (write("train.csv", 45, 0), write("test.csv", 30, 100));
+    let npy = |csv: &str, out: &str| {
+        let out = dir.join(out).to_str().unwrap().to_owned();
+        run_ok(&[
+            "embed",
+            "--input",
+            csv,
+            "--column",
+            "rationale",
+            "--out",
+            &out,
+        ]);
+        out
+    };
+    let (train_npy, test_npy) = (npy(&train, "train.npy"), npy(&test, "test.npy"));
+    let calibrate = |extra: &[&str]| -> Value {
+        let mut args = vec![
+            "stats",
+            "calibrate",
+            "--head",
+            "btl",
+            "--train",
+            &train,
+            "--test",
+            &test,
+            "--seed",
+            "1",
+            "--bootstrap",
+            "200",
+        ];
+        args.extend_from_slice(extra);
+        let out = run_tribunal(&args);
+        assert!(
+            out.status.success(),
+            "{}",
+            String::from_utf8_lossy(&out.stderr)
+        );
+        serde_json::from_slice(&out.stdout).unwrap()
+    };
+    let from_files = calibrate(&[
+        "--train-embeddings",
+        &train_npy,
+        "--test-embeddings",
+        &test_npy,
+    ]);
+    let from_rationale = calibrate(&["--rationale", "rationale"]);
+    for key in ["cv", "classification", "dim", "n_train", "n_test"] {
+        assert_eq!(from_rationale[key], from_files[key], "{key}");
+    }
+    assert_eq!(from_rationale["model"]["head"], from_files["model"]["head"]);
+    assert_eq!(from_rationale["dim"], 384);
+    // The rationale separates the classes that p cannot: the head beats the judge.
+    let accuracy = &from_rationale["classification"]["accuracy"];
+    assert!(
+        accuracy["head"]["estimate"].as_f64().unwrap()
+            > accuracy["base"]["estimate"].as_f64().unwrap() + 0.2,
+        "{accuracy}"
+    );
+    let out = run_tribunal(&[
+        "stats",
+        "calibrate",
+        "--head",
+        "btl",
+        "--train",
+        &train,
+        "--test",
+        &test,
+        "--rationale",
+        "feedback",
+    ]);
+    assert_eq!(out.status.code(), Some(1));
+    let stderr = String::from_utf8_lossy(&out.stderr);
+    assert!(
+        stderr
+            .contains("train.csv, line 1: expected a `feedback` column, found `rationale,p,human`"),
+        "{stderr}"
+    );
+}

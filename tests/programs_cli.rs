@@ -209,6 +209,97 @@ fn llmfao_programs_report_equals_counts_from_its_vote_file() {
     assert_ne!(json(&other)["programs"], report["programs"]);
 }
 
+/// The staged policy through files: `--budget --escalate-out` writes the most uncertain pairs
+/// as judge items; a judge run's JSON lines on them (here GPT-4's verdicts written as
+/// `tribunal judge` writes winners, in both orders) come back with `--llm` and replace the
+/// committee's verdict on exactly those pairs.
+#[test]
+fn escalated_pairs_go_out_as_judge_items_and_their_verdicts_merge_back() {
+    let dir = temp_dir("programs-escalation");
+    let (pairs, gpt4) = (data("pairs.csv"), data("gpt4-verdicts.csv"));
+    let (items, votes, judged) = (
+        dir.join("escalated.csv"),
+        dir.join("votes.csv"),
+        dir.join("judged.jsonl"),
+    );
+    let base = [
+        "stats", "programs", "--pairs", &pairs, "--top-k", "4", "--seed", "7", "--rounds", "100",
+        "--budget", "0.2",
+    ];
+    let mut first = base.to_vec();
+    first.extend(["--escalate-out", items.to_str().unwrap()]);
+    let report = json(&first);
+    // ⌊0.2·2139 + ½⌋ = 428 pairs, none answered yet.
+    assert_eq!(report["escalation"]["escalated"], 428);
+    assert_eq!(report["escalation"]["answered"], 0);
+    let escalated = rows(&items);
+    assert_eq!(escalated.len(), 428);
+    let mut keys: Vec<&str> = escalated[0].keys().map(String::as_str).collect();
+    keys.sort_unstable();
+    assert_eq!(keys, ["id", "instruction", "response", "response_b"]);
+
+    let gpt4_rows = rows(Path::new(&gpt4));
+    let gpt4_label: HashMap<&str, &str> = gpt4_rows
+        .iter()
+        .map(|r| (r["id"].as_str(), r["label"].as_str()))
+        .collect();
+    let mut lines = String::new();
+    for r in &escalated {
+        let winner = match gpt4_label[r["id"].as_str()] {
+            "a" => "\"A\"",
+            "b" => "\"B\"",
+            _ => "null",
+        };
+        for order in ["ab", "ba"] {
+            lines.push_str(&format!(
+                "{{\"id\":\"{}\",\"order\":\"{order}\",\"winner\":{winner}}}\n",
+                r["id"]
+            ));
+        }
+    }
+    std::fs::write(&judged, lines).unwrap();
+    let mut second = base.to_vec();
+    second.extend([
+        "--llm",
+        judged.to_str().unwrap(),
+        "--votes-out",
+        votes.to_str().unwrap(),
+    ]);
+    let merged = json(&second);
+    assert_eq!(merged["escalation"]["answered"], 428);
+    let escalated_ids: std::collections::HashSet<&str> =
+        escalated.iter().map(|r| r["id"].as_str()).collect();
+    let (mut n, mut credit_sum) = (0usize, 0.0);
+    for r in rows(&votes) {
+        let q: f64 = r["posterior"].parse().unwrap();
+        let committee = if q > 0.5 {
+            1
+        } else if q < 0.5 {
+            -1
+        } else {
+            0
+        };
+        let want = if escalated_ids.contains(r["id"].as_str()) {
+            assert_eq!(r["escalated"], "1");
+            side(gpt4_label[r["id"].as_str()])
+        } else {
+            assert_eq!(r["escalated"], "0");
+            committee
+        };
+        let verdict: i32 = r["verdict"].parse().unwrap();
+        assert_eq!(verdict, want, "pair {}", r["id"]);
+        let truth = side(&r["label"]);
+        if r["split"] == "test" && truth != 0 {
+            n += 1;
+            credit_sum += credit(verdict, truth);
+        }
+    }
+    let got = estimate(&merged["escalation"]["merged"]);
+    assert!((got - credit_sum / n as f64).abs() < 1e-12, "{got}");
+    // Escalating the uncertain fifth to GPT-4 beats the committee alone.
+    assert!(got > estimate(&merged["committee"]["label_model"]));
+}
+
 #[test]
 fn bad_pairs_verdicts_and_votes_fail_with_located_errors() {
     let dir = temp_dir("programs-bad");

@@ -7,8 +7,9 @@
 //! `tribunal stats programs` prints — on the built-in library plus those scores. The page shows
 //! each program's τ, coverage and accuracy, the label model against majority vote (and the LLM
 //! judge), the committee's learned accuracies, the routing curves, the bias probes, and the
-//! user programs' failures. Cells carry full-precision values in data attributes. Nothing
-//! leaves the browser.
+//! user programs' failures, and the staged policy at the chosen escalation share (the LLM
+//! verdicts may be a `tribunal judge` run's `.jsonl`). Cells carry full-precision values in
+//! data attributes. Nothing leaves the browser.
 
 use crate::charts::RoutingPlot;
 use crate::format::{fixed, interval, num};
@@ -104,6 +105,7 @@ pub fn ProgramsPage() -> impl IntoView {
     let top_k = RwSignal::new(String::new());
     let seed = RwSignal::new(0u64);
     let limit = RwSignal::new(200.0f64);
+    let budget = RwSignal::new(0.0f64);
     let programs = RwSignal::new(Vec::<Program>::new());
     let name = RwSignal::new("my_program".to_owned());
     let code = RwSignal::new(EXAMPLE.to_owned());
@@ -130,6 +132,7 @@ pub fn ProgramsPage() -> impl IntoView {
         let seed = seed.get_untracked();
         Ok(ProgramReportParams {
             validation_share: share.get_untracked(),
+            budget: budget.get_untracked(),
             seed,
             votes: VoteParams {
                 top_k,
@@ -281,7 +284,7 @@ pub fn ProgramsPage() -> impl IntoView {
             </p>
             <div class="controls">
                 <label class="file">"Pairs CSV " <input id="prog-pairs" type="file" accept=".csv" node_ref=pairs_ref /></label>
-                <label class="file">"LLM verdicts " <input id="prog-llm" type="file" accept=".csv" node_ref=llm_ref /></label>
+                <label class="file">"LLM verdicts " <input id="prog-llm" type="file" accept=".csv,.jsonl" node_ref=llm_ref /></label>
                 <label class="file">"Bias probes " <input id="prog-probes" type="file" accept=".csv" node_ref=probes_ref /></label>
             </div>
             <div class="controls">
@@ -296,6 +299,10 @@ pub fn ProgramsPage() -> impl IntoView {
                 <label>"Seed "
                     <input id="prog-seed" type="number" min="0" prop:value=move || seed.get().to_string()
                         on:change=move |ev| seed.set(event_target_value(&ev).parse().unwrap_or(0)) />
+                </label>
+                <label>"Escalate to the LLM (share) "
+                    <input id="prog-budget" type="number" min="0" max="1" step="0.05" prop:value=move || budget.get().to_string()
+                        on:change=move |ev| budget.set(event_target_value(&ev).parse().unwrap_or(0.0)) />
                 </label>
                 <label>"Time limit per call (ms) "
                     <input id="prog-limit" type="number" min="10" prop:value=move || limit.get().to_string()
@@ -520,6 +527,18 @@ fn ProgramsView(report: Value) -> impl IntoView {
             <tbody>{members}</tbody>
         </table>
         {routing}
+        <h3>"Staged policy"</h3>
+        <p id="prog-escalation" data-escalated=report["escalation"]["escalated"].to_string()
+            data-answered=report["escalation"]["answered"].to_string()
+            data-estimate=num(&report["escalation"]["merged"]["accuracy"]["estimate"]).to_string()>
+            {format!(
+                "{} pairs escalated (share {}, most uncertain first), {} of them answered by the LLM verdicts; merged verdict accuracy {}",
+                report["escalation"]["escalated"],
+                report["escalation"]["budget"],
+                report["escalation"]["answered"],
+                interval(&report["escalation"]["merged"]["accuracy"], 3)
+            )}
+        </p>
         <h3>"Bias probes"</h3>
         <table class="ratings" id="prog-bias">
             <thead><tr><th>"Bias"</th><th>"Probes"</th><th>"Flip rate"</th><th>"Bias win rate"</th></tr></thead>

@@ -31,7 +31,7 @@ use tribunal::judge_study::{JudgeStudy, JudgeStudyParams};
 use tribunal::leaderboard::{bradley_terry_leaderboard, Leaderboard};
 use tribunal::position_report::PositionReportParams;
 use tribunal::program_pairs::{
-    parse_probes, parse_program_pairs, parse_verdicts, Probe, ProgramPair,
+    parse_judgments_jsonl, parse_probes, parse_program_pairs, parse_verdicts, Probe, ProgramPair,
 };
 use tribunal::program_report::{builtin_scores, ProbeScores, ProgramReport, ProgramReportParams};
 use tribunal::program_votes::ScoreMatrix;
@@ -375,7 +375,13 @@ fn programs_report(
     let probes = parse_probe_upload(probes)?;
     let ids: Vec<&str> = parsed.iter().map(|p| p.id.as_str()).collect();
     let verdicts = llm
-        .map(|l| parse_verdicts(&l.name, l.text.as_bytes(), &ids))
+        .map(|l| {
+            if l.name.ends_with(".jsonl") {
+                parse_judgments_jsonl(&l.name, l.text.as_bytes(), &ids)
+            } else {
+                parse_verdicts(&l.name, l.text.as_bytes(), &ids)
+            }
+        })
         .transpose()?;
     let n = parsed.len();
     let scores = builtin_scores(&parsed).join(&user_scores(user, 0, n, 2))?;

@@ -17,11 +17,15 @@ use tribunal::calibration_data::{parse_calibration, CalibrationData, HeadKind};
 use tribunal::cross_validation::{fit_with_cv, CrossValidationParams};
 use tribunal::irt_grm::{GrmParams, RatingMatrix as GrmMatrix};
 use tribunal::kappa::KappaParams;
+use tribunal::label_model::{LabelModelParams, VoteMatrix};
 use tribunal::leaderboard::bradley_terry_leaderboard;
 use tribunal::ls_head::LsParams;
 use tribunal::pairwise::Pairwise;
+use tribunal::program_pairs::{parse_program_pairs, ProgramPair};
+use tribunal::program_report::builtin_scores;
 use tribunal::ratings::{RatingMatrix, RatingsParams, Selection};
 use tribunal::resample::BootstrapParams;
+use tribunal::vote_file::parse_vote_file;
 use tribunal::Error;
 
 /// Parse a battles CSV and fit the leaderboard: what a user waits for after picking a file.
@@ -168,6 +172,35 @@ pub fn grm_fit(matrix: &GrmMatrix, flat: bool) -> f64 {
         .map_or(f64::NAN, |fit| fit.log_likelihood)
 }
 
+/// Parses a programs pairs CSV (`id,instruction,response,response_b[,label]`).
+///
+/// # Errors
+/// Those of [`parse_program_pairs`].
+pub fn parse_pairs_file(bytes: &[u8]) -> Result<Vec<ProgramPair>, Error> {
+    parse_program_pairs("bench.csv", bytes)
+}
+
+/// The ten built-in programs on both responses of every pair (one thread). Returns the sum of
+/// the scores.
+pub fn program_library(pairs: &[ProgramPair]) -> f64 {
+    builtin_scores(pairs).scores.iter().flatten().sum()
+}
+
+/// Parses a vote file.
+///
+/// # Errors
+/// Those of [`parse_vote_file`].
+pub fn parse_votes_file(bytes: &[u8]) -> Result<VoteMatrix, Error> {
+    parse_vote_file("bench.csv", bytes).map(|f| f.votes)
+}
+
+/// The label model's EM fit with default settings. Returns its learned accuracies.
+pub fn label_model_fit(votes: &VoteMatrix) -> Vec<f64> {
+    LabelModelParams::default()
+        .fit(votes)
+        .map_or_else(|_| vec![f64::NAN], |m| m.accuracies)
+}
+
 #[cfg(target_arch = "wasm32")]
 mod wasm {
     use super::*;
@@ -193,6 +226,34 @@ mod wasm {
     /// A parsed calibration file held on the WASM side.
     #[wasm_bindgen]
     pub struct ParsedCalibration(CalibrationData);
+
+    /// Parsed programs pairs held on the WASM side.
+    #[wasm_bindgen]
+    pub struct ParsedPairs(Vec<ProgramPair>);
+
+    /// A parsed vote matrix held on the WASM side.
+    #[wasm_bindgen]
+    pub struct ParsedVotes(VoteMatrix);
+
+    #[wasm_bindgen]
+    pub fn bench_parse_pairs(bytes: &[u8]) -> Result<ParsedPairs, JsError> {
+        parse_pairs_file(bytes).map(ParsedPairs).map_err(js)
+    }
+
+    #[wasm_bindgen]
+    pub fn bench_program_library(parsed: &ParsedPairs) -> f64 {
+        program_library(&parsed.0)
+    }
+
+    #[wasm_bindgen]
+    pub fn bench_parse_votes(bytes: &[u8]) -> Result<ParsedVotes, JsError> {
+        parse_votes_file(bytes).map(ParsedVotes).map_err(js)
+    }
+
+    #[wasm_bindgen]
+    pub fn bench_label_model(parsed: &ParsedVotes) -> f64 {
+        label_model_fit(&parsed.0)[0]
+    }
 
     #[wasm_bindgen]
     pub fn bench_parse_calibration(bytes: &[u8], btl: bool) -> Result<ParsedCalibration, JsError> {

@@ -5,7 +5,8 @@
 //! - `bench-native time DIR BATTLES.csv ROUNDS SLOW_ROUNDS`: times every workload and prints
 //!   JSON: per workload the median and minimum seconds over ROUNDS (fits) or SLOW_ROUNDS
 //!   (bootstraps, GRM) timed runs after one warm-up run, and the value the workload returned;
-//!   plus the estimates the Python references are checked against.
+//!   plus the estimates the Python references are checked against. The program library is
+//!   timed on `tests/data/llmfao/pairs.csv` (run from the repository root).
 
 use serde_json::{json, Value};
 use std::collections::BTreeMap;
@@ -14,6 +15,7 @@ use std::time::Instant;
 use tribunal::battles::{parse_battles, Battles};
 use tribunal::bradley_terry::BradleyTerryParams;
 use tribunal::pairwise::Pairwise;
+use tribunal::simulate::{simulate_votes, VoteSimulationParams};
 use tribunal_benches::synthetic::{
     agreement_csv, battle_params, battles_csv, calibration_csv, grm_csv,
 };
@@ -27,6 +29,10 @@ const BATTLE_SETS: [(&str, usize); 2] =
 const N_MODELS: usize = 60;
 const BATTLE_SEED: u64 = 1;
 const ALPHA_FILE: &str = "alpha-10k.csv";
+/// The LLMFAO pairs the program library is timed on (relative to the repository root).
+const PAIRS_FILE: &str = "tests/data/llmfao/pairs.csv";
+/// Simulated votes of 20 programs on 5000 items for the label model.
+const VOTES_FILE: &str = "votes-5k-20.csv";
 const KAPPA_FILE: &str = "kappa-10k.csv";
 const GRM_FILE: &str = "grm-1000x4.csv";
 /// Calibration sets: (file, BTL head, embedding dimension); 500 rows each, seed 14.
@@ -86,8 +92,35 @@ fn write_data(dir: &Path) -> Res<()> {
             json!({ "rows": CALIBRATION_ROWS, "dim": d, "btl": btl, "seed": CALIBRATION_SEED }),
         );
     }
+    let simulation = votes_simulation();
+    std::fs::write(dir.join(VOTES_FILE), votes_csv(&simulation)?)?;
+    files.insert(VOTES_FILE.into(), json!({ "simulation": simulation }));
     std::fs::write(dir.join("data.json"), Value::Object(files).to_string())?;
     Ok(())
+}
+
+/// 20 programs with accuracies 0.55…0.93 and abstain rates 0.1…0.67, 5000 items, seed 14.
+fn votes_simulation() -> VoteSimulationParams {
+    VoteSimulationParams {
+        items: 5000,
+        accuracies: (0..20).map(|j| 0.55 + 0.02 * f64::from(j)).collect(),
+        abstain: (0..20)
+            .map(|j| 0.1 + 0.03 * f64::from((j * 7) % 20))
+            .collect(),
+        prior: 0.5,
+        seed: 14,
+    }
+}
+
+/// The simulated votes as a vote file: `id,p0,…,p19`.
+fn votes_csv(params: &VoteSimulationParams) -> Res<String> {
+    let (votes, _) = simulate_votes(params)?;
+    let mut out = format!("id,{}\n", votes.programs.join(","));
+    for i in 0..votes.items {
+        let row: Vec<String> = votes.row(i).iter().map(i8::to_string).collect();
+        out.push_str(&format!("{i},{}\n", row.join(",")));
+    }
+    Ok(out)
 }
 
 /// θ of every model by name, from the same fit `fit_only` times.
@@ -192,6 +225,27 @@ fn time_all(dir: &Path, llmfao: &Path, rounds: usize, slow: usize) -> Res<Value>
             }),
         );
     }
+    let pairs = parse_pairs_file(&std::fs::read(PAIRS_FILE)?)?;
+    report.insert(
+        "programs".into(),
+        json!({
+            "file": PAIRS_FILE,
+            "pairs": pairs.len(),
+            "programs": tribunal::program_library::BuiltinProgram::ALL.len(),
+            "library": time(rounds, || program_library(&pairs)),
+        }),
+    );
+    let votes = parse_votes_file(&std::fs::read(dir.join(VOTES_FILE))?)?;
+    report.insert(
+        VOTES_FILE.into(),
+        json!({
+            "items": votes.items,
+            "programs": votes.programs.len(),
+            "fit": time(rounds, || label_model_fit(&votes)[0]),
+            "settings": tribunal::label_model::LabelModelParams::default(),
+            "accuracies": label_model_fit(&votes),
+        }),
+    );
     Ok(Value::Object(report))
 }
 

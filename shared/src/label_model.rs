@@ -121,6 +121,16 @@ fn sigmoid(x: f64) -> f64 {
     1.0 / (1.0 + (-x).exp())
 }
 
+/// σ(prior + Σ_j v_j · w_j).
+fn posterior_of(prior: f64, weights: &[f64], votes: &[i8]) -> f64 {
+    let score: f64 = votes
+        .iter()
+        .zip(weights)
+        .map(|(&v, w)| f64::from(v) * w)
+        .sum();
+    sigmoid(prior + score)
+}
+
 impl LabelModelParams {
     fn validate(&self) -> Result<()> {
         if let ClassPrior::Fixed(p) = self.class_prior {
@@ -178,15 +188,25 @@ impl LabelModelParams {
             log_likelihood: f64::NAN,
         };
         let mut agree = vec![0.0; k];
+        let mut weights = vec![0.0; k];
         while model.iterations < self.max_iterations {
             model.iterations += 1;
-            let q = model.posteriors(votes);
+            // E-step fused with the M-step's sums: one pass over the votes.
+            weights
+                .iter_mut()
+                .zip(&model.accuracies)
+                .for_each(|(w, &a)| *w = logit(a));
+            let prior = logit(model.class_prior);
             agree.iter_mut().for_each(|a| *a = 0.0);
-            for (i, &qi) in q.iter().enumerate() {
-                for (j, &v) in votes.row(i).iter().enumerate() {
+            let mut q_sum = 0.0;
+            for i in 0..n {
+                let row = votes.row(i);
+                let q = posterior_of(prior, &weights, row);
+                q_sum += q;
+                for (j, &v) in row.iter().enumerate() {
                     match v {
-                        1 => agree[j] += qi,
-                        -1 => agree[j] += 1.0 - qi,
+                        1 => agree[j] += q,
+                        -1 => agree[j] += 1.0 - q,
                         _ => {}
                     }
                 }
@@ -198,7 +218,7 @@ impl LabelModelParams {
                 model.accuracies[j] = a;
             }
             if self.class_prior == ClassPrior::Learned {
-                let pi = (q.iter().sum::<f64>() / n as f64).clamp(1e-6, 1.0 - 1e-6);
+                let pi = (q_sum / n as f64).clamp(1e-6, 1.0 - 1e-6);
                 change = change.max((pi - model.class_prior).abs());
                 model.class_prior = pi;
             }

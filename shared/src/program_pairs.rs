@@ -6,7 +6,11 @@
 //! wins), `b` (`response_b` wins), `tie`, or empty (unlabelled). Responses may be empty: an
 //! empty answer is something to judge. Fields may span lines (quoted).
 //!
-//! Verdicts: `id,label` with the same label values; every id must be one of the pairs'.
+//! Verdicts: `id,label` with the same label values; every id must be one of the pairs'. Or the
+//! JSON lines `tribunal judge` writes with a pairwise prompt: per judgment an `id` and a
+//! `winner` (`A` = `response`, `B` = `response_b`, in the file's orientation; `null` when the
+//! answer did not parse); a pair's verdict is the winner of most of its judgments (orders,
+//! repeats), a tie when they split evenly or none parsed.
 //!
 //! Bias probes (paired rows): `id,bias,variant,instruction,response,response_b,biased` — each
 //! probe `id` has one `clean` and one `perturbed` row (`variant`), `bias` names the
@@ -174,6 +178,78 @@ pub fn parse_verdicts(source: &str, bytes: &[u8], ids: &[&str]) -> Result<Vec<Op
         return Err(no_rows(source, HEADER));
     }
     Ok(verdicts)
+}
+
+/// Reads the JSON lines of a pairwise `tribunal judge` run over the pairs with ids `ids`: the
+/// verdict of each pair (majority of its judgments' winners), in the order of `ids`.
+pub fn parse_judgments_jsonl(
+    source: &str,
+    bytes: &[u8],
+    ids: &[&str],
+) -> Result<Vec<Option<Preference>>> {
+    let index: HashMap<&str, usize> = ids.iter().enumerate().map(|(i, &id)| (id, i)).collect();
+    let mut wins: Vec<Option<(u32, u32)>> = vec![None; ids.len()];
+    let text = String::from_utf8_lossy(bytes);
+    for (n, line) in text.lines().enumerate() {
+        let line_no = n as u64 + 1;
+        let at = |field: &str, message: String| {
+            Error::input(
+                Location {
+                    field: Some(field.to_owned()),
+                    ..Location::line(source, line_no)
+                },
+                message,
+            )
+        };
+        if line.trim().is_empty() {
+            continue;
+        }
+        let value: serde_json::Value = serde_json::from_str(line).map_err(|e| {
+            Error::input(
+                Location::line(source, line_no),
+                format!("expected one JSON object per line, found invalid JSON: {e}"),
+            )
+        })?;
+        let id = match &value["id"] {
+            serde_json::Value::String(s) => s.clone(),
+            serde_json::Value::Number(n) => n.to_string(),
+            other => return Err(at("id", format!("expected a string id, found {other}"))),
+        };
+        let Some(&i) = index.get(id.as_str()) else {
+            return Err(at(
+                "id",
+                format!("expected the id of one of the pairs, found `{id}`"),
+            ));
+        };
+        let counts = wins[i].get_or_insert((0, 0));
+        match &value["winner"] {
+            serde_json::Value::String(w) if w == "A" => counts.0 += 1,
+            serde_json::Value::String(w) if w == "B" => counts.1 += 1,
+            serde_json::Value::Null => {}
+            other => {
+                return Err(at(
+                    "winner",
+                    format!("expected `A`, `B` or null (a pairwise judgment), found {other}"),
+                ))
+            }
+        }
+    }
+    if wins.iter().all(Option::is_none) {
+        return Err(Error::input(
+            Location::line(source, 1),
+            "expected at least one judgment of the pairs, found none".to_owned(),
+        ));
+    }
+    Ok(wins
+        .into_iter()
+        .map(|w| {
+            w.map(|(a, b)| match a.cmp(&b) {
+                std::cmp::Ordering::Greater => Preference::A,
+                std::cmp::Ordering::Less => Preference::B,
+                std::cmp::Ordering::Equal => Preference::Tie,
+            })
+        })
+        .collect())
 }
 
 /// One bias probe: a pair judged clean and perturbed.
@@ -376,6 +452,38 @@ mod tests {
         assert_eq!(
             err.to_string(),
             "p.csv, line 2, column 7 (`biased`): expected `a` or `b`, the perturbed response"
+        );
+    }
+
+    #[test]
+    fn merges_judge_runs_by_majority_of_winners() {
+        let ids = ["p1", "p2", "p3", "p4"];
+        let text = r#"{"id":"p1","order":"ab","winner":"A"}
+{"id":"p1","order":"ba","winner":"A"}
+{"id":"p2","order":"ab","winner":"A"}
+{"id":"p2","order":"ba","winner":"B"}
+{"id":"p3","order":"ab","winner":null}
+"#;
+        let verdicts = parse_judgments_jsonl("r.jsonl", text.as_bytes(), &ids).unwrap();
+        assert_eq!(
+            verdicts,
+            [
+                Some(Preference::A),
+                Some(Preference::Tie),
+                Some(Preference::Tie),
+                None
+            ]
+        );
+        let err = parse_judgments_jsonl("r.jsonl", b"{\"id\":\"p1\",\"winner\":\"C\"}\n", &ids)
+            .unwrap_err();
+        assert_eq!(
+            err.to_string(),
+            "r.jsonl, line 1 (`winner`): expected `A`, `B` or null (a pairwise judgment), found \"C\""
+        );
+        let err = parse_judgments_jsonl("r.jsonl", b"\n{\"id\":\"p9\"}\n", &ids).unwrap_err();
+        assert_eq!(
+            err.to_string(),
+            "r.jsonl, line 2 (`id`): expected the id of one of the pairs, found `p9`"
         );
     }
 }

@@ -13,7 +13,10 @@
 //! learned accuracy of each committee program beside its empirical one; (6) with LLM verdicts,
 //! the routing sweep ([`RoutingParams::fit`]) on the same test pairs; (7) bias probes
 //! ([`bias_report`]): the committee's position flip rate over every pair (responses swapped),
-//! and the flip and bias win rates of each content perturbation in the probes, when given.
+//! and the flip and bias win rates of each content perturbation in the probes, when given;
+//! (8) the staged policy at `budget`: the most uncertain pairs by posterior (of all pairs,
+//! labelled or not) go to the LLM judge, whose verdicts replace the committee's there, and the
+//! merged verdict's accuracy on the labelled test pairs.
 //!
 //! Errors: [`Error::InvalidParam`] for a validation share outside (0, 1) and the errors of each
 //! step; [`Error::Insufficient`] when a split has no `a`/`b` label.
@@ -25,7 +28,9 @@ use crate::program_library::{BuiltinProgram, TextStats};
 use crate::program_pairs::{Preference, Probe, ProgramPair};
 use crate::program_votes::{ProgramFit, ScoreMatrix, VoteParams};
 use crate::resample::{bootstrap, BootstrapParams, Interval};
-use crate::routing::{credit, posterior_verdict, Routing, RoutingInput, RoutingParams};
+use crate::routing::{
+    credit, escalated_pairs, posterior_verdict, Routing, RoutingInput, RoutingParams,
+};
 use crate::vote_file::VoteFile;
 use rand::seq::SliceRandom;
 use rand::SeedableRng;
@@ -72,6 +77,8 @@ pub struct ProgramReportParams {
     pub label_model: LabelModelParams,
     pub bootstrap: BootstrapParams,
     pub routing: RoutingParams,
+    /// Share of all pairs escalated to the LLM judge, most uncertain (posterior) first.
+    pub budget: f64,
 }
 
 impl Default for ProgramReportParams {
@@ -83,6 +90,7 @@ impl Default for ProgramReportParams {
             label_model: LabelModelParams::default(),
             bootstrap: BootstrapParams::default(),
             routing: RoutingParams::default(),
+            budget: 0.0,
         }
     }
 }
@@ -152,6 +160,26 @@ pub struct CommitteeReport {
     pub majority: Vec<i8>,
 }
 
+/// The staged policy at the chosen budget: which pairs go to the LLM judge, and the merged
+/// verdicts.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct Escalation {
+    pub budget: f64,
+    /// Pairs escalated (of all pairs).
+    pub escalated: usize,
+    /// Escalated pairs the LLM judge's verdicts cover.
+    pub answered: usize,
+    /// The merged verdict (the LLM's on escalated pairs it answered, the committee's otherwise)
+    /// on the labelled test pairs.
+    pub merged: AggregateRow,
+    /// Indices of the escalated pairs, most uncertain first.
+    #[serde(skip)]
+    pub pairs: Vec<usize>,
+    /// The merged verdict of every pair (+1 `a`, −1 `b`, 0 none).
+    #[serde(skip)]
+    pub verdicts: Vec<i8>,
+}
+
 /// The report.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 pub struct ProgramReport {
@@ -164,6 +192,7 @@ pub struct ProgramReport {
     /// Flip rate (and bias win rate) of the committee's verdict: `position` over every pair,
     /// then each content bias of the probes.
     pub bias: Vec<BiasRow>,
+    pub escalation: Escalation,
     /// Every pair's committee votes, split, label and lengths, in input order.
     #[serde(skip)]
     pub votes: Option<VoteFile>,
@@ -242,6 +271,33 @@ impl ProgramReportParams {
             }));
         }
         let bias = bias_report(&trials, &self.bootstrap)?;
+        let escalated = escalated_pairs(&committee.posterior, self.budget, self.routing.seed);
+        let mut verdicts: Vec<i8> = committee
+            .posterior
+            .iter()
+            .map(|&q| posterior_verdict(q))
+            .collect();
+        let mut answered = 0;
+        for &i in &escalated {
+            if let Some(v) = llm.and_then(|l| l[i]) {
+                verdicts[i] = v.vote();
+                answered += 1;
+            }
+        }
+        let merged: Vec<i8> = truth.iter().map(|&(i, _)| verdicts[i]).collect();
+        let merged_credit: Vec<f64> = merged
+            .iter()
+            .zip(&truth)
+            .map(|(&v, &(_, t))| credit(v, t))
+            .collect();
+        let escalation = Escalation {
+            budget: self.budget,
+            escalated: escalated.len(),
+            answered,
+            merged: self.aggregate(&merged_credit, &merged)?,
+            pairs: escalated,
+            verdicts,
+        };
         Ok(ProgramReport {
             params: self.clone(),
             pairs: n,
@@ -263,6 +319,7 @@ impl ProgramReportParams {
                 .collect(),
             committee,
             bias,
+            escalation,
             votes: Some(file),
         })
     }

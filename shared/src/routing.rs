@@ -184,12 +184,7 @@ impl RoutingParams {
             .iter()
             .map(|&q| posterior_verdict(q))
             .collect();
-        let mut tie_order: Vec<usize> = (0..n).collect();
-        tie_order.shuffle(&mut ChaCha8Rng::seed_from_u64(self.seed));
-        let mut rank = vec![0usize; n];
-        for (r, &i) in tie_order.iter().enumerate() {
-            rank[i] = r;
-        }
+        let rank = tie_ranks(n, self.seed);
         let curves = RoutingSignal::ALL
             .iter()
             .map(|&signal| {
@@ -207,11 +202,9 @@ impl RoutingParams {
                         }
                     })
                     .collect();
-                let mut order: Vec<usize> = (0..n).collect();
-                order.sort_by(|&x, &y| key[y].total_cmp(&key[x]).then(rank[x].cmp(&rank[y])));
                 RoutingCurve {
                     signal,
-                    points: self.sweep(&order, &program, input),
+                    points: self.sweep(&order_by(&key, &rank), &program, input),
                 }
             })
             .collect();
@@ -257,6 +250,34 @@ impl RoutingParams {
             })
             .collect()
     }
+}
+
+/// A seeded random rank of each of `n` pairs, to break ties in a signal.
+fn tie_ranks(n: usize, seed: u64) -> Vec<usize> {
+    let mut order: Vec<usize> = (0..n).collect();
+    order.shuffle(&mut ChaCha8Rng::seed_from_u64(seed));
+    let mut rank = vec![0usize; n];
+    for (r, &i) in order.iter().enumerate() {
+        rank[i] = r;
+    }
+    rank
+}
+
+/// Pair indices by `key`, largest first, ties by `rank`.
+fn order_by(key: &[f64], rank: &[usize]) -> Vec<usize> {
+    let mut order: Vec<usize> = (0..key.len()).collect();
+    order.sort_by(|&x, &y| key[y].total_cmp(&key[x]).then(rank[x].cmp(&rank[y])));
+    order
+}
+
+/// The first ⌊budget·n + ½⌋ pairs by the `posterior` signal (most uncertain first, ties in
+/// the seeded order): the pairs a staged policy escalates to the LLM judge.
+pub fn escalated_pairs(posterior: &[f64], budget: f64, seed: u64) -> Vec<usize> {
+    let key: Vec<f64> = posterior.iter().map(|q| -(q - 0.5).abs()).collect();
+    let take = ((budget.clamp(0.0, 1.0) * key.len() as f64) + 0.5).floor() as usize;
+    let mut order = order_by(&key, &tie_ranks(key.len(), seed));
+    order.truncate(take);
+    order
 }
 
 /// 1 − (mean vote)² over the programs that vote; 1 when all abstain.
@@ -334,5 +355,6 @@ mod tests {
         assert_eq!(points[0].throughput, Some(1000.0));
         assert!((points[4].throughput.unwrap() - 4.0 / (4.0 / 1000.0 + 4.0)).abs() < 1e-12);
         assert_eq!(vote_variance(&[1, 1, 0]), 0.0);
+        assert_eq!(escalated_pairs(&[0.9, 0.4, 0.5, 0.2], 0.5, 0), [2, 1]);
     }
 }

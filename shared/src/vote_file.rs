@@ -2,8 +2,10 @@
 //! the label-model and routing commands read them.
 //!
 //! Columns: `id`, then `label` (`a`/`b`/`tie`/empty), `split` (`validation`/`test`),
-//! `query_chars` and `response_chars` (lengths for the routing baselines), `posterior` and
-//! `majority` (outputs, ignored on reading), then one column per program holding −1, 0 or +1.
+//! `query_chars` and `response_chars` (lengths for the routing baselines), `posterior`,
+//! `majority`, `escalated` and `verdict` (outputs, ignored on reading: the label model's
+//! P(`a`), majority vote, whether the pair went to the LLM judge, and the merged verdict), then
+//! one column per program holding −1, 0 or +1.
 //! Only `id` and at least one program column are required on reading; every column not named
 //! above is a program.
 //!
@@ -17,7 +19,7 @@ use crate::program_pairs::{label, no_rows, unique_id, Preference};
 use std::collections::HashMap;
 use std::fmt::Write;
 
-const KNOWN: [&str; 7] = [
+const KNOWN: [&str; 9] = [
     "id",
     "label",
     "split",
@@ -25,6 +27,8 @@ const KNOWN: [&str; 7] = [
     "response_chars",
     "posterior",
     "majority",
+    "escalated",
+    "verdict",
 ];
 const HEADER: &str = "`id[,label,split,query_chars,response_chars],<program>…`";
 
@@ -40,10 +44,22 @@ pub struct VoteFile {
     pub votes: VoteMatrix,
 }
 
+/// Per-row outputs written beside the votes.
+#[derive(Debug, Clone, Copy)]
+pub struct VoteOutputs<'a> {
+    pub posterior: &'a [f64],
+    pub majority: &'a [i8],
+    pub escalated: &'a [bool],
+    /// The merged verdict: +1 `a`, −1 `b`, 0 none.
+    pub verdict: &'a [i8],
+}
+
 impl VoteFile {
-    /// Writes the file; `posterior` and `majority` are per-row outputs to include.
-    pub fn to_csv(&self, posterior: &[f64], majority: &[i8]) -> String {
-        let mut out = String::from("id,label,split,query_chars,response_chars,posterior,majority");
+    /// Writes the file with the per-row `outputs`.
+    pub fn to_csv(&self, outputs: &VoteOutputs) -> String {
+        let mut out = String::from(
+            "id,label,split,query_chars,response_chars,posterior,majority,escalated,verdict",
+        );
         for p in &self.votes.programs {
             out.push(',');
             out.push_str(p);
@@ -53,7 +69,7 @@ impl VoteFile {
             let (q, r) = self.lengths.as_ref().map_or((0, 0), |(q, r)| (q[i], r[i]));
             let _ = write!(
                 out,
-                "{},{},{},{q},{r},{},{}",
+                "{},{},{},{q},{r},{},{},{},{}",
                 csv_field(&self.ids[i]),
                 self.labels[i].map_or("", Preference::as_str),
                 if self.validation[i] {
@@ -61,8 +77,10 @@ impl VoteFile {
                 } else {
                     "test"
                 },
-                posterior[i],
-                majority[i]
+                outputs.posterior[i],
+                outputs.majority[i],
+                u8::from(outputs.escalated[i]),
+                outputs.verdict[i]
             );
             for v in self.votes.row(i) {
                 let _ = write!(out, ",{v}");
@@ -186,12 +204,17 @@ mod tests {
                 votes: vec![1, -1, 0, 1],
             },
         };
-        let text = file.to_csv(&[0.75, 0.5], &[0, 1]);
+        let text = file.to_csv(&VoteOutputs {
+            posterior: &[0.75, 0.5],
+            majority: &[0, 1],
+            escalated: &[false, true],
+            verdict: &[1, -1],
+        });
         assert_eq!(
             text,
-            "id,label,split,query_chars,response_chars,posterior,majority,x,y\n\
-             \"p,1\",a,validation,3,10,0.75,0,1,-1\n\
-             p2,,test,4,20,0.5,1,0,1\n"
+            "id,label,split,query_chars,response_chars,posterior,majority,escalated,verdict,x,y\n\
+             \"p,1\",a,validation,3,10,0.75,0,0,1,1,-1\n\
+             p2,,test,4,20,0.5,1,1,-1,0,1\n"
         );
         assert_eq!(parse_vote_file("v.csv", text.as_bytes()).unwrap(), file);
         let err = parse_vote_file("v.csv", b"id,label,x\np1,a,2\n").unwrap_err();

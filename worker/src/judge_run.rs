@@ -95,6 +95,31 @@ pub struct EngineArgs {
     device: DeviceChoice,
 }
 
+impl EngineArgs {
+    /// The MiniLM embedder on the chosen device.
+    pub fn embedder(&self) -> anyhow::Result<Embedder> {
+        let device = select_device(self.device)?;
+        Embedder::load(&ModelPaths::under(&self.models).minilm, &device)
+    }
+}
+
+/// The MiniLM embeddings of `texts`, `batch` texts per forward pass.
+pub fn embed_texts(
+    embedder: &Embedder,
+    texts: &[String],
+    batch: usize,
+) -> anyhow::Result<Vec<Vec<f32>>> {
+    if batch == 0 {
+        bail!("--batch: expected at least 1, found 0");
+    }
+    let mut rows = Vec::with_capacity(texts.len());
+    for chunk in texts.chunks(batch) {
+        let refs: Vec<&str> = chunk.iter().map(String::as_str).collect();
+        rows.extend(embedder.embed(&refs)?);
+    }
+    Ok(rows)
+}
+
 #[derive(Args)]
 pub struct JudgeArgs {
     /// The judge configuration (TOML: `[prompt]`, `[decoding]`, `orders`, `embed_rationale`).
@@ -372,19 +397,11 @@ fn npy(rows: &[Vec<f32>], dim: usize) -> Vec<u8> {
 }
 
 pub fn embed(args: EmbedArgs) -> anyhow::Result<()> {
-    if args.batch == 0 {
-        bail!("--batch: expected at least 1, found 0");
-    }
     let (source, bytes) = read_input(&args.input)?;
     let texts = read_texts(&source, &bytes, &args.column)?;
-    let device = select_device(args.engine.device)?;
-    let embedder = Embedder::load(&ModelPaths::under(&args.engine.models).minilm, &device)?;
+    let embedder = args.engine.embedder()?;
     let started = Instant::now();
-    let mut rows = Vec::with_capacity(texts.len());
-    for chunk in texts.chunks(args.batch) {
-        let refs: Vec<&str> = chunk.iter().map(String::as_str).collect();
-        rows.extend(embedder.embed(&refs)?);
-    }
+    let rows = embed_texts(&embedder, &texts, args.batch)?;
     let seconds = started.elapsed().as_secs_f64();
     let data = if args.out.extension().is_some_and(|e| e == "npy") {
         npy(&rows, embedder.dim)
@@ -407,7 +424,7 @@ pub fn embed(args: EmbedArgs) -> anyhow::Result<()> {
 }
 
 /// The `column` of every row of a CSV.
-fn read_texts(source: &str, bytes: &[u8], column: &str) -> anyhow::Result<Vec<String>> {
+pub fn read_texts(source: &str, bytes: &[u8], column: &str) -> anyhow::Result<Vec<String>> {
     let mut reader = csv::ReaderBuilder::new().from_reader(bytes);
     let headers = reader
         .headers()

@@ -2,9 +2,13 @@
 //! k-fold cross-validation, scores it against the base judge on a test CSV, prints the report
 //! (CV curve, metrics with bootstrap CIs, the model file) and writes the model file with
 //! `--model-out`; optionally after an ablation (`--ablation`) and with a training-size curve
-//! (`--train-sizes`).
+//! (`--train-sizes`). The embeddings come from the `embedding` column, from `.npy` /
+//! `.safetensors` files, or — with `--rationale COLUMN` — from embedding that text column of
+//! both files with all-MiniLM-L6-v2 (the models under `--models`).
 
 use super::read_input;
+use crate::engine::embedder::Embedder;
+use crate::judge_run::{embed_texts, read_texts, EngineArgs};
 use anyhow::Context;
 use clap::Args;
 use std::path::PathBuf;
@@ -33,6 +37,12 @@ pub struct CalibrateArgs {
     /// The test embeddings, likewise.
     #[arg(long, requires = "train_embeddings")]
     test_embeddings: Option<PathBuf>,
+    /// Embed this text column of both CSVs (the judge's rationale) with all-MiniLM-L6-v2 and
+    /// use it as the embedding (ls, mn and btl heads).
+    #[arg(long, value_name = "COLUMN", conflicts_with = "train_embeddings")]
+    rationale: Option<String>,
+    #[command(flatten)]
+    engine: EngineArgs,
     /// Cross-validation folds.
     #[arg(long, default_value_t = CrossValidationParams::default().folds)]
     folds: usize,
@@ -92,11 +102,54 @@ fn parse_ablation(value: &str, seed: u64) -> anyhow::Result<Ablation> {
     }
 }
 
+/// The MiniLM embeddings of `column` in a CSV, as f64 rows, and their name for messages.
+fn rationale_embeddings(
+    embedder: &Embedder,
+    source: &str,
+    bytes: &[u8],
+    column: &str,
+) -> anyhow::Result<(String, Vec<Vec<f64>>)> {
+    let texts = read_texts(source, bytes, column)?;
+    let rows = embed_texts(embedder, &texts, 32)?;
+    Ok((
+        format!("{source} `{column}` (all-MiniLM-L6-v2)"),
+        rows.into_iter()
+            .map(|r| r.into_iter().map(f64::from).collect())
+            .collect(),
+    ))
+}
+
 pub fn run(args: CalibrateArgs) -> anyhow::Result<String> {
     let (train_source, train_bytes) = read_input(&args.train)?;
     let (test_source, test_bytes) = read_input(&args.test)?;
-    let (mut train, mut test) = match (&args.train_embeddings, &args.test_embeddings) {
-        (Some(train_file), Some(test_file)) => {
+    let files = (
+        &args.rationale,
+        &args.train_embeddings,
+        &args.test_embeddings,
+    );
+    let (mut train, mut test) = match files {
+        (Some(column), _, _) => {
+            let embedder = args.engine.embedder()?;
+            let (name, rows) =
+                rationale_embeddings(&embedder, &train_source, &train_bytes, column)?;
+            let train = parse_calibration_with_embeddings(
+                &train_source,
+                &train_bytes,
+                args.head,
+                None,
+                (&name, &rows),
+            )?;
+            let (name, rows) = rationale_embeddings(&embedder, &test_source, &test_bytes, column)?;
+            let test = parse_calibration_with_embeddings(
+                &test_source,
+                &test_bytes,
+                args.head,
+                Some(train.dim()),
+                (&name, &rows),
+            )?;
+            (train, test)
+        }
+        (None, Some(train_file), Some(test_file)) => {
             let (name, bytes) = read_input(train_file)?;
             let rows = read_embeddings(&name, &bytes)?;
             let train = parse_calibration_with_embeddings(

@@ -6,7 +6,9 @@
 //!   against majority vote with bootstrap intervals, and — with `--llm VERDICTS` — the LLM
 //!   judge alone and the routing curves; the committee's position flip rate, and with
 //!   `--probes FILE` the flip and bias win rates of each perturbation. `--votes-out FILE`
-//!   writes the committee's votes.
+//!   writes the committee's votes. The staged policy: `--budget β --escalate-out ITEMS.csv`
+//!   writes the most uncertain share β of the pairs as a judge items CSV; `tribunal judge` on
+//!   it, then `--llm RESULTS.jsonl` merges its verdicts into those pairs (`escalation`).
 //! - `label-model`: the label model on a vote file ([`tribunal::vote_file`]) against majority
 //!   vote on its labelled test rows.
 //! - `route`: the same plus the routing curves with the LLM judge's verdicts.
@@ -17,13 +19,14 @@ use clap::Args;
 use std::path::{Path, PathBuf};
 use tribunal::label_model::{ClassPrior, LabelModelParams};
 use tribunal::program_pairs::{
-    parse_probes, parse_program_pairs, parse_verdicts, Preference, ProgramPair,
+    parse_judgments_jsonl, parse_probes, parse_program_pairs, parse_verdicts, Preference,
+    ProgramPair,
 };
 use tribunal::program_report::{builtin_scores, ProbeScores, ProgramReportParams};
 use tribunal::program_votes::VoteParams;
 use tribunal::resample::BootstrapParams;
 use tribunal::routing::RoutingParams;
-use tribunal::vote_file::{parse_vote_file, VoteFile};
+use tribunal::vote_file::{parse_vote_file, VoteFile, VoteOutputs};
 
 /// Settings shared by the three commands.
 #[derive(Args)]
@@ -82,7 +85,8 @@ pub struct ProgramsArgs {
     /// Pairs CSV: `id,instruction,response,response_b[,label]`.
     #[arg(long)]
     pairs: PathBuf,
-    /// The LLM judge's verdicts `id,label` on the same pairs (enables routing).
+    /// The LLM judge's verdicts on the same pairs (enables routing): a CSV `id,label`, or the
+    /// `.jsonl` of a pairwise `tribunal judge` run (majority of each pair's winners).
     #[arg(long)]
     llm: Option<PathBuf>,
     /// Share of the labelled pairs that choose thresholds and the committee.
@@ -100,6 +104,14 @@ pub struct ProgramsArgs {
     /// Write the committee's votes on every pair to this vote file.
     #[arg(long)]
     votes_out: Option<PathBuf>,
+    /// Share of all pairs to escalate to the LLM judge (most uncertain first); with `--llm`
+    /// its verdicts replace the committee's there.
+    #[arg(long, default_value_t = 0.0)]
+    budget: f64,
+    /// Write the escalated pairs as a judge items CSV (`id,instruction,response,response_b`)
+    /// for `tribunal judge`.
+    #[arg(long)]
+    escalate_out: Option<PathBuf>,
     #[command(flatten)]
     committee: CommitteeArgs,
 }
@@ -127,7 +139,21 @@ pub struct RouteArgs {
 
 fn verdicts(path: &Path, ids: &[&str]) -> anyhow::Result<Vec<Option<Preference>>> {
     let (source, bytes) = read_input(path)?;
-    Ok(parse_verdicts(&source, &bytes, ids)?)
+    if path.extension().is_some_and(|e| e == "jsonl") {
+        Ok(parse_judgments_jsonl(&source, &bytes, ids)?)
+    } else {
+        Ok(parse_verdicts(&source, &bytes, ids)?)
+    }
+}
+
+/// `pairs` as the items CSV of a pairwise judge run.
+fn items_csv(pairs: &[&ProgramPair]) -> anyhow::Result<Vec<u8>> {
+    let mut writer = csv::Writer::from_writer(Vec::new());
+    writer.write_record(["id", "instruction", "response", "response_b"])?;
+    for p in pairs {
+        writer.write_record([&p.id, &p.query, &p.response_a, &p.response_b])?;
+    }
+    Ok(writer.into_inner()?)
 }
 
 pub fn programs(args: ProgramsArgs) -> anyhow::Result<String> {
@@ -138,6 +164,7 @@ pub fn programs(args: ProgramsArgs) -> anyhow::Result<String> {
     let defaults = VoteParams::default();
     let params = ProgramReportParams {
         validation_share: args.validation_share,
+        budget: args.budget,
         votes: VoteParams {
             taus: if args.taus.is_empty() {
                 defaults.taus
@@ -176,8 +203,25 @@ pub fn programs(args: ProgramsArgs) -> anyhow::Result<String> {
             }),
     )?;
     if let (Some(path), Some(file)) = (&args.votes_out, &report.votes) {
-        let csv = file.to_csv(&report.committee.posterior, &report.committee.majority);
+        let mut escalated = vec![false; pairs.len()];
+        report
+            .escalation
+            .pairs
+            .iter()
+            .for_each(|&i| escalated[i] = true);
+        let csv = file.to_csv(&VoteOutputs {
+            posterior: &report.committee.posterior,
+            majority: &report.committee.majority,
+            escalated: &escalated,
+            verdict: &report.escalation.verdicts,
+        });
         std::fs::write(path, csv).with_context(|| format!("writing {}", path.display()))?;
+    }
+    if let Some(path) = &args.escalate_out {
+        let chosen: Vec<&ProgramPair> =
+            report.escalation.pairs.iter().map(|&i| &pairs[i]).collect();
+        std::fs::write(path, items_csv(&chosen)?)
+            .with_context(|| format!("writing {}", path.display()))?;
     }
     Ok(serde_json::to_string_pretty(&report)?)
 }
