@@ -419,7 +419,7 @@ fn calibrate_embeds_the_rationale_column_with_minilm() {
         out
     };
     let (train_npy, test_npy) = (npy(&train, "train.npy"), npy(&test, "test.npy"));
-    let calibrate = |extra: &[&str]| -> Value {
+    let run = |extra: &[&str]| {
         let mut args = vec![
             "stats",
             "calibrate",
@@ -429,13 +429,14 @@ fn calibrate_embeds_the_rationale_column_with_minilm() {
             &train,
             "--test",
             &test,
-            "--seed",
-            "1",
-            "--bootstrap",
-            "200",
         ];
         args.extend_from_slice(extra);
-        let out = run_tribunal(&args);
+        run_tribunal(&args)
+    };
+    let calibrate = |extra: &[&str]| -> Value {
+        let mut all = vec!["--seed", "1", "--bootstrap", "200"];
+        all.extend_from_slice(extra);
+        let out = run(&all);
         assert!(
             out.status.success(),
             "{}",
@@ -462,18 +463,7 @@ fn calibrate_embeds_the_rationale_column_with_minilm() {
             > accuracy["base"]["estimate"].as_f64().unwrap() + 0.2,
         "{accuracy}"
     );
-    let out = run_tribunal(&[
-        "stats",
-        "calibrate",
-        "--head",
-        "btl",
-        "--train",
-        &train,
-        "--test",
-        &test,
-        "--rationale",
-        "feedback",
-    ]);
+    let out = run(&["--rationale", "feedback"]);
     assert_eq!(out.status.code(), Some(1));
     let stderr = String::from_utf8_lossy(&out.stderr);
     assert!(

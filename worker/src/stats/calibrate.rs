@@ -122,55 +122,48 @@ fn rationale_embeddings(
 pub fn run(args: CalibrateArgs) -> anyhow::Result<String> {
     let (train_source, train_bytes) = read_input(&args.train)?;
     let (test_source, test_bytes) = read_input(&args.test)?;
-    let files = (
+    // The embeddings of each file, with their name, when they come from outside the CSVs.
+    let embeddings = match (
         &args.rationale,
         &args.train_embeddings,
         &args.test_embeddings,
-    );
-    let (mut train, mut test) = match files {
+    ) {
         (Some(column), _, _) => {
             let embedder = args.engine.embedder()?;
-            let (name, rows) =
-                rationale_embeddings(&embedder, &train_source, &train_bytes, column)?;
-            let train = parse_calibration_with_embeddings(
-                &train_source,
-                &train_bytes,
-                args.head,
-                None,
-                (&name, &rows),
-            )?;
-            let (name, rows) = rationale_embeddings(&embedder, &test_source, &test_bytes, column)?;
-            let test = parse_calibration_with_embeddings(
-                &test_source,
-                &test_bytes,
-                args.head,
-                Some(train.dim()),
-                (&name, &rows),
-            )?;
-            (train, test)
+            Some((
+                rationale_embeddings(&embedder, &train_source, &train_bytes, column)?,
+                rationale_embeddings(&embedder, &test_source, &test_bytes, column)?,
+            ))
         }
         (None, Some(train_file), Some(test_file)) => {
-            let (name, bytes) = read_input(train_file)?;
-            let rows = read_embeddings(&name, &bytes)?;
+            let file = |path: &PathBuf| -> anyhow::Result<(String, Vec<Vec<f64>>)> {
+                let (name, bytes) = read_input(path)?;
+                let rows = read_embeddings(&name, &bytes)?;
+                Ok((name, rows))
+            };
+            Some((file(train_file)?, file(test_file)?))
+        }
+        _ => None,
+    };
+    let (mut train, mut test) = match &embeddings {
+        Some(((train_name, train_rows), (test_name, test_rows))) => {
             let train = parse_calibration_with_embeddings(
                 &train_source,
                 &train_bytes,
                 args.head,
                 None,
-                (&name, &rows),
+                (train_name, train_rows),
             )?;
-            let (name, bytes) = read_input(test_file)?;
-            let rows = read_embeddings(&name, &bytes)?;
             let test = parse_calibration_with_embeddings(
                 &test_source,
                 &test_bytes,
                 args.head,
                 Some(train.dim()),
-                (&name, &rows),
+                (test_name, test_rows),
             )?;
             (train, test)
         }
-        _ => {
+        None => {
             let train = parse_calibration(&train_source, &train_bytes, args.head, None)?;
             let test = parse_calibration(&test_source, &test_bytes, args.head, Some(train.dim()))?;
             (train, test)
