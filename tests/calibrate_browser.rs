@@ -3,13 +3,14 @@
 //! intervals equal to `tribunal stats calibrate` (same seed) to 1e-9, and a model-file link
 //! whose document is the CLI's; a BTL head on the scikit-learn fixture shows the classification
 //! metrics and both confusion matrices as the CLI computes them; a ragged training file shows
-//! the located error and keeps the previous report. The driver is `tests/browser/calibrate.mjs`
+//! the located error and keeps the previous report; the LS data with its embeddings uploaded
+//! as `.npy` files gives the CLI's numbers again. The driver is `tests/browser/calibrate.mjs`
 //! (playwright-core).
 
 use serde_json::Value;
 use tribunal_e2e::{
-    app_worker, attr_number, btl_fixture_csv, floats, miscalibrated_ls_files, root,
-    run_browser_driver, run_tribunal, stdout_json, temp_dir, write_csv,
+    app_worker, attr_number, btl_fixture_csv, floats, ls_files_with_npy, miscalibrated_ls_files,
+    root, run_browser_driver, run_tribunal, stdout_json, temp_dir, write_csv,
 };
 
 #[test]
@@ -47,6 +48,7 @@ fn calibrate_page_fits_like_the_cli() {
         "--test",
         &path(&btl),
     ]));
+    let npy_files = ls_files_with_npy(&dir, &ls_train, &ls_test);
     let screenshot = root().join("target/e2e/calibrate.png");
     std::fs::create_dir_all(screenshot.parent().unwrap()).unwrap();
 
@@ -59,6 +61,10 @@ fn calibrate_page_fits_like_the_cli() {
             btl.as_os_str(),
             bad.as_os_str(),
             screenshot.as_os_str(),
+            npy_files[0].as_os_str(),
+            npy_files[1].as_os_str(),
+            npy_files[2].as_os_str(),
+            npy_files[3].as_os_str(),
         ],
     );
 
@@ -137,4 +143,29 @@ fn calibrate_page_fits_like_the_cli() {
     );
     assert_eq!(page["summaryAfterError"], btl_page["summary"]);
     assert!(screenshot.is_file());
+
+    // The same LS data with its embeddings uploaded as .npy files: the CLI's γ and metrics
+    // from the `embedding` column, to 1e-9.
+    let npy = &page["npy"];
+    assert!(npy["error"].is_null(), "{}", npy["error"]);
+    assert_eq!(
+        attr_number(&npy["gamma"]),
+        cli_ls["cv"]["chosen_gamma"].as_f64().unwrap()
+    );
+    let rows = npy["regression"].as_array().unwrap();
+    assert_eq!(rows.len(), 5);
+    for row in rows {
+        let m = &cli_ls["regression"][row["metric"].as_str().unwrap()];
+        for (attr, want) in [
+            ("head", &m["head"]["estimate"]),
+            ("base", &m["base"]["estimate"]),
+        ] {
+            let (ours, cli) = (attr_number(&row[attr]), want.as_f64().unwrap());
+            assert!(
+                (ours - cli).abs() <= 1e-9,
+                "npy {}: {attr} {ours} vs {cli}",
+                row["metric"]
+            );
+        }
+    }
 }

@@ -6,8 +6,8 @@
 use std::path::Path;
 use tribunal::head_file::{Head, HeadFile};
 use tribunal_e2e::{
-    btl_fixture_csv, embedding_cell, floats, heads_fixture, miscalibrated_ls_files, run_tribunal,
-    stdout_json, temp_dir, write_csv,
+    btl_fixture_csv, embedding_cell, floats, heads_fixture, miscalibrated_ls_files, npy_f64,
+    run_tribunal, stdout_json, temp_dir, write_csv,
 };
 
 fn assert_close(what: &str, ours: &[f64], theirs: &[f64], rel: f64) {
@@ -343,26 +343,6 @@ fn ablations_and_training_size_curve() {
     }
 }
 
-/// A version-1 `.npy` file of little-endian f64 `rows` (C order).
-fn npy(rows: &[Vec<f64>]) -> Vec<u8> {
-    let mut header = format!(
-        "{{'descr': '<f8', 'fortran_order': False, 'shape': ({}, {}), }}",
-        rows.len(),
-        rows[0].len()
-    );
-    while !(10 + header.len() + 1).is_multiple_of(64) {
-        header.push(' ');
-    }
-    header.push('\n');
-    let mut out = b"\x93NUMPY\x01\x00".to_vec();
-    out.extend_from_slice(&(header.len() as u16).to_le_bytes());
-    out.extend_from_slice(header.as_bytes());
-    for x in rows.iter().flatten() {
-        out.extend_from_slice(&x.to_le_bytes());
-    }
-    out
-}
-
 #[test]
 fn embeddings_from_npy_files_give_the_same_head() {
     // The LS fixture case with its embeddings in .npy files and a CSV of `score,human` only:
@@ -386,8 +366,8 @@ fn embeddings_from_npy_files_give_the_same_head() {
         &lines("test_scores", "predictions"),
     );
     let (train_npy, test_npy) = (dir.join("train.npy"), dir.join("test.npy"));
-    std::fs::write(&train_npy, npy(&rows("embeddings"))).unwrap();
-    std::fs::write(&test_npy, npy(&rows("test_embeddings"))).unwrap();
+    std::fs::write(&train_npy, npy_f64(&rows("embeddings"))).unwrap();
+    std::fs::write(&test_npy, npy_f64(&rows("test_embeddings"))).unwrap();
     let model = dir.join("model.json");
     let gamma = c["gamma"].to_string();
     let embeddings = [
@@ -409,7 +389,7 @@ fn embeddings_from_npy_files_give_the_same_head() {
     );
 
     // One embedding row short: located at the embedding file.
-    std::fs::write(&test_npy, npy(&rows("test_embeddings")[1..])).unwrap();
+    std::fs::write(&test_npy, npy_f64(&rows("test_embeddings")[1..])).unwrap();
     let err = ls_fails(train.to_str().unwrap(), test.to_str().unwrap(), &embeddings);
     assert!(
         err.contains(

@@ -194,6 +194,55 @@ pub fn miscalibrated_ls_files(dir: &Path) -> (PathBuf, PathBuf) {
     (train, test)
 }
 
+/// A version-1 `.npy` file of little-endian f64 `rows` (C order).
+pub fn npy_f64(rows: &[Vec<f64>]) -> Vec<u8> {
+    let mut header = format!(
+        "{{'descr': '<f8', 'fortran_order': False, 'shape': ({}, {}), }}",
+        rows.len(),
+        rows[0].len()
+    );
+    while !(10 + header.len() + 1).is_multiple_of(64) {
+        header.push(' ');
+    }
+    header.push('\n');
+    let mut out = b"\x93NUMPY\x01\x00".to_vec();
+    out.extend_from_slice(&(header.len() as u16).to_le_bytes());
+    out.extend_from_slice(header.as_bytes());
+    for x in rows.iter().flatten() {
+        out.extend_from_slice(&x.to_le_bytes());
+    }
+    out
+}
+
+/// The LS files of [`miscalibrated_ls_files`] split into `score,human` CSVs and `.npy`
+/// embedding files in `dir`: (train CSV, test CSV, train .npy, test .npy).
+pub fn ls_files_with_npy(dir: &Path, train: &Path, test: &Path) -> [PathBuf; 4] {
+    let split = |csv_path: &Path, name: &str| -> (PathBuf, PathBuf) {
+        let mut reader = csv::Reader::from_path(csv_path).expect("the LS CSV");
+        let mut rows = Vec::new();
+        let mut lines = Vec::new();
+        for record in reader.records() {
+            let record = record.expect("a CSV record");
+            rows.push(
+                record[0]
+                    .split_whitespace()
+                    .map(|x| x.parse::<f64>().expect("a number"))
+                    .collect::<Vec<_>>(),
+            );
+            lines.push(format!("{},{}", &record[1], &record[2]));
+        }
+        let npy = dir.join(format!("{name}.npy"));
+        std::fs::write(&npy, npy_f64(&rows)).expect("writing the .npy file");
+        (
+            write_csv(dir, &format!("{name}-scores.csv"), "score,human", &lines),
+            npy,
+        )
+    };
+    let (train_csv, train_npy) = split(train, "train");
+    let (test_csv, test_npy) = split(test, "test");
+    [train_csv, test_csv, train_npy, test_npy]
+}
+
 /// A worker serving the Trunk-built app (`dist/`), which must exist.
 pub fn app_worker(name: &str) -> Worker {
     let dist = root().join("dist");

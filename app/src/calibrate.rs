@@ -3,7 +3,8 @@
 //! [`CalibrationParams::fit`], the report `tribunal stats calibrate` prints; the page shows the
 //! cross-validation curve with the γ chosen, the metrics of the head next to the base judge's
 //! on the same test rows with bootstrap intervals, the confusion matrices of both (classifying
-//! heads), and a link that downloads the model file. The files stay in the browser. Cells carry
+//! heads), and a link that downloads the model file. The embeddings may come from `.npy` /
+//! `.safetensors` files instead of the `embedding` column. The files stay in the browser. Cells carry
 //! full-precision values in data attributes (`data-head`, `data-base`, `data-difference`,
 //! `data-lower`, `data-upper`); a malformed file shows the located error and keeps the previous
 //! result.
@@ -19,7 +20,9 @@ use tribunal::calibration::CalibrationParams;
 use tribunal::calibration_data::HeadKind;
 use tribunal::cross_validation::CrossValidationParams;
 use tribunal::resample::BootstrapParams;
-use tribunal_app::stats_worker::{spawn_stats_worker, Job, Reply, StatsWorker, Upload};
+use tribunal_app::stats_worker::{
+    spawn_stats_worker, BinaryUpload, Job, Reply, StatsWorker, Upload,
+};
 use web_sys::HtmlInputElement;
 
 /// The file chosen in `input`, read as text.
@@ -34,6 +37,31 @@ async fn read(input: &HtmlInputElement, what: &str) -> Result<Upload, String> {
         .await
         .map_err(|e| format!("{name}: the file could not be read: {e}"))?;
     Upload::new(name, bytes)
+}
+
+/// The binary file chosen in `input`, if any.
+async fn read_binary(input: Option<HtmlInputElement>) -> Result<Option<BinaryUpload>, String> {
+    let Some(file) = input.and_then(|i| i.files()).and_then(|list| list.get(0)) else {
+        return Ok(None);
+    };
+    let file = gloo_file::File::from(file);
+    let name = file.name();
+    let bytes = read_as_bytes(&file)
+        .await
+        .map_err(|e| format!("{name}: the file could not be read: {e}"))?;
+    Ok(Some(BinaryUpload { name, bytes }))
+}
+
+/// The two embedding files, both or neither.
+async fn read_embedding_files(
+    train: Option<HtmlInputElement>,
+    test: Option<HtmlInputElement>,
+) -> Result<Option<(BinaryUpload, BinaryUpload)>, String> {
+    match (read_binary(train).await?, read_binary(test).await?) {
+        (Some(a), Some(b)) => Ok(Some((a, b))),
+        (None, None) => Ok(None),
+        _ => Err("choose both embedding files (training and test) or neither".to_owned()),
+    }
 }
 
 /// `text` as a `data:` URL (every byte outside A–Z a–z 0–9 percent-encoded).
@@ -60,6 +88,8 @@ pub fn CalibratePage() -> impl IntoView {
     let request = StoredValue::new(0u64);
     let train_ref = NodeRef::<leptos::html::Input>::new();
     let test_ref = NodeRef::<leptos::html::Input>::new();
+    let train_emb_ref = NodeRef::<leptos::html::Input>::new();
+    let test_emb_ref = NodeRef::<leptos::html::Input>::new();
 
     let on_reply = move |reply: Reply| {
         if let Reply::Calibrated { request: r, result } = reply {
@@ -91,13 +121,17 @@ pub fn CalibratePage() -> impl IntoView {
             }
         };
         busy.set(true);
+        let embedding_inputs = (train_emb_ref.get(), test_emb_ref.get());
         spawn_local(async move {
-            let files = match read(&train, "training").await {
-                Ok(train) => read(&test, "test").await.map(|test| (train, test)),
-                Err(e) => Err(e),
+            let files = async {
+                let train = read(&train, "training").await?;
+                let test = read(&test, "test").await?;
+                let embeddings =
+                    read_embedding_files(embedding_inputs.0, embedding_inputs.1).await?;
+                Ok::<_, String>((train, test, embeddings))
             };
-            match files {
-                Ok((train, test)) => {
+            match files.await {
+                Ok((train, test, embeddings)) => {
                     let r = request.get_value() + 1;
                     request.set_value(r);
                     let seed = seed.get_untracked();
@@ -106,6 +140,7 @@ pub fn CalibratePage() -> impl IntoView {
                         head: kind,
                         train,
                         test,
+                        embeddings,
                         params: CalibrationParams {
                             cv: CrossValidationParams {
                                 folds: folds.get_untracked(),
@@ -138,7 +173,8 @@ pub fn CalibratePage() -> impl IntoView {
                 <code>"btl"</code> ": " <code>"embedding,p,human"</code> "; "
                 <code>"btl2"</code> ": " <code>"embedding_1,embedding_2,score_1,score_2,human"</code> "; "
                 <code>"pl"</code> ": " <code>"list,rank,embedding,score"</code>
-                " (an embedding is space-separated numbers). Everything runs in this browser; the same numbers as "
+                " (an embedding is space-separated numbers, or, for ls, mn and btl, row i of a "
+                <code>".npy"</code> " / " <code>".safetensors"</code> " array chosen below). Everything runs in this browser; the same numbers as "
                 <code>"tribunal stats calibrate"</code> "."
             </p>
             <div class="controls">
@@ -159,6 +195,8 @@ pub fn CalibratePage() -> impl IntoView {
                 </label>
                 <label class="file">"Training CSV " <input id="cal-train" type="file" accept=".csv" node_ref=train_ref /></label>
                 <label class="file">"Test CSV " <input id="cal-test" type="file" accept=".csv" node_ref=test_ref /></label>
+                <label class="file">"Training embeddings (optional) " <input id="cal-train-emb" type="file" accept=".npy,.safetensors" node_ref=train_emb_ref /></label>
+                <label class="file">"Test embeddings " <input id="cal-test-emb" type="file" accept=".npy,.safetensors" node_ref=test_emb_ref /></label>
                 <button id="cal-run" on:click=run>"Calibrate"</button>
             </div>
             {move || busy.get().then(|| view! { <p class="busy">"cross-validating…"</p> })}

@@ -24,8 +24,9 @@ use tribunal::anchor::Anchor;
 use tribunal::battles::{parse_battles, parse_battles_with_column, Battles};
 use tribunal::bt_bootstrap::{BtBootstrapParams, BtBootstrapPlan};
 use tribunal::calibration::CalibrationParams;
-use tribunal::calibration_data::{parse_calibration, HeadKind};
+use tribunal::calibration_data::{parse_calibration, parse_calibration_with_embeddings, HeadKind};
 use tribunal::consistency_report::ConsistencyReportParams;
+use tribunal::embedding_file::read_embeddings;
 use tribunal::irt_report::IrtReportParams;
 use tribunal::judge_study::{JudgeStudy, JudgeStudyParams};
 use tribunal::leaderboard::{bradley_terry_leaderboard, Leaderboard};
@@ -92,6 +93,13 @@ impl Upload {
     }
 }
 
+/// A named binary input file (an embedding array).
+#[derive(Debug, Clone, Serialize, Deserialize)]
+pub struct BinaryUpload {
+    pub name: String,
+    pub bytes: Vec<u8>,
+}
+
 /// Work for the statistics worker.
 #[derive(Debug, Clone, Serialize, Deserialize)]
 pub enum Job {
@@ -142,6 +150,9 @@ pub enum Job {
         head: HeadKind,
         train: Upload,
         test: Upload,
+        /// The training and test embeddings as `.npy` / `.safetensors` files, instead of the
+        /// CSVs' `embedding` column.
+        embeddings: Option<(BinaryUpload, BinaryUpload)>,
         params: CalibrationParams,
     },
     /// A check of a judge's own runs: A/A, self-consistency or position bias.
@@ -407,11 +418,24 @@ fn calibrate(
     head: HeadKind,
     train: &Upload,
     test: &Upload,
+    embeddings: Option<&(BinaryUpload, BinaryUpload)>,
     params: &CalibrationParams,
 ) -> Result<(serde_json::Value, String), String> {
-    let fitted = parse_calibration(&train.name, train.text.as_bytes(), head, None)
+    let read = |upload: &Upload, file: Option<&BinaryUpload>, dim: Option<usize>| match file {
+        Some(f) => read_embeddings(&f.name, &f.bytes).and_then(|rows| {
+            parse_calibration_with_embeddings(
+                &upload.name,
+                upload.text.as_bytes(),
+                head,
+                dim,
+                (&f.name, &rows),
+            )
+        }),
+        None => parse_calibration(&upload.name, upload.text.as_bytes(), head, dim),
+    };
+    let fitted = read(train, embeddings.map(|e| &e.0), None)
         .and_then(|tr| {
-            let te = parse_calibration(&test.name, test.text.as_bytes(), head, Some(tr.dim()))?;
+            let te = read(test, embeddings.map(|e| &e.1), Some(tr.dim()))?;
             params.fit(&tr, &te)
         })
         .and_then(|c| Ok((c.model.to_json()?, c)))
@@ -567,10 +591,11 @@ impl Worker for StatsWorker {
                 head,
                 train,
                 test,
+                embeddings,
                 params,
             } => Reply::Calibrated {
                 request,
-                result: calibrate(head, &train, &test, &params),
+                result: calibrate(head, &train, &test, embeddings.as_ref(), &params),
             },
             Job::RunCheck {
                 request,

@@ -1,10 +1,12 @@
 // Drives the Calibrate page of the Tribunal app in headless Chromium (Debian's
 // /usr/bin/chromium) with playwright-core.
-// Usage: node calibrate.mjs URL LS_TRAIN LS_TEST BTL_TRAIN BAD_CSV SCREENSHOT_PNG
+// Usage: node calibrate.mjs URL LS_TRAIN LS_TEST BTL_TRAIN BAD_CSV SCREENSHOT_PNG \
+//   LS_TRAIN_SCORES LS_TEST_SCORES TRAIN_NPY TEST_NPY
 // Prints one JSON object: what the page showed. Assertions live in tests/calibrate_browser.rs.
 import { launchChromium, openPage } from './chromium.mjs';
 
-const [url, lsTrain, lsTest, btlTrain, bad, screenshot] = process.argv.slice(2);
+const [url, lsTrain, lsTest, btlTrain, bad, screenshot, lsTrainScores, lsTestScores, trainNpy, testNpy] =
+  process.argv.slice(2);
 const browser = await launchChromium();
 try {
   const { page, pageErrors } = await openPage(browser, url);
@@ -52,7 +54,27 @@ try {
   const errorText = await page.textContent('#cal-error');
   const summaryAfterError = await page.textContent('#cal-summary');
 
-  console.log(JSON.stringify({ ls, btl, errorText, summaryAfterError, pageErrors }));
+  // LS again with the embeddings in .npy files and CSVs of `score,human` only.
+  // (The previous error stays on screen until a run succeeds: wait for a new summary or a new
+  // error text.)
+  await page.setInputFiles('#cal-train-emb', trainNpy);
+  await page.setInputFiles('#cal-test-emb', testNpy);
+  await page.selectOption('#cal-head', 'ls');
+  await page.setInputFiles('#cal-train', lsTrainScores);
+  await page.setInputFiles('#cal-test', lsTestScores);
+  await page.click('#cal-run');
+  await page.waitForFunction(
+    ([summary, error]) => !document.querySelector('#calibrate .busy')
+      && (document.querySelector('#cal-summary')?.textContent !== summary
+        || (document.querySelector('#cal-error')?.textContent ?? null) !== error),
+    [summaryAfterError, errorText], { timeout: 120000 });
+  const npy = {
+    error: await page.evaluate(() => document.querySelector('#cal-error')?.textContent ?? null),
+    gamma: await page.getAttribute('#cal-summary', 'data-gamma'),
+    regression: await rowsOf('#cal-regression'),
+  };
+
+  console.log(JSON.stringify({ ls, btl, errorText, summaryAfterError, npy, pageErrors }));
 } finally {
   await browser.close();
 }
