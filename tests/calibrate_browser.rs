@@ -13,6 +13,36 @@ use tribunal_e2e::{
     root, run_browser_driver, run_tribunal, stdout_json, temp_dir, write_csv,
 };
 
+/// The page's γ and every regression row (head, judge, difference and its interval) equal the
+/// CLI's to 1e-9; returns the rows.
+fn assert_regression_like_cli<'a>(what: &str, page: &'a Value, cli: &Value) -> &'a Vec<Value> {
+    assert_eq!(
+        attr_number(&page["gamma"]),
+        cli["cv"]["chosen_gamma"].as_f64().unwrap(),
+        "{what}"
+    );
+    let rows = page["regression"].as_array().unwrap();
+    assert_eq!(rows.len(), 5, "{what}");
+    for row in rows {
+        let m = &cli["regression"][row["metric"].as_str().unwrap()];
+        for (attr, want) in [
+            ("head", &m["head"]["estimate"]),
+            ("base", &m["base"]["estimate"]),
+            ("difference", &m["difference"]["estimate"]),
+            ("lower", &m["difference"]["lower"]),
+            ("upper", &m["difference"]["upper"]),
+        ] {
+            let (ours, theirs) = (attr_number(&row[attr]), want.as_f64().unwrap());
+            assert!(
+                (ours - theirs).abs() <= 1e-9,
+                "{what} {}: {attr} {ours} vs {theirs}",
+                row["metric"]
+            );
+        }
+    }
+    rows
+}
+
 #[test]
 fn calibrate_page_fits_like_the_cli() {
     let worker = app_worker("calibrate-browser");
@@ -70,29 +100,7 @@ fn calibrate_page_fits_like_the_cli() {
 
     // LS: γ, and every regression metric of head, judge and difference with its interval.
     let ls = &page["ls"];
-    assert_eq!(
-        attr_number(&ls["gamma"]),
-        cli_ls["cv"]["chosen_gamma"].as_f64().unwrap()
-    );
-    let rows = ls["regression"].as_array().unwrap();
-    assert_eq!(rows.len(), 5);
-    for row in rows {
-        let m = &cli_ls["regression"][row["metric"].as_str().unwrap()];
-        for (attr, want) in [
-            ("head", &m["head"]["estimate"]),
-            ("base", &m["base"]["estimate"]),
-            ("difference", &m["difference"]["estimate"]),
-            ("lower", &m["difference"]["lower"]),
-            ("upper", &m["difference"]["upper"]),
-        ] {
-            let (ours, cli) = (attr_number(&row[attr]), want.as_f64().unwrap());
-            assert!(
-                (ours - cli).abs() <= 1e-9,
-                "{}: {attr} {ours} vs {cli}",
-                row["metric"]
-            );
-        }
-    }
+    let rows = assert_regression_like_cli("LS", ls, &cli_ls);
     assert!(
         attr_number(&rows[0]["upper"]) < 0.0,
         "the head cuts the MSE: {}",
@@ -148,24 +156,5 @@ fn calibrate_page_fits_like_the_cli() {
     // from the `embedding` column, to 1e-9.
     let npy = &page["npy"];
     assert!(npy["error"].is_null(), "{}", npy["error"]);
-    assert_eq!(
-        attr_number(&npy["gamma"]),
-        cli_ls["cv"]["chosen_gamma"].as_f64().unwrap()
-    );
-    let rows = npy["regression"].as_array().unwrap();
-    assert_eq!(rows.len(), 5);
-    for row in rows {
-        let m = &cli_ls["regression"][row["metric"].as_str().unwrap()];
-        for (attr, want) in [
-            ("head", &m["head"]["estimate"]),
-            ("base", &m["base"]["estimate"]),
-        ] {
-            let (ours, cli) = (attr_number(&row[attr]), want.as_f64().unwrap());
-            assert!(
-                (ours - cli).abs() <= 1e-9,
-                "npy {}: {attr} {ours} vs {cli}",
-                row["metric"]
-            );
-        }
-    }
+    assert_regression_like_cli("LS from .npy", npy, &cli_ls);
 }

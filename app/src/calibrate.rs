@@ -10,8 +10,8 @@
 //! result.
 
 use crate::charts::CvCurvePlot;
+use crate::files::{chosen, chosen_text};
 use crate::format::{interval, num};
-use gloo_file::futures::read_as_bytes;
 use gloo_worker::WorkerBridge;
 use leptos::prelude::*;
 use leptos::task::spawn_local;
@@ -25,31 +25,18 @@ use tribunal_app::stats_worker::{
 };
 use web_sys::HtmlInputElement;
 
-/// The file chosen in `input`, read as text.
+/// The CSV chosen in `input`, which is required.
 async fn read(input: &HtmlInputElement, what: &str) -> Result<Upload, String> {
-    let file = input
-        .files()
-        .and_then(|list| list.get(0))
-        .ok_or_else(|| format!("choose a {what} CSV"))?;
-    let file = gloo_file::File::from(file);
-    let name = file.name();
-    let bytes = read_as_bytes(&file)
-        .await
-        .map_err(|e| format!("{name}: the file could not be read: {e}"))?;
-    Upload::new(name, bytes)
+    chosen_text(Some(input))
+        .await?
+        .ok_or_else(|| format!("choose a {what} CSV"))
 }
 
 /// The binary file chosen in `input`, if any.
 async fn read_binary(input: Option<HtmlInputElement>) -> Result<Option<BinaryUpload>, String> {
-    let Some(file) = input.and_then(|i| i.files()).and_then(|list| list.get(0)) else {
-        return Ok(None);
-    };
-    let file = gloo_file::File::from(file);
-    let name = file.name();
-    let bytes = read_as_bytes(&file)
-        .await
-        .map_err(|e| format!("{name}: the file could not be read: {e}"))?;
-    Ok(Some(BinaryUpload { name, bytes }))
+    Ok(chosen(input.as_ref())
+        .await?
+        .map(|(name, bytes)| BinaryUpload { name, bytes }))
 }
 
 /// The two embedding files, both or neither.

@@ -4,6 +4,7 @@
 mod calibrate;
 mod charts;
 mod fields;
+mod files;
 mod format;
 mod leaderboard;
 mod live;

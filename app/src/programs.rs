@@ -12,8 +12,8 @@
 //! data attributes. Nothing leaves the browser.
 
 use crate::charts::RoutingPlot;
+use crate::files::chosen_text;
 use crate::format::{fixed, interval, num};
-use gloo_file::futures::read_as_bytes;
 use gloo_worker::WorkerBridge;
 use leptos::prelude::*;
 use leptos::task::spawn_local;
@@ -28,7 +28,6 @@ use tribunal_app::stats_worker::{
     spawn_stats_worker, Job, Reply, StatsWorker, Upload, UserProgram,
 };
 use wasm_bindgen::prelude::*;
-use web_sys::HtmlInputElement;
 
 #[wasm_bindgen]
 extern "C" {
@@ -59,19 +58,6 @@ struct SandboxResult {
 }
 
 const EXAMPLE: &str = "function judgingFunction(query, response) {\n  // Higher = better. Here: answers that mention the query's words, not too long.\n  const words = new Set(query.toLowerCase().match(/[a-z]{4,}/g) || []);\n  const used = (response.toLowerCase().match(/[a-z]{4,}/g) || []).filter((w) => words.has(w));\n  return new Set(used).size - response.length / 2000;\n}";
-
-/// The file chosen in `input`, if any, read as text.
-async fn read_optional(input: Option<HtmlInputElement>) -> Result<Option<Upload>, String> {
-    let Some(file) = input.and_then(|i| i.files()).and_then(|list| list.get(0)) else {
-        return Ok(None);
-    };
-    let file = gloo_file::File::from(file);
-    let name = file.name();
-    let bytes = read_as_bytes(&file)
-        .await
-        .map_err(|e| format!("{name}: the file could not be read: {e}"))?;
-    Upload::new(name, bytes).map(Some)
-}
 
 /// Runs the user's programs on `texts` in the sandbox.
 async fn sandbox(
@@ -224,13 +210,13 @@ pub fn ProgramsPage() -> impl IntoView {
         let inputs = (pairs_ref.get(), llm_ref.get(), probes_ref.get());
         spawn_local(async move {
             let files = async {
-                let pairs = read_optional(inputs.0)
+                let pairs = chosen_text(inputs.0.as_ref())
                     .await?
                     .ok_or_else(|| "choose a pairs CSV".to_owned())?;
                 Ok::<_, String>((
                     pairs,
-                    read_optional(inputs.1).await?,
-                    read_optional(inputs.2).await?,
+                    chosen_text(inputs.1.as_ref()).await?,
+                    chosen_text(inputs.2.as_ref()).await?,
                 ))
             };
             match files.await {
