@@ -29,6 +29,7 @@ fn programs_page_equals_the_cli_and_survives_hostile_programs() {
         data.join("gpt4-verdicts.csv"),
         data.join("probes.csv"),
     );
+    let escalated = dir.join("escalated.csv");
     let cli = stdout_json(&run_tribunal(&[
         "stats",
         "programs",
@@ -40,6 +41,10 @@ fn programs_page_equals_the_cli_and_survives_hostile_programs() {
         probes.to_str().unwrap(),
         "--seed",
         "7",
+        "--budget",
+        "0.2",
+        "--escalate-out",
+        escalated.to_str().unwrap(),
     ]));
     // The small file: the first 150 pairs.
     let mut reader = csv::Reader::from_path(&pairs).unwrap();
@@ -152,6 +157,17 @@ fn programs_page_equals_the_cli_and_survives_hostile_programs() {
         }
     }
     assert_eq!(llmfao["hasPlot"], true);
+    // The staged policy at 0.2: the same escalated pairs, offered as the CLI's items CSV.
+    assert_eq!(llmfao["escalation"]["escalated"], "428");
+    close(
+        "merged accuracy",
+        &llmfao["escalation"]["estimate"],
+        &cli["escalation"]["merged"]["accuracy"]["estimate"],
+    );
+    assert_eq!(
+        llmfao["escalatedCsv"].as_str().unwrap(),
+        std::fs::read_to_string(&escalated).unwrap()
+    );
 
     // 2. Hostile programs abstain with reasons; the page keeps drawing frames.
     let hostile = &page["hostile"];

@@ -10,7 +10,7 @@
 //! result.
 
 use crate::charts::CvCurvePlot;
-use crate::files::{chosen, chosen_text};
+use crate::files::{chosen, chosen_text, data_url};
 use crate::format::{interval, num};
 use gloo_worker::WorkerBridge;
 use leptos::prelude::*;
@@ -49,19 +49,6 @@ async fn read_embedding_files(
         (None, None) => Ok(None),
         _ => Err("choose both embedding files (training and test) or neither".to_owned()),
     }
-}
-
-/// `text` as a `data:` URL (every byte outside A–Z a–z 0–9 percent-encoded).
-fn data_url(text: &str) -> String {
-    let mut url = "data:application/json;charset=utf-8,".to_owned();
-    for b in text.bytes() {
-        if b.is_ascii_alphanumeric() {
-            url.push(char::from(b));
-        } else {
-            url.push_str(&format!("%{b:02X}"));
-        }
-    }
-    url
 }
 
 #[component]
@@ -299,6 +286,6 @@ fn CalibrationView(report: Value, model: String) -> impl IntoView {
         <CvCurvePlot gammas=floats(&cv["gammas"]) mean=floats(&cv["mean_loss"]) sd=floats(&cv["sd_loss"]) chosen />
         {regression}
         {classification}
-        <p><a id="cal-download" href=data_url(&model) download=file_name>"Download the model file"</a></p>
+        <p><a id="cal-download" href=data_url("application/json", &model) download=file_name>"Download the model file"</a></p>
     }
 }

@@ -1,4 +1,5 @@
-//! Reading the files a user picks: every page reads its uploads here, in the browser.
+//! Files in and out of the page: the uploads a user picks (read here, in the browser) and the
+//! downloads a page offers (as `data:` URLs).
 
 use gloo_file::futures::read_as_bytes;
 use tribunal_app::stats_worker::Upload;
@@ -23,4 +24,17 @@ pub async fn chosen_text(input: Option<&HtmlInputElement>) -> Result<Option<Uplo
         Some((name, bytes)) => Upload::new(name, bytes).map(Some),
         None => Ok(None),
     }
+}
+
+/// `text` as a `data:` URL of type `mime` (every byte outside A–Z a–z 0–9 percent-encoded).
+pub fn data_url(mime: &str, text: &str) -> String {
+    let mut url = format!("data:{mime};charset=utf-8,");
+    for b in text.bytes() {
+        if b.is_ascii_alphanumeric() {
+            url.push(char::from(b));
+        } else {
+            url.push_str(&format!("%{b:02X}"));
+        }
+    }
+    url
 }

@@ -12,7 +12,7 @@
 //! data attributes. Nothing leaves the browser.
 
 use crate::charts::RoutingPlot;
-use crate::files::chosen_text;
+use crate::files::{chosen_text, data_url};
 use crate::format::{fixed, interval, num};
 use gloo_worker::WorkerBridge;
 use leptos::prelude::*;
@@ -525,6 +525,13 @@ fn ProgramsView(report: Value) -> impl IntoView {
                 interval(&report["escalation"]["merged"]["accuracy"], 3)
             )}
         </p>
+        {(report["escalation"]["escalated"].as_u64().unwrap_or(0) > 0).then(|| view! {
+            <p><a id="prog-escalated" download="tribunal-escalated-items.csv"
+                href=data_url("text/csv", report["escalated_items_csv"].as_str().unwrap_or(""))>
+                "Download the escalated pairs as judge items"</a>
+                " — run " <code>"tribunal judge --input tribunal-escalated-items.csv …"</code>
+                " and load its " <code>".jsonl"</code> " as the LLM verdicts."</p>
+        })}
         <h3>"Bias probes"</h3>
         <table class="ratings" id="prog-bias">
             <thead><tr><th>"Bias"</th><th>"Probes"</th><th>"Flip rate"</th><th>"Bias win rate"</th></tr></thead>

@@ -32,7 +32,8 @@ use tribunal::judge_study::{JudgeStudy, JudgeStudyParams};
 use tribunal::leaderboard::{bradley_terry_leaderboard, Leaderboard};
 use tribunal::position_report::PositionReportParams;
 use tribunal::program_pairs::{
-    parse_judgments_jsonl, parse_probes, parse_program_pairs, parse_verdicts, Probe, ProgramPair,
+    judge_items_csv, parse_judgments_jsonl, parse_probes, parse_program_pairs, parse_verdicts,
+    Probe, ProgramPair,
 };
 use tribunal::program_report::{builtin_scores, ProbeScores, ProgramReport, ProgramReportParams};
 use tribunal::program_votes::ScoreMatrix;
@@ -381,7 +382,7 @@ fn programs_report(
     probes: Option<&Upload>,
     user: &[UserProgram],
     params: &ProgramReportParams,
-) -> tribunal::Result<ProgramReport> {
+) -> tribunal::Result<(ProgramReport, Vec<ProgramPair>)> {
     let parsed = parse_program_pairs(&pairs.name, pairs.text.as_bytes())?;
     let probes = parse_probe_upload(probes)?;
     let ids: Vec<&str> = parsed.iter().map(|p| p.id.as_str()).collect();
@@ -401,7 +402,7 @@ fn programs_report(
     let m = probes.len();
     let clean_scores = builtin_scores(&clean).join(&user_scores(user, 2 * n, m, 4))?;
     let perturbed_scores = builtin_scores(&perturbed).join(&user_scores(user, 2 * n + 2, m, 4))?;
-    params.fit(
+    let report = params.fit(
         &parsed,
         &scores,
         verdicts.as_deref(),
@@ -410,7 +411,31 @@ fn programs_report(
             clean: &clean_scores,
             perturbed: &perturbed_scores,
         }),
-    )
+    )?;
+    Ok((report, parsed))
+}
+
+/// The programs report's JSON, with the escalated pairs as a judge items CSV
+/// (`escalated_items_csv`, what `--escalate-out` writes).
+fn programs_json(
+    pairs: &Upload,
+    llm: Option<&Upload>,
+    probes: Option<&Upload>,
+    user: &[UserProgram],
+    params: &ProgramReportParams,
+) -> Result<serde_json::Value, String> {
+    let (report, parsed) =
+        programs_report(pairs, llm, probes, user, params).map_err(|e| e.to_string())?;
+    let escalated: Vec<&ProgramPair> = report
+        .escalation
+        .pairs
+        .iter()
+        .map(|&i| &parsed[i])
+        .collect();
+    let csv = judge_items_csv(&escalated).map_err(|e| e.to_string())?;
+    let mut json = serde_json::to_value(report).map_err(|e| e.to_string())?;
+    json["escalated_items_csv"] = serde_json::Value::String(csv);
+    Ok(json)
 }
 
 /// What `tribunal stats calibrate` prints, and the model file.
@@ -636,9 +661,7 @@ impl Worker for StatsWorker {
                 params,
             } => Reply::ProgramsReported {
                 request,
-                result: programs_report(&pairs, llm.as_ref(), probes.as_ref(), &user, &params)
-                    .map_err(|e| e.to_string())
-                    .and_then(|r| serde_json::to_value(r).map_err(|e| e.to_string())),
+                result: programs_json(&pairs, llm.as_ref(), probes.as_ref(), &user, &params),
             },
         };
         scope.respond(id, reply);

@@ -252,6 +252,24 @@ pub fn parse_judgments_jsonl(
         .collect())
 }
 
+/// `pairs` as the items CSV of a pairwise judge run (`id,instruction,response,response_b`,
+/// [`crate::judge_items`]), e.g. the pairs a staged policy escalates to the LLM judge.
+pub fn judge_items_csv(pairs: &[&ProgramPair]) -> Result<String> {
+    let fail =
+        |e: &dyn std::fmt::Display| Error::Insufficient(format!("writing the items CSV: {e}"));
+    let mut writer = csv::Writer::from_writer(Vec::new());
+    writer
+        .write_record(["id", "instruction", "response", "response_b"])
+        .map_err(|e| fail(&e))?;
+    for p in pairs {
+        writer
+            .write_record([&p.id, &p.query, &p.response_a, &p.response_b])
+            .map_err(|e| fail(&e))?;
+    }
+    let bytes = writer.into_inner().map_err(|e| fail(&e))?;
+    String::from_utf8(bytes).map_err(|e| fail(&e))
+}
+
 /// One bias probe: a pair judged clean and perturbed.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 pub struct Probe {
@@ -408,6 +426,13 @@ mod tests {
         ));
 
         let ids: Vec<&str> = pairs.iter().map(|p| p.id.as_str()).collect();
+        let csv = judge_items_csv(&[&pairs[0], &pairs[2]]).unwrap();
+        assert_eq!(
+            csv,
+            "id,instruction,response,response_b\np1,Say hi,\"Hi,\nthere\",\np3,Add,4,5\n"
+        );
+        let items = crate::judge_items::parse_judge_items("items.csv", csv[..].as_bytes(), true);
+        assert!(items.is_err(), "an empty response_b is not a judge item");
         let verdicts = parse_verdicts("v.csv", b"id,label\np3,b\np1,a\n", &ids).unwrap();
         assert_eq!(verdicts, [Some(Preference::A), None, Some(Preference::B)]);
         let err = parse_verdicts("v.csv", b"id,label\np9,b\n", &ids).unwrap_err();

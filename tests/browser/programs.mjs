@@ -26,6 +26,8 @@ try {
   // 1. LLMFAO, built-in programs.
   await page.fill('#prog-seed', '7');
   await page.dispatchEvent('#prog-seed', 'change');
+  await page.fill('#prog-budget', '0.2');
+  await page.dispatchEvent('#prog-budget', 'change');
   await page.setInputFiles('#prog-pairs', pairs);
   await page.setInputFiles('#prog-llm', gpt4);
   await page.setInputFiles('#prog-probes', probes);
@@ -40,6 +42,8 @@ try {
     routing: await routingOf(),
     bias: await rowsOf('#prog-bias'),
     hasPlot: await page.isVisible('#programs figure svg polyline'),
+    escalation: await page.$eval('#prog-escalation', (p) => ({ ...p.dataset })),
+    escalatedCsv: decodeURIComponent((await page.getAttribute('#prog-escalated', 'href')).split(',').slice(1).join(',')),
   };
   await page.screenshot({ path: screenshot, fullPage: true });
 

@@ -19,8 +19,8 @@ use clap::Args;
 use std::path::{Path, PathBuf};
 use tribunal::label_model::{ClassPrior, LabelModelParams};
 use tribunal::program_pairs::{
-    parse_judgments_jsonl, parse_probes, parse_program_pairs, parse_verdicts, Preference,
-    ProgramPair,
+    judge_items_csv, parse_judgments_jsonl, parse_probes, parse_program_pairs, parse_verdicts,
+    Preference, ProgramPair,
 };
 use tribunal::program_report::{builtin_scores, ProbeScores, ProgramReportParams};
 use tribunal::program_votes::VoteParams;
@@ -146,16 +146,6 @@ fn verdicts(path: &Path, ids: &[&str]) -> anyhow::Result<Vec<Option<Preference>>
     }
 }
 
-/// `pairs` as the items CSV of a pairwise judge run.
-fn items_csv(pairs: &[&ProgramPair]) -> anyhow::Result<Vec<u8>> {
-    let mut writer = csv::Writer::from_writer(Vec::new());
-    writer.write_record(["id", "instruction", "response", "response_b"])?;
-    for p in pairs {
-        writer.write_record([&p.id, &p.query, &p.response_a, &p.response_b])?;
-    }
-    Ok(writer.into_inner()?)
-}
-
 pub fn programs(args: ProgramsArgs) -> anyhow::Result<String> {
     let (source, bytes) = read_input(&args.pairs)?;
     let pairs = parse_program_pairs(&source, &bytes)?;
@@ -220,7 +210,7 @@ pub fn programs(args: ProgramsArgs) -> anyhow::Result<String> {
     if let Some(path) = &args.escalate_out {
         let chosen: Vec<&ProgramPair> =
             report.escalation.pairs.iter().map(|&i| &pairs[i]).collect();
-        std::fs::write(path, items_csv(&chosen)?)
+        std::fs::write(path, judge_items_csv(&chosen)?)
             .with_context(|| format!("writing {}", path.display()))?;
     }
     Ok(serde_json::to_string_pretty(&report)?)
