@@ -35,7 +35,9 @@ use tribunal::program_pairs::{
     judge_items_csv, parse_judgments_jsonl, parse_probes, parse_program_pairs, parse_verdicts,
     Probe, ProgramPair,
 };
-use tribunal::program_report::{builtin_scores, ProbeScores, ProgramReport, ProgramReportParams};
+use tribunal::program_report::{
+    builtin_probe_scores, builtin_scores, ProbeScores, ProgramReport, ProgramReportParams,
+};
 use tribunal::program_votes::ScoreMatrix;
 use tribunal::reliability_report::{AgreementReportParams, RatingsFile};
 use tribunal::scored_battles::{join_verdicts, parse_scored_battles};
@@ -397,11 +399,10 @@ fn programs_report(
         .transpose()?;
     let n = parsed.len();
     let scores = builtin_scores(&parsed).join(&user_scores(user, 0, n, 2))?;
-    let clean: Vec<ProgramPair> = probes.iter().map(|p| p.clean.clone()).collect();
-    let perturbed: Vec<ProgramPair> = probes.iter().map(|p| p.perturbed.clone()).collect();
     let m = probes.len();
-    let clean_scores = builtin_scores(&clean).join(&user_scores(user, 2 * n, m, 4))?;
-    let perturbed_scores = builtin_scores(&perturbed).join(&user_scores(user, 2 * n + 2, m, 4))?;
+    let (clean, perturbed) = builtin_probe_scores(&probes);
+    let clean_scores = clean.join(&user_scores(user, 2 * n, m, 4))?;
+    let perturbed_scores = perturbed.join(&user_scores(user, 2 * n + 2, m, 4))?;
     let report = params.fit(
         &parsed,
         &scores,

@@ -39,8 +39,20 @@ use serde::{Deserialize, Serialize};
 
 /// The scores of every pair under the built-in programs, each text analysed once.
 pub fn builtin_scores(pairs: &[ProgramPair]) -> ScoreMatrix {
+    scores_of(pairs.iter(), pairs.len())
+}
+
+/// The built-in programs' scores of the probes' clean pairs and of their perturbed pairs.
+pub fn builtin_probe_scores(probes: &[Probe]) -> (ScoreMatrix, ScoreMatrix) {
+    (
+        scores_of(probes.iter().map(|p| &p.clean), probes.len()),
+        scores_of(probes.iter().map(|p| &p.perturbed), probes.len()),
+    )
+}
+
+fn scores_of<'a>(pairs: impl Iterator<Item = &'a ProgramPair>, n: usize) -> ScoreMatrix {
     let programs = BuiltinProgram::ALL;
-    let mut scores = Vec::with_capacity(pairs.len() * programs.len());
+    let mut scores = Vec::with_capacity(n * programs.len());
     for pair in pairs {
         let q = TextStats::of(&pair.query);
         let a = TextStats::of(&pair.response_a);
@@ -53,7 +65,7 @@ pub fn builtin_scores(pairs: &[ProgramPair]) -> ScoreMatrix {
     }
     ScoreMatrix {
         programs: programs.iter().map(|p| p.name().to_owned()).collect(),
-        pairs: pairs.len(),
+        pairs: n,
         scores,
     }
 }

@@ -22,7 +22,9 @@ use tribunal::program_pairs::{
     judge_items_csv, parse_judgments_jsonl, parse_probes, parse_program_pairs, parse_verdicts,
     Preference, ProgramPair,
 };
-use tribunal::program_report::{builtin_scores, ProbeScores, ProgramReportParams};
+use tribunal::program_report::{
+    builtin_probe_scores, builtin_scores, ProbeScores, ProgramReportParams,
+};
 use tribunal::program_votes::VoteParams;
 use tribunal::resample::BootstrapParams;
 use tribunal::routing::RoutingParams;
@@ -174,11 +176,7 @@ pub fn programs(args: ProgramsArgs) -> anyhow::Result<String> {
             anyhow::Ok(parse_probes(&source, &bytes)?)
         })
         .transpose()?;
-    let probe_scores = probes.as_ref().map(|probes| {
-        let clean: Vec<ProgramPair> = probes.iter().map(|p| p.clean.clone()).collect();
-        let perturbed: Vec<ProgramPair> = probes.iter().map(|p| p.perturbed.clone()).collect();
-        (builtin_scores(&clean), builtin_scores(&perturbed))
-    });
+    let probe_scores = probes.as_deref().map(builtin_probe_scores);
     let report = params.fit(
         &pairs,
         &builtin_scores(&pairs),
