@@ -322,3 +322,84 @@ pub fn sliced_agreement_files(dir: &Path) -> (PathBuf, PathBuf) {
     std::fs::write(&judge_path, judge).expect("writing the judge file");
     (crowd_path, judge_path)
 }
+
+/// An HTTP/1.1 answer: status and body.
+pub struct HttpAnswer {
+    pub status: u16,
+    pub body: Vec<u8>,
+}
+
+impl HttpAnswer {
+    /// The body as JSON.
+    pub fn json(&self) -> serde_json::Value {
+        serde_json::from_slice(&self.body).unwrap_or_else(|e| {
+            panic!(
+                "HTTP {}: the body is not JSON ({e}): {}",
+                self.status,
+                String::from_utf8_lossy(&self.body)
+            )
+        })
+    }
+}
+
+/// One HTTP/1.1 request to the worker at `authority` (`host:port`) over a new connection,
+/// with `headers` (`Name: value`) and `body`; reads the whole answer.
+pub fn http(
+    authority: &str,
+    method: &str,
+    path: &str,
+    headers: &[&str],
+    body: &[u8],
+) -> HttpAnswer {
+    use std::io::{Read, Write};
+    let mut stream = std::net::TcpStream::connect(authority).expect("connecting to the worker");
+    let mut head = format!(
+        "{method} {path} HTTP/1.1\r\nHost: {authority}\r\nConnection: close\r\nContent-Length: {}\r\n",
+        body.len()
+    );
+    for h in headers {
+        head.push_str(h);
+        head.push_str("\r\n");
+    }
+    head.push_str("\r\n");
+    stream
+        .write_all(head.as_bytes())
+        .expect("sending the request");
+    stream.write_all(body).expect("sending the body");
+    let mut raw = Vec::new();
+    stream.read_to_end(&mut raw).expect("reading the answer");
+    let split = raw
+        .windows(4)
+        .position(|w| w == b"\r\n\r\n")
+        .expect("an HTTP head");
+    let head = String::from_utf8_lossy(&raw[..split]).to_string();
+    let status = head
+        .split_whitespace()
+        .nth(1)
+        .and_then(|s| s.parse().ok())
+        .expect("a status code");
+    let mut body = raw[split + 4..].to_vec();
+    if head
+        .to_ascii_lowercase()
+        .contains("transfer-encoding: chunked")
+    {
+        body = dechunk(&body);
+    }
+    HttpAnswer { status, body }
+}
+
+fn dechunk(mut raw: &[u8]) -> Vec<u8> {
+    let mut out = Vec::new();
+    loop {
+        let Some(end) = raw.windows(2).position(|w| w == b"\r\n") else {
+            return out;
+        };
+        let size = usize::from_str_radix(String::from_utf8_lossy(&raw[..end]).trim(), 16)
+            .expect("a chunk size");
+        if size == 0 {
+            return out;
+        }
+        out.extend_from_slice(&raw[end + 2..end + 2 + size]);
+        raw = &raw[end + 2 + size + 2..];
+    }
+}

@@ -26,6 +26,7 @@ struct Pending {
     request: u64,
     battles: Option<Upload>,
     params: BtBootstrapParams,
+    anchor: Option<Anchor>,
     chunks: Vec<(usize, Option<Vec<Vec<f64>>>)>,
     fitted: Option<Leaderboard>,
 }
@@ -41,12 +42,228 @@ async fn read(input: &HtmlInputElement) -> Option<Result<Upload, String>> {
     )
 }
 
+/// What the leaderboard on screen was fitted from: the file, the bootstrap and the anchor.
+#[derive(Clone)]
+pub struct BoardInput {
+    pub upload: Upload,
+    pub bootstrap: BootstrapParams,
+    pub anchor: Option<Anchor>,
+}
+
+/// A leaderboard fitted in web workers: the point fit first, then the bootstrap's rounds split
+/// across [`WORKERS`] workers with progress, then the summary with intervals. A failed fit
+/// shows its error and keeps the previous leaderboard on screen. Copy it into closures.
+#[derive(Clone, Copy)]
+pub struct BoardRun {
+    pub board: RwSignal<Option<Leaderboard>>,
+    pub error: RwSignal<Option<String>>,
+    progress: RwSignal<Option<(usize, usize)>>,
+    status: RwSignal<Option<String>>,
+    pending: StoredValue<Pending, LocalStorage>,
+    shown: StoredValue<Option<BoardInput>, LocalStorage>,
+    workers: StoredValue<Vec<WorkerBridge<StatsWorker>>, LocalStorage>,
+}
+
+impl BoardRun {
+    /// Spawns the workers.
+    pub fn spawn() -> Self {
+        let run = Self {
+            board: RwSignal::new(None),
+            error: RwSignal::new(None),
+            progress: RwSignal::new(None),
+            status: RwSignal::new(None),
+            pending: StoredValue::new_local(Pending::default()),
+            shown: StoredValue::new_local(None),
+            workers: StoredValue::new_local(Vec::new()),
+        };
+        let workers = (0..WORKERS)
+            .map(|_| spawn_stats_worker(move |reply| run.on_reply(reply)))
+            .collect();
+        run.workers.set_value(workers);
+        run
+    }
+
+    /// What the leaderboard on screen was fitted from.
+    pub fn shown(self) -> Option<BoardInput> {
+        self.shown.get_value()
+    }
+
+    fn current(self, request: u64) -> bool {
+        request == self.pending.with_value(|p| p.request)
+    }
+
+    fn send(self, k: usize, job: Job) {
+        spawn_local(async move {
+            self.workers.with_value(|w| w[k % w.len()].send(job));
+        })
+    }
+
+    fn on_reply(self, reply: Reply) {
+        match reply {
+            Reply::Fitted { request, result } if self.current(request) => {
+                self.status.set(None);
+                match result {
+                    Ok(lb) => {
+                        self.board.set(Some(lb.clone()));
+                        self.shown.set_value(self.pending.with_value(|p| {
+                            Some(BoardInput {
+                                upload: p.battles.clone()?,
+                                bootstrap: p.params.bootstrap,
+                                anchor: p.anchor.clone(),
+                            })
+                        }));
+                        self.error.set(None);
+                        self.pending.update_value(|p| p.fitted = Some(lb));
+                        self.summarise_when_ready();
+                    }
+                    Err(message) => {
+                        self.error.set(Some(message));
+                        self.progress.set(None);
+                        self.pending.update_value(|p| p.request += 1);
+                    }
+                }
+            }
+            Reply::Progress { request, done } if self.current(request) => {
+                self.progress.update(|p| {
+                    if let Some((d, _)) = p {
+                        *d += done;
+                    }
+                });
+            }
+            Reply::Rounds {
+                request,
+                start,
+                result,
+            } if self.current(request) => match result {
+                Ok(replicates) => {
+                    self.pending.update_value(|p| {
+                        if let Some(chunk) = p.chunks.iter_mut().find(|c| c.0 == start) {
+                            chunk.1 = Some(replicates);
+                        }
+                    });
+                    self.summarise_when_ready();
+                }
+                Err(message) => {
+                    self.error.set(Some(message));
+                    self.progress.set(None);
+                }
+            },
+            Reply::Summarised { request, result } if self.current(request) => {
+                self.progress.set(None);
+                match result {
+                    Ok(lb) => self.board.set(Some(lb)),
+                    Err(message) => self.error.set(Some(message)),
+                }
+            }
+            _ => {}
+        }
+    }
+
+    /// Fits `upload`: worker 0 fits, runs the first share of rounds and later summarises; the
+    /// others run the remaining shares.
+    pub fn fit(self, upload: Upload, bootstrap: BootstrapParams, anchor: Option<Anchor>) {
+        let rounds = bootstrap.rounds;
+        let params = BtBootstrapParams {
+            bootstrap,
+            ..BtBootstrapParams::default()
+        };
+        let request = self.pending.with_value(|p| p.request) + 1;
+        let bounds: Vec<(usize, usize)> = if rounds > 1 {
+            (0..WORKERS)
+                .map(|k| (rounds * k / WORKERS, rounds * (k + 1) / WORKERS))
+                .filter(|(a, b)| a < b)
+                .collect()
+        } else {
+            Vec::new()
+        };
+        self.pending.set_value(Pending {
+            request,
+            battles: Some(upload.clone()),
+            params,
+            anchor: anchor.clone(),
+            chunks: bounds.iter().map(|&(a, _)| (a, None)).collect(),
+            fitted: None,
+        });
+        self.status.set(Some(format!("fitting {}…", upload.name)));
+        self.progress.set((rounds > 1).then_some((0, rounds)));
+        let (start, end) = bounds.first().copied().unwrap_or((0, 0));
+        self.send(
+            0,
+            Job::Fit {
+                request,
+                battles: upload.clone(),
+                params,
+                anchor,
+                start,
+                end,
+            },
+        );
+        for (k, &(a, b)) in bounds.iter().enumerate().skip(1) {
+            self.send(
+                k,
+                Job::Rounds {
+                    request,
+                    battles: upload.clone(),
+                    params,
+                    start: a,
+                    end: b,
+                },
+            );
+        }
+    }
+
+    fn summarise_when_ready(self) {
+        let job = self.pending.with_value(|p| {
+            let fitted = p.fitted.clone()?;
+            if p.params.bootstrap.rounds < 2 || p.chunks.iter().any(|c| c.1.is_none()) {
+                return None;
+            }
+            let mut chunks: Vec<_> = p.chunks.iter().collect();
+            chunks.sort_by_key(|c| c.0);
+            Some(Job::Summarise {
+                request: p.request,
+                leaderboard: Box::new(fitted),
+                replicates: chunks
+                    .into_iter()
+                    .flat_map(|c| c.1.clone().unwrap_or_default())
+                    .collect(),
+            })
+        });
+        if let Some(job) = job {
+            self.progress.update(|p| {
+                if let Some((d, t)) = p {
+                    *d = *t;
+                }
+            });
+            self.send(0, job);
+        }
+    }
+
+    /// Shows a message as this run's status.
+    pub fn say(self, message: Option<String>) {
+        self.status.set(message);
+    }
+}
+
+/// A run's status, bootstrap progress, error and leaderboard.
+#[component]
+pub fn BoardRunView(run: BoardRun) -> impl IntoView {
+    view! {
+        {move || run.status.get().map(|s| view! { <p class="busy">{s}</p> })}
+        {move || run.progress.get().map(|(done, total)| view! {
+            <p class="busy" id="bootstrap-progress">
+                <progress max=total value=done></progress>
+                {format!(" bootstrap {done} / {total} rounds")}
+            </p>
+        })}
+        {move || run.error.get().map(|message| view! { <div id="error" class="error" role="alert">{message}</div> })}
+        {move || run.board.get().map(|lb| view! { <LeaderboardView lb /> })}
+    }
+}
+
 #[component]
 pub fn LeaderboardPage() -> impl IntoView {
-    let board = RwSignal::new(None::<Leaderboard>);
-    let error = RwSignal::new(None::<String>);
-    let progress = RwSignal::new(None::<(usize, usize)>);
-    let status = RwSignal::new(None::<String>);
+    let run = BoardRun::spawn();
     let rounds = RwSignal::new(BootstrapParams::default().rounds);
     let seed = RwSignal::new(BootstrapParams::default().seed);
     let anchor_model = RwSignal::new(String::new());
@@ -63,70 +280,11 @@ pub fn LeaderboardPage() -> impl IntoView {
             elo: anchor_elo.get_untracked(),
         })
     };
-    let pending = StoredValue::new_local(Pending::default());
-    // The file of the leaderboard on screen (a failed upload leaves it in place).
-    let shown = StoredValue::new_local(None::<Upload>);
-    let workers = StoredValue::new_local(Vec::<WorkerBridge<StatsWorker>>::new());
     let study = RwSignal::new(None::<JudgeStudy>);
     let study_error = RwSignal::new(None::<String>);
     let study_busy = RwSignal::new(false);
-
-    let send = move |k: usize, job: Job| {
-        spawn_local(async move {
-            workers.with_value(|w| w[k % w.len()].send(job));
-        })
-    };
-    let on_reply = move |reply: Reply| match reply {
-        Reply::Fitted { request, result } if request == pending.with_value(|p| p.request) => {
-            status.set(None);
-            match result {
-                Ok(lb) => {
-                    board.set(Some(lb.clone()));
-                    shown.set_value(pending.with_value(|p| p.battles.clone()));
-                    error.set(None);
-                    pending.update_value(|p| p.fitted = Some(lb));
-                    summarise_when_ready(pending, progress, send);
-                }
-                Err(message) => {
-                    error.set(Some(message));
-                    progress.set(None);
-                    pending.update_value(|p| p.request += 1);
-                }
-            }
-        }
-        Reply::Progress { request, done } if request == pending.with_value(|p| p.request) => {
-            progress.update(|p| {
-                if let Some((d, _)) = p {
-                    *d += done;
-                }
-            });
-        }
-        Reply::Rounds {
-            request,
-            start,
-            result,
-        } if request == pending.with_value(|p| p.request) => match result {
-            Ok(replicates) => {
-                pending.update_value(|p| {
-                    if let Some(chunk) = p.chunks.iter_mut().find(|c| c.0 == start) {
-                        chunk.1 = Some(replicates);
-                    }
-                });
-                summarise_when_ready(pending, progress, send);
-            }
-            Err(message) => {
-                error.set(Some(message));
-                progress.set(None);
-            }
-        },
-        Reply::Summarised { request, result } if request == pending.with_value(|p| p.request) => {
-            progress.set(None);
-            match result {
-                Ok(lb) => board.set(Some(lb)),
-                Err(message) => error.set(Some(message)),
-            }
-        }
-        Reply::Studied { result, .. } => {
+    let study_worker = StoredValue::new_local(spawn_stats_worker(move |reply| {
+        if let Reply::Studied { result, .. } = reply {
             study_busy.set(false);
             match *result {
                 Ok(s) => {
@@ -136,47 +294,45 @@ pub fn LeaderboardPage() -> impl IntoView {
                 Err(message) => study_error.set(Some(message)),
             }
         }
-        _ => {}
-    };
-    workers.set_value((0..WORKERS).map(|_| spawn_stats_worker(on_reply)).collect());
+    }));
+    let share = RwSignal::new(None::<Result<String, String>>);
 
     let fit = move |upload: Upload| {
-        start(
-            upload,
-            bootstrap(),
-            anchor(),
-            pending,
-            progress,
-            status,
-            send,
-        )
+        share.set(None);
+        run.fit(upload, bootstrap(), anchor())
     };
     let on_battles = move |ev: leptos::ev::Event| {
         let input: HtmlInputElement = event_target(&ev);
-        status.set(Some("reading the file…".to_owned()));
+        run.say(Some("reading the file…".to_owned()));
         spawn_local(async move {
             match read(&input).await {
                 Some(Ok(upload)) => fit(upload),
                 Some(Err(message)) => {
-                    error.set(Some(message));
-                    status.set(None);
+                    run.error.set(Some(message));
+                    run.say(None);
                 }
-                None => status.set(None),
+                None => run.say(None),
             }
         });
     };
 
     // A new anchor refits the file on screen.
     let on_anchor = move || {
-        if let Some(upload) = shown.get_value() {
-            fit(upload);
+        if let Some(shown) = run.shown() {
+            fit(shown.upload);
         }
     };
     let models = move || {
-        board
+        run.board
             .get()
             .map(|lb| lb.ratings.into_iter().map(|r| r.model).collect::<Vec<_>>())
             .unwrap_or_default()
+    };
+    // The leaderboard on screen as a link that carries its data in the fragment.
+    let share_link = move |_| {
+        if let Some(shown) = run.shown() {
+            share.set(Some(crate::session::fragment_link(&shown)));
+        }
     };
 
     let human_ref = NodeRef::<leptos::html::Input>::new();
@@ -204,14 +360,13 @@ pub fn LeaderboardPage() -> impl IntoView {
                 ),
             };
             match input {
-                Ok(input) => send(
-                    0,
-                    Job::Study {
+                Ok(input) => study_worker.with_value(|w| {
+                    w.send(Job::Study {
                         request: 0,
                         input,
                         params: Box::new(JudgeStudyParams::default()),
-                    },
-                ),
+                    })
+                }),
                 Err(message) => {
                     study_error.set(Some(message));
                     study_busy.set(false);
@@ -258,15 +413,16 @@ pub fn LeaderboardPage() -> impl IntoView {
                     <input id="csv-input" type="file" accept=".csv,text/csv" on:change=on_battles />
                 </label>
             </div>
-            {move || status.get().map(|s| view! { <p class="busy">{s}</p> })}
-            {move || progress.get().map(|(done, total)| view! {
-                <p class="busy" id="bootstrap-progress">
-                    <progress max=total value=done></progress>
-                    {format!(" bootstrap {done} / {total} rounds")}
+            <BoardRunView run />
+            {move || run.board.get().is_some().then(|| view! {
+                <p class="controls">
+                    <button id="share-link" on:click=share_link>"Share as a link (data in the link, not uploaded)"</button>
                 </p>
             })}
-            {move || error.get().map(|message| view! { <div id="error" class="error" role="alert">{message}</div> })}
-            {move || board.get().map(|lb| view! { <LeaderboardView lb /> })}
+            {move || share.get().map(|link| match link {
+                Ok(url) => view! { <p class="share">"Link: " <input id="share-url" type="text" readonly prop:value=url /></p> }.into_any(),
+                Err(message) => view! { <div id="share-error" class="error" role="alert">{message}</div> }.into_any(),
+            })}
         </section>
         <section id="judge" class="card">
             <h2>"Judge against humans"</h2>
@@ -287,97 +443,6 @@ pub fn LeaderboardPage() -> impl IntoView {
             {move || study_error.get().map(|m| view! { <div id="study-error" class="error" role="alert">{m}</div> })}
             {move || study.get().map(|s| view! { <StudyView study=s /> })}
         </section>
-    }
-}
-
-fn start(
-    upload: Upload,
-    bootstrap: BootstrapParams,
-    anchor: Option<Anchor>,
-    pending: StoredValue<Pending, LocalStorage>,
-    progress: RwSignal<Option<(usize, usize)>>,
-    status: RwSignal<Option<String>>,
-    send: impl Fn(usize, Job) + Copy + 'static,
-) {
-    let rounds = bootstrap.rounds;
-    let params = BtBootstrapParams {
-        bootstrap,
-        ..BtBootstrapParams::default()
-    };
-    let request = pending.with_value(|p| p.request) + 1;
-    let bounds: Vec<(usize, usize)> = if rounds > 1 {
-        (0..WORKERS)
-            .map(|k| (rounds * k / WORKERS, rounds * (k + 1) / WORKERS))
-            .filter(|(a, b)| a < b)
-            .collect()
-    } else {
-        Vec::new()
-    };
-    pending.set_value(Pending {
-        request,
-        battles: Some(upload.clone()),
-        params,
-        chunks: bounds.iter().map(|&(a, _)| (a, None)).collect(),
-        fitted: None,
-    });
-    status.set(Some(format!("fitting {}…", upload.name)));
-    progress.set((rounds > 1).then_some((0, rounds)));
-    // Worker 0 fits, runs the first share of rounds and later summarises; the others run the
-    // remaining shares.
-    let (start, end) = bounds.first().copied().unwrap_or((0, 0));
-    send(
-        0,
-        Job::Fit {
-            request,
-            battles: upload.clone(),
-            params,
-            anchor,
-            start,
-            end,
-        },
-    );
-    for (k, &(a, b)) in bounds.iter().enumerate().skip(1) {
-        send(
-            k,
-            Job::Rounds {
-                request,
-                battles: upload.clone(),
-                params,
-                start: a,
-                end: b,
-            },
-        );
-    }
-}
-
-fn summarise_when_ready(
-    pending: StoredValue<Pending, LocalStorage>,
-    progress: RwSignal<Option<(usize, usize)>>,
-    send: impl Fn(usize, Job) + Copy + 'static,
-) {
-    let job = pending.with_value(|p| {
-        let fitted = p.fitted.clone()?;
-        if p.params.bootstrap.rounds < 2 || p.chunks.iter().any(|c| c.1.is_none()) {
-            return None;
-        }
-        let mut chunks: Vec<_> = p.chunks.iter().collect();
-        chunks.sort_by_key(|c| c.0);
-        Some(Job::Summarise {
-            request: p.request,
-            leaderboard: Box::new(fitted),
-            replicates: chunks
-                .into_iter()
-                .flat_map(|c| c.1.clone().unwrap_or_default())
-                .collect(),
-        })
-    });
-    if let Some(job) = job {
-        progress.update(|p| {
-            if let Some((d, t)) = p {
-                *d = *t;
-            }
-        });
-        send(0, job);
     }
 }
 

@@ -11,8 +11,10 @@ mod live;
 mod programs;
 mod reliability;
 mod run_checks;
+mod session;
 
 use leptos::prelude::*;
+use session::Route;
 
 fn main() {
     console_error_panic_hook::set_once();
@@ -26,13 +28,32 @@ fn App() -> impl IntoView {
             <h1>"Tribunal"</h1>
             <p class="tagline">"LLM judges as honest measurement instruments"</p>
         </header>
+        <nav class="top">
+            <a href="/">"Home"</a>
+            <a href="/#sessions">"Sessions"</a>
+            <a href="/#leaderboard">"Leaderboard"</a>
+            <a href="/#reliability">"Reliability"</a>
+            <a href="/#calibrate">"Calibrate"</a>
+            <a href="/#programs">"Programs"</a>
+        </nav>
         <main>
-            <leaderboard::LeaderboardPage />
-            <reliability::ReliabilityPage />
-            <run_checks::RunChecksCard />
-            <calibrate::CalibratePage />
-            <programs::ProgramsPage />
-            <live::LivePanel />
+            {match session::route() {
+                Route::Home => view! {
+                    <session::SessionsCard />
+                    <leaderboard::LeaderboardPage />
+                    <reliability::ReliabilityPage />
+                    <run_checks::RunChecksCard />
+                    <calibrate::CalibratePage />
+                    <programs::ProgramsPage />
+                    <live::LivePanel />
+                }
+                .into_any(),
+                Route::Shared(fragment) => view! { <session::SharedPage fragment /> }.into_any(),
+                Route::Session(id) => view! { <session::SessionPage id /> }.into_any(),
+                Route::Analysis(id, analysis) => {
+                    view! { <session::AnalysisPage id analysis /> }.into_any()
+                }
+            }}
         </main>
     }
 }

@@ -45,7 +45,7 @@ use tribunal::slices::SliceParams;
 use wasm_bindgen::JsValue;
 
 /// Where the page finds the worker script (Trunk's output name for the `stats-worker` bin).
-pub const WORKER_PATH: &str = "./stats-worker.js";
+pub const WORKER_PATH: &str = "/stats-worker.js";
 
 /// Rounds between two progress messages.
 pub const ROUNDS_PER_PROGRESS: usize = 25;

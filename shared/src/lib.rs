@@ -59,6 +59,8 @@
 //! - [`program_report`]: the programs report (committee, label model vs majority, routing).
 //! - [`vote_file`]: the CSV of a committee's votes on pairs.
 //! - [`bias_probe`]: flip rate and bias win rate of a pairwise judge under perturbations.
+//! - [`session`]: sessions — content-addressed datasets, saved analyses, the session archive.
+//! - [`share_link`]: an on-device analysis and its data compressed into a URL fragment.
 
 pub mod aa_report;
 pub mod aa_test;
@@ -118,6 +120,8 @@ pub mod reliability_report;
 pub mod resample;
 pub mod routing;
 pub mod scored_battles;
+pub mod session;
+pub mod share_link;
 pub mod simulate;
 pub mod slices;
 pub mod soft_targets;

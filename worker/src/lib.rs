@@ -6,6 +6,7 @@
 //! - [`engine`]: the local judge engine (candle): device choice, MiniLM embeddings, GGUF judge.
 //! - [`judge_run`]: `tribunal judge` and `tribunal embed` on files.
 //! - [`server`]: `tribunal serve` — the built app, the API and the WebSocket endpoint.
+//! - [`sessions`]: the sessions API (share links, owner tokens, export and import).
 //! - [`store`]: the embedded SQLite store.
 //! - [`demo`]: the demo event stream.
 
@@ -14,5 +15,6 @@ pub mod demo;
 pub mod engine;
 pub mod judge_run;
 pub mod server;
+pub mod sessions;
 pub mod stats;
 pub mod store;

@@ -1,9 +1,12 @@
-//! `tribunal serve`: the built app at `/`, `GET /api/health`, and the WebSocket at `/ws`.
+//! `tribunal serve`: the built app at `/` (every other path, e.g. `/s/<id>`, is the app's
+//! `index.html`), `GET /api/health`, the sessions API ([`crate::sessions`]) and the WebSocket
+//! at `/ws`. An unknown `/api` path is a JSON 404, never the app.
 //!
 //! WebSocket: the server greets with [`ServerMessage::Hello`]; a [`ClientMessage::StartDemo`]
 //! streams seeded demo battles, each stored in SQLite before it is sent.
 
 use crate::demo::demo_battles;
+use crate::sessions;
 use crate::store::Store;
 use anyhow::{bail, Context, Result};
 use axum::extract::ws::{Message, WebSocket, WebSocketUpgrade};
@@ -57,11 +60,16 @@ pub async fn serve(config: ServeConfig) -> Result<()> {
             .map_or(0, |d| d.as_millis()),
         connections: Arc::new(AtomicU64::new(0)),
     };
+    let api = Router::new()
+        .route("/health", get(health))
+        .with_state(state.clone())
+        .merge(sessions::router(state.store.clone()))
+        .fallback(sessions::unknown_api_route);
     let app = Router::new()
-        .route("/api/health", get(health))
         .route("/ws", get(websocket))
-        .fallback_service(ServeDir::new(&config.dist).fallback(ServeFile::new(index)))
-        .with_state(state);
+        .with_state(state)
+        .nest("/api", api)
+        .fallback_service(ServeDir::new(&config.dist).fallback(ServeFile::new(index)));
 
     let listener = tokio::net::TcpListener::bind(config.addr)
         .await

@@ -1,0 +1,548 @@
+//! Sessions and sharing. The home page's Sessions card starts a session on the worker (or
+//! imports an archive) and lists the sessions this device has opened. `/s/<id>` shows a
+//! session — datasets, judge runs, saved analyses, the share link and the export — and lets
+//! its owner add a battles CSV and save a leaderboard analysis. `/s/<id>/a/<analysis>`
+//! recomputes a saved analysis here from the stored data, settings and seed. `/#share=…`
+//! recomputes an on-device analysis whose data travel in the link's fragment, which no
+//! server sees.
+//!
+//! Owner tokens stay on this device (local storage): an owner link `/s/<id>#owner=TOKEN`
+//! hands one to another device; the share link never carries it.
+
+use crate::leaderboard::{BoardInput, BoardRun, BoardRunView};
+use gloo_net::http::{Request, Response};
+use leptos::prelude::*;
+use leptos::task::spawn_local;
+use serde::{Deserialize, Serialize};
+use tribunal::resample::BootstrapParams;
+use tribunal::session::{content_hash, Analysis, AnalysisSpec, SessionView};
+use tribunal::share_link::{decode, encode, SharedAnalysis};
+use tribunal_app::stats_worker::Upload;
+
+/// The local-storage key of the recent sessions list.
+const RECENT_KEY: &str = "tribunal.sessions";
+
+/// Where the page is.
+pub enum Route {
+    Home,
+    /// `/#share=…`: a fragment-shared analysis.
+    Shared(String),
+    Session(String),
+    Analysis(String, String),
+}
+
+/// The route of the current location. An `#owner=TOKEN` fragment on a session URL is stored
+/// on this device and removed from the address bar.
+pub fn route() -> Route {
+    let location = window().location();
+    let path = location.pathname().unwrap_or_default();
+    let hash = location.hash().unwrap_or_default();
+    let parts: Vec<&str> = path.trim_matches('/').split('/').collect();
+    match parts.as_slice() {
+        ["s", id] | ["s", id, "a", _] => {
+            if let Some(token) = hash.strip_prefix("#owner=") {
+                remember(id, None, Some(token.to_owned()));
+                if let Ok(history) = window().history() {
+                    let _ = history.replace_state_with_url(
+                        &wasm_bindgen::JsValue::NULL,
+                        "",
+                        Some(&path),
+                    );
+                }
+            }
+            match parts.as_slice() {
+                [_, _, _, analysis] => Route::Analysis((*id).to_owned(), (*analysis).to_owned()),
+                _ => Route::Session((*id).to_owned()),
+            }
+        }
+        _ => match hash.strip_prefix("#share=") {
+            Some(fragment) => Route::Shared(fragment.to_owned()),
+            None => Route::Home,
+        },
+    }
+}
+
+/// A session this device has opened.
+#[derive(Debug, Clone, Serialize, Deserialize)]
+struct Recent {
+    id: String,
+    title: String,
+    /// Present when this device owns the session.
+    owner_token: Option<String>,
+}
+
+fn recent() -> Vec<Recent> {
+    window()
+        .local_storage()
+        .ok()
+        .flatten()
+        .and_then(|s| s.get_item(RECENT_KEY).ok().flatten())
+        .and_then(|text| serde_json::from_str(&text).ok())
+        .unwrap_or_default()
+}
+
+/// Records a visit (most recent first), keeping a known title and token unless new ones come.
+fn remember(id: &str, title: Option<String>, token: Option<String>) {
+    let mut list = recent();
+    let old = list.iter().position(|r| r.id == id).map(|k| list.remove(k));
+    let entry = Recent {
+        id: id.to_owned(),
+        title: title
+            .or_else(|| old.as_ref().map(|r| r.title.clone()))
+            .unwrap_or_default(),
+        owner_token: token.or_else(|| old.and_then(|r| r.owner_token)),
+    };
+    list.insert(0, entry);
+    list.truncate(20);
+    if let (Some(storage), Ok(text)) = (
+        window().local_storage().ok().flatten(),
+        serde_json::to_string(&list),
+    ) {
+        let _ = storage.set_item(RECENT_KEY, &text);
+    }
+}
+
+fn owner_token(id: &str) -> Option<String> {
+    recent()
+        .into_iter()
+        .find(|r| r.id == id)
+        .and_then(|r| r.owner_token)
+}
+
+fn origin() -> String {
+    window().location().origin().unwrap_or_default()
+}
+
+fn go(path: &str) {
+    let _ = window().location().set_href(path);
+}
+
+/// The body of a response, or the API's `{"error"}` message (or the status) when it failed.
+async fn body<T: for<'de> Deserialize<'de>>(response: Response) -> Result<T, String> {
+    if response.ok() {
+        return response
+            .json()
+            .await
+            .map_err(|e| format!("unexpected answer from the worker: {e}"));
+    }
+    let status = response.status();
+    let message = response
+        .json::<serde_json::Value>()
+        .await
+        .ok()
+        .and_then(|v| v["error"].as_str().map(str::to_owned))
+        .unwrap_or_else(|| response.status_text());
+    Err(format!("HTTP {status}: {message}"))
+}
+
+/// Sends a built request and reads its answer as [`body`] does.
+async fn send<T: for<'de> Deserialize<'de>>(
+    request: Result<Request, gloo_net::Error>,
+) -> Result<T, String> {
+    let request = request.map_err(|e| e.to_string())?;
+    body(request.send().await.map_err(unreachable_worker)?).await
+}
+
+fn unreachable_worker(e: gloo_net::Error) -> String {
+    format!("the worker could not be reached: {e}")
+}
+
+#[derive(Deserialize)]
+struct Created {
+    id: String,
+    owner_token: String,
+}
+
+async fn fetch_session(id: &str) -> Result<SessionView, String> {
+    body(
+        Request::get(&format!("/api/sessions/{id}"))
+            .send()
+            .await
+            .map_err(unreachable_worker)?,
+    )
+    .await
+}
+
+/// The link that carries `input` — data, bootstrap and anchor — in its fragment.
+pub fn fragment_link(input: &BoardInput) -> Result<String, String> {
+    let shared = SharedAnalysis {
+        name: input.upload.name.clone(),
+        data: input.upload.text.clone(),
+        spec: AnalysisSpec::Leaderboard {
+            dataset: content_hash(input.upload.text.as_bytes()),
+            bootstrap: input.bootstrap,
+            anchor: input.anchor.clone(),
+        },
+    };
+    encode(&shared)
+        .map(|fragment| format!("{}/#share={fragment}", origin()))
+        .map_err(|e| e.to_string())
+}
+
+/// Fits `spec` on `upload` in `run`.
+fn recompute(run: BoardRun, upload: Upload, spec: AnalysisSpec) {
+    match spec {
+        AnalysisSpec::Leaderboard {
+            bootstrap, anchor, ..
+        } => run.fit(upload, bootstrap, anchor),
+    }
+}
+
+/// The home page's card: new session, import, recent sessions on this device.
+#[component]
+pub fn SessionsCard() -> impl IntoView {
+    let title = RwSignal::new(String::new());
+    let error = RwSignal::new(None::<String>);
+    let import_ref = NodeRef::<leptos::html::Input>::new();
+    let create = move |_| {
+        spawn_local(async move {
+            let request = Request::post("/api/sessions")
+                .json(&serde_json::json!({ "title": title.get_untracked() }));
+            let outcome = send::<Created>(request).await;
+            match outcome {
+                Ok(c) => {
+                    remember(&c.id, Some(title.get_untracked()), Some(c.owner_token));
+                    go(&format!("/s/{}", c.id));
+                }
+                Err(message) => error.set(Some(message)),
+            }
+        });
+    };
+    let import = move |_| {
+        spawn_local(async move {
+            let file = match crate::files::chosen_text(import_ref.get_untracked().as_ref()).await {
+                Ok(Some(file)) => file,
+                Ok(None) => return,
+                Err(message) => return error.set(Some(message)),
+            };
+            let request = Request::post("/api/sessions/import")
+                .header("Content-Type", "application/json")
+                .body(file.text);
+            let outcome = send::<Created>(request).await;
+            match outcome {
+                Ok(c) => {
+                    remember(&c.id, None, Some(c.owner_token));
+                    go(&format!("/s/{}", c.id));
+                }
+                Err(message) => error.set(Some(format!("{}: {message}", file.name))),
+            }
+        });
+    };
+    let recents = recent()
+        .into_iter()
+        .map(|r| {
+            let label = if r.title.is_empty() {
+                r.id.clone()
+            } else {
+                r.title.clone()
+            };
+            let owned = r.owner_token.is_some().then_some(" (yours)");
+            view! { <li><a href=format!("/s/{}", r.id)>{label}</a>{owned}</li> }
+        })
+        .collect_view();
+    view! {
+        <section id="sessions" class="card">
+            <h2>"Sessions"</h2>
+            <p class="hint">
+                "A session on this worker keeps datasets and saved analyses under a link anyone can open read-only; whoever opens an analysis recomputes it in their browser from the stored data, settings and seed. The owner token that allows changes stays on this device."
+            </p>
+            <div class="controls">
+                <label>"Title " <input id="session-title" type="text" prop:value=move || title.get()
+                    on:change=move |ev| title.set(event_target_value(&ev)) /></label>
+                <button id="new-session" on:click=create>"New session"</button>
+                <label class="file">"Import an archive " <input id="import-input" type="file" accept=".json" node_ref=import_ref /></label>
+                <button id="import-session" on:click=import>"Import"</button>
+            </div>
+            {move || error.get().map(|m| view! { <div id="session-error" class="error" role="alert">{m}</div> })}
+            <h3>"On this device"</h3>
+            <ul id="recent-sessions">{recents}</ul>
+        </section>
+    }
+}
+
+/// `/s/<id>`: a session.
+#[component]
+pub fn SessionPage(id: String) -> impl IntoView {
+    let session = RwSignal::new(None::<Result<SessionView, String>>);
+    let error = RwSignal::new(None::<String>);
+    let token = owner_token(&id);
+    let owner = token.is_some();
+    let load = {
+        let id = id.clone();
+        move || {
+            let id = id.clone();
+            spawn_local(async move {
+                let view = fetch_session(&id).await;
+                if let Ok(v) = &view {
+                    remember(&v.id, Some(v.title.clone()), None);
+                }
+                session.set(Some(view));
+            });
+        }
+    };
+    load();
+    let dataset_ref = NodeRef::<leptos::html::Input>::new();
+    let upload = {
+        let (id, token, load) = (id.clone(), token.clone(), load.clone());
+        move |_| {
+            let (id, token, load) = (id.clone(), token.clone().unwrap_or_default(), load.clone());
+            spawn_local(async move {
+                let file =
+                    match crate::files::chosen_text(dataset_ref.get_untracked().as_ref()).await {
+                        Ok(Some(file)) => file,
+                        Ok(None) => return,
+                        Err(message) => return error.set(Some(message)),
+                    };
+                let url = format!(
+                    "/api/sessions/{id}/datasets?kind=battles&name={}",
+                    String::from(js_sys::encode_uri_component(&file.name))
+                );
+                let request = Request::post(&url)
+                    .header("Authorization", &format!("Bearer {token}"))
+                    .header("Content-Type", "text/csv")
+                    .body(file.text);
+                let outcome = send::<serde_json::Value>(request).await;
+                match outcome {
+                    Ok(_) => {
+                        error.set(None);
+                        load();
+                    }
+                    Err(message) => error.set(Some(message)),
+                }
+            });
+        }
+    };
+    let analysis_title = RwSignal::new("Leaderboard".to_owned());
+    let dataset = RwSignal::new(String::new());
+    let rounds = RwSignal::new(BootstrapParams::default().rounds);
+    let seed = RwSignal::new(BootstrapParams::default().seed);
+    let save = {
+        let (id, token) = (id.clone(), token.clone().unwrap_or_default());
+        move |_| {
+            let (id, token) = (id.clone(), token.clone());
+            let chosen = dataset.get_untracked();
+            let fallback = session.with_untracked(|s| {
+                s.as_ref()
+                    .and_then(|s| s.as_ref().ok())
+                    .and_then(|s| s.datasets.first().map(|d| d.hash.clone()))
+            });
+            let spec = AnalysisSpec::Leaderboard {
+                dataset: if chosen.is_empty() {
+                    fallback.unwrap_or_default()
+                } else {
+                    chosen
+                },
+                bootstrap: BootstrapParams {
+                    rounds: rounds.get_untracked(),
+                    seed: seed.get_untracked(),
+                    ..BootstrapParams::default()
+                },
+                anchor: None,
+            };
+            let payload =
+                serde_json::json!({ "title": analysis_title.get_untracked(), "spec": spec });
+            spawn_local(async move {
+                let request = Request::post(&format!("/api/sessions/{id}/analyses"))
+                    .header("Authorization", &format!("Bearer {token}"))
+                    .json(&payload);
+                let outcome = send::<Analysis>(request).await;
+                match outcome {
+                    Ok(a) => go(&format!("/s/{id}/a/{}", a.id)),
+                    Err(message) => error.set(Some(message)),
+                }
+            });
+        }
+    };
+    let owner_form = owner.then(|| {
+        let datasets = move || {
+            session.with(|s| {
+                s.as_ref()
+                    .and_then(|s| s.as_ref().ok())
+                    .map(|s| s.datasets.clone())
+                    .unwrap_or_default()
+            })
+        };
+        view! {
+            <h3>"Add data"</h3>
+            <div class="controls">
+                <label class="file">"Battles CSV " <input id="dataset-input" type="file" accept=".csv,text/csv" node_ref=dataset_ref /></label>
+                <button id="add-dataset" on:click=upload>"Upload to the session"</button>
+            </div>
+            <h3>"Save a leaderboard analysis"</h3>
+            <div class="controls">
+                <label>"Title " <input id="analysis-title" type="text" prop:value=move || analysis_title.get()
+                    on:change=move |ev| analysis_title.set(event_target_value(&ev)) /></label>
+                <label>"Dataset "
+                    <select id="analysis-dataset" on:change=move |ev| dataset.set(event_target_value(&ev))>
+                        {move || datasets().into_iter().map(|d| view! { <option value=d.hash.clone()>{d.name.clone()}</option> }).collect_view()}
+                    </select>
+                </label>
+                <label>"Bootstrap rounds " <input id="analysis-rounds" type="number" min="2" prop:value=move || rounds.get().to_string()
+                    on:change=move |ev| rounds.set(event_target_value(&ev).parse().unwrap_or(0)) /></label>
+                <label>"Seed " <input id="analysis-seed" type="number" min="0" prop:value=move || seed.get().to_string()
+                    on:change=move |ev| seed.set(event_target_value(&ev).parse().unwrap_or(0)) /></label>
+                <button id="save-analysis" on:click=save>"Save and open"</button>
+            </div>
+        }
+    });
+    let share = format!("{}/s/{id}", origin());
+    let export = format!("/api/sessions/{id}/export");
+    let owner_link = token.map(|t| format!("{share}#owner={t}"));
+    view! {
+        <section id="session" class="card">
+            {move || match session.get() {
+                None => view! { <p class="busy">"loading the session…"</p> }.into_any(),
+                Some(Err(message)) => view! { <div id="session-error" class="error" role="alert">{message}</div> }.into_any(),
+                Some(Ok(s)) => view! { <SessionContents session=s /> }.into_any(),
+            }}
+            <p class="share">"Share (read-only): " <input id="session-share-url" type="text" readonly prop:value=share /></p>
+            {owner_link.map(|l| view! {
+                <details><summary>"Owner link (lets its holder change the session; do not share)"</summary>
+                    <input id="owner-url" type="text" readonly prop:value=l /></details>
+            })}
+            <p><a id="export-session" href=export download="">"Export the session (JSON archive)"</a></p>
+            {move || error.get().map(|m| view! { <div id="session-write-error" class="error" role="alert">{m}</div> })}
+            {owner_form}
+        </section>
+    }
+}
+
+/// A session's datasets, runs and analyses.
+#[component]
+fn SessionContents(session: SessionView) -> impl IntoView {
+    let id = session.id.clone();
+    let datasets = session
+        .datasets
+        .iter()
+        .map(|d| {
+            view! {
+                <tr data-hash=d.hash.clone()>
+                    <td>{d.name.clone()}</td>
+                    <td>{d.kind.as_str()}</td>
+                    <td class="num">{d.rows.to_string()}</td>
+                    <td class="num">{d.bytes.to_string()}</td>
+                    <td><code>{d.hash.chars().take(19).collect::<String>()}"…"</code></td>
+                </tr>
+            }
+        })
+        .collect_view();
+    let analyses = session
+        .analyses
+        .iter()
+        .map(|a| view! { <li><a class="analysis-link" href=format!("/s/{id}/a/{}", a.id)>{a.title.clone()}</a></li> })
+        .collect_view();
+    view! {
+        <h2 id="session-title-shown">{session.title.clone()}</h2>
+        <p class="hint">{format!("created {}", session.created_at)}</p>
+        <h3>"Datasets"</h3>
+        <table class="ratings" id="datasets">
+            <thead><tr><th>"Name"</th><th>"Kind"</th><th>"Rows"</th><th>"Bytes"</th><th>"Content hash"</th></tr></thead>
+            <tbody>{datasets}</tbody>
+        </table>
+        <h3>"Judge runs"</h3>
+        <p>{format!("{} run record(s)", session.runs.len())}</p>
+        <h3>"Analyses"</h3>
+        <ul id="analyses">{analyses}</ul>
+    }
+}
+
+/// `/s/<id>/a/<analysis>`: a saved analysis, recomputed here.
+#[component]
+pub fn AnalysisPage(id: String, analysis: String) -> impl IntoView {
+    let run = BoardRun::spawn();
+    let heading = RwSignal::new(None::<String>);
+    let failed = RwSignal::new(None::<String>);
+    {
+        let (id, analysis) = (id.clone(), analysis.clone());
+        spawn_local(async move {
+            let outcome = async {
+                let session = fetch_session(&id).await?;
+                remember(&session.id, Some(session.title.clone()), None);
+                let a = session
+                    .analyses
+                    .iter()
+                    .find(|a| a.id == analysis)
+                    .ok_or_else(|| format!("the session has no analysis {analysis}"))?
+                    .clone();
+                let meta = session
+                    .datasets
+                    .iter()
+                    .find(|d| d.hash == a.spec.dataset())
+                    .ok_or_else(|| "the analysis's dataset is not in the session".to_owned())?
+                    .clone();
+                let response = Request::get(&format!("/api/sessions/{id}/datasets/{}", meta.hash))
+                    .send()
+                    .await
+                    .map_err(unreachable_worker)?;
+                if !response.ok() {
+                    return Err(format!(
+                        "HTTP {}: the dataset could not be read",
+                        response.status()
+                    ));
+                }
+                let text = response.text().await.map_err(|e| e.to_string())?;
+                if content_hash(text.as_bytes()) != meta.hash {
+                    return Err(format!("{}: the data do not match their hash", meta.name));
+                }
+                heading.set(Some(format!("{} — {}", session.title, a.title)));
+                Ok::<_, String>((
+                    Upload {
+                        name: meta.name,
+                        text,
+                    },
+                    a.spec,
+                ))
+            };
+            match outcome.await {
+                Ok((upload, spec)) => recompute(run, upload, spec),
+                Err(message) => failed.set(Some(message)),
+            }
+        });
+    }
+    let share = format!("{}/s/{id}/a/{analysis}", origin());
+    view! {
+        <section id="leaderboard" class="card">
+            <p><a id="back-to-session" href=format!("/s/{id}")>"← session"</a></p>
+            <h2 id="analysis-title-shown">{move || heading.get().unwrap_or_else(|| "Saved analysis".to_owned())}</h2>
+            <p class="hint">"Recomputed in this browser from the session's stored data, settings and seed."</p>
+            <p class="share">"Share (read-only): " <input id="analysis-share-url" type="text" readonly prop:value=share /></p>
+            {move || failed.get().map(|m| view! { <div id="analysis-error" class="error" role="alert">{m}</div> })}
+            <BoardRunView run />
+        </section>
+    }
+}
+
+/// `/#share=…`: an analysis whose data came in the link.
+#[component]
+pub fn SharedPage(fragment: String) -> impl IntoView {
+    let run = BoardRun::spawn();
+    let decoded = decode(&fragment);
+    let note = match &decoded {
+        Ok(shared) => format!(
+            "{} ({} bytes) came inside this link and was not sent to any server; the leaderboard is recomputed here with the shared settings and seed.",
+            shared.name,
+            shared.data.len()
+        ),
+        Err(_) => String::new(),
+    };
+    let failed = decoded.as_ref().err().map(ToString::to_string);
+    if let Ok(shared) = decoded {
+        recompute(
+            run,
+            Upload {
+                name: shared.name,
+                text: shared.data,
+            },
+            shared.spec,
+        );
+    }
+    view! {
+        <section id="leaderboard" class="card">
+            <p><a href="/">"← home"</a></p>
+            <h2>"Shared leaderboard"</h2>
+            <p class="hint" id="shared-note">{note}</p>
+            {failed.map(|m| view! { <div id="shared-error" class="error" role="alert">{m}</div> })}
+            <BoardRunView run />
+        </section>
+    }
+}

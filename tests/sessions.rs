@@ -1,0 +1,330 @@
+//! The sessions API of the real worker over HTTP, with its real SQLite store: reads need only
+//! the session id, writes need the owner token (a missing or wrong one is 403 and changes
+//! nothing), bad uploads are located 422s that store nothing, the same content is stored
+//! once, ids cannot be enumerated, and an exported session imports into a second worker
+//! with a different data directory as the same session.
+
+use std::path::Path;
+use std::time::Instant;
+use tribunal_e2e::{http, root, run_tribunal, stdout_json, temp_dir, HttpAnswer, Worker};
+
+/// A worker serving a one-file app: these tests only talk to the API.
+fn api_worker(name: &str) -> Worker {
+    let dist = temp_dir(&format!("{name}-dist"));
+    std::fs::write(dist.join("index.html"), "<!DOCTYPE html><title>app</title>").unwrap();
+    Worker::start(name, &dist)
+}
+
+fn crowd() -> Vec<u8> {
+    std::fs::read(root().join("tests/data/llmfao/crowd-comparisons.csv")).unwrap()
+}
+
+/// Creates a session; returns (id, owner token).
+fn create(worker: &Worker, title: &str) -> (String, String) {
+    let answer = http(
+        worker.authority(),
+        "POST",
+        "/api/sessions",
+        &["Content-Type: application/json"],
+        serde_json::json!({ "title": title }).to_string().as_bytes(),
+    );
+    assert_eq!(answer.status, 201);
+    let body = answer.json();
+    (
+        body["id"].as_str().unwrap().to_owned(),
+        body["owner_token"].as_str().unwrap().to_owned(),
+    )
+}
+
+fn bearer(token: &str) -> String {
+    format!("Authorization: Bearer {token}")
+}
+
+fn upload(worker: &Worker, id: &str, token: Option<&str>, name: &str, csv: &[u8]) -> HttpAnswer {
+    let auth = token.map(bearer);
+    let headers: Vec<&str> = auth.iter().map(String::as_str).collect();
+    http(
+        worker.authority(),
+        "POST",
+        &format!("/api/sessions/{id}/datasets?kind=battles&name={name}"),
+        &headers,
+        csv,
+    )
+}
+
+fn save_analysis(worker: &Worker, id: &str, token: Option<&str>, dataset: &str) -> HttpAnswer {
+    let auth = token.map(bearer);
+    let mut headers: Vec<&str> = auth.iter().map(String::as_str).collect();
+    headers.push("Content-Type: application/json");
+    let body = serde_json::json!({
+        "title": "crowd leaderboard",
+        "spec": {
+            "statistic": "leaderboard",
+            "dataset": dataset,
+            "bootstrap": { "rounds": 200, "seed": 7, "level": 0.95 },
+            "anchor": null
+        }
+    });
+    http(
+        worker.authority(),
+        "POST",
+        &format!("/api/sessions/{id}/analyses"),
+        &headers,
+        body.to_string().as_bytes(),
+    )
+}
+
+fn view(worker: &Worker, id: &str) -> HttpAnswer {
+    http(
+        worker.authority(),
+        "GET",
+        &format!("/api/sessions/{id}"),
+        &[],
+        b"",
+    )
+}
+
+fn count(data_dir: &Path, table: &str) -> i64 {
+    let conn = rusqlite::Connection::open(data_dir.join("tribunal.sqlite3")).unwrap();
+    conn.query_row(&format!("SELECT COUNT(*) FROM {table}"), [], |r| r.get(0))
+        .unwrap()
+}
+
+#[test]
+fn writes_need_the_owner_token_and_bad_input_stores_nothing() {
+    let worker = api_worker("sessions-owner");
+    let (id, token) = create(&worker, "LLMFAO");
+    assert_eq!(id.len(), 32, "128 bits as hex: {id}");
+    assert!(id.chars().all(|c| c.is_ascii_hexdigit()));
+    assert_eq!(token.len(), 64, "256 bits as hex");
+    let empty = view(&worker, &id).json();
+    assert_eq!(empty["title"], "LLMFAO");
+    assert_eq!(empty["datasets"], serde_json::json!([]));
+    assert!(
+        !empty.to_string().contains(&token),
+        "the view never shows the owner token"
+    );
+
+    // Without a token, with a wrong one, and with the token of another session: 403, no change.
+    let (_, other_token) = create(&worker, "other");
+    for attempt in [None, Some("0".repeat(64)), Some(other_token)] {
+        let answer = upload(&worker, &id, attempt.as_deref(), "crowd.csv", &crowd());
+        assert_eq!(
+            answer.status,
+            403,
+            "{}",
+            String::from_utf8_lossy(&answer.body)
+        );
+        assert!(answer.json()["error"]
+            .as_str()
+            .unwrap()
+            .contains("owner token"));
+    }
+    assert_eq!(view(&worker, &id).json(), empty);
+    assert_eq!(count(&worker.data_dir, "blobs"), 0);
+
+    // A malformed file: 422 naming file, line and field; nothing stored.
+    let bad = upload(
+        &worker,
+        &id,
+        Some(&token),
+        "bad.csv",
+        b"left,right,winner\nA,B,left\nA,B,maybe\n",
+    );
+    assert_eq!(bad.status, 422);
+    let message = bad.json()["error"].as_str().unwrap().to_owned();
+    assert!(message.contains("bad.csv, line 3"), "{message}");
+    assert!(message.contains("winner"), "{message}");
+    assert_eq!(view(&worker, &id).json(), empty);
+    assert_eq!(count(&worker.data_dir, "blobs"), 0);
+
+    // The owner uploads: the dataset is the parsed battles, addressed by SHA-256.
+    let cli = stdout_json(&run_tribunal(&[
+        "stats",
+        "bt",
+        "--input",
+        root()
+            .join("tests/data/llmfao/crowd-comparisons.csv")
+            .to_str()
+            .unwrap(),
+        "--bootstrap",
+        "0",
+    ]));
+    let stored = upload(&worker, &id, Some(&token), "crowd.csv", &crowd());
+    assert_eq!(stored.status, 201);
+    let meta = stored.json();
+    assert_eq!(meta["rows"], cli["n_battles"]);
+    let hash = meta["hash"].as_str().unwrap().to_owned();
+    assert!(hash.starts_with("sha256:") && hash.len() == 71);
+    // The same content again (another name, another session): stored once.
+    let (id2, token2) = create(&worker, "second");
+    assert_eq!(
+        upload(&worker, &id, Some(&token), "again.csv", &crowd()).json()["name"],
+        "crowd.csv"
+    );
+    assert_eq!(
+        upload(&worker, &id2, Some(&token2), "copy.csv", &crowd()).status,
+        201
+    );
+    assert_eq!(count(&worker.data_dir, "blobs"), 1);
+    let content = http(
+        worker.authority(),
+        "GET",
+        &format!("/api/sessions/{id}/datasets/{hash}"),
+        &[],
+        b"",
+    );
+    assert_eq!(content.status, 200);
+    assert_eq!(content.body, crowd());
+
+    // Analyses: the token is needed, the dataset must be in the session, the settings valid.
+    assert_eq!(save_analysis(&worker, &id, None, &hash).status, 403);
+    let missing = save_analysis(&worker, &id, Some(&token), "sha256:00");
+    assert_eq!(missing.status, 422);
+    assert!(missing.json()["error"]
+        .as_str()
+        .unwrap()
+        .contains("not in this session"));
+    let saved = save_analysis(&worker, &id, Some(&token), &hash);
+    assert_eq!(saved.status, 201);
+    let analysis = saved.json();
+    let session = view(&worker, &id).json();
+    assert_eq!(session["analyses"], serde_json::json!([analysis]));
+    assert_eq!(session["datasets"].as_array().unwrap().len(), 1);
+    assert_eq!(count(&worker.data_dir, "analyses"), 1);
+}
+
+fn median(mut v: Vec<f64>) -> f64 {
+    v.sort_by(f64::total_cmp);
+    v[v.len() / 2]
+}
+
+#[test]
+fn session_ids_are_not_enumerable() {
+    let worker = api_worker("sessions-enum");
+    let ids: Vec<String> = (0..20)
+        .map(|k| create(&worker, &format!("s{k}")).0)
+        .collect();
+    let mut unique = ids.clone();
+    unique.sort();
+    unique.dedup();
+    assert_eq!(unique.len(), ids.len());
+
+    // No listing: neither the collection nor an unknown API path answers with sessions.
+    for path in ["/api/sessions", "/api/sessions/", "/api/session-list"] {
+        let answer = http(worker.authority(), "GET", path, &[], b"");
+        assert!(
+            answer.status == 404 || answer.status == 405,
+            "{path}: {}",
+            answer.status
+        );
+        let text = String::from_utf8_lossy(&answer.body);
+        assert!(
+            ids.iter().all(|id| !text.contains(id.as_str())),
+            "{path}: {text}"
+        );
+    }
+
+    // Sequential probing from a real id: every neighbour is a 404, in about the time of a hit.
+    let first = u128::from_str_radix(&ids[0], 16).unwrap();
+    let mut misses = Vec::new();
+    let mut hits = Vec::new();
+    for k in 1..=200u128 {
+        let probe = format!("{:032x}", first.wrapping_add(k));
+        let t = Instant::now();
+        let answer = view(&worker, &probe);
+        misses.push(t.elapsed().as_secs_f64());
+        assert_eq!(answer.status, 404, "{probe}");
+        assert_eq!(answer.json()["error"], "no such session");
+        let t = Instant::now();
+        assert_eq!(view(&worker, &ids[k as usize % ids.len()]).status, 200);
+        hits.push(t.elapsed().as_secs_f64());
+    }
+    let (miss, hit) = (median(misses), median(hits));
+    eprintln!(
+        "median GET /api/sessions/ID: hit {:.3} ms, miss {:.3} ms",
+        hit * 1e3,
+        miss * 1e3
+    );
+    assert!(
+        miss < 5.0 * hit && hit < 5.0 * miss,
+        "a miss ({miss} s) should take about as long as a hit ({hit} s)"
+    );
+}
+
+#[test]
+fn an_exported_session_imports_into_another_worker_unchanged() {
+    let a = api_worker("sessions-export-a");
+    let b = api_worker("sessions-export-b");
+    assert_ne!(a.data_dir, b.data_dir);
+    let (id, token) = create(&a, "LLMFAO crowd");
+    let hash = upload(&a, &id, Some(&token), "crowd.csv", &crowd()).json()["hash"]
+        .as_str()
+        .unwrap()
+        .to_owned();
+    assert_eq!(save_analysis(&a, &id, Some(&token), &hash).status, 201);
+    let original = view(&a, &id).json();
+
+    let export = http(
+        a.authority(),
+        "GET",
+        &format!("/api/sessions/{id}/export"),
+        &[],
+        b"",
+    );
+    assert_eq!(export.status, 200);
+    let archive = export.json();
+    assert_eq!(archive["format"], "tribunal-session");
+    assert_eq!(archive["version"], 1);
+    assert!(!String::from_utf8_lossy(&export.body).contains(&token));
+
+    // A damaged archive is refused whole: nothing is written on B.
+    let mut tampered = archive.clone();
+    tampered["datasets"][0]["content"] = serde_json::json!("left,right,winner\nA,B,left\n");
+    let refused = http(
+        b.authority(),
+        "POST",
+        "/api/sessions/import",
+        &[],
+        tampered.to_string().as_bytes(),
+    );
+    assert_eq!(refused.status, 422);
+    assert!(refused.json()["error"]
+        .as_str()
+        .unwrap()
+        .contains("datasets[0].hash"));
+    assert_eq!(count(&b.data_dir, "sessions"), 0);
+    assert_eq!(count(&b.data_dir, "blobs"), 0);
+
+    let imported = http(
+        b.authority(),
+        "POST",
+        "/api/sessions/import",
+        &[],
+        &export.body,
+    );
+    assert_eq!(imported.status, 201);
+    let created = imported.json();
+    let new_id = created["id"].as_str().unwrap();
+    assert_ne!(new_id, id);
+    assert_ne!(created["owner_token"].as_str().unwrap(), token);
+    // Everything but the id is the same: title, creation time, datasets, analyses (same ids).
+    let mut copy = view(&b, new_id).json();
+    copy["id"] = original["id"].clone();
+    assert_eq!(copy, original);
+    let content = http(
+        b.authority(),
+        "GET",
+        &format!("/api/sessions/{new_id}/datasets/{hash}"),
+        &[],
+        b"",
+    );
+    assert_eq!(content.body, crowd());
+    // The new owner's token writes on B; A's token does not.
+    let new_token = created["owner_token"].as_str().unwrap();
+    assert_eq!(save_analysis(&b, new_id, Some(&token), &hash).status, 403);
+    assert_eq!(
+        save_analysis(&b, new_id, Some(new_token), &hash).status,
+        201
+    );
+}

@@ -1,0 +1,185 @@
+//! Sessions and sharing in headless Chromium against two real workers (driver:
+//! `tests/browser/sessions.mjs`): a saved leaderboard analysis opened by its share link in a
+//! fresh browser context shows the owner's table to the last printed digit — and the CLI's
+//! numbers for the same rounds and seed; the share link cannot write (403, data unchanged); a
+//! fragment-shared analysis reproduces without any request carrying its data; a session
+//! exported from one worker and imported into another (different data directory) recomputes
+//! the same table; and a browser that loaded the analysis shows it again once worker A is
+//! gone (the service worker's cache).
+
+use tribunal_e2e::{
+    app_worker, attr_number, http, root, run_browser_driver, run_tribunal, stdout_json, temp_dir,
+};
+
+#[test]
+fn shared_sessions_and_links_reproduce_the_same_numbers() {
+    let a = app_worker("sessions-browser-a");
+    let b = app_worker("sessions-browser-b");
+    let crowd = root().join("tests/data/llmfao/crowd-comparisons.csv");
+    let dir = temp_dir("sessions-browser");
+    // The first 600 crowd battles: small enough for a link.
+    let text = std::fs::read_to_string(&crowd).unwrap();
+    let small_text: String = text.lines().take(601).map(|l| format!("{l}\n")).collect();
+    let small = dir.join("crowd-small.csv");
+    std::fs::write(&small, &small_text).unwrap();
+    let archive = dir.join("archive.json");
+
+    let page = run_browser_driver(
+        "sessions.mjs",
+        [
+            std::ffi::OsStr::new(&a.url),
+            std::ffi::OsStr::new(&b.url),
+            crowd.as_os_str(),
+            small.as_os_str(),
+            archive.as_os_str(),
+        ],
+    );
+
+    // The saved analysis equals the CLI on the same data, rounds and seed (≤ 1e-9 Elo).
+    let cli = stdout_json(&run_tribunal(&[
+        "stats",
+        "bt",
+        "--input",
+        crowd.to_str().unwrap(),
+        "--bootstrap",
+        "200",
+        "--seed",
+        "7",
+    ]));
+    let owner = page["ownerTable"].as_array().unwrap();
+    let expected = cli["ratings"].as_array().unwrap();
+    assert_eq!(owner.len(), expected.len());
+    for (row, want) in owner.iter().zip(expected) {
+        assert_eq!(row["model"], want["model"]);
+        for (ours, theirs) in [
+            (&row["elo"], &want["elo"]),
+            (&row["lower"], &want["bootstrap"]["lower"]),
+            (&row["upper"], &want["bootstrap"]["upper"]),
+        ] {
+            assert!((attr_number(ours) - theirs.as_f64().unwrap()).abs() <= 1e-9);
+        }
+    }
+    assert!(page["ownerSummary"]
+        .as_str()
+        .unwrap()
+        .contains("200 rounds, seed 7"));
+
+    // The visitor's table is the owner's, every printed cell and every bit behind it.
+    assert_eq!(page["visitorTable"], page["ownerTable"]);
+    assert_eq!(page["visitorSummary"], page["ownerSummary"]);
+
+    // The share link cannot write; the visitor sees no upload form; the data are unchanged.
+    assert_eq!(page["writeStatus"], 403);
+    assert_eq!(page["analysisWriteStatus"], 403);
+    assert_eq!(page["visitorSeesUpload"], false);
+    let session_url = page["sessionUrl"].as_str().unwrap();
+    let id = session_url.rsplit('/').next().unwrap();
+    let session = http(
+        a.authority(),
+        "GET",
+        &format!("/api/sessions/{id}"),
+        &[],
+        b"",
+    )
+    .json();
+    assert_eq!(session["datasets"].as_array().unwrap().len(), 1);
+    assert_eq!(session["datasets"][0]["name"], "crowd-comparisons.csv");
+    assert_eq!(session["analyses"].as_array().unwrap().len(), 1);
+    assert_eq!(page["visitorAnalyses"].as_array().unwrap().len(), 1);
+    assert!(
+        !page["analysisUrl"].as_str().unwrap().contains('#'),
+        "no token in the share link"
+    );
+
+    // The fragment link reproduces the local table; no request carried the data: no request
+    // has a body, and none names the file, a model or the fragment.
+    assert_eq!(page["sharedTable"], page["localTable"]);
+    let share_url = page["shareUrl"].as_str().unwrap();
+    let fragment = share_url.split("#share=").nth(1).unwrap();
+    assert!(fragment.len() < small_text.len());
+    assert!(page["sharedNote"]
+        .as_str()
+        .unwrap()
+        .contains("crowd-small.csv"));
+    let requests = page["requests"].as_array().unwrap();
+    assert!(!requests.is_empty());
+    let first_model = page["localTable"][0]["model"].as_str().unwrap();
+    for r in requests {
+        let url = r["url"].as_str().unwrap();
+        assert_eq!(r["method"], "GET", "{url}");
+        assert_eq!(r["postData"], serde_json::Value::Null, "{url}");
+        assert!(
+            !url.contains("share=")
+                && !url.contains(&fragment[..40])
+                && !url.contains("crowd")
+                && !url.contains(&first_model.replace(' ', "%20")),
+            "{url}"
+        );
+        assert!(
+            !url.contains("/api/"),
+            "a fragment-shared page calls no API: {url}"
+        );
+    }
+    eprintln!(
+        "fragment link: {} characters for {} bytes of CSV; {} requests while opening it: {:?}",
+        share_url.len(),
+        small_text.len(),
+        requests.len(),
+        requests
+            .iter()
+            .map(|r| r["url"].as_str().unwrap_or_default())
+            .collect::<Vec<_>>()
+    );
+    eprintln!("too large: {}", page["tooLarge"]);
+    assert!(page["tooLarge"]
+        .as_str()
+        .unwrap()
+        .contains("a link holds at most 65536"));
+
+    // Export → import into worker B: a new session owned by the importing device, the same
+    // analysis id, the same table.
+    assert_ne!(a.data_dir, b.data_dir);
+    assert!(page["importedSessionUrl"]
+        .as_str()
+        .unwrap()
+        .starts_with(&b.url));
+    assert_eq!(page["importerOwns"], true);
+    let analysis_id = page["analysisUrl"]
+        .as_str()
+        .unwrap()
+        .rsplit('/')
+        .next()
+        .unwrap();
+    assert!(page["importedHref"]
+        .as_str()
+        .unwrap()
+        .ends_with(&format!("/a/{analysis_id}")));
+    assert_eq!(page["importedTable"], page["ownerTable"]);
+    let archive: serde_json::Value =
+        serde_json::from_slice(&std::fs::read(&archive).unwrap()).unwrap();
+    assert_eq!(archive["format"], "tribunal-session");
+
+    // Offline: a profile that loaded the analysis once shows it again after worker A stopped.
+    let profile = dir.join("profile");
+    let analysis_url = page["analysisUrl"].as_str().unwrap();
+    let online = run_browser_driver(
+        "offline.mjs",
+        ["load", profile.to_str().unwrap(), analysis_url],
+    );
+    assert_eq!(online["table"], page["ownerTable"]);
+    assert_eq!(
+        online["controlled"], true,
+        "the reload runs under the service worker"
+    );
+    let authority = a.authority().to_owned();
+    drop(a);
+    assert!(
+        std::net::TcpStream::connect(&authority).is_err(),
+        "worker A is gone"
+    );
+    let offline = run_browser_driver(
+        "offline.mjs",
+        ["reopen", profile.to_str().unwrap(), analysis_url],
+    );
+    assert_eq!(offline["table"], page["ownerTable"]);
+}

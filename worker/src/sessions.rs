@@ -1,0 +1,247 @@
+//! The sessions API under `/api`: capability URLs for reading, an owner token for writing.
+//!
+//! - `POST /sessions` `{"title"}` → 201 `{id, owner_token}`. The id is 128 random bits (32 hex
+//!   digits) and the token 256 (64 hex digits), both from the OS; the store keeps only the
+//!   token's SHA-256.
+//! - `GET /sessions/{id}` → the [`SessionView`]; `GET /sessions/{id}/datasets/{hash}` → its
+//!   CSV; `GET /sessions/{id}/export` → the [`SessionArchive`]. Anyone holding the id reads.
+//! - `POST /sessions/{id}/datasets?kind=battles&name=FILE` (body: the CSV) and
+//!   `POST /sessions/{id}/analyses` `{"title", "spec"}` need `Authorization: Bearer TOKEN`:
+//!   a missing or wrong token is 403 and writes nothing. A dataset that does not parse is 422
+//!   with the located error, and nothing is stored.
+//! - `POST /sessions/import` (body: an archive) → 201 `{id, owner_token}`: a new session,
+//!   validated whole before one transaction writes it.
+//!
+//! There is no listing route: an unknown id is the same 404 as any other, answered by one
+//! primary-key lookup whether or not a neighbouring id exists.
+
+use crate::store::Store;
+use axum::body::Bytes;
+use axum::extract::{DefaultBodyLimit, Path, Query, State};
+use axum::http::{header, HeaderMap, StatusCode};
+use axum::response::{IntoResponse, Response};
+use axum::routing::{get, post};
+use axum::{Json, Router};
+use serde::Deserialize;
+use tribunal::session::{
+    check_dataset, content_hash, Analysis, AnalysisSpec, DatasetKind, SessionArchive,
+};
+
+/// The largest dataset or archive a request may carry.
+pub const MAX_UPLOAD_BYTES: usize = 64 << 20;
+
+/// An API error: its status and a message for a person, sent as `{"error": …}`.
+#[derive(Debug)]
+pub struct ApiError(StatusCode, String);
+
+impl IntoResponse for ApiError {
+    fn into_response(self) -> Response {
+        (self.0, Json(serde_json::json!({ "error": self.1 }))).into_response()
+    }
+}
+
+impl From<anyhow::Error> for ApiError {
+    fn from(error: anyhow::Error) -> Self {
+        tracing::error!(%error, "store");
+        Self(
+            StatusCode::INTERNAL_SERVER_ERROR,
+            "the store failed".to_owned(),
+        )
+    }
+}
+
+type ApiResult<T> = Result<T, ApiError>;
+
+fn not_found() -> ApiError {
+    ApiError(StatusCode::NOT_FOUND, "no such session".to_owned())
+}
+
+/// The `/api` routes for sessions, relative to `/api`.
+pub fn router(store: Store) -> Router {
+    Router::new()
+        .route("/sessions", post(create))
+        .route("/sessions/import", post(import))
+        .route("/sessions/{id}", get(view))
+        .route("/sessions/{id}/export", get(export))
+        .route("/sessions/{id}/datasets", post(add_dataset))
+        .route("/sessions/{id}/datasets/{hash}", get(dataset))
+        .route("/sessions/{id}/analyses", post(add_analysis))
+        .layer(DefaultBodyLimit::max(MAX_UPLOAD_BYTES))
+        .with_state(store)
+}
+
+/// The answer to any other `/api` path.
+pub async fn unknown_api_route() -> ApiError {
+    ApiError(StatusCode::NOT_FOUND, "no such API route".to_owned())
+}
+
+fn random_hex(bytes: usize) -> ApiResult<String> {
+    let mut buf = vec![0u8; bytes];
+    getrandom::fill(&mut buf).map_err(|e| {
+        ApiError(
+            StatusCode::INTERNAL_SERVER_ERROR,
+            format!("no randomness from the OS: {e}"),
+        )
+    })?;
+    Ok(buf.iter().map(|b| format!("{b:02x}")).collect())
+}
+
+/// A fresh session id and owner token, and the hash the store keeps.
+fn new_owner() -> ApiResult<(String, String, String)> {
+    let id = random_hex(16)?;
+    let token = random_hex(32)?;
+    let hash = content_hash(token.as_bytes());
+    Ok((id, token, hash))
+}
+
+fn created(id: &str, token: &str) -> Response {
+    (
+        StatusCode::CREATED,
+        Json(serde_json::json!({ "id": id, "owner_token": token })),
+    )
+        .into_response()
+}
+
+#[derive(Deserialize)]
+struct NewSession {
+    #[serde(default)]
+    title: String,
+}
+
+async fn create(State(store): State<Store>, Json(body): Json<NewSession>) -> ApiResult<Response> {
+    let (id, token, hash) = new_owner()?;
+    let title = if body.title.trim().is_empty() {
+        "untitled session".to_owned()
+    } else {
+        body.title.trim().to_owned()
+    };
+    store.create_session(&id, &hash, &title)?;
+    Ok(created(&id, &token))
+}
+
+/// Equal-length strings compared without an early exit.
+fn same(a: &str, b: &str) -> bool {
+    a.len() == b.len()
+        && a.bytes()
+            .zip(b.bytes())
+            .fold(0u8, |acc, (x, y)| acc | (x ^ y))
+            == 0
+}
+
+/// 404 for an unknown session; 403 unless the request carries the session's owner token.
+fn authorise(store: &Store, id: &str, headers: &HeaderMap) -> ApiResult<()> {
+    let stored = store.owner_hash(id)?.ok_or_else(not_found)?;
+    let presented = headers
+        .get(header::AUTHORIZATION)
+        .and_then(|v| v.to_str().ok())
+        .and_then(|v| v.strip_prefix("Bearer "))
+        .map(|token| content_hash(token.trim().as_bytes()));
+    match presented {
+        Some(hash) if same(&hash, &stored) => Ok(()),
+        Some(_) => Err(ApiError(
+            StatusCode::FORBIDDEN,
+            "the owner token does not match: this link can read the session, not change it"
+                .to_owned(),
+        )),
+        None => Err(ApiError(
+            StatusCode::FORBIDDEN,
+            "changing a session needs its owner token (Authorization: Bearer …); a share link only reads"
+                .to_owned(),
+        )),
+    }
+}
+
+async fn view(State(store): State<Store>, Path(id): Path<String>) -> ApiResult<Response> {
+    let session = store.session(&id)?.ok_or_else(not_found)?;
+    Ok(Json(session).into_response())
+}
+
+async fn export(State(store): State<Store>, Path(id): Path<String>) -> ApiResult<Response> {
+    let archive = store.archive(&id)?.ok_or_else(not_found)?;
+    Ok((
+        [(
+            header::CONTENT_DISPOSITION,
+            format!("attachment; filename=\"tribunal-session-{id}.json\""),
+        )],
+        Json(archive),
+    )
+        .into_response())
+}
+
+async fn dataset(
+    State(store): State<Store>,
+    Path((id, hash)): Path<(String, String)>,
+) -> ApiResult<Response> {
+    let content = store.dataset(&id, &hash)?.ok_or_else(|| {
+        ApiError(
+            StatusCode::NOT_FOUND,
+            "no such dataset in this session".to_owned(),
+        )
+    })?;
+    Ok(([(header::CONTENT_TYPE, "text/csv; charset=utf-8")], content).into_response())
+}
+
+#[derive(Deserialize)]
+struct DatasetQuery {
+    kind: String,
+    name: String,
+}
+
+async fn add_dataset(
+    State(store): State<Store>,
+    Path(id): Path<String>,
+    Query(query): Query<DatasetQuery>,
+    headers: HeaderMap,
+    body: Bytes,
+) -> ApiResult<Response> {
+    authorise(&store, &id, &headers)?;
+    let unprocessable =
+        |e: tribunal::Error| ApiError(StatusCode::UNPROCESSABLE_ENTITY, e.to_string());
+    let kind = DatasetKind::parse(&query.kind).map_err(unprocessable)?;
+    let meta = check_dataset(kind, &query.name, &body).map_err(unprocessable)?;
+    let stored = store.add_dataset(&id, &meta, &body)?;
+    Ok((StatusCode::CREATED, Json(stored)).into_response())
+}
+
+#[derive(Deserialize)]
+struct NewAnalysis {
+    title: String,
+    spec: AnalysisSpec,
+}
+
+async fn add_analysis(
+    State(store): State<Store>,
+    Path(id): Path<String>,
+    headers: HeaderMap,
+    Json(body): Json<NewAnalysis>,
+) -> ApiResult<Response> {
+    authorise(&store, &id, &headers)?;
+    let session = store.session(&id)?.ok_or_else(not_found)?;
+    let analysis = Analysis {
+        id: random_hex(8)?,
+        title: body.title,
+        spec: body.spec,
+    };
+    analysis
+        .validate(&session.datasets, "analysis", "spec")
+        .map_err(|e| ApiError(StatusCode::UNPROCESSABLE_ENTITY, e.to_string()))?;
+    store.add_analysis(&id, &analysis)?;
+    Ok((StatusCode::CREATED, Json(analysis)).into_response())
+}
+
+async fn import(State(store): State<Store>, body: Bytes) -> ApiResult<Response> {
+    let unprocessable = |message: String| ApiError(StatusCode::UNPROCESSABLE_ENTITY, message);
+    let archive: SessionArchive = serde_json::from_slice(&body).map_err(|e| {
+        unprocessable(format!(
+            "archive, line {}, column {}: not a session archive: {e}",
+            e.line(),
+            e.column()
+        ))
+    })?;
+    archive
+        .validate("archive")
+        .map_err(|e| unprocessable(e.to_string()))?;
+    let (id, token, hash) = new_owner()?;
+    store.import(&id, &hash, &archive)?;
+    Ok(created(&id, &token))
+}
