@@ -138,6 +138,25 @@ fn writes_need_the_owner_token_and_bad_input_stores_nothing() {
     assert_eq!(view(&worker, &id).json(), empty);
     assert_eq!(count(&worker.data_dir, "blobs"), 0);
 
+    // A kind that does not exist, and a file that is not of its kind: 422, nothing stored.
+    for (kind, expected) in [
+        ("labels", "expected battles, items, ratings or pairs"),
+        ("items", "instruction"),
+    ] {
+        let auth = bearer(&token);
+        let answer = http(
+            worker.authority(),
+            "POST",
+            &format!("/api/sessions/{id}/datasets?kind={kind}&name=crowd.csv"),
+            &[&auth],
+            &crowd(),
+        );
+        assert_eq!(answer.status, 422, "{kind}");
+        let message = answer.json()["error"].as_str().unwrap().to_owned();
+        assert!(message.contains(expected), "{kind}: {message}");
+    }
+    assert_eq!(view(&worker, &id).json(), empty);
+
     // The owner uploads: the dataset is the parsed battles, addressed by SHA-256.
     let cli = stdout_json(&run_tribunal(&[
         "stats",

@@ -23,6 +23,11 @@ fn main() {
 
 #[component]
 fn App() -> impl IntoView {
+    let route = session::route();
+    let session = match &route {
+        Route::Session(id) | Route::Analysis(id, _) => Some(id.clone()),
+        Route::Home | Route::Shared(_) => None,
+    };
     view! {
         <header class="top">
             <h1>"Tribunal"</h1>
@@ -30,6 +35,7 @@ fn App() -> impl IntoView {
         </header>
         <nav class="top">
             <a href="/">"Home"</a>
+            {session.map(|id| view! { <a id="nav-session" href=format!("/s/{id}")>"This session"</a> })}
             <a href="/#sessions">"Sessions"</a>
             <a href="/#leaderboard">"Leaderboard"</a>
             <a href="/#reliability">"Reliability"</a>
@@ -37,7 +43,7 @@ fn App() -> impl IntoView {
             <a href="/#programs">"Programs"</a>
         </nav>
         <main>
-            {match session::route() {
+            {match route {
                 Route::Home => view! {
                     <session::SessionsCard />
                     <leaderboard::LeaderboardPage />

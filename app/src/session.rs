@@ -1,7 +1,8 @@
 //! Sessions and sharing. The home page's Sessions card starts a session on the worker (or
 //! imports an archive) and lists the sessions this device has opened. `/s/<id>` shows a
 //! session — datasets, judge runs, saved analyses, the share link and the export — and lets
-//! its owner add a battles CSV and save a leaderboard analysis. `/s/<id>/a/<analysis>`
+//! its owner add datasets (battles, judge items, ratings, labelled pairs; each checked by its
+//! parser on the worker) and save a leaderboard analysis of a battles dataset. `/s/<id>/a/<analysis>`
 //! recomputes a saved analysis here from the stored data, settings and seed. `/#share=…`
 //! recomputes an on-device analysis whose data travel in the link's fragment, which no
 //! server sees.
@@ -15,7 +16,7 @@ use leptos::prelude::*;
 use leptos::task::spawn_local;
 use serde::{Deserialize, Serialize};
 use tribunal::resample::BootstrapParams;
-use tribunal::session::{content_hash, Analysis, AnalysisSpec, SessionView};
+use tribunal::session::{content_hash, Analysis, AnalysisSpec, DatasetKind, SessionView};
 use tribunal::share_link::{decode, encode, SharedAnalysis};
 use tribunal_app::stats_worker::Upload;
 
@@ -282,6 +283,7 @@ pub fn SessionPage(id: String) -> impl IntoView {
     };
     load();
     let dataset_ref = NodeRef::<leptos::html::Input>::new();
+    let kind = RwSignal::new(DatasetKind::Battles.as_str().to_owned());
     let upload = {
         let (id, token, load) = (id.clone(), token.clone(), load.clone());
         move |_| {
@@ -294,7 +296,8 @@ pub fn SessionPage(id: String) -> impl IntoView {
                         Err(message) => return error.set(Some(message)),
                     };
                 let url = format!(
-                    "/api/sessions/{id}/datasets?kind=battles&name={}",
+                    "/api/sessions/{id}/datasets?kind={}&name={}",
+                    kind.get_untracked(),
                     String::from(js_sys::encode_uri_component(&file.name))
                 );
                 let request = Request::post(&url)
@@ -358,14 +361,25 @@ pub fn SessionPage(id: String) -> impl IntoView {
             session.with(|s| {
                 s.as_ref()
                     .and_then(|s| s.as_ref().ok())
-                    .map(|s| s.datasets.clone())
+                    .map(|s| {
+                        s.datasets
+                            .iter()
+                            .filter(|d| d.kind == DatasetKind::Battles)
+                            .cloned()
+                            .collect::<Vec<_>>()
+                    })
                     .unwrap_or_default()
             })
         };
         view! {
             <h3>"Add data"</h3>
             <div class="controls">
-                <label class="file">"Battles CSV " <input id="dataset-input" type="file" accept=".csv,text/csv" node_ref=dataset_ref /></label>
+                <label>"Kind "
+                    <select id="dataset-kind" on:change=move |ev| kind.set(event_target_value(&ev))>
+                        {DatasetKind::ALL.into_iter().map(|k| view! { <option value=k.as_str()>{k.as_str()}</option> }).collect_view()}
+                    </select>
+                </label>
+                <label class="file">"CSV " <input id="dataset-input" type="file" accept=".csv,text/csv" node_ref=dataset_ref /></label>
                 <button id="add-dataset" on:click=upload>"Upload to the session"</button>
             </div>
             <h3>"Save a leaderboard analysis"</h3>
@@ -422,6 +436,7 @@ fn SessionContents(session: SessionView) -> impl IntoView {
                     <td class="num">{d.rows.to_string()}</td>
                     <td class="num">{d.bytes.to_string()}</td>
                     <td><code>{d.hash.chars().take(19).collect::<String>()}"…"</code></td>
+                    <td><a href=format!("/api/sessions/{id}/datasets/{}", d.hash) download=d.name.clone()>"download"</a></td>
                 </tr>
             }
         })
@@ -436,7 +451,7 @@ fn SessionContents(session: SessionView) -> impl IntoView {
         <p class="hint">{format!("created {}", session.created_at)}</p>
         <h3>"Datasets"</h3>
         <table class="ratings" id="datasets">
-            <thead><tr><th>"Name"</th><th>"Kind"</th><th>"Rows"</th><th>"Bytes"</th><th>"Content hash"</th></tr></thead>
+            <thead><tr><th>"Name"</th><th>"Kind"</th><th>"Rows"</th><th>"Bytes"</th><th>"Content hash"</th><th></th></tr></thead>
             <tbody>{datasets}</tbody>
         </table>
         <h3>"Judge runs"</h3>

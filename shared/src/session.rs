@@ -22,6 +22,9 @@
 use crate::anchor::Anchor;
 use crate::battles::parse_battles;
 use crate::error::{Error, Location, Result};
+use crate::judge_items::parse_judge_items;
+use crate::program_pairs::parse_program_pairs;
+use crate::ratings::{RatingsParams, ScoreScale};
 use crate::resample::BootstrapParams;
 use serde::{Deserialize, Serialize};
 use sha2::{Digest, Sha256};
@@ -37,25 +40,39 @@ pub const ARCHIVE_VERSION: u32 = 1;
 pub enum DatasetKind {
     /// Pairwise battles (`model_a,model_b,winner` or LLMFAO's `left,right,winner`).
     Battles,
+    /// Items for a judge run (`id,instruction,response[,response_b]`).
+    Items,
+    /// Long-format ratings (`item,rater,score[,variant][,criterion]`), scores read as labels.
+    Ratings,
+    /// Response pairs with human labels (`id,instruction,response,response_b[,label]`).
+    Pairs,
 }
 
 impl DatasetKind {
+    /// Every kind, in the order the app lists them.
+    pub const ALL: [Self; 4] = [Self::Battles, Self::Items, Self::Ratings, Self::Pairs];
+
     /// The kind's name, as [`DatasetKind::parse`] reads it.
     pub fn as_str(self) -> &'static str {
         match self {
             Self::Battles => "battles",
+            Self::Items => "items",
+            Self::Ratings => "ratings",
+            Self::Pairs => "pairs",
         }
     }
 
-    /// Parses the `kind` of an upload (`battles`).
+    /// Parses the `kind` of an upload.
     pub fn parse(text: &str) -> Result<Self> {
-        match text {
-            "battles" => Ok(Self::Battles),
-            other => Err(Error::param(
-                "kind",
-                format!("expected `battles`, found `{other}`"),
-            )),
-        }
+        Self::ALL
+            .into_iter()
+            .find(|k| k.as_str() == text)
+            .ok_or_else(|| {
+                Error::param(
+                    "kind",
+                    format!("expected battles, items, ratings or pairs, found `{text}`"),
+                )
+            })
     }
 }
 
@@ -68,7 +85,7 @@ pub struct DatasetMeta {
     /// The uploaded file's name (shown, and the source of located errors).
     pub name: String,
     pub bytes: u64,
-    /// Data rows the parser read (battles for [`DatasetKind::Battles`]).
+    /// Data rows the parser read (battles, items, ratings or pairs).
     pub rows: u64,
 }
 
@@ -87,6 +104,15 @@ pub fn content_hash(bytes: &[u8]) -> String {
 pub fn check_dataset(kind: DatasetKind, name: &str, bytes: &[u8]) -> Result<DatasetMeta> {
     let rows = match kind {
         DatasetKind::Battles => parse_battles(name, bytes)?.battles.len(),
+        DatasetKind::Items => parse_judge_items(name, bytes, false)?.len(),
+        DatasetKind::Ratings => {
+            let params = RatingsParams {
+                scale: ScoreScale::Nominal,
+                categories: None,
+            };
+            params.parse(name, bytes)?.ratings.len()
+        }
+        DatasetKind::Pairs => parse_program_pairs(name, bytes)?.len(),
     };
     Ok(DatasetMeta {
         hash: content_hash(bytes),
@@ -364,6 +390,33 @@ mod tests {
         )
         .unwrap_err();
         assert_eq!(e.location().map(|l| l.line), Some(2));
-        assert!(DatasetKind::parse("ratings").is_err());
+        assert!(DatasetKind::parse("labels").is_err());
+        for kind in DatasetKind::ALL {
+            assert_eq!(DatasetKind::parse(kind.as_str()), Ok(kind));
+        }
+        let items = "id,instruction,response\n1,Say hi,hi\n2,Count,1 2 3\n";
+        assert_eq!(
+            check_dataset(DatasetKind::Items, "i.csv", items.as_bytes())
+                .unwrap()
+                .rows,
+            2
+        );
+        let ratings = "item,rater,score\n1,ann,pass\n1,bob,fail\n2,ann,pass\n";
+        assert_eq!(
+            check_dataset(DatasetKind::Ratings, "r.csv", ratings.as_bytes())
+                .unwrap()
+                .rows,
+            3
+        );
+        let pairs = "id,instruction,response,response_b,label\n1,Q,a,b,a\n2,Q,c,d,tie\n";
+        assert_eq!(
+            check_dataset(DatasetKind::Pairs, "p.csv", pairs.as_bytes())
+                .unwrap()
+                .rows,
+            2
+        );
+        // A battles file is not ratings: the missing column is named.
+        let e = check_dataset(DatasetKind::Ratings, "b.csv", BATTLES.as_bytes()).unwrap_err();
+        assert_eq!(e.location().map(|l| l.line), Some(1), "{e}");
     }
 }
