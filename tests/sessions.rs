@@ -6,13 +6,10 @@
 
 use std::path::Path;
 use std::time::Instant;
-use tribunal_e2e::{http, root, run_tribunal, stdout_json, temp_dir, HttpAnswer, Worker};
+use tribunal_e2e::{http, root, run_tribunal, stdout_json, HttpAnswer, Worker};
 
-/// A worker serving a one-file app: these tests only talk to the API.
 fn api_worker(name: &str) -> Worker {
-    let dist = temp_dir(&format!("{name}-dist"));
-    std::fs::write(dist.join("index.html"), "<!DOCTYPE html><title>app</title>").unwrap();
-    Worker::start(name, &dist)
+    tribunal_e2e::api_worker(name, &[])
 }
 
 fn crowd() -> Vec<u8> {

@@ -68,12 +68,18 @@ pub struct Worker {
 impl Worker {
     /// Starts the worker on a free loopback port, serving `dist`, with a new data directory.
     pub fn start(name: &str, dist: &Path) -> Self {
+        Self::start_with(name, dist, &[])
+    }
+
+    /// [`Worker::start`] with more `tribunal serve` arguments (e.g. `--models DIR`).
+    pub fn start_with(name: &str, dist: &Path, extra: &[&str]) -> Self {
         let data_dir = temp_dir(&format!("{name}-data"));
         let mut child = Command::new(tribunal_bin())
             .args(["serve", "--addr", "127.0.0.1:0", "--data-dir"])
             .arg(&data_dir)
             .arg("--dist")
             .arg(dist)
+            .args(extra)
             .env("RUST_LOG", "warn")
             .stdout(Stdio::piped())
             .stderr(Stdio::inherit())
@@ -241,6 +247,15 @@ pub fn ls_files_with_npy(dir: &Path, train: &Path, test: &Path) -> [PathBuf; 4] 
     let (train_csv, train_npy) = split(train, "train");
     let (test_csv, test_npy) = split(test, "test");
     [train_csv, test_csv, train_npy, test_npy]
+}
+
+/// A worker serving a one-file app, for tests that only use the API and the WebSocket;
+/// `extra` are more `tribunal serve` arguments.
+pub fn api_worker(name: &str, extra: &[&str]) -> Worker {
+    let dist = temp_dir(&format!("{name}-dist"));
+    std::fs::write(dist.join("index.html"), "<!DOCTYPE html><title>app</title>")
+        .expect("writing index.html");
+    Worker::start_with(name, &dist, extra)
 }
 
 /// A worker serving the Trunk-built app (`dist/`), which must exist.

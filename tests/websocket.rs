@@ -5,15 +5,13 @@ use futures_util::{SinkExt, StreamExt};
 use std::io::{Read, Write};
 use tokio_tungstenite::tungstenite::Message;
 use tribunal::protocol::{decode, encode, ClientMessage, ServerMessage, PROTOCOL_VERSION};
-use tribunal_e2e::{temp_dir, Worker};
+use tribunal_e2e::Worker;
 
 type Socket =
     tokio_tungstenite::WebSocketStream<tokio_tungstenite::MaybeTlsStream<tokio::net::TcpStream>>;
 
 fn worker(name: &str) -> Worker {
-    let dist = temp_dir(&format!("{name}-dist"));
-    std::fs::write(dist.join("index.html"), "<!DOCTYPE html><title>t</title>").unwrap();
-    Worker::start(name, &dist)
+    tribunal_e2e::api_worker(name, &[])
 }
 
 async fn connect(worker: &Worker) -> Socket {
@@ -163,6 +161,6 @@ fn health_reports_protocol_and_schema() {
     let json: serde_json::Value = serde_json::from_str(body).unwrap();
     assert_eq!(json["status"], "ok");
     assert_eq!(json["protocol"], PROTOCOL_VERSION);
-    // Migration 1: events; 2: judgments and runs.
-    assert_eq!(json["schema"], 2);
+    // Migration 1: events; 2: judgments and runs; 3: sessions, blobs, datasets, analyses.
+    assert_eq!(json["schema"], 3);
 }

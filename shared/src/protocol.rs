@@ -18,6 +18,10 @@ pub enum ClientMessage {
         battles: u32,
         interval_ms: u32,
     },
+    /// Send the stored events of a run's `stream` with an id above `after` (0: all), then
+    /// each new one as it is stored, until the connection closes. A reconnecting page passes
+    /// the last event id it showed and misses nothing.
+    Watch { stream: String, after: i64 },
 }
 
 /// Messages from the worker to the browser.
@@ -38,8 +42,43 @@ pub enum ServerMessage {
     },
     /// The demo stream finished.
     Done { total: u32 },
+    /// One stored event of a judge run's stream.
+    Run {
+        stream: String,
+        /// The event's id in the worker's store (pass the last one to [`ClientMessage::Watch`]).
+        event_id: i64,
+        seq: u32,
+        event: RunEvent,
+    },
     /// The request could not be served.
     Error { message: String },
+}
+
+/// What happened in a judge run.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[serde(tag = "event", rename_all = "snake_case")]
+pub enum RunEvent {
+    /// One judgment was stored (of `total` the run makes).
+    Judgment {
+        total: u32,
+        item: String,
+        /// `ab`, or `ba` for the swapped order.
+        order: String,
+        /// The verdict; `None` when the answer did not parse.
+        label: Option<String>,
+        /// Pairwise prompts: `A` when the file's `response` won, `B` when `response_b` did.
+        winner: Option<String>,
+        parse_error: Option<String>,
+        seconds: f64,
+    },
+    /// The run finished; the counts cover every stored judgment of its session.
+    Finished {
+        judgments: u32,
+        parse_failures: u32,
+        seconds: f64,
+    },
+    /// The run stopped on an error; the judgments stored so far stay.
+    Failed { message: String },
 }
 
 /// Why a message could not be decoded.
@@ -107,6 +146,36 @@ mod tests {
         let text = encode(&msg);
         assert!(text.starts_with(r#"{"v":1,"type":"battle""#), "{text}");
         assert_eq!(decode::<ServerMessage>(&text).unwrap(), msg);
+    }
+
+    #[test]
+    fn run_events_and_watch_requests_round_trip() {
+        let msg = ServerMessage::Run {
+            stream: "run:s:k".into(),
+            event_id: 9,
+            seq: 2,
+            event: RunEvent::Judgment {
+                total: 3,
+                item: "p1".into(),
+                order: "ba".into(),
+                label: Some("A".into()),
+                winner: Some("B".into()),
+                parse_error: None,
+                seconds: 1.5,
+            },
+        };
+        let text = encode(&msg);
+        assert!(text.contains(r#""type":"run""#) && text.contains(r#""event":"judgment""#));
+        assert_eq!(decode::<ServerMessage>(&text).unwrap(), msg);
+        let watch =
+            decode::<ClientMessage>(r#"{"v":1,"type":"watch","stream":"run:s:k","after":4}"#);
+        assert_eq!(
+            watch.unwrap(),
+            ClientMessage::Watch {
+                stream: "run:s:k".into(),
+                after: 4
+            }
+        );
     }
 
     #[test]

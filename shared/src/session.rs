@@ -209,8 +209,11 @@ pub struct SessionView {
     pub title: String,
     pub created_at: String,
     pub datasets: Vec<DatasetMeta>,
-    /// Reproducibility records of the session's judge runs, as the worker stored them.
+    /// Reproducibility records of the session's finished judge runs, as the worker stored them.
     pub runs: Vec<serde_json::Value>,
+    /// The event streams of the session's judge runs (live or finished), oldest first.
+    #[serde(default)]
+    pub streams: Vec<String>,
     pub analyses: Vec<Analysis>,
 }
 
@@ -336,6 +339,7 @@ mod tests {
                 created_at: "now".to_owned(),
                 datasets: vec![meta],
                 runs: Vec::new(),
+                streams: Vec::new(),
                 analyses: vec![analysis],
             },
             vec![BATTLES.to_owned()],

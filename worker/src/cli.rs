@@ -2,7 +2,7 @@
 //! `tribunal stats …` (JSON on stdout, a located
 //! error on stderr and exit status 1 on bad input).
 
-use crate::judge_run::{embed, judge, EmbedArgs, JudgeArgs};
+use crate::judge_run::{embed, judge, EmbedArgs, EngineArgs, JudgeArgs};
 use crate::server::{serve, ServeConfig};
 use crate::stats::Stats;
 use clap::{Parser, Subcommand};
@@ -34,6 +34,9 @@ enum Command {
         /// The app built by Trunk.
         #[arg(long, default_value = "dist")]
         dist: PathBuf,
+        /// The judge engine for runs started from the app.
+        #[command(flatten)]
+        engine: EngineArgs,
     },
     /// Run a statistic on files and print JSON.
     #[command(subcommand)]
@@ -52,10 +55,12 @@ pub fn main() -> ExitCode {
             addr,
             data_dir,
             dist,
+            engine,
         } => run_server(ServeConfig {
             addr,
             data_dir,
             dist,
+            engine,
         }),
         Command::Stats(stats) => stats.run(),
         Command::Judge(args) => judge(args),

@@ -30,7 +30,7 @@ use sha2::{Digest, Sha256};
 use std::collections::HashSet;
 use std::path::{Path, PathBuf};
 use std::time::{Instant, SystemTime, UNIX_EPOCH};
-use tribunal::judge_items::parse_judge_items;
+use tribunal::judge_items::{parse_judge_items, JudgeItem};
 use tribunal::judge_prompt::{PromptItem, PromptKind, PromptParams};
 
 /// Which orders a pairwise prompt shows the two responses in.
@@ -85,7 +85,7 @@ pub struct JudgeConfig {
 }
 
 /// Where the models are and what runs them.
-#[derive(Args)]
+#[derive(Args, Clone, Debug)]
 pub struct EngineArgs {
     /// Directory holding the unpacked model wheels.
     #[arg(long, default_value = "models")]
@@ -96,6 +96,18 @@ pub struct EngineArgs {
 }
 
 impl EngineArgs {
+    /// An error naming the missing file unless the judge model is unpacked under `--models`.
+    pub fn check_judge_model(&self) -> anyhow::Result<()> {
+        let path = ModelPaths::under(&self.models).smollm2;
+        if !path.is_file() {
+            bail!(
+                "the judge model {} is missing: run scripts/setup.sh, or point --models at the unpacked wheels",
+                path.display()
+            );
+        }
+        Ok(())
+    }
+
     /// The MiniLM embedder on the chosen device.
     pub fn embedder(&self) -> anyhow::Result<Embedder> {
         let device = select_device(self.device)?;
@@ -199,42 +211,75 @@ struct Judgment<'a> {
     embedding: Option<Vec<f32>>,
 }
 
-pub fn judge(args: JudgeArgs) -> anyhow::Result<()> {
-    let config_text = std::fs::read_to_string(&args.config)
-        .with_context(|| format!("{}", args.config.display()))?;
-    let config: JudgeConfig = toml::from_str(&config_text)
-        .map_err(|e| anyhow::anyhow!("{}: {e}", args.config.display()))?;
-    config.prompt.validate()?;
-    let pairwise = config.prompt.kind == PromptKind::Relative;
-    if config.orders == Orders::Both && !pairwise {
-        bail!(
-            "{}: `orders = \"both\"` needs the relative prompt",
-            args.config.display()
-        );
-    }
-    let (source, bytes) = read_input(&args.input)?;
-    let items = parse_judge_items(&source, &bytes, pairwise)?;
-    let session = match &args.session {
-        Some(name) => name.clone(),
-        None => {
-            let digest = sha256(&[config_text.as_bytes(), &bytes].concat());
-            format!("judge-{}", &digest["sha256:".len().."sha256:".len() + 16])
+/// A judge run: the configuration, the items file and the store session its judgments go
+/// under. Checked when made: a configuration and items that cannot run together are an error
+/// before any model loads.
+pub struct RunSpec {
+    pub config: JudgeConfig,
+    /// The items file's name, for messages and the record.
+    pub source: String,
+    pub bytes: Vec<u8>,
+    pub items: Vec<JudgeItem>,
+    pub session: String,
+}
+
+impl RunSpec {
+    /// Checks `config` (named `config_source` in errors) against the items in `bytes`.
+    pub fn new(
+        config_source: &str,
+        config: JudgeConfig,
+        source: String,
+        bytes: Vec<u8>,
+        session: String,
+    ) -> anyhow::Result<Self> {
+        config.prompt.validate()?;
+        let pairwise = config.prompt.kind == PromptKind::Relative;
+        if config.orders == Orders::Both && !pairwise {
+            bail!("{config_source}: `orders = \"both\"` needs the relative prompt");
         }
-    };
-    std::fs::create_dir_all(&args.data_dir)
-        .with_context(|| format!("creating {}", args.data_dir.display()))?;
-    let store = Store::open(&args.data_dir.join("tribunal.sqlite3"))?;
+        let items = parse_judge_items(&source, &bytes, pairwise)?;
+        Ok(Self {
+            config,
+            source,
+            bytes,
+            items,
+            session,
+        })
+    }
+
+    /// The orders each item is shown in.
+    fn orders(&self) -> &'static [&'static str] {
+        match self.config.orders {
+            Orders::Ab => &["ab"],
+            Orders::Both => &["ab", "ba"],
+        }
+    }
+
+    /// How many judgments the run makes: items × orders.
+    pub fn total(&self) -> usize {
+        self.items.len() * self.orders().len()
+    }
+}
+
+/// Judges every item of `spec` not stored yet under its session with the models under
+/// `models` on `device`: each judgment is stored as it completes and then handed to `each`
+/// (its key and its JSON). Returns the run's reproducibility record, also stored.
+pub fn run_judge(
+    spec: &RunSpec,
+    store: &Store,
+    engine: &EngineArgs,
+    each: &mut dyn FnMut(&JudgmentKey, &str) -> anyhow::Result<()>,
+) -> anyhow::Result<serde_json::Value> {
+    let (config, session, source) = (&spec.config, &spec.session, &spec.source);
+    let pairwise = config.prompt.kind == PromptKind::Relative;
     let stored: HashSet<JudgmentKey> = store
-        .judgments(&session)?
+        .judgments(session)?
         .into_iter()
         .map(|(key, _)| key)
         .collect();
-    eprintln!(
-        "tribunal: session {session}: {} judgments stored already",
-        stored.len()
-    );
-    let device = select_device(args.engine.device)?;
-    let paths = ModelPaths::under(&args.engine.models);
+    tracing::info!(session, stored = stored.len(), "judge run");
+    let device = select_device(engine.device)?;
+    let paths = ModelPaths::under(&engine.models);
     let mut judge = LocalJudge::load(&paths.smollm2, &device)?;
     let embedder = config
         .embed_rationale
@@ -248,12 +293,8 @@ pub fn judge(args: JudgeArgs) -> anyhow::Result<()> {
     };
     let started = (unix_seconds(), Instant::now());
     let (mut judged, mut prompt_tokens, mut generated_tokens) = (0, 0, 0);
-    for item in &items {
-        let orders: &[&'static str] = match config.orders {
-            Orders::Ab => &["ab"],
-            Orders::Both => &["ab", "ba"],
-        };
-        for &order in orders {
+    for item in &spec.items {
+        for &order in spec.orders() {
             let key = JudgmentKey {
                 session: session.clone(),
                 item: item.id.clone(),
@@ -317,22 +358,19 @@ pub fn judge(args: JudgeArgs) -> anyhow::Result<()> {
                 seconds: g.seconds,
                 embedding,
             };
-            store.put_judgment(&key, &serde_json::to_string(&record)?)?;
+            let body = serde_json::to_string(&record)?;
+            store.put_judgment(&key, &body)?;
+            each(&key, &body)?;
         }
     }
-    // Every stored judgment of the session, in the order they were stored.
-    let all = store.judgments(&session)?;
-    let mut lines = String::new();
+    let all = store.judgments(session)?;
     let mut failures = 0;
     for (_, body) in &all {
         let value: serde_json::Value = serde_json::from_str(body)?;
         if !value["parse_error"].is_null() {
             failures += 1;
         }
-        lines.push_str(body);
-        lines.push('\n');
     }
-    write_atomically(&args.out, lines.as_bytes())?;
     let elapsed = started.1.elapsed().as_secs_f64();
     let model_bytes = std::fs::read(&paths.smollm2)?;
     let record = json!({
@@ -348,7 +386,7 @@ pub fn judge(args: JudgeArgs) -> anyhow::Result<()> {
         "prompt_hash": sha256(serde_json::to_string(&config.prompt)?.as_bytes()),
         "decoding": decoding,
         "orders": config.orders,
-        "items": { "source": source, "hash": sha256(&bytes), "count": items.len() },
+        "items": { "source": source, "hash": sha256(&spec.bytes), "count": spec.items.len() },
         "started_unix": started.0,
         "finished_unix": unix_seconds(),
         "session": session,
@@ -362,15 +400,59 @@ pub fn judge(args: JudgeArgs) -> anyhow::Result<()> {
         "seconds": elapsed,
         "generated_tokens_per_second": generated_tokens as f64 / elapsed,
     });
-    let record_text = serde_json::to_string_pretty(&record)?;
-    store.put_run(&session, &started.0.to_string(), &record_text)?;
+    store.put_run(
+        session,
+        &started.0.to_string(),
+        &serde_json::to_string_pretty(&record)?,
+    )?;
+    Ok(record)
+}
+
+pub fn judge(args: JudgeArgs) -> anyhow::Result<()> {
+    let config_text = std::fs::read_to_string(&args.config)
+        .with_context(|| format!("{}", args.config.display()))?;
+    let config: JudgeConfig = toml::from_str(&config_text)
+        .map_err(|e| anyhow::anyhow!("{}: {e}", args.config.display()))?;
+    let (source, bytes) = read_input(&args.input)?;
+    let session = match &args.session {
+        Some(name) => name.clone(),
+        None => {
+            let digest = sha256(&[config_text.as_bytes(), &bytes].concat());
+            format!("judge-{}", &digest["sha256:".len().."sha256:".len() + 16])
+        }
+    };
+    let spec = RunSpec::new(
+        &args.config.display().to_string(),
+        config,
+        source,
+        bytes,
+        session,
+    )?;
+    std::fs::create_dir_all(&args.data_dir)
+        .with_context(|| format!("creating {}", args.data_dir.display()))?;
+    let store = Store::open(&args.data_dir.join("tribunal.sqlite3"))?;
+    eprintln!(
+        "tribunal: session {}: {} judgments stored already",
+        spec.session,
+        store.judgments(&spec.session)?.len()
+    );
+    let record = run_judge(&spec, &store, &args.engine, &mut |_, _| Ok(()))?;
+    // Every stored judgment of the session, in the order they were stored.
+    let mut lines = String::new();
+    for (_, body) in store.judgments(&spec.session)? {
+        lines.push_str(&body);
+        lines.push('\n');
+    }
+    write_atomically(&args.out, lines.as_bytes())?;
     let record_path = PathBuf::from(format!("{}.run.json", args.out.display()));
-    std::fs::write(&record_path, record_text)
+    std::fs::write(&record_path, serde_json::to_string_pretty(&record)?)
         .with_context(|| format!("{}", record_path.display()))?;
     eprintln!(
-        "tribunal: {} judgments ({judged} now, {failures} parse failures) in {elapsed:.1} s; \
-         record in {}",
-        all.len(),
+        "tribunal: {} judgments ({} now, {} parse failures) in {:.1} s; record in {}",
+        record["judgments"],
+        record["judged_now"],
+        record["parse_failures"],
+        record["seconds"].as_f64().unwrap_or_default(),
         record_path.display()
     );
     Ok(())

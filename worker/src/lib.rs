@@ -5,6 +5,7 @@
 //! - [`stats`]: the `tribunal stats …` subcommands, one module per family.
 //! - [`engine`]: the local judge engine (candle): device choice, MiniLM embeddings, GGUF judge.
 //! - [`judge_run`]: `tribunal judge` and `tribunal embed` on files.
+//! - [`runs`]: judge runs inside the server, their event streams and watchers.
 //! - [`server`]: `tribunal serve` — the built app, the API and the WebSocket endpoint.
 //! - [`sessions`]: the sessions API (share links, owner tokens, export and import).
 //! - [`store`]: the embedded SQLite store.
@@ -14,6 +15,7 @@ pub mod cli;
 pub mod demo;
 pub mod engine;
 pub mod judge_run;
+pub mod runs;
 pub mod server;
 pub mod sessions;
 pub mod stats;

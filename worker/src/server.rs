@@ -6,6 +6,8 @@
 //! streams seeded demo battles, each stored in SQLite before it is sent.
 
 use crate::demo::demo_battles;
+use crate::judge_run::EngineArgs;
+use crate::runs::{Live, Runs};
 use crate::sessions;
 use crate::store::Store;
 use anyhow::{bail, Context, Result};
@@ -23,17 +25,19 @@ use std::time::{Duration, SystemTime, UNIX_EPOCH};
 use tower_http::services::{ServeDir, ServeFile};
 use tribunal::protocol::{decode, encode, ClientMessage, ServerMessage, PROTOCOL_VERSION};
 
-/// Where to listen, store and find the built app.
+/// Where to listen, store and find the built app, and what runs the judge.
 #[derive(Debug, Clone)]
 pub struct ServeConfig {
     pub addr: SocketAddr,
     pub data_dir: PathBuf,
     pub dist: PathBuf,
+    pub engine: EngineArgs,
 }
 
 #[derive(Clone)]
 struct AppState {
     store: Store,
+    runs: Runs,
     started_ms: u128,
     connections: Arc<AtomicU64>,
 }
@@ -53,8 +57,10 @@ pub async fn serve(config: ServeConfig) -> Result<()> {
     let store = Store::open(&db)?;
     tracing::info!(db = %db.display(), schema = store.schema_version()?, "store open");
 
+    let runs = Runs::new(store.clone(), config.engine.clone());
     let state = AppState {
         store,
+        runs,
         started_ms: SystemTime::now()
             .duration_since(UNIX_EPOCH)
             .map_or(0, |d| d.as_millis()),
@@ -63,7 +69,10 @@ pub async fn serve(config: ServeConfig) -> Result<()> {
     let api = Router::new()
         .route("/health", get(health))
         .with_state(state.clone())
-        .merge(sessions::router(state.store.clone()))
+        .merge(sessions::router(sessions::Sessions {
+            store: state.store.clone(),
+            runs: state.runs.clone(),
+        }))
         .fallback(sessions::unknown_api_route);
     let app = Router::new()
         .route("/ws", get(websocket))
@@ -127,6 +136,9 @@ async fn connection(mut ws: WebSocket, state: AppState) {
                 let stream = format!("demo-{}-{id}", state.started_ms);
                 stream_demo(&mut ws, &state.store, &stream, seed, battles, interval_ms).await
             }
+            Ok(ClientMessage::Watch { stream, after }) => {
+                watch(&mut ws, &state.runs, &stream, after).await
+            }
             Err(error) => {
                 send(
                     &mut ws,
@@ -140,6 +152,53 @@ async fn connection(mut ws: WebSocket, state: AppState) {
         if let Err(error) = outcome {
             tracing::warn!(connection = id, %error, "connection ended");
             return;
+        }
+    }
+}
+
+async fn send_live(ws: &mut WebSocket, live: Live) -> Result<()> {
+    send(
+        ws,
+        &ServerMessage::Run {
+            stream: live.stream,
+            event_id: live.event_id,
+            seq: live.seq,
+            event: live.event,
+        },
+    )
+    .await
+}
+
+/// Sends the stored events of `stream` after `after`, then the live ones, until the client
+/// closes the connection. A watcher that falls behind the broadcast reads the missed events
+/// back from the store, so it never skips one.
+async fn watch(ws: &mut WebSocket, runs: &Runs, stream: &str, after: i64) -> Result<()> {
+    let mut live = runs.subscribe();
+    let mut last = after;
+    for event in runs.replay(stream, last)? {
+        last = event.event_id;
+        send_live(ws, event).await?;
+    }
+    loop {
+        tokio::select! {
+            received = live.recv() => match received {
+                Ok(event) if event.stream == stream && event.event_id > last => {
+                    last = event.event_id;
+                    send_live(ws, event).await?;
+                }
+                Ok(_) => {}
+                Err(tokio::sync::broadcast::error::RecvError::Lagged(_)) => {
+                    for event in runs.replay(stream, last)? {
+                        last = event.event_id;
+                        send_live(ws, event).await?;
+                    }
+                }
+                Err(tokio::sync::broadcast::error::RecvError::Closed) => return Ok(()),
+            },
+            message = ws.recv() => match message {
+                Some(Ok(Message::Close(_))) | Some(Err(_)) | None => return Ok(()),
+                Some(Ok(_)) => {}
+            },
         }
     }
 }

@@ -9,12 +9,19 @@
 //!   `POST /sessions/{id}/analyses` `{"title", "spec"}` need `Authorization: Bearer TOKEN`:
 //!   a missing or wrong token is 403 and writes nothing. A dataset that does not parse is 422
 //!   with the located error, and nothing is stored.
+//! - `POST /sessions/{id}/runs` `{"items": HASH, "config": {…judge.toml as JSON…}}` (owner
+//!   token) → 202 `{stream, total}`: the local judge runs on the session's items dataset
+//!   ([`crate::runs`]); watch the stream over the WebSocket. The judgments are stored under
+//!   `<id>:<key>`, the key a hash of the config and the items, so starting the same run again
+//!   resumes it.
 //! - `POST /sessions/import` (body: an archive) → 201 `{id, owner_token}`: a new session,
 //!   validated whole before one transaction writes it.
 //!
 //! There is no listing route: an unknown id is the same 404 as any other, answered by one
 //! primary-key lookup whether or not a neighbouring id exists.
 
+use crate::judge_run::{JudgeConfig, RunSpec};
+use crate::runs::Runs;
 use crate::store::Store;
 use axum::body::Bytes;
 use axum::extract::{DefaultBodyLimit, Path, Query, State};
@@ -56,8 +63,15 @@ fn not_found() -> ApiError {
     ApiError(StatusCode::NOT_FOUND, "no such session".to_owned())
 }
 
+/// What the session routes share.
+#[derive(Clone)]
+pub struct Sessions {
+    pub store: Store,
+    pub runs: Runs,
+}
+
 /// The `/api` routes for sessions, relative to `/api`.
-pub fn router(store: Store) -> Router {
+pub fn router(state: Sessions) -> Router {
     Router::new()
         .route("/sessions", post(create))
         .route("/sessions/import", post(import))
@@ -66,8 +80,9 @@ pub fn router(store: Store) -> Router {
         .route("/sessions/{id}/datasets", post(add_dataset))
         .route("/sessions/{id}/datasets/{hash}", get(dataset))
         .route("/sessions/{id}/analyses", post(add_analysis))
+        .route("/sessions/{id}/runs", post(start_run))
         .layer(DefaultBodyLimit::max(MAX_UPLOAD_BYTES))
-        .with_state(store)
+        .with_state(state)
 }
 
 /// The answer to any other `/api` path.
@@ -108,7 +123,10 @@ struct NewSession {
     title: String,
 }
 
-async fn create(State(store): State<Store>, Json(body): Json<NewSession>) -> ApiResult<Response> {
+async fn create(
+    State(Sessions { store, .. }): State<Sessions>,
+    Json(body): Json<NewSession>,
+) -> ApiResult<Response> {
     let (id, token, hash) = new_owner()?;
     let title = if body.title.trim().is_empty() {
         "untitled session".to_owned()
@@ -151,12 +169,18 @@ fn authorise(store: &Store, id: &str, headers: &HeaderMap) -> ApiResult<()> {
     }
 }
 
-async fn view(State(store): State<Store>, Path(id): Path<String>) -> ApiResult<Response> {
+async fn view(
+    State(Sessions { store, .. }): State<Sessions>,
+    Path(id): Path<String>,
+) -> ApiResult<Response> {
     let session = store.session(&id)?.ok_or_else(not_found)?;
     Ok(Json(session).into_response())
 }
 
-async fn export(State(store): State<Store>, Path(id): Path<String>) -> ApiResult<Response> {
+async fn export(
+    State(Sessions { store, .. }): State<Sessions>,
+    Path(id): Path<String>,
+) -> ApiResult<Response> {
     let archive = store.archive(&id)?.ok_or_else(not_found)?;
     Ok((
         [(
@@ -169,7 +193,7 @@ async fn export(State(store): State<Store>, Path(id): Path<String>) -> ApiResult
 }
 
 async fn dataset(
-    State(store): State<Store>,
+    State(Sessions { store, .. }): State<Sessions>,
     Path((id, hash)): Path<(String, String)>,
 ) -> ApiResult<Response> {
     let content = store.dataset(&id, &hash)?.ok_or_else(|| {
@@ -188,7 +212,7 @@ struct DatasetQuery {
 }
 
 async fn add_dataset(
-    State(store): State<Store>,
+    State(Sessions { store, .. }): State<Sessions>,
     Path(id): Path<String>,
     Query(query): Query<DatasetQuery>,
     headers: HeaderMap,
@@ -210,7 +234,7 @@ struct NewAnalysis {
 }
 
 async fn add_analysis(
-    State(store): State<Store>,
+    State(Sessions { store, .. }): State<Sessions>,
     Path(id): Path<String>,
     headers: HeaderMap,
     Json(body): Json<NewAnalysis>,
@@ -229,7 +253,10 @@ async fn add_analysis(
     Ok((StatusCode::CREATED, Json(analysis)).into_response())
 }
 
-async fn import(State(store): State<Store>, body: Bytes) -> ApiResult<Response> {
+async fn import(
+    State(Sessions { store, .. }): State<Sessions>,
+    body: Bytes,
+) -> ApiResult<Response> {
     let unprocessable = |message: String| ApiError(StatusCode::UNPROCESSABLE_ENTITY, message);
     let archive: SessionArchive = serde_json::from_slice(&body).map_err(|e| {
         unprocessable(format!(
@@ -244,4 +271,50 @@ async fn import(State(store): State<Store>, body: Bytes) -> ApiResult<Response> 
     let (id, token, hash) = new_owner()?;
     store.import(&id, &hash, &archive)?;
     Ok(created(&id, &token))
+}
+
+#[derive(Deserialize)]
+struct NewRun {
+    /// The items dataset's hash.
+    items: String,
+    config: JudgeConfig,
+}
+
+async fn start_run(
+    State(state): State<Sessions>,
+    Path(id): Path<String>,
+    headers: HeaderMap,
+    Json(body): Json<NewRun>,
+) -> ApiResult<Response> {
+    let store = &state.store;
+    authorise(store, &id, &headers)?;
+    let session = store.session(&id)?.ok_or_else(not_found)?;
+    let unprocessable = |message: String| ApiError(StatusCode::UNPROCESSABLE_ENTITY, message);
+    let meta = session
+        .datasets
+        .iter()
+        .find(|d| d.hash == body.items && d.kind == DatasetKind::Items)
+        .ok_or_else(|| {
+            unprocessable(format!(
+                "items: expected the hash of an items dataset of this session, found `{}`",
+                body.items
+            ))
+        })?;
+    let bytes = store.dataset(&id, &meta.hash)?.ok_or_else(not_found)?;
+    state
+        .runs
+        .engine_ready()
+        .map_err(|e| ApiError(StatusCode::SERVICE_UNAVAILABLE, e.to_string()))?;
+    let config_json = serde_json::to_string(&body.config).map_err(anyhow::Error::from)?;
+    let key = content_hash(&[config_json.as_bytes(), &bytes].concat());
+    let session_key = format!("{id}:{}", &key["sha256:".len().."sha256:".len() + 16]);
+    let spec = RunSpec::new("config", body.config, meta.name.clone(), bytes, session_key)
+        .map_err(|e| unprocessable(format!("{e:#}")))?;
+    let total = spec.total();
+    let stream = state.runs.start(spec)?;
+    Ok((
+        StatusCode::ACCEPTED,
+        Json(serde_json::json!({ "stream": stream, "total": total })),
+    )
+        .into_response())
 }

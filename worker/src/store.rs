@@ -277,14 +277,24 @@ impl Store {
                 })
             })
             .collect::<Result<Vec<_>>>()?;
-        let mut stmt =
-            conn.prepare("SELECT record FROM runs WHERE session = ?1 ORDER BY started_at")?;
+        // A session's runs store their judgments under `<session>:<run key>`.
+        let mut stmt = conn.prepare(
+            "SELECT record FROM runs WHERE session = ?1 OR session LIKE ?1 || ':%'
+             ORDER BY started_at",
+        )?;
         let runs = stmt
             .query_map(params![id], |r| r.get::<_, String>(0))?
             .collect::<rusqlite::Result<Vec<_>>>()?
             .iter()
             .map(|record| serde_json::from_str(record).context("a stored run record"))
             .collect::<Result<Vec<_>>>()?;
+        let mut stmt = conn.prepare(
+            "SELECT stream FROM events WHERE stream LIKE 'run:' || ?1 || ':%'
+             GROUP BY stream ORDER BY MIN(id)",
+        )?;
+        let streams = stmt
+            .query_map(params![id], |r| r.get::<_, String>(0))?
+            .collect::<rusqlite::Result<Vec<_>>>()?;
         let mut stmt =
             conn.prepare("SELECT id, title, spec FROM analyses WHERE session = ?1 ORDER BY rowid")?;
         let analyses = stmt
@@ -311,6 +321,7 @@ impl Store {
             created_at,
             datasets,
             runs,
+            streams,
             analyses,
         }))
     }
@@ -414,6 +425,20 @@ impl Store {
         }
         tx.commit()?;
         Ok(())
+    }
+
+    /// The events of `stream` with an id above `after`: (id, seq, body), in id order.
+    pub fn events_after(&self, stream: &str, after: i64) -> Result<Vec<(i64, u32, String)>> {
+        let conn = self.lock()?;
+        let mut stmt = conn.prepare(
+            "SELECT id, seq, body FROM events WHERE stream = ?1 AND id > ?2 ORDER BY id",
+        )?;
+        let rows = stmt
+            .query_map(params![stream, after], |r| {
+                Ok((r.get(0)?, r.get(1)?, r.get(2)?))
+            })?
+            .collect::<rusqlite::Result<Vec<_>>>()?;
+        Ok(rows)
     }
 
     /// The bodies of a stream's events in order.

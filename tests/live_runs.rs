@@ -1,0 +1,247 @@
+//! Judge runs inside `tribunal serve`, with the real SmolLM2 from `models/` on the CPU: the
+//! session's owner starts a run on an items dataset over HTTP; a WebSocket watcher receives
+//! each judgment as it is stored and then the run's end; the judgments equal those of
+//! `tribunal judge` on the same items and configuration; a watcher that reconnects with the
+//! last event id it saw gets exactly the rest; starting the same run again resumes it (no
+//! item judged twice); a share link cannot start a run.
+
+use futures_util::{SinkExt, StreamExt};
+use serde_json::{json, Value};
+use std::collections::BTreeMap;
+use std::time::Duration;
+use tokio_tungstenite::tungstenite::Message;
+use tribunal::protocol::{decode, encode, ClientMessage, RunEvent, ServerMessage};
+use tribunal_e2e::{api_worker, http, root, run_tribunal, temp_dir, Worker};
+
+type Socket =
+    tokio_tungstenite::WebSocketStream<tokio_tungstenite::MaybeTlsStream<tokio::net::TcpStream>>;
+
+/// The run's events as (event_id, seq, event).
+type Events = Vec<(i64, u32, RunEvent)>;
+
+const RUBRIC: &str =
+    "Which response follows the instruction better: correct, complete and concise?";
+
+/// Watches `stream` from `after` until the run's end, or until `quiet` passes without a message.
+async fn watch(worker: &Worker, stream: &str, after: i64, quiet: Duration) -> Events {
+    let (mut socket, _): (Socket, _) =
+        tokio_tungstenite::connect_async(format!("ws://{}/ws", worker.authority()))
+            .await
+            .expect("websocket connects");
+    let request = encode(&ClientMessage::Watch {
+        stream: stream.to_owned(),
+        after,
+    });
+    socket.send(Message::Text(request.into())).await.unwrap();
+    let mut events = Vec::new();
+    while let Ok(Some(frame)) = tokio::time::timeout(quiet, socket.next()).await {
+        let Message::Text(text) = frame.expect("valid frame") else {
+            continue;
+        };
+        match decode::<ServerMessage>(text.as_str()).expect("decodes") {
+            ServerMessage::Run {
+                stream: s,
+                event_id,
+                seq,
+                event,
+            } => {
+                assert_eq!(s, stream);
+                let end = !matches!(event, RunEvent::Judgment { .. });
+                events.push((event_id, seq, event));
+                if end {
+                    break;
+                }
+            }
+            ServerMessage::Hello { .. } => {}
+            other => panic!("unexpected message {other:?}"),
+        }
+    }
+    events
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_run_streams_each_judgment_to_watchers_and_resumes() {
+    let models = root().join("models");
+    let worker = api_worker(
+        "live-runs",
+        &["--models", models.to_str().unwrap(), "--device", "cpu"],
+    );
+    let created = http(
+        worker.authority(),
+        "POST",
+        "/api/sessions",
+        &["Content-Type: application/json"],
+        b"{}",
+    )
+    .json();
+    let (id, token) = (
+        created["id"].as_str().unwrap().to_owned(),
+        created["owner_token"].as_str().unwrap().to_owned(),
+    );
+    let auth = format!("Authorization: Bearer {token}");
+    let items_path = root().join("tests/fixtures/llmfao-items.csv");
+    let items = std::fs::read(&items_path).unwrap();
+    let meta = http(
+        worker.authority(),
+        "POST",
+        &format!("/api/sessions/{id}/datasets?kind=items&name=llmfao-items.csv"),
+        &[&auth],
+        &items,
+    )
+    .json();
+    let hash = meta["hash"].as_str().unwrap().to_owned();
+    let n_items = meta["rows"].as_u64().unwrap() as usize;
+    let config = json!({
+        "orders": "both",
+        "prompt": { "kind": "relative", "rubric": RUBRIC },
+        "decoding": { "max_tokens": 64, "seed": 0 }
+    });
+    let session_view = || {
+        http(
+            worker.authority(),
+            "GET",
+            &format!("/api/sessions/{id}"),
+            &[],
+            b"",
+        )
+        .json()
+    };
+    let start = |headers: &[&str], items: &str| {
+        http(
+            worker.authority(),
+            "POST",
+            &format!("/api/sessions/{id}/runs"),
+            &[headers, &["Content-Type: application/json"]].concat(),
+            json!({ "items": items, "config": config })
+                .to_string()
+                .as_bytes(),
+        )
+    };
+
+    // A share link cannot start a run; a run needs an items dataset of the session.
+    assert_eq!(start(&[], &hash).status, 403);
+    let wrong = start(&[&auth], "sha256:00");
+    assert_eq!(wrong.status, 422);
+    assert!(wrong.json()["error"]
+        .as_str()
+        .unwrap()
+        .contains("items dataset"));
+
+    let started = start(&[&auth], &hash);
+    assert_eq!(
+        started.status,
+        202,
+        "{}",
+        String::from_utf8_lossy(&started.body)
+    );
+    let started = started.json();
+    let stream = started["stream"].as_str().unwrap().to_owned();
+    assert!(stream.starts_with(&format!("run:{id}:")), "{stream}");
+    let total = 2 * n_items;
+    assert_eq!(started["total"], total);
+
+    // Every judgment arrives, numbered, then the end with the counts.
+    let events = watch(&worker, &stream, 0, Duration::from_secs(600)).await;
+    assert_eq!(events.len(), total + 1, "{events:?}");
+    for (k, (_, seq, event)) in events.iter().enumerate() {
+        assert_eq!(*seq as usize, k + 1);
+        if k < total {
+            assert!(matches!(event, RunEvent::Judgment { total: t, .. } if *t as usize == total));
+        }
+    }
+    assert!(
+        events.windows(2).all(|w| w[0].0 < w[1].0),
+        "event ids increase"
+    );
+    let RunEvent::Finished { judgments, .. } = &events[total].2 else {
+        panic!("the run ended with {:?}", events[total].2);
+    };
+    assert_eq!(*judgments as usize, total);
+
+    // The same judgments as `tribunal judge` with the same items and configuration.
+    let dir = temp_dir("live-runs-cli");
+    let toml = dir.join("judge.toml");
+    std::fs::write(
+        &toml,
+        format!(
+            "orders = \"both\"\n\n[prompt]\nkind = \"relative\"\nrubric = \"{RUBRIC}\"\n\n\
+             [decoding]\nmax_tokens = 64\nseed = 0\n"
+        ),
+    )
+    .unwrap();
+    let out = dir.join("results.jsonl");
+    let cli = run_tribunal(&[
+        "judge",
+        "--config",
+        toml.to_str().unwrap(),
+        "--input",
+        items_path.to_str().unwrap(),
+        "--out",
+        out.to_str().unwrap(),
+        "--data-dir",
+        dir.join("data").to_str().unwrap(),
+        "--models",
+        models.to_str().unwrap(),
+        "--device",
+        "cpu",
+    ]);
+    assert!(
+        cli.status.success(),
+        "{}",
+        String::from_utf8_lossy(&cli.stderr)
+    );
+    let expected: BTreeMap<(String, String), (Value, Value)> = std::fs::read_to_string(&out)
+        .unwrap()
+        .lines()
+        .map(|l| {
+            let v: Value = serde_json::from_str(l).unwrap();
+            (
+                (
+                    v["id"].as_str().unwrap().to_owned(),
+                    v["order"].as_str().unwrap().to_owned(),
+                ),
+                (v["label"].clone(), v["winner"].clone()),
+            )
+        })
+        .collect();
+    let streamed: BTreeMap<(String, String), (Value, Value)> = events[..total]
+        .iter()
+        .map(|(_, _, e)| match e {
+            RunEvent::Judgment {
+                item,
+                order,
+                label,
+                winner,
+                ..
+            } => ((item.clone(), order.clone()), (json!(label), json!(winner))),
+            other => panic!("{other:?}"),
+        })
+        .collect();
+    assert_eq!(streamed, expected);
+
+    // A watcher that saw the first three events gets exactly the rest, once.
+    let rest = watch(&worker, &stream, events[2].0, Duration::from_secs(5)).await;
+    assert_eq!(rest.len(), total + 1 - 3);
+    assert_eq!(
+        rest.iter().map(|e| e.0).collect::<Vec<_>>(),
+        events[3..].iter().map(|e| e.0).collect::<Vec<_>>()
+    );
+
+    // The session lists the stream and the run's record.
+    let session = session_view();
+    assert_eq!(session["streams"], json!([stream]));
+    assert_eq!(session["runs"].as_array().unwrap().len(), 1);
+    assert_eq!(session["runs"][0]["judgments"], total);
+
+    // The same run again resumes: nothing is judged twice, one more end event.
+    let last = events[total].0;
+    assert_eq!(start(&[&auth], &hash).status, 202);
+    let again = watch(&worker, &stream, last, Duration::from_secs(600)).await;
+    assert_eq!(again.len(), 1, "{again:?}");
+    assert!(
+        matches!(again[0].2, RunEvent::Finished { judgments, .. } if judgments as usize == total)
+    );
+    let session = session_view();
+    assert_eq!(session["runs"][1]["judged_now"], 0);
+    assert_eq!(session["runs"][1]["resumed_from"], total);
+}

@@ -1,0 +1,167 @@
+//! Judge runs inside `tribunal serve`. A run is the engine of [`crate::judge_run`] on a
+//! session's items dataset; runs take turns on the engine (one at a time). Each judgment is
+//! stored as it completes, then recorded as the next event of the run's stream
+//! `run:<session key>` — stored before it is broadcast — and broadcast to every WebSocket
+//! watcher of that stream. The run's end (finished, or failed with the error) is the stream's
+//! last event. A watcher first gets the stored events after the id it already has, then the
+//! live ones, so a reconnecting page resumes without gaps or repeats.
+
+use crate::judge_run::{run_judge, EngineArgs, RunSpec};
+use crate::store::Store;
+use anyhow::{Context, Result};
+use std::sync::Arc;
+use tokio::sync::{broadcast, Mutex};
+use tribunal::protocol::RunEvent;
+
+/// One event of a run's stream, as stored.
+#[derive(Debug, Clone)]
+pub struct Live {
+    pub stream: String,
+    pub event_id: i64,
+    pub seq: u32,
+    pub event: RunEvent,
+}
+
+/// The judge runs of one server. Cheap to clone.
+#[derive(Clone)]
+pub struct Runs {
+    store: Store,
+    engine: EngineArgs,
+    live: broadcast::Sender<Live>,
+    /// Held by the run on the engine.
+    turn: Arc<Mutex<()>>,
+}
+
+/// The stream of the run that stores its judgments under `session`.
+pub fn stream_of(session: &str) -> String {
+    format!("run:{session}")
+}
+
+impl Runs {
+    pub fn new(store: Store, engine: EngineArgs) -> Self {
+        Self {
+            store,
+            engine,
+            live: broadcast::channel(1024).0,
+            turn: Arc::new(Mutex::new(())),
+        }
+    }
+
+    /// Whether the judge model is there to run.
+    pub fn engine_ready(&self) -> Result<()> {
+        self.engine.check_judge_model()
+    }
+
+    /// Starts `spec` once the engine is free; returns its stream at once.
+    pub fn start(&self, spec: RunSpec) -> Result<String> {
+        let stream = stream_of(&spec.session);
+        let first_seq = u32::try_from(self.store.events(&stream)?.len())?;
+        let runs = self.clone();
+        let name = stream.clone();
+        tokio::spawn(async move {
+            let _turn = runs.turn.clone().lock_owned().await;
+            let worker = runs.clone();
+            let stream = name.clone();
+            let outcome = tokio::task::spawn_blocking(move || {
+                let total = u32::try_from(spec.total())?;
+                let mut seq = first_seq;
+                let record = run_judge(&spec, &worker.store, &worker.engine, &mut |_, body| {
+                    seq += 1;
+                    worker.publish(&stream, seq, judgment_event(body, total)?)
+                })?;
+                Ok::<_, anyhow::Error>((seq, record))
+            })
+            .await;
+            let (seq, end) = match outcome {
+                Ok(Ok((seq, record))) => (
+                    seq + 1,
+                    RunEvent::Finished {
+                        judgments: count(&record["judgments"]),
+                        parse_failures: count(&record["parse_failures"]),
+                        seconds: record["seconds"].as_f64().unwrap_or_default(),
+                    },
+                ),
+                Ok(Err(error)) => (
+                    last_seq(&runs.store, &name) + 1,
+                    RunEvent::Failed {
+                        message: format!("{error:#}"),
+                    },
+                ),
+                Err(panic) => (
+                    last_seq(&runs.store, &name) + 1,
+                    RunEvent::Failed {
+                        message: format!("the run stopped: {panic}"),
+                    },
+                ),
+            };
+            if let Err(error) = runs.publish(&name, seq, end) {
+                tracing::error!(stream = name, %error, "storing the end of a run");
+            }
+        });
+        Ok(stream)
+    }
+
+    /// Stores `event` as `seq` of `stream`, then broadcasts it.
+    fn publish(&self, stream: &str, seq: u32, event: RunEvent) -> Result<()> {
+        let event_id = self
+            .store
+            .put_event(stream, seq, &serde_json::to_string(&event)?)?;
+        // No watcher is not an error: the event is stored for later ones.
+        let _ = self.live.send(Live {
+            stream: stream.to_owned(),
+            event_id,
+            seq,
+            event,
+        });
+        Ok(())
+    }
+
+    /// A receiver of every event published from now on.
+    pub fn subscribe(&self) -> broadcast::Receiver<Live> {
+        self.live.subscribe()
+    }
+
+    /// The stored events of `stream` with an id above `after`, in order.
+    pub fn replay(&self, stream: &str, after: i64) -> Result<Vec<Live>> {
+        self.store
+            .events_after(stream, after)?
+            .into_iter()
+            .map(|(event_id, seq, body)| {
+                Ok(Live {
+                    stream: stream.to_owned(),
+                    event_id,
+                    seq,
+                    event: serde_json::from_str(&body)
+                        .with_context(|| format!("stored event {event_id} of {stream}"))?,
+                })
+            })
+            .collect()
+    }
+}
+
+fn count(v: &serde_json::Value) -> u32 {
+    v.as_u64().and_then(|n| u32::try_from(n).ok()).unwrap_or(0)
+}
+
+fn last_seq(store: &Store, stream: &str) -> u32 {
+    store
+        .events(stream)
+        .ok()
+        .and_then(|events| events.last().map(|e| e.0))
+        .unwrap_or(0)
+}
+
+/// The event of one stored judgment (its JSON as `tribunal judge` writes it).
+fn judgment_event(body: &str, total: u32) -> Result<RunEvent> {
+    let v: serde_json::Value = serde_json::from_str(body)?;
+    let text = |key: &str| v[key].as_str().map(str::to_owned);
+    Ok(RunEvent::Judgment {
+        total,
+        item: text("id").unwrap_or_default(),
+        order: text("order").unwrap_or_default(),
+        label: text("label"),
+        winner: text("winner"),
+        parse_error: text("parse_error"),
+        seconds: v["seconds"].as_f64().unwrap_or_default(),
+    })
+}
