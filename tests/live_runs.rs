@@ -1,9 +1,11 @@
 //! Judge runs inside `tribunal serve`, with the real SmolLM2 from `models/` on the CPU: the
 //! session's owner starts a run on an items dataset over HTTP; a WebSocket watcher receives
-//! each judgment as it is stored and then the run's end; the judgments equal those of
+//! the run's start, each judgment as it is stored and then the run's end; the judgments equal those of
 //! `tribunal judge` on the same items and configuration; a watcher that reconnects with the
 //! last event id it saw gets exactly the rest; starting the same run again resumes it (no
-//! item judged twice); a share link cannot start a run.
+//! item judged twice); a share link cannot start a run. In Chromium, the owner starts a run
+//! from the session page and watches the count of stored judgments grow, reloads mid-run and
+//! ends with each judgment shown once; a visitor with the share link sees the finished run.
 
 use futures_util::{SinkExt, StreamExt};
 use serde_json::{json, Value};
@@ -11,7 +13,7 @@ use std::collections::BTreeMap;
 use std::time::Duration;
 use tokio_tungstenite::tungstenite::Message;
 use tribunal::protocol::{decode, encode, ClientMessage, RunEvent, ServerMessage};
-use tribunal_e2e::{api_worker, http, root, run_tribunal, temp_dir, Worker};
+use tribunal_e2e::{api_worker, http, root, run_browser_driver, run_tribunal, temp_dir, Worker};
 
 type Socket =
     tokio_tungstenite::WebSocketStream<tokio_tungstenite::MaybeTlsStream<tokio::net::TcpStream>>;
@@ -46,7 +48,7 @@ async fn watch(worker: &Worker, stream: &str, after: i64, quiet: Duration) -> Ev
                 event,
             } => {
                 assert_eq!(s, stream);
-                let end = !matches!(event, RunEvent::Judgment { .. });
+                let end = matches!(event, RunEvent::Finished { .. } | RunEvent::Failed { .. });
                 events.push((event_id, seq, event));
                 if end {
                     break;
@@ -142,10 +144,11 @@ async fn a_run_streams_each_judgment_to_watchers_and_resumes() {
 
     // Every judgment arrives, numbered, then the end with the counts.
     let events = watch(&worker, &stream, 0, Duration::from_secs(600)).await;
-    assert_eq!(events.len(), total + 1, "{events:?}");
+    assert_eq!(events.len(), total + 2, "{events:?}");
+    assert!(matches!(events[0].2, RunEvent::Started { total: t } if t as usize == total));
     for (k, (_, seq, event)) in events.iter().enumerate() {
         assert_eq!(*seq as usize, k + 1);
-        if k < total {
+        if (1..=total).contains(&k) {
             assert!(matches!(event, RunEvent::Judgment { total: t, .. } if *t as usize == total));
         }
     }
@@ -153,8 +156,8 @@ async fn a_run_streams_each_judgment_to_watchers_and_resumes() {
         events.windows(2).all(|w| w[0].0 < w[1].0),
         "event ids increase"
     );
-    let RunEvent::Finished { judgments, .. } = &events[total].2 else {
-        panic!("the run ended with {:?}", events[total].2);
+    let RunEvent::Finished { judgments, .. } = &events[total + 1].2 else {
+        panic!("the run ended with {:?}", events[total + 1].2);
     };
     assert_eq!(*judgments as usize, total);
 
@@ -204,7 +207,7 @@ async fn a_run_streams_each_judgment_to_watchers_and_resumes() {
             )
         })
         .collect();
-    let streamed: BTreeMap<(String, String), (Value, Value)> = events[..total]
+    let streamed: BTreeMap<(String, String), (Value, Value)> = events[1..=total]
         .iter()
         .map(|(_, _, e)| match e {
             RunEvent::Judgment {
@@ -221,7 +224,7 @@ async fn a_run_streams_each_judgment_to_watchers_and_resumes() {
 
     // A watcher that saw the first three events gets exactly the rest, once.
     let rest = watch(&worker, &stream, events[2].0, Duration::from_secs(5)).await;
-    assert_eq!(rest.len(), total + 1 - 3);
+    assert_eq!(rest.len(), total + 2 - 3);
     assert_eq!(
         rest.iter().map(|e| e.0).collect::<Vec<_>>(),
         events[3..].iter().map(|e| e.0).collect::<Vec<_>>()
@@ -234,14 +237,93 @@ async fn a_run_streams_each_judgment_to_watchers_and_resumes() {
     assert_eq!(session["runs"][0]["judgments"], total);
 
     // The same run again resumes: nothing is judged twice, one more end event.
-    let last = events[total].0;
+    let last = events[total + 1].0;
     assert_eq!(start(&[&auth], &hash).status, 202);
     let again = watch(&worker, &stream, last, Duration::from_secs(600)).await;
-    assert_eq!(again.len(), 1, "{again:?}");
+    assert_eq!(again.len(), 2, "a start and an end: {again:?}");
+    assert_eq!(
+        again[0].1 as usize,
+        total + 3,
+        "the stream's numbering goes on"
+    );
     assert!(
-        matches!(again[0].2, RunEvent::Finished { judgments, .. } if judgments as usize == total)
+        matches!(again[1].2, RunEvent::Finished { judgments, .. } if judgments as usize == total)
     );
     let session = session_view();
     assert_eq!(session["runs"][1]["judged_now"], 0);
     assert_eq!(session["runs"][1]["resumed_from"], total);
+}
+
+/// A session on `worker` with the LLMFAO items; returns (id, owner token).
+fn session_with_items(worker: &Worker) -> (String, String) {
+    let created = http(
+        worker.authority(),
+        "POST",
+        "/api/sessions",
+        &["Content-Type: application/json"],
+        b"{}",
+    )
+    .json();
+    let id = created["id"].as_str().unwrap().to_owned();
+    let token = created["owner_token"].as_str().unwrap().to_owned();
+    let items = std::fs::read(root().join("tests/fixtures/llmfao-items.csv")).unwrap();
+    let answer = http(
+        worker.authority(),
+        "POST",
+        &format!("/api/sessions/{id}/datasets?kind=items&name=llmfao-items.csv"),
+        &[&format!("Authorization: Bearer {token}")],
+        &items,
+    );
+    assert_eq!(answer.status, 201);
+    (id, token)
+}
+
+#[test]
+fn the_session_page_shows_a_run_live_and_resumes_after_a_reload() {
+    let dist = root().join("dist");
+    assert!(
+        dist.join("index.html").is_file(),
+        "run `trunk build --release` first"
+    );
+    let models = root().join("models");
+    let worker = Worker::start_with(
+        "live-run-browser",
+        &dist,
+        &["--models", models.to_str().unwrap(), "--device", "cpu"],
+    );
+    let (id, token) = session_with_items(&worker);
+    let share = format!("{}s/{id}", worker.url);
+    let page = run_browser_driver(
+        "live_run.mjs",
+        [format!("{share}#owner={token}"), share.clone()],
+    );
+
+    // The owner link's token left the address bar at once.
+    assert_eq!(page["addressAfterOwnerLink"], share);
+    // Pairwise in both orders: 3 items × 2 judgments, seen arriving one by one.
+    let total = 6;
+    assert_eq!(page["owner"]["total"], total);
+    assert_eq!(page["owner"]["finished"], true);
+    assert_eq!(
+        page["owner"]["judged"], total,
+        "each judgment shown once after the reload"
+    );
+    let seen: Vec<u64> = page["seen"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|v| v.as_u64().unwrap())
+        .collect();
+    assert!(
+        seen.iter().any(|&n| n > 0 && n < total),
+        "progress between 0 and {total} was shown: {seen:?}"
+    );
+    assert!(page["reloadedAt"].is_u64(), "the page was reloaded mid-run");
+    assert!(page["owner"]["text"]
+        .as_str()
+        .unwrap()
+        .contains("finished: 6 judgments"));
+    // The visitor sees the finished run but cannot start one.
+    assert_eq!(page["visitor"]["judged"], total);
+    assert_eq!(page["visitorCanStart"], false);
 }

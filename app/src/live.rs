@@ -85,15 +85,19 @@ pub fn LivePanel() -> impl IntoView {
     }
 }
 
-async fn stream(status: RwSignal<String>, events: RwSignal<Vec<Event>>) -> Result<(), String> {
+/// A WebSocket to the worker that served this page.
+pub fn open_socket() -> Result<WebSocket, String> {
     let location = web_sys::window().ok_or("no window")?.location();
     let scheme = match location.protocol().map_err(|e| format!("{e:?}"))?.as_str() {
         "https:" => "wss",
         _ => "ws",
     };
     let host = location.host().map_err(|e| format!("{e:?}"))?;
-    let socket = WebSocket::open(&format!("{scheme}://{host}/ws")).map_err(|e| e.to_string())?;
-    let (mut tx, mut rx) = socket.split();
+    WebSocket::open(&format!("{scheme}://{host}/ws")).map_err(|e| e.to_string())
+}
+
+async fn stream(status: RwSignal<String>, events: RwSignal<Vec<Event>>) -> Result<(), String> {
+    let (mut tx, mut rx) = open_socket()?.split();
     tx.send(Message::Text(encode(&DEMO)))
         .await
         .map_err(|e| e.to_string())?;
@@ -124,6 +128,8 @@ async fn stream(status: RwSignal<String>, events: RwSignal<Vec<Event>>) -> Resul
                 status.set(format!("demo finished: {total} events stored and received"));
             }
             Ok(ServerMessage::Error { message }) => status.set(format!("worker error: {message}")),
+            // Run events come only to a page that watches a run (`runs.rs`).
+            Ok(ServerMessage::Run { .. }) => {}
             Err(error) => status.set(format!("protocol error: {error}")),
         }
     }

@@ -11,6 +11,7 @@ mod live;
 mod programs;
 mod reliability;
 mod run_checks;
+mod runs;
 mod session;
 
 use leptos::prelude::*;

@@ -11,6 +11,7 @@
 //! hands one to another device; the share link never carries it.
 
 use crate::leaderboard::{BoardInput, BoardRun, BoardRunView};
+use crate::runs::RunWatch;
 use gloo_net::http::{Request, Response};
 use leptos::prelude::*;
 use leptos::task::spawn_local;
@@ -356,6 +357,56 @@ pub fn SessionPage(id: String) -> impl IntoView {
             });
         }
     };
+    let run_items = RwSignal::new(String::new());
+    let run_prompt = RwSignal::new("relative".to_owned());
+    let run_rubric = RwSignal::new(
+        "Which response follows the instruction better: correct, complete and concise?".to_owned(),
+    );
+    let run_tokens = RwSignal::new(64usize);
+    let start_run = {
+        let (id, token, load) = (id.clone(), token.clone().unwrap_or_default(), load.clone());
+        move |_| {
+            let (id, token, load) = (id.clone(), token.clone(), load.clone());
+            let items = run_items.get_untracked();
+            let items = if items.is_empty() {
+                session.with_untracked(|s| {
+                    s.as_ref()
+                        .and_then(|s| s.as_ref().ok())
+                        .and_then(|s| s.datasets.iter().find(|d| d.kind == DatasetKind::Items))
+                        .map(|d| d.hash.clone())
+                        .unwrap_or_default()
+                })
+            } else {
+                items
+            };
+            let relative = run_prompt.get_untracked() == "relative";
+            let prompt = if relative {
+                serde_json::json!({ "kind": "relative", "rubric": run_rubric.get_untracked() })
+            } else {
+                serde_json::json!({ "kind": "absolute", "min_score": 1, "max_score": 5, "rubric": run_rubric.get_untracked() })
+            };
+            let payload = serde_json::json!({
+                "items": items,
+                "config": {
+                    "orders": if relative { "both" } else { "ab" },
+                    "prompt": prompt,
+                    "decoding": { "max_tokens": run_tokens.get_untracked(), "seed": 0 }
+                }
+            });
+            spawn_local(async move {
+                let request = Request::post(&format!("/api/sessions/{id}/runs"))
+                    .header("Authorization", &format!("Bearer {token}"))
+                    .json(&payload);
+                match send::<serde_json::Value>(request).await {
+                    Ok(_) => {
+                        error.set(None);
+                        load();
+                    }
+                    Err(message) => error.set(Some(message)),
+                }
+            });
+        }
+    };
     let owner_form = owner.then(|| {
         let datasets = move || {
             session.with(|s| {
@@ -381,6 +432,31 @@ pub fn SessionPage(id: String) -> impl IntoView {
                 </label>
                 <label class="file">"CSV " <input id="dataset-input" type="file" accept=".csv,text/csv" node_ref=dataset_ref /></label>
                 <button id="add-dataset" on:click=upload>"Upload to the session"</button>
+            </div>
+            <h3>"Run the local judge"</h3>
+            <p class="hint">"SmolLM2 on the worker judges an items dataset (" <code>"id,instruction,response[,response_b]"</code> "); each judgment appears above as it is stored."</p>
+            <div class="controls">
+                <label>"Items "
+                    <select id="run-items" on:change=move |ev| run_items.set(event_target_value(&ev))>
+                        {move || session.with(|s| {
+                            s.as_ref()
+                                .and_then(|s| s.as_ref().ok())
+                                .map(|s| s.datasets.iter().filter(|d| d.kind == DatasetKind::Items).cloned().collect::<Vec<_>>())
+                                .unwrap_or_default()
+                        }).into_iter().map(|d| view! { <option value=d.hash.clone()>{d.name.clone()}</option> }).collect_view()}
+                    </select>
+                </label>
+                <label>"Prompt "
+                    <select id="run-prompt" on:change=move |ev| run_prompt.set(event_target_value(&ev))>
+                        <option value="relative">"pairwise (both orders)"</option>
+                        <option value="absolute">"absolute 1–5"</option>
+                    </select>
+                </label>
+                <label>"Rubric " <input id="run-rubric" type="text" prop:value=move || run_rubric.get()
+                    on:change=move |ev| run_rubric.set(event_target_value(&ev)) /></label>
+                <label>"Max tokens " <input id="run-tokens" type="number" min="1" prop:value=move || run_tokens.get().to_string()
+                    on:change=move |ev| run_tokens.set(event_target_value(&ev).parse().unwrap_or(64)) /></label>
+                <button id="start-run" on:click=start_run>"Start the run"</button>
             </div>
             <h3>"Save a leaderboard analysis"</h3>
             <div class="controls">
@@ -455,7 +531,10 @@ fn SessionContents(session: SessionView) -> impl IntoView {
             <tbody>{datasets}</tbody>
         </table>
         <h3>"Judge runs"</h3>
-        <p>{format!("{} run record(s)", session.runs.len())}</p>
+        <p>{format!("{} finished run record(s)", session.runs.len())}</p>
+        <div id="runs">
+            {session.streams.iter().map(|stream| view! { <RunWatch stream=stream.clone() /> }).collect_view()}
+        </div>
         <h3>"Analyses"</h3>
         <ul id="analyses">{analyses}</ul>
     }

@@ -58,6 +58,8 @@ pub enum ServerMessage {
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 #[serde(tag = "event", rename_all = "snake_case")]
 pub enum RunEvent {
+    /// The run was accepted; it will make `total` judgments (stored ones are skipped).
+    Started { total: u32 },
     /// One judgment was stored (of `total` the run makes).
     Judgment {
         total: u32,

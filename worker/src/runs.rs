@@ -2,8 +2,8 @@
 //! session's items dataset; runs take turns on the engine (one at a time). Each judgment is
 //! stored as it completes, then recorded as the next event of the run's stream
 //! `run:<session key>` — stored before it is broadcast — and broadcast to every WebSocket
-//! watcher of that stream. The run's end (finished, or failed with the error) is the stream's
-//! last event. A watcher first gets the stored events after the id it already has, then the
+//! watcher of that stream. A run's first event (started, with the number of judgments) is
+//! stored when the run is accepted; its last is the end (finished, or failed with the error). A watcher first gets the stored events after the id it already has, then the
 //! live ones, so a reconnecting page resumes without gaps or repeats.
 
 use crate::judge_run::{run_judge, EngineArgs, RunSpec};
@@ -52,10 +52,13 @@ impl Runs {
         self.engine.check_judge_model()
     }
 
-    /// Starts `spec` once the engine is free; returns its stream at once.
+    /// Records the run's start in its stream, then runs `spec` once the engine is free;
+    /// returns the stream at once.
     pub fn start(&self, spec: RunSpec) -> Result<String> {
         let stream = stream_of(&spec.session);
-        let first_seq = u32::try_from(self.store.events(&stream)?.len())?;
+        let first_seq = last_seq(&self.store, &stream) + 1;
+        let total = u32::try_from(spec.total())?;
+        self.publish(&stream, first_seq, RunEvent::Started { total })?;
         let runs = self.clone();
         let name = stream.clone();
         tokio::spawn(async move {
@@ -63,7 +66,6 @@ impl Runs {
             let worker = runs.clone();
             let stream = name.clone();
             let outcome = tokio::task::spawn_blocking(move || {
-                let total = u32::try_from(spec.total())?;
                 let mut seq = first_seq;
                 let record = run_judge(&spec, &worker.store, &worker.engine, &mut |_, body| {
                     seq += 1;

@@ -1,0 +1,48 @@
+// A judge run on the session page, live, in headless Chromium.
+// Usage: node live_run.mjs OWNER_URL SHARE_URL
+// OWNER_URL is the session's owner link (`/s/<id>#owner=TOKEN`): the page keeps the token and
+// shows the owner's forms. Starts the run on the session's items dataset, notes each count of
+// stored judgments the page shows, reloads once mid-run, and waits for the end; then a fresh
+// context opens the share link. Prints one JSON object; assertions live in tests/live_runs.rs.
+import { launchChromium, openPage } from './chromium.mjs';
+
+const [ownerUrl, shareUrl] = process.argv.slice(2);
+const browser = await launchChromium();
+const statusOf = (page) => page.$eval('.run-status', (p) => ({
+  judged: Number(p.dataset.judged), total: Number(p.dataset.total),
+  finished: p.dataset.finished === 'true', text: p.textContent,
+}));
+try {
+  const { page, pageErrors } = await openPage(browser, ownerUrl);
+  await page.waitForSelector('#start-run', { timeout: 30000 });
+  const addressAfterOwnerLink = page.url();
+  await page.click('#start-run');
+  await page.waitForSelector('.run-status', { timeout: 60000 });
+  const seen = [];
+  let reloadedAt = null;
+  for (let k = 0; k < 1200; k += 1) {
+    const s = await statusOf(page).catch(() => null);
+    if (s) {
+      if (seen[seen.length - 1] !== s.judged) seen.push(s.judged);
+      if (s.finished) break;
+      if (reloadedAt === null && s.judged >= 1 && s.judged < s.total) {
+        reloadedAt = s.judged;
+        await page.reload();
+        await page.waitForSelector('.run-status', { timeout: 60000 });
+      }
+    }
+    await page.waitForTimeout(250);
+  }
+  const owner = await statusOf(page);
+  const visitor = await openPage(browser, shareUrl);
+  await visitor.page.waitForFunction(() => document.querySelector('.run-status')?.dataset.finished === 'true',
+    null, { timeout: 60000 });
+  const visitorStatus = await statusOf(visitor.page);
+  const visitorCanStart = await visitor.page.isVisible('#start-run');
+  console.log(JSON.stringify({
+    pageErrors: [...pageErrors, ...visitor.pageErrors], addressAfterOwnerLink, seen, reloadedAt,
+    owner, visitor: visitorStatus, visitorCanStart,
+  }));
+} finally {
+  await browser.close();
+}
