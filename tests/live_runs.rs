@@ -68,29 +68,9 @@ async fn a_run_streams_each_judgment_to_watchers_and_resumes() {
         "live-runs",
         &["--models", models.to_str().unwrap(), "--device", "cpu"],
     );
-    let created = http(
-        worker.authority(),
-        "POST",
-        "/api/sessions",
-        &["Content-Type: application/json"],
-        b"{}",
-    )
-    .json();
-    let (id, token) = (
-        created["id"].as_str().unwrap().to_owned(),
-        created["owner_token"].as_str().unwrap().to_owned(),
-    );
+    let (id, token, meta) = session_with_items(&worker);
     let auth = format!("Authorization: Bearer {token}");
     let items_path = root().join("tests/fixtures/llmfao-items.csv");
-    let items = std::fs::read(&items_path).unwrap();
-    let meta = http(
-        worker.authority(),
-        "POST",
-        &format!("/api/sessions/{id}/datasets?kind=items&name=llmfao-items.csv"),
-        &[&auth],
-        &items,
-    )
-    .json();
     let hash = meta["hash"].as_str().unwrap().to_owned();
     let n_items = meta["rows"].as_u64().unwrap() as usize;
     let config = json!({
@@ -254,8 +234,8 @@ async fn a_run_streams_each_judgment_to_watchers_and_resumes() {
     assert_eq!(session["runs"][1]["resumed_from"], total);
 }
 
-/// A session on `worker` with the LLMFAO items; returns (id, owner token).
-fn session_with_items(worker: &Worker) -> (String, String) {
+/// A session on `worker` with the LLMFAO items; returns (id, owner token, dataset metadata).
+fn session_with_items(worker: &Worker) -> (String, String, Value) {
     let created = http(
         worker.authority(),
         "POST",
@@ -275,7 +255,8 @@ fn session_with_items(worker: &Worker) -> (String, String) {
         &items,
     );
     assert_eq!(answer.status, 201);
-    (id, token)
+    let meta = answer.json();
+    (id, token, meta)
 }
 
 #[test]
@@ -291,7 +272,7 @@ fn the_session_page_shows_a_run_live_and_resumes_after_a_reload() {
         &dist,
         &["--models", models.to_str().unwrap(), "--device", "cpu"],
     );
-    let (id, token) = session_with_items(&worker);
+    let (id, token, _) = session_with_items(&worker);
     let share = format!("{}s/{id}", worker.url);
     let page = run_browser_driver(
         "live_run.mjs",
