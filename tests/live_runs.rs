@@ -1,7 +1,8 @@
 //! Judge runs inside `tribunal serve`, with the real SmolLM2 from `models/` on the CPU: the
 //! session's owner starts a run on an items dataset over HTTP; a WebSocket watcher receives
 //! the run's start, each judgment as it is stored and then the run's end; the judgments equal those of
-//! `tribunal judge` on the same items and configuration; a watcher that reconnects with the
+//! `tribunal judge` on the same items and configuration, and each carries the run's BTL
+//! head's calibrated probability computed from the CLI's embedding and p(A); a watcher that reconnects with the
 //! last event id it saw gets exactly the rest; starting the same run again resumes it (no
 //! item judged twice); a share link cannot start a run. In Chromium, the owner starts a run
 //! from the session page and watches the count of stored judgments grow, reloads mid-run and
@@ -12,6 +13,8 @@ use serde_json::{json, Value};
 use std::collections::BTreeMap;
 use std::time::Duration;
 use tokio_tungstenite::tungstenite::Message;
+use tribunal::btl_head::{BtlData, BtlParams};
+use tribunal::head_file::{Head, HeadFile};
 use tribunal::protocol::{decode, encode, ClientMessage, RunEvent, ServerMessage};
 use tribunal_e2e::{api_worker, http, root, run_browser_driver, run_tribunal, temp_dir, Worker};
 
@@ -76,8 +79,9 @@ async fn a_run_streams_each_judgment_to_watchers_and_resumes() {
     let config = json!({
         "orders": "both",
         "prompt": { "kind": "relative", "rubric": RUBRIC },
-        "decoding": { "max_tokens": 64, "seed": 0 }
+        "decoding": { "max_tokens": 96, "seed": 0 }
     });
+    let (head, head_file) = btl_head();
     let session_view = || {
         http(
             worker.authority(),
@@ -94,7 +98,7 @@ async fn a_run_streams_each_judgment_to_watchers_and_resumes() {
             "POST",
             &format!("/api/sessions/{id}/runs"),
             &[headers, &["Content-Type: application/json"]].concat(),
-            json!({ "items": items, "config": config })
+            json!({ "items": items, "config": config, "head": head_file })
                 .to_string()
                 .as_bytes(),
         )
@@ -147,8 +151,8 @@ async fn a_run_streams_each_judgment_to_watchers_and_resumes() {
     std::fs::write(
         &toml,
         format!(
-            "orders = \"both\"\n\n[prompt]\nkind = \"relative\"\nrubric = \"{RUBRIC}\"\n\n\
-             [decoding]\nmax_tokens = 64\nseed = 0\n"
+            "orders = \"both\"\nembed_rationale = true\n\n[prompt]\nkind = \"relative\"\nrubric = \"{RUBRIC}\"\n\n\
+             [decoding]\nmax_tokens = 96\nseed = 0\n"
         ),
     )
     .unwrap();
@@ -173,21 +177,38 @@ async fn a_run_streams_each_judgment_to_watchers_and_resumes() {
         "{}",
         String::from_utf8_lossy(&cli.stderr)
     );
-    let expected: BTreeMap<(String, String), (Value, Value)> = std::fs::read_to_string(&out)
-        .unwrap()
-        .lines()
-        .map(|l| {
-            let v: Value = serde_json::from_str(l).unwrap();
-            (
+    // The head's output on each CLI line: π(embedding, p(A)), as 1 − π for the swapped order.
+    let expected: BTreeMap<(String, String), (Value, Value, Option<f64>)> =
+        std::fs::read_to_string(&out)
+            .unwrap()
+            .lines()
+            .map(|l| {
+                let v: Value = serde_json::from_str(l).unwrap();
+                let calibrated = v["embedding"].as_array().map(|e| {
+                    let e: Vec<f64> = e.iter().map(|x| x.as_f64().unwrap()).collect();
+                    let pi = head
+                        .predict_one(&e, v["label_probs"]["A"].as_f64().unwrap())
+                        .unwrap();
+                    if v["order"] == "ba" {
+                        1.0 - pi
+                    } else {
+                        pi
+                    }
+                });
                 (
-                    v["id"].as_str().unwrap().to_owned(),
-                    v["order"].as_str().unwrap().to_owned(),
-                ),
-                (v["label"].clone(), v["winner"].clone()),
-            )
-        })
-        .collect();
-    let streamed: BTreeMap<(String, String), (Value, Value)> = events[1..=total]
+                    (
+                        v["id"].as_str().unwrap().to_owned(),
+                        v["order"].as_str().unwrap().to_owned(),
+                    ),
+                    (v["label"].clone(), v["winner"].clone(), calibrated),
+                )
+            })
+            .collect();
+    assert!(
+        expected.values().all(|v| v.2.is_some()),
+        "every judgment has p(A) and a rationale"
+    );
+    let streamed: BTreeMap<(String, String), (Value, Value, Option<f64>)> = events[1..=total]
         .iter()
         .map(|(_, _, e)| match e {
             RunEvent::Judgment {
@@ -195,8 +216,12 @@ async fn a_run_streams_each_judgment_to_watchers_and_resumes() {
                 order,
                 label,
                 winner,
+                calibrated,
                 ..
-            } => ((item.clone(), order.clone()), (json!(label), json!(winner))),
+            } => (
+                (item.clone(), order.clone()),
+                (json!(label), json!(winner), *calibrated),
+            ),
             other => panic!("{other:?}"),
         })
         .collect();
@@ -307,4 +332,32 @@ fn the_session_page_shows_a_run_live_and_resumes_after_a_reload() {
     // The visitor sees the finished run but cannot start one.
     assert_eq!(page["visitor"]["judged"], total);
     assert_eq!(page["visitorCanStart"], false);
+}
+
+/// A BTL head on 384-dimensional embeddings (fitted on seeded synthetic rows) and its model
+/// file.
+fn btl_head() -> (Head, Value) {
+    let mut x: u64 = 7;
+    let mut next = || {
+        x = x
+            .wrapping_mul(6364136223846793005)
+            .wrapping_add(1442695040888963407);
+        (x >> 11) as f64 / (1u64 << 53) as f64
+    };
+    let embeddings: Vec<Vec<f64>> = (0..40)
+        .map(|_| (0..384).map(|_| next() - 0.5).collect())
+        .collect();
+    let data = BtlData {
+        probabilities: (0..40).map(|_| 0.05 + 0.9 * next()).collect(),
+        labels: embeddings
+            .iter()
+            .map(|e| f64::from(u8::from(e[0] > 0.0)))
+            .collect(),
+        embeddings,
+    };
+    let head = Head::Btl(BtlParams::default().fit(&data).unwrap());
+    let file = HeadFile::new(head.clone(), Some(0), &data)
+        .to_json()
+        .unwrap();
+    (head, serde_json::from_str(&file).unwrap())
 }

@@ -116,6 +116,7 @@ async fn watch(stream: &str, after: i64, progress: RwSignal<Progress>) -> Result
                     label,
                     winner,
                     parse_error,
+                    calibrated,
                     ..
                 } => {
                     p.total = total;
@@ -126,6 +127,10 @@ async fn watch(stream: &str, after: i64, progress: RwSignal<Progress>) -> Result
                         (_, Some(w), _) => format!("winner {w}"),
                         (Some(l), None, _) => l,
                         (None, None, e) => format!("unparsed: {}", e.unwrap_or_default()),
+                    };
+                    let verdict = match calibrated {
+                        Some(c) => format!("{verdict} · calibrated {c:.3}"),
+                        None => verdict,
                     };
                     p.judged.push((item, order, verdict));
                 }

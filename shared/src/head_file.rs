@@ -48,6 +48,31 @@ pub enum Head {
 }
 
 impl Head {
+    /// The head's output for one judgment, as a run streams them: an LS head gives the
+    /// calibrated score from the judge's score; a BTL head the probability that the first
+    /// shown response is preferred, from the judge's probability of it.
+    ///
+    /// # Errors
+    /// [`Error::InvalidParam`] for the MN, BTL2 and Plackett–Luce heads, which read more than
+    /// one score or response per prediction; the head's located errors for an embedding of
+    /// another dimension or a signal out of range.
+    pub fn predict_one(&self, embedding: &[f64], signal: f64) -> Result<f64> {
+        let rows = [embedding.to_vec()];
+        let out = match self {
+            Self::Ls(h) => h.predict(&rows, &[signal])?,
+            Self::Btl(h) => h.predict(&rows, &[signal])?,
+            Self::Mn(_) | Self::Btl2(_) | Self::PlackettLuce(_) => {
+                return Err(Error::param(
+                    "head",
+                    "only an LS or a BTL head applies to one judgment at a time",
+                ))
+            }
+        };
+        out.first()
+            .copied()
+            .ok_or_else(|| Error::Insufficient("the head gave no prediction".to_owned()))
+    }
+
     /// The regularisation strength the head was fitted with.
     pub fn gamma(&self) -> f64 {
         match self {
@@ -271,6 +296,46 @@ mod tests {
         assert_eq!(hash(""), 0xcbf2_9ce4_8422_2325);
         assert_eq!(hash("a"), 0xaf63_dc4c_8601_ec8c);
         assert_eq!(hash("foobar"), 0x8594_4171_f739_67e8);
+    }
+
+    #[test]
+    fn one_judgment_predicts_as_the_batch_does() {
+        use crate::btl_head::BtlParams;
+        use crate::ls_head::LsParams;
+        let embeddings: Vec<Vec<f64>> = (0..12)
+            .map(|i| vec![f64::from(i % 3), f64::from(i % 5) / 2.0, f64::from(i) / 7.0])
+            .collect();
+        let btl = BtlData {
+            embeddings: embeddings.clone(),
+            probabilities: (0..12).map(|i| 0.1 + 0.07 * f64::from(i)).collect(),
+            labels: (0..12).map(|i| f64::from(i % 2)).collect(),
+        };
+        let head = BtlParams::default().fit(&btl).unwrap();
+        let batch = head.predict(&btl.embeddings, &btl.probabilities).unwrap();
+        let one = Head::Btl(head);
+        for (k, want) in batch.iter().enumerate() {
+            let got = one
+                .predict_one(&btl.embeddings[k], btl.probabilities[k])
+                .unwrap();
+            assert!((got - want).abs() < 1e-15);
+        }
+        let ls = LsData {
+            embeddings,
+            scores: (0..12).map(|i| f64::from(i % 5 + 1)).collect(),
+            labels: (0..12).map(|i| f64::from(i % 4 + 1)).collect(),
+        };
+        let head = LsParams::default().fit(&ls).unwrap();
+        let want = head.predict(&ls.embeddings[..1], &ls.scores[..1]).unwrap()[0];
+        assert_eq!(
+            Head::Ls(head)
+                .predict_one(&ls.embeddings[0], ls.scores[0])
+                .unwrap(),
+            want
+        );
+        assert!(
+            one.predict_one(&[0.0, 1.0], 0.5).is_err(),
+            "wrong dimension"
+        );
     }
 
     #[test]

@@ -72,6 +72,9 @@ pub enum RunEvent {
         winner: Option<String>,
         parse_error: Option<String>,
         seconds: f64,
+        /// With a calibration head: a BTL head's probability that the file's `response` won
+        /// (mapped back from the swapped order), or an LS head's calibrated score.
+        calibrated: Option<f64>,
     },
     /// The run finished; the counts cover every stored judgment of its session.
     Finished {
@@ -164,6 +167,7 @@ mod tests {
                 winner: Some("B".into()),
                 parse_error: None,
                 seconds: 1.5,
+                calibrated: Some(0.25),
             },
         };
         let text = encode(&msg);

@@ -4,7 +4,8 @@
 //! configured prompt ([`tribunal::judge_prompt`]), runs the GGUF judge, parses the answer and
 //! writes one JSON line per judgment as it completes: the label (for a pairwise prompt also the
 //! winner in the file's orientation), the feedback, p_s over the labels and where it was read,
-//! token counts and latency, and with `embed_rationale` the MiniLM embedding of the feedback.
+//! token counts and latency, and with `embed_rationale` the MiniLM embedding of the rationale
+//! (the feedback, or the whole answer when it does not parse).
 //! An answer that does not parse is written with its raw text and the reason, and counted.
 //!
 //! Each judgment is stored in the SQLite store (`--data-dir`, WAL) as it completes, under the
@@ -79,7 +80,7 @@ pub struct JudgeConfig {
     pub decoding: DecodingConfig,
     #[serde(default)]
     pub orders: Orders,
-    /// Also embed each feedback with MiniLM.
+    /// Also embed each rationale with MiniLM.
     #[serde(default)]
     pub embed_rationale: bool,
 }
@@ -331,9 +332,12 @@ pub fn run_judge(
                     ("ba", _) => "A".to_owned(),
                     (_, l) => l.to_owned(),
                 });
-            let embedding = match (&embedder, &feedback) {
-                (Some(e), Some(text)) => e.embed(&[text.as_str()])?.pop(),
-                _ => None,
+            // The rationale: the feedback, or the whole answer when it did not parse.
+            let embedding = match &embedder {
+                Some(e) => e
+                    .embed(&[feedback.as_deref().unwrap_or(g.text.as_str())])?
+                    .pop(),
+                None => None,
             };
             judged += 1;
             prompt_tokens += g.prompt_tokens;

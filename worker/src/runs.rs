@@ -4,13 +4,15 @@
 //! `run:<session key>` — stored before it is broadcast — and broadcast to every WebSocket
 //! watcher of that stream. A run's first event (started, with the number of judgments) is
 //! stored when the run is accepted; its last is the end (finished, or failed with the error). A watcher first gets the stored events after the id it already has, then the
-//! live ones, so a reconnecting page resumes without gaps or repeats.
+//! live ones, so a reconnecting page resumes without gaps or repeats. A run given a
+//! calibration head (an LS or BTL model file) adds the head's output to each judgment event.
 
 use crate::judge_run::{run_judge, EngineArgs, RunSpec};
 use crate::store::Store;
 use anyhow::{Context, Result};
 use std::sync::Arc;
 use tokio::sync::{broadcast, Mutex};
+use tribunal::head_file::Head;
 use tribunal::protocol::RunEvent;
 
 /// One event of a run's stream, as stored.
@@ -54,7 +56,7 @@ impl Runs {
 
     /// Records the run's start in its stream, then runs `spec` once the engine is free;
     /// returns the stream at once.
-    pub fn start(&self, spec: RunSpec) -> Result<String> {
+    pub fn start(&self, spec: RunSpec, head: Option<Head>) -> Result<String> {
         let stream = stream_of(&spec.session);
         let first_seq = last_seq(&self.store, &stream) + 1;
         let total = u32::try_from(spec.total())?;
@@ -69,7 +71,7 @@ impl Runs {
                 let mut seq = first_seq;
                 let record = run_judge(&spec, &worker.store, &worker.engine, &mut |_, body| {
                     seq += 1;
-                    worker.publish(&stream, seq, judgment_event(body, total)?)
+                    worker.publish(&stream, seq, judgment_event(body, total, head.as_ref())?)
                 })?;
                 Ok::<_, anyhow::Error>((seq, record))
             })
@@ -153,11 +155,34 @@ fn last_seq(store: &Store, stream: &str) -> u32 {
         .unwrap_or(0)
 }
 
-/// The event of one stored judgment (its JSON as `tribunal judge` writes it).
-fn judgment_event(body: &str, total: u32) -> Result<RunEvent> {
+/// The event of one stored judgment (its JSON as `tribunal judge` writes it), with `head`'s
+/// output when the judgment has what the head reads: the rationale's embedding, and p(`A`)
+/// for a BTL head or a parsed score for an LS head.
+fn judgment_event(body: &str, total: u32, head: Option<&Head>) -> Result<RunEvent> {
     let v: serde_json::Value = serde_json::from_str(body)?;
     let text = |key: &str| v[key].as_str().map(str::to_owned);
+    let calibrated = match head {
+        Some(head) => {
+            let embedding: Option<Vec<f64>> = v["embedding"]
+                .as_array()
+                .map(|a| a.iter().filter_map(serde_json::Value::as_f64).collect());
+            let signal = match head {
+                Head::Btl(_) => v["label_probs"]["A"].as_f64(),
+                _ => v["label"].as_str().and_then(|l| l.parse().ok()),
+            };
+            match (embedding, signal) {
+                (Some(e), Some(signal)) => {
+                    let out = head.predict_one(&e, signal)?;
+                    let swapped = matches!(head, Head::Btl(_)) && v["order"] == "ba";
+                    Some(if swapped { 1.0 - out } else { out })
+                }
+                _ => None,
+            }
+        }
+        None => None,
+    };
     Ok(RunEvent::Judgment {
+        calibrated,
         total,
         item: text("id").unwrap_or_default(),
         order: text("order").unwrap_or_default(),

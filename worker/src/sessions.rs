@@ -13,7 +13,8 @@
 //!   token) → 202 `{stream, total}`: the local judge runs on the session's items dataset
 //!   ([`crate::runs`]); watch the stream over the WebSocket. The judgments are stored under
 //!   `<id>:<key>`, the key a hash of the config and the items, so starting the same run again
-//!   resumes it.
+//!   resumes it. With `"head": {…model file…}` (LS for the absolute prompt, BTL for the
+//!   relative one) each judgment event also carries the head's calibrated output.
 //! - `POST /sessions/import` (body: an archive) → 201 `{id, owner_token}`: a new session,
 //!   validated whole before one transaction writes it.
 //!
@@ -30,6 +31,8 @@ use axum::response::{IntoResponse, Response};
 use axum::routing::{get, post};
 use axum::{Json, Router};
 use serde::Deserialize;
+use tribunal::head_file::{Head, HeadFile};
+use tribunal::judge_prompt::PromptKind;
 use tribunal::session::{
     check_dataset, content_hash, Analysis, AnalysisSpec, DatasetKind, SessionArchive,
 };
@@ -278,6 +281,10 @@ struct NewRun {
     /// The items dataset's hash.
     items: String,
     config: JudgeConfig,
+    /// A calibration head's model file (LS for the absolute prompt, BTL for the relative one),
+    /// applied to each judgment; the run then embeds every rationale.
+    #[serde(default)]
+    head: Option<serde_json::Value>,
 }
 
 async fn start_run(
@@ -305,16 +312,43 @@ async fn start_run(
         .runs
         .engine_ready()
         .map_err(|e| ApiError(StatusCode::SERVICE_UNAVAILABLE, e.to_string()))?;
-    let config_json = serde_json::to_string(&body.config).map_err(anyhow::Error::from)?;
+    let mut config = body.config;
+    let head = body
+        .head
+        .map(|file| checked_head(&file, &config))
+        .transpose()
+        .map_err(unprocessable)?;
+    config.embed_rationale |= head.is_some();
+    let config_json = serde_json::to_string(&config).map_err(anyhow::Error::from)?;
     let key = content_hash(&[config_json.as_bytes(), &bytes].concat());
     let session_key = format!("{id}:{}", &key["sha256:".len().."sha256:".len() + 16]);
-    let spec = RunSpec::new("config", body.config, meta.name.clone(), bytes, session_key)
+    let spec = RunSpec::new("config", config, meta.name.clone(), bytes, session_key)
         .map_err(|e| unprocessable(format!("{e:#}")))?;
     let total = spec.total();
-    let stream = state.runs.start(spec)?;
+    let stream = state.runs.start(spec, head)?;
     Ok((
         StatusCode::ACCEPTED,
         Json(serde_json::json!({ "stream": stream, "total": total })),
     )
         .into_response())
+}
+
+/// The head in a model file, if it fits the run: LS with the absolute prompt, BTL with the
+/// relative one, on MiniLM's 384-dimensional embeddings.
+fn checked_head(file: &serde_json::Value, config: &JudgeConfig) -> Result<Head, String> {
+    let head = HeadFile::from_json("head", &file.to_string())
+        .map_err(|e| e.to_string())?
+        .head;
+    let fits = matches!(
+        (&head, config.prompt.kind),
+        (Head::Ls(_), PromptKind::Absolute { .. }) | (Head::Btl(_), PromptKind::Relative)
+    );
+    if !fits {
+        return Err(
+            "head: an LS head calibrates the absolute prompt's scores and a BTL head the relative prompt's p(A); this head does not fit the run's prompt".to_owned(),
+        );
+    }
+    head.predict_one(&[0.0; 384], 0.5)
+        .map_err(|e| format!("head: it does not read MiniLM's 384-dimensional embeddings: {e}"))?;
+    Ok(head)
 }
