@@ -473,3 +473,75 @@ fn calibrate_embeds_the_rationale_column_with_minilm() {
         "{stderr}"
     );
 }
+
+/// Seed 002's six-criterion JSON prompt with the real SmolLM2: every judgment has p_s over
+/// `A`/`B`/`tie` (summing to 1) read after `"preference": "`; an answer that parses carries
+/// twelve scores in 1–10 whose mean difference gives the verdict (mapped to the file's
+/// orientation), and one that does not is stored with a message naming the JSON it lacked.
+#[test]
+fn judge_runs_the_six_criterion_json_prompt() {
+    let dir = temp_dir("engine-criteria");
+    let config = dir.join("criteria.toml");
+    std::fs::write(
+        &config,
+        "[prompt]\nkind = \"criteria\"\n\n[decoding]\nmax_tokens = 160\n",
+    )
+    .unwrap();
+    let out = dir.join("criteria.jsonl");
+    run_ok(&[
+        "judge",
+        "--config",
+        config.to_str().unwrap(),
+        "--input",
+        root()
+            .join("tests/fixtures/llmfao-items.csv")
+            .to_str()
+            .unwrap(),
+        "--out",
+        out.to_str().unwrap(),
+        "--data-dir",
+        dir.join("data").to_str().unwrap(),
+        "--device",
+        "cpu",
+    ]);
+    let judgments = lines(&out);
+    assert_eq!(judgments.len(), 3);
+    for j in &judgments {
+        let probs = j["label_probs"].as_object().unwrap();
+        assert_eq!(probs.keys().collect::<Vec<_>>(), ["A", "B", "tie"]);
+        let sum: f64 = probs.values().map(|p| p.as_f64().unwrap()).sum();
+        assert!((sum - 1.0).abs() < 1e-9, "p_s sums to {sum}");
+        match j["criteria"].as_object() {
+            Some(c) => {
+                let (a, b) = (floats(&c["a"]), floats(&c["b"]));
+                assert_eq!((a.len(), b.len()), (6, 6));
+                assert!(a.iter().chain(&b).all(|x| (1.0..=10.0).contains(x)));
+                let s = a.iter().sum::<f64>() / 6.0 - b.iter().sum::<f64>() / 6.0;
+                assert!((j["score_difference"].as_f64().unwrap() - s).abs() < 1e-12);
+                let want = if s > 0.0 {
+                    "A"
+                } else if s < 0.0 {
+                    "B"
+                } else {
+                    "tie"
+                };
+                assert_eq!(j["winner"], want);
+            }
+            None => {
+                let error = j["parse_error"].as_str().unwrap();
+                assert!(
+                    error.contains("JSON")
+                        || error.contains("json")
+                        || error.contains("completion_"),
+                    "{error}"
+                );
+                // p_s is read after the marker wherever the answer reached it.
+                let reached = j["raw"].as_str().unwrap().contains("\"preference\": \"");
+                assert_eq!(
+                    j["score_position"],
+                    if reached { "generated" } else { "forced" }
+                );
+            }
+        }
+    }
+}

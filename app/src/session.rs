@@ -379,11 +379,16 @@ pub fn SessionPage(id: String) -> impl IntoView {
             } else {
                 items
             };
-            let relative = run_prompt.get_untracked() == "relative";
-            let prompt = if relative {
-                serde_json::json!({ "kind": "relative", "rubric": run_rubric.get_untracked() })
-            } else {
-                serde_json::json!({ "kind": "absolute", "min_score": 1, "max_score": 5, "rubric": run_rubric.get_untracked() })
+            let kind = run_prompt.get_untracked();
+            let relative = kind != "absolute";
+            let prompt = match kind.as_str() {
+                "criteria" => serde_json::json!({ "kind": "criteria" }),
+                "absolute" => {
+                    serde_json::json!({ "kind": "absolute", "min_score": 1, "max_score": 5, "rubric": run_rubric.get_untracked() })
+                }
+                _ => {
+                    serde_json::json!({ "kind": "relative", "rubric": run_rubric.get_untracked() })
+                }
             };
             let payload = serde_json::json!({
                 "items": items,
@@ -449,6 +454,7 @@ pub fn SessionPage(id: String) -> impl IntoView {
                 <label>"Prompt "
                     <select id="run-prompt" on:change=move |ev| run_prompt.set(event_target_value(&ev))>
                         <option value="relative">"pairwise (both orders)"</option>
+                        <option value="criteria">"six criteria, JSON (both orders)"</option>
                         <option value="absolute">"absolute 1–5"</option>
                     </select>
                 </label>

@@ -1,11 +1,16 @@
 //! Judge prompts and the parsing of their answers: the Prometheus absolute and relative prompts
-//! of seed 000 App. A, word for word, and the `[RESULT]` convention they ask for.
+//! of seed 000 App. A, word for word, and the `[RESULT]` convention they ask for; and seed 002
+//! App. A's six-criterion pairwise protocol with its JSON answer.
 //!
 //! Model: the absolute prompt asks for feedback on one response against a score rubric, then
 //! `[RESULT] s` with an integer s in `min_score..=max_score`; the relative prompt asks for
-//! feedback comparing responses A and B, then `[RESULT] A` or `[RESULT] B`. The labels a
-//! verdict can take ([`PromptParams::labels`]) are the score tokens whose next-token
-//! probabilities give p_s at the score position.
+//! feedback comparing responses A and B, then `[RESULT] A` or `[RESULT] B`. The criteria
+//! prompt asks for a JSON block scoring completions A and B from 1 to 10 on adherence,
+//! helpfulness, factuality, completeness, clarity and fluency (anchored at 10, 7, 4, 1) and a
+//! preference, then optionally an explanation after the block; the verdict is the sign of
+//! s(x) = s(x, A) − s(x, B), each side's score the mean over the six criteria (`A`, `B`, or
+//! `tie` at 0). The labels a verdict can take ([`PromptParams::labels`]) are the tokens whose
+//! next-token probabilities give p_s after [`PromptParams::marker`].
 //!
 //! Arguments: [`PromptParams`] (the prompt kind and the rubric) and a [`PromptItem`] (the
 //! instruction and one or two responses).
@@ -29,6 +34,44 @@ pub enum PromptKind {
     Absolute { min_score: u32, max_score: u32 },
     /// Two responses, the better one named `A` or `B`.
     Relative,
+    /// Two responses scored on seed 002's six criteria in JSON; the verdict is the sign of
+    /// the difference of their mean scores.
+    Criteria,
+}
+
+impl PromptKind {
+    /// Whether the prompt compares two responses (items need `response_b`).
+    pub fn pairwise(self) -> bool {
+        matches!(self, Self::Relative | Self::Criteria)
+    }
+}
+
+/// Seed 002's criteria: name, definition, and the anchors at 10, 7, 4 and 1.
+pub const CRITERIA: [(&str, &str, [&str; 4]); 6] = [
+    ("adherence", "Follows the user's instructions and constraints precisely: required format, scope, style constraints, and any do/don't requirements. Penalize missing requested parts or deviating from constraints.",
+     ["Fully follows the user's instructions and constraints, including format and scope.", "Mostly follows the request but misses some details or adds minor unnecessary content.", "Follows only part of the request; misses important constraints or requested parts.", "Does not follow the user's request in any meaningful way."]),
+    ("helpfulness", "Advances the user's goal with relevant, actionable content. Provides useful steps, options, or explanations tailored to the request. Penalize generic filler or non-responsive content.",
+     ["Directly solves the user's problem with highly useful, actionable, and relevant content.", "Generally helpful and relevant, but misses some useful detail or optimization.", "Partially helpful but vague, generic, or missing key actionable guidance.", "Unhelpful or non-responsive to the user's goal."]),
+    ("factuality", "Information is correct and appropriately qualified. Avoids hallucinations and unwarranted specifics. If uncertain, expresses uncertainty and does not fabricate sources, citations, or details.",
+     ["Accurate and well-qualified throughout, with no fabricated or unsupported claims.", "Mostly accurate, with only minor imprecision or insufficient qualification.", "Contains multiple factual errors, overclaims, or likely hallucinated details.", "Largely incorrect, fabricated, or misleading."]),
+    ("completeness", "Covers the key aspects of the request without major omissions. Addresses all sub-questions and important constraints. Penalize partial answers or skipped items.",
+     ["Covers all major parts of the request with no important omissions.", "Covers the main request but misses some secondary details or sub-parts.", "Only partially addresses the request; multiple important pieces are missing.", "Fails to address the requested task in a complete or usable way."]),
+    ("clarity", "Well-organized, easy to follow, and unambiguous. Uses logical structure, headings/lists when helpful, and clear references. Penalize confusing organization or ambiguity.",
+     ["Clear, logically structured, and easy to follow with no ambiguity.", "Mostly clear and organized, but has a few awkward transitions or ambiguities.", "Noticeably hard to follow due to weak structure or unclear phrasing.", "Confusing, disorganized, or difficult to understand."]),
+    ("fluency", "Language and presentation quality: fluent, readable, appropriately concise, and well-formatted. Tone is appropriate for the user/context.",
+     ["Fluent, natural, polished language with strong readability and appropriate tone.", "Generally fluent and readable, with some awkward phrasing or minor disfluencies.", "Frequent disfluencies or formatting issues that make reading noticeably harder.", "Severely disfluent or poorly formatted to the point of harming comprehension."]),
+];
+
+/// The criteria scores of a JSON answer.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct CriteriaScores {
+    /// Completion A's score per criterion, in [`CRITERIA`] order.
+    pub a: Vec<f64>,
+    pub b: Vec<f64>,
+    /// s(x) = mean(a) − mean(b): positive favours A.
+    pub difference: f64,
+    /// The stated overall preference, if the answer gave one.
+    pub preference: Option<String>,
 }
 
 /// Settings of a judge prompt.
@@ -36,7 +79,8 @@ pub enum PromptKind {
 pub struct PromptParams {
     #[serde(flatten)]
     pub kind: PromptKind,
-    /// The score rubric (the evaluation criteria).
+    /// The score rubric (the evaluation criteria); the criteria prompt has its own.
+    #[serde(default)]
     pub rubric: String,
 }
 
@@ -58,12 +102,15 @@ pub struct Rendered {
 }
 
 /// A parsed answer.
-#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 pub struct Parsed {
-    /// The text before `[RESULT]`, without a leading `Feedback:`.
+    /// The text before `[RESULT]`, without a leading `Feedback:`; for the criteria prompt the
+    /// explanation after the JSON block (empty without one).
     pub feedback: String,
     /// One of [`PromptParams::labels`].
     pub label: String,
+    /// The criteria prompt's scores.
+    pub criteria: Option<CriteriaScores>,
 }
 
 /// Why an answer could not be parsed.
@@ -105,7 +152,7 @@ impl PromptParams {
                 ));
             }
         }
-        if self.rubric.trim().is_empty() {
+        if self.kind != PromptKind::Criteria && self.rubric.trim().is_empty() {
             return Err(Error::param(
                 "rubric",
                 "expected a score rubric, found none",
@@ -122,6 +169,15 @@ impl PromptParams {
                 max_score,
             } => (min_score..=max_score).map(|s| s.to_string()).collect(),
             PromptKind::Relative => vec!["A".to_owned(), "B".to_owned()],
+            PromptKind::Criteria => vec!["A".to_owned(), "B".to_owned(), "tie".to_owned()],
+        }
+    }
+
+    /// The text after which the verdict's first token is chosen (where p_s is read).
+    pub fn marker(&self) -> &'static str {
+        match self.kind {
+            PromptKind::Criteria => PREFERENCE_MARKER,
+            _ => MARKER,
         }
     }
 
@@ -172,9 +228,18 @@ impl PromptParams {
                     item.instruction, item.response
                 ),
             }),
-            (PromptKind::Relative, None) => Err(Error::param(
+            (PromptKind::Criteria, Some(response_b)) => Ok(Rendered {
+                system: criteria_system(),
+                user: format!(
+                    "## Instruction\n{}\n## Completion A\n{}\n## Completion B\n{response_b}\n\
+                     Compare both completions. Score each on every criterion, then state your \
+                     overall preference. Start your response with the JSON scores immediately.",
+                    item.instruction, item.response
+                ),
+            }),
+            (PromptKind::Relative | PromptKind::Criteria, None) => Err(Error::param(
                 "response_b",
-                "the relative prompt compares two responses: expected response B, found none",
+                "a pairwise prompt compares two responses: expected response B, found none",
             )),
         }
     }
@@ -182,6 +247,9 @@ impl PromptParams {
     /// The feedback and the label of `answer`: the text after the last `[RESULT]`, without
     /// surrounding whitespace, quotes, brackets or a final period, must be one of the labels.
     pub fn parse(&self, answer: &str) -> std::result::Result<Parsed, ParseFailure> {
+        if self.kind == PromptKind::Criteria {
+            return parse_criteria(answer);
+        }
         let labels = self.labels();
         let Some(at) = answer.rfind(MARKER) else {
             return Err(ParseFailure {
@@ -214,8 +282,120 @@ impl PromptParams {
         Ok(Parsed {
             feedback: feedback.to_owned(),
             label: verdict.to_owned(),
+            criteria: None,
         })
     }
+}
+
+const PREFERENCE_MARKER: &str = "\"preference\": \"";
+
+/// The criteria prompt's system message: seed 002 App. A with its placeholders filled.
+fn criteria_system() -> String {
+    let mut criteria = String::from(
+        "Criteria (score each from 1 to 10; anchors at 10, 7, 4 and 1, interpolate between them):\n",
+    );
+    for (k, (name, definition, anchors)) in CRITERIA.iter().enumerate() {
+        criteria.push_str(&format!(
+            "{}. {name}: {definition}\n   10: {} 7: {} 4: {} 1: {}\n",
+            k + 1,
+            anchors[0],
+            anchors[1],
+            anchors[2],
+            anchors[3]
+        ));
+    }
+    let side = CRITERIA
+        .iter()
+        .map(|(name, _, _)| format!("\"{name}\": <1-10>"))
+        .collect::<Vec<_>>()
+        .join(", ");
+    format!(
+        "You are an expert evaluator comparing two AI assistant responses.\n\
+         You will see an instruction and two completions (A and B).\n\
+         Score EACH completion on every criterion below, then give your overall preference.\n\
+         {criteria}\
+         After the JSON block, explain your scores in two or three sentences.\n\
+         Return your output as JSON with the following structure:\n\
+         ```json\n{{\"completion_A\": {{{side}}}, \"completion_B\": {{{side}}}, \"preference\": \"A\" | \"B\" | \"tie\"}}\n```\n\
+         IMPORTANT:\n\
+         - Score BOTH completions on ALL criteria.\n\
+         - Do NOT let position (A vs B) bias your scores.\n\
+         - Base your preference on the criteria scores and overall quality.\n\
+         - Wrap your JSON in ```json … ``` tags.\n\
+         - Your response MUST begin with ```json on the first line.\n\
+         - Do NOT write any prose, analysis, or bullets before the JSON block.\n\
+         - If you include any explanation, put it AFTER the JSON block, never before it."
+    )
+}
+
+/// The JSON block of a criteria answer: inside ```json … ``` when fenced (to the end of the
+/// answer when the closing fence is missing), else from the first `{` to the last `}`; and
+/// the text after it.
+fn json_block(answer: &str) -> Option<(&str, &str)> {
+    if let Some(start) = answer.find("```json") {
+        let body = &answer[start + "```json".len()..];
+        return Some(match body.find("```") {
+            Some(end) => (&body[..end], &body[end + 3..]),
+            None => (body, ""),
+        });
+    }
+    let (start, end) = (answer.find('{')?, answer.rfind('}')?);
+    (start < end).then(|| (&answer[start..=end], &answer[end + 1..]))
+}
+
+fn parse_criteria(answer: &str) -> std::result::Result<Parsed, ParseFailure> {
+    let fail = |message: String| ParseFailure { message };
+    let (block, after) = json_block(answer).ok_or_else(|| {
+        fail("expected a ```json block with the criteria scores, found none".to_owned())
+    })?;
+    let value: serde_json::Value = serde_json::from_str(block.trim())
+        .map_err(|e| fail(format!("expected a JSON object in the ```json block: {e}")))?;
+    let side = |key: &str| -> std::result::Result<Vec<f64>, ParseFailure> {
+        let scores = value
+            .get(key)
+            .and_then(serde_json::Value::as_object)
+            .ok_or_else(|| fail(format!("expected an object `{key}`, found none")))?;
+        CRITERIA
+            .iter()
+            .map(|(name, _, _)| {
+                let found = scores
+                    .iter()
+                    .find(|(k, _)| k.eq_ignore_ascii_case(name))
+                    .map(|(_, v)| v);
+                match found.and_then(serde_json::Value::as_f64) {
+                    Some(x) if (1.0..=10.0).contains(&x) => Ok(x),
+                    _ => Err(fail(format!(
+                        "expected `{key}.{name}` to be a number from 1 to 10, found {}",
+                        found.map_or("nothing".to_owned(), ToString::to_string)
+                    ))),
+                }
+            })
+            .collect()
+    };
+    let (a, b) = (side("completion_A")?, side("completion_B")?);
+    let mean = |v: &[f64]| v.iter().sum::<f64>() / v.len() as f64;
+    let difference = mean(&a) - mean(&b);
+    let label = if difference > 0.0 {
+        "A"
+    } else if difference < 0.0 {
+        "B"
+    } else {
+        "tie"
+    };
+    let preference = value
+        .get("preference")
+        .and_then(serde_json::Value::as_str)
+        .map(str::to_owned);
+    Ok(Parsed {
+        feedback: after.trim().to_owned(),
+        label: label.to_owned(),
+        criteria: Some(CriteriaScores {
+            a,
+            b,
+            difference,
+            preference,
+        }),
+    })
 }
 
 #[cfg(test)]
@@ -263,6 +443,102 @@ mod tests {
             })
             .unwrap_err();
         assert!(err.to_string().contains("expected response B"), "{err}");
+    }
+
+    fn criteria() -> PromptParams {
+        PromptParams {
+            kind: PromptKind::Criteria,
+            rubric: String::new(),
+        }
+    }
+
+    #[test]
+    fn renders_the_seed_002_criteria_prompt() {
+        let item = PromptItem {
+            instruction: "Name a prime.".to_owned(),
+            response: "7".to_owned(),
+            response_b: Some("8".to_owned()),
+        };
+        let r = criteria().render(&item).unwrap();
+        assert!(r
+            .system
+            .starts_with("You are an expert evaluator comparing two AI assistant responses."));
+        for (name, definition, anchors) in CRITERIA {
+            assert!(
+                r.system.contains(&format!("{name}: {definition}")),
+                "{name}"
+            );
+            assert!(r.system.contains(&format!("10: {}", anchors[0])), "{name}");
+        }
+        assert!(r
+            .system
+            .contains("Your response MUST begin with ```json on the first line."));
+        assert!(r.user.starts_with(
+            "## Instruction\nName a prime.\n## Completion A\n7\n## Completion B\n8\nCompare both"
+        ));
+        assert_eq!(criteria().labels(), ["A", "B", "tie"]);
+        assert_eq!(criteria().marker(), "\"preference\": \"");
+        assert!(criteria().validate().is_ok(), "no rubric needed");
+        assert!(PromptKind::Criteria.pairwise() && !absolute().kind.pairwise());
+    }
+
+    #[test]
+    fn parses_criteria_json_into_the_mean_score_difference() {
+        let p = criteria();
+        let answer = "```json\n{\"completion_A\": {\"adherence\": 8, \"helpfulness\": 7, \
+            \"factuality\": 9, \"completeness\": 8, \"clarity\": 7, \"fluency\": 9}, \
+            \"completion_B\": {\"Adherence\": 6, \"Helpfulness\": 6, \"Factuality\": 6, \
+            \"Completeness\": 6, \"Clarity\": 6, \"Fluency\": 6}, \"preference\": \"A\"}\n```\n\
+            A is more complete.";
+        let parsed = p.parse(answer).unwrap();
+        let scores = parsed.criteria.unwrap();
+        // Means 48/6 = 8 and 6: s(x) = 2, so A.
+        assert_eq!(scores.a, [8.0, 7.0, 9.0, 8.0, 7.0, 9.0]);
+        assert_eq!(scores.difference, 2.0);
+        assert_eq!(parsed.label, "A");
+        assert_eq!(scores.preference.as_deref(), Some("A"));
+        assert_eq!(parsed.feedback, "A is more complete.");
+        // Unfenced, equal means: a tie whatever the stated preference.
+        let tie = r#"{"completion_A": {"adherence": 5, "helpfulness": 5, "factuality": 5,
+            "completeness": 5, "clarity": 5, "fluency": 5}, "completion_B": {"adherence": 4,
+            "helpfulness": 6, "factuality": 5, "completeness": 5, "clarity": 5, "fluency": 5},
+            "preference": "B"}"#;
+        assert_eq!(p.parse(tie).unwrap().label, "tie");
+        let missing = tie.replace(
+            r#", "fluency": 5},
+            "preference""#,
+            r#"},
+            "preference""#,
+        );
+        let e = p.parse(&missing).unwrap_err();
+        assert!(
+            e.message.contains("`completion_B.fluency`"),
+            "{}",
+            e.message
+        );
+        let e = p
+            .parse(&tie.replacen("\"adherence\": 5", "\"adherence\": 11", 1))
+            .unwrap_err();
+        assert!(
+            e.message
+                .contains("`completion_A.adherence` to be a number from 1 to 10, found 11"),
+            "{}",
+            e.message
+        );
+        assert!(p
+            .parse("A is better.")
+            .unwrap_err()
+            .message
+            .contains("```json"));
+        // Cut off inside the block: the JSON error, not a missing block.
+        let cut = p
+            .parse("```json\n{\"completion_A\": {\"adherence\": 1,")
+            .unwrap_err();
+        assert!(
+            cut.message.starts_with("expected a JSON object"),
+            "{}",
+            cut.message
+        );
     }
 
     #[test]

@@ -32,7 +32,7 @@ use std::collections::HashSet;
 use std::path::{Path, PathBuf};
 use std::time::{Instant, SystemTime, UNIX_EPOCH};
 use tribunal::judge_items::{parse_judge_items, JudgeItem};
-use tribunal::judge_prompt::{PromptItem, PromptKind, PromptParams};
+use tribunal::judge_prompt::{CriteriaScores, PromptItem, PromptParams};
 
 /// Which orders a pairwise prompt shows the two responses in.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Default, Serialize, Deserialize)]
@@ -198,9 +198,14 @@ struct Judgment<'a> {
     id: &'a str,
     order: &'static str,
     label: Option<String>,
-    /// Pairwise: `A` when the file's `response` won, `B` when `response_b` did.
+    /// Pairwise: `A` when the file's `response` won, `B` when `response_b` did (`tie` from
+    /// the criteria prompt at s(x) = 0).
     winner: Option<String>,
     feedback: Option<String>,
+    /// The criteria prompt's scores, A and B as shown.
+    criteria: Option<CriteriaScores>,
+    /// The criteria prompt's s(x) in the file's orientation (positive: `response` better).
+    score_difference: Option<f64>,
     parse_error: Option<String>,
     raw: String,
     label_probs: serde_json::Map<String, serde_json::Value>,
@@ -234,9 +239,9 @@ impl RunSpec {
         session: String,
     ) -> anyhow::Result<Self> {
         config.prompt.validate()?;
-        let pairwise = config.prompt.kind == PromptKind::Relative;
+        let pairwise = config.prompt.kind.pairwise();
         if config.orders == Orders::Both && !pairwise {
-            bail!("{config_source}: `orders = \"both\"` needs the relative prompt");
+            bail!("{config_source}: `orders = \"both\"` needs a pairwise prompt");
         }
         let items = parse_judge_items(&source, &bytes, pairwise)?;
         Ok(Self {
@@ -272,7 +277,7 @@ pub fn run_judge(
     each: &mut dyn FnMut(&JudgmentKey, &str) -> anyhow::Result<()>,
 ) -> anyhow::Result<serde_json::Value> {
     let (config, session, source) = (&spec.config, &spec.session, &spec.source);
-    let pairwise = config.prompt.kind == PromptKind::Relative;
+    let pairwise = config.prompt.kind.pairwise();
     let stored: HashSet<JudgmentKey> = store
         .judgments(session)?
         .into_iter()
@@ -317,19 +322,33 @@ pub fn run_judge(
             };
             let rendered = config.prompt.render(&shown)?;
             let g: Generation = judge
-                .generate(&rendered.system, &rendered.user, &labels, &decoding)
+                .generate(
+                    &rendered.system,
+                    &rendered.user,
+                    &labels,
+                    config.prompt.marker(),
+                    &decoding,
+                )
                 .with_context(|| format!("{source}, line {}: item `{}`", item.line, item.id))?;
             let parsed = config.prompt.parse(&g.text);
-            let (label, feedback, parse_error) = match parsed {
-                Ok(p) => (Some(p.label), Some(p.feedback), None),
-                Err(f) => (None, None, Some(f.message)),
+            let (label, feedback, criteria, parse_error) = match parsed {
+                Ok(p) => (Some(p.label), Some(p.feedback), p.criteria, None),
+                Err(f) => (None, None, None, Some(f.message)),
             };
+            // s(x) in the file's orientation: positive favours the file's `response`.
+            let score_difference = criteria.as_ref().map(|c| {
+                if order == "ba" {
+                    -c.difference
+                } else {
+                    c.difference
+                }
+            });
             let winner = label
                 .as_ref()
                 .filter(|_| pairwise)
                 .map(|l| match (order, l.as_str()) {
                     ("ba", "A") => "B".to_owned(),
-                    ("ba", _) => "A".to_owned(),
+                    ("ba", "B") => "A".to_owned(),
                     (_, l) => l.to_owned(),
                 });
             // The rationale: the feedback, or the whole answer when it did not parse.
@@ -348,6 +367,8 @@ pub fn run_judge(
                 label,
                 winner,
                 feedback,
+                criteria,
+                score_difference,
                 parse_error,
                 raw: g.text.clone(),
                 label_probs: labels

@@ -341,7 +341,8 @@ fn checked_head(file: &serde_json::Value, config: &JudgeConfig) -> Result<Head, 
         .head;
     let fits = matches!(
         (&head, config.prompt.kind),
-        (Head::Ls(_), PromptKind::Absolute { .. }) | (Head::Btl(_), PromptKind::Relative)
+        (Head::Ls(_), PromptKind::Absolute { .. })
+            | (Head::Btl(_), PromptKind::Relative | PromptKind::Criteria)
     );
     if !fits {
         return Err(

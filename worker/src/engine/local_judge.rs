@@ -3,11 +3,12 @@
 //!
 //! Decoding is greedy, or sampled at a temperature with a seeded generator, up to a token
 //! budget or the end-of-turn token. The score position is the step that chooses the first
-//! visible token after `[RESULT]` (past any whitespace tokens): there the next-token
-//! distribution over the verdict labels gives p_s.
+//! visible token after the prompt's verdict marker (`[RESULT]`, or `"preference": "` for a
+//! JSON answer; past any whitespace tokens): there the next-token distribution over the
+//! verdict labels gives p_s.
 //! Each label's tokens are the single tokens that decode to it, with or without a leading space
 //! (found by encoding and checked by decoding the ids). When the answer never reaches
-//! `[RESULT]`, the marker is appended after it (and the whitespace tokens the judge most likely
+//! the marker, the marker is appended after it (and the whitespace tokens the judge most likely
 //! puts next) and p_s is read there, flagged `forced`; the answer is then still a parse failure.
 
 use super::existing;
@@ -37,9 +38,9 @@ pub struct Decoding {
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
 #[serde(rename_all = "snake_case")]
 pub enum ScorePosition {
-    /// After `[RESULT]` in the judge's own answer.
+    /// After the verdict marker in the judge's own answer.
     Generated,
-    /// After `[RESULT]` appended to an answer that lacked it.
+    /// After the verdict marker appended to an answer that lacked it.
     Forced,
 }
 
@@ -65,8 +66,6 @@ pub struct LocalJudge {
     device: Device,
     end_of_turn: u32,
 }
-
-const MARKER: &str = "[RESULT]";
 
 impl LocalJudge {
     /// Loads the GGUF model at `path` on `device`. On the CPU the weights are dequantised to
@@ -162,12 +161,14 @@ impl LocalJudge {
         Ok((per_label.iter().map(|p| p / mass).collect(), mass))
     }
 
-    /// The judge's answer to the chat (`system`, `user`) with p_s over `labels`.
+    /// The judge's answer to the chat (`system`, `user`) with p_s over `labels`, read after
+    /// `marker`.
     pub fn generate(
         &mut self,
         system: &str,
         user: &str,
         labels: &[String],
+        marker: &str,
         decoding: &Decoding,
     ) -> anyhow::Result<Generation> {
         let started = Instant::now();
@@ -187,7 +188,7 @@ impl LocalJudge {
         while generated.len() < decoding.max_tokens {
             // Overwritten while only whitespace follows the marker, so p_s is read where the
             // verdict's first visible token is chosen.
-            if text.trim_end().ends_with(MARKER) {
+            if text.trim_end().ends_with(marker) {
                 at_score = Some(Self::label_probs(&logits, &label_ids)?);
             }
             let next = sampler.sample(&logits)?;
@@ -199,14 +200,14 @@ impl LocalJudge {
             logits = self.step(&[next], position)?;
             position += 1;
         }
-        if text.trim_end().ends_with(MARKER) {
+        if text.trim_end().ends_with(marker) {
             at_score = Some(Self::label_probs(&logits, &label_ids)?);
         }
         let generated_tokens = generated.len();
         let ((label_probs, label_mass), score_position) = match at_score {
             Some(found) => (found, ScorePosition::Generated),
             None => {
-                let suffix = self.encode(&format!(" {MARKER}"))?;
+                let suffix = self.encode(&format!(" {marker}"))?;
                 let mut logits = self.step(&suffix, position)?;
                 position += suffix.len();
                 // Past the whitespace the judge would put after the marker (at most two tokens).
