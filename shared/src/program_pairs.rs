@@ -180,15 +180,50 @@ pub fn parse_verdicts(source: &str, bytes: &[u8], ids: &[&str]) -> Result<Vec<Op
     Ok(verdicts)
 }
 
+/// Per pair: winner counts (A, B) and the score differences s(x) of its judgments.
+#[derive(Debug, Clone, Default)]
+struct Tally {
+    a: u32,
+    b: u32,
+    differences: Vec<f64>,
+}
+
+impl Tally {
+    /// Seed 002 when the judgments carry s(x) (the criteria prompt): the mean over the orders,
+    /// a tie when the sign flips between them or the mean is 0. Otherwise the majority of
+    /// the winners, a tie when even.
+    fn verdict(&self) -> Preference {
+        let d = &self.differences;
+        if !d.is_empty() {
+            let flipped = d.iter().any(|&x| x > 0.0) && d.iter().any(|&x| x < 0.0);
+            let mean = d.iter().sum::<f64>() / d.len() as f64;
+            return if flipped || mean == 0.0 {
+                Preference::Tie
+            } else if mean > 0.0 {
+                Preference::A
+            } else {
+                Preference::B
+            };
+        }
+        match self.a.cmp(&self.b) {
+            std::cmp::Ordering::Greater => Preference::A,
+            std::cmp::Ordering::Less => Preference::B,
+            std::cmp::Ordering::Equal => Preference::Tie,
+        }
+    }
+}
+
 /// Reads the JSON lines of a pairwise `tribunal judge` run over the pairs with ids `ids`: the
-/// verdict of each pair (majority of its judgments' winners), in the order of `ids`.
+/// verdict of each pair, in the order of `ids` — from the judgments' file-oriented score
+/// differences `score_difference` when they have them (their mean over the orders, a tie when
+/// the sign flips), else the majority of their winners.
 pub fn parse_judgments_jsonl(
     source: &str,
     bytes: &[u8],
     ids: &[&str],
 ) -> Result<Vec<Option<Preference>>> {
     let index: HashMap<&str, usize> = ids.iter().enumerate().map(|(i, &id)| (id, i)).collect();
-    let mut wins: Vec<Option<(u32, u32)>> = vec![None; ids.len()];
+    let mut wins: Vec<Option<Tally>> = vec![None; ids.len()];
     let text = String::from_utf8_lossy(bytes);
     for (n, line) in text.lines().enumerate() {
         let line_no = n as u64 + 1;
@@ -221,15 +256,28 @@ pub fn parse_judgments_jsonl(
                 format!("expected the id of one of the pairs, found `{id}`"),
             ));
         };
-        let counts = wins[i].get_or_insert((0, 0));
+        let tally = wins[i].get_or_insert_with(Tally::default);
         match &value["winner"] {
-            serde_json::Value::String(w) if w == "A" => counts.0 += 1,
-            serde_json::Value::String(w) if w == "B" => counts.1 += 1,
+            serde_json::Value::String(w) if w == "A" => tally.a += 1,
+            serde_json::Value::String(w) if w == "B" => tally.b += 1,
+            serde_json::Value::String(w) if w == "tie" => {}
             serde_json::Value::Null => {}
             other => {
                 return Err(at(
                     "winner",
-                    format!("expected `A`, `B` or null (a pairwise judgment), found {other}"),
+                    format!(
+                        "expected `A`, `B`, `tie` or null (a pairwise judgment), found {other}"
+                    ),
+                ))
+            }
+        }
+        match &value["score_difference"] {
+            serde_json::Value::Number(n) => tally.differences.extend(n.as_f64()),
+            serde_json::Value::Null => {}
+            other => {
+                return Err(at(
+                    "score_difference",
+                    format!("expected a number or null, found {other}"),
                 ))
             }
         }
@@ -241,14 +289,8 @@ pub fn parse_judgments_jsonl(
         ));
     }
     Ok(wins
-        .into_iter()
-        .map(|w| {
-            w.map(|(a, b)| match a.cmp(&b) {
-                std::cmp::Ordering::Greater => Preference::A,
-                std::cmp::Ordering::Less => Preference::B,
-                std::cmp::Ordering::Equal => Preference::Tie,
-            })
-        })
+        .iter()
+        .map(|w| w.as_ref().map(Tally::verdict))
         .collect())
 }
 
@@ -503,7 +545,25 @@ mod tests {
             .unwrap_err();
         assert_eq!(
             err.to_string(),
-            "r.jsonl, line 1 (`winner`): expected `A`, `B` or null (a pairwise judgment), found \"C\""
+            "r.jsonl, line 1 (`winner`): expected `A`, `B`, `tie` or null (a pairwise judgment), found \"C\""
+        );
+        // Seed 002: s(x) averaged over both orders; a sign flip is a tie whatever the mean.
+        let scored = r#"{"id":"p1","order":"ab","winner":"A","score_difference":1.0}
+{"id":"p1","order":"ba","winner":"A","score_difference":0.5}
+{"id":"p2","order":"ab","winner":"A","score_difference":1.0}
+{"id":"p2","order":"ba","winner":"B","score_difference":-0.5}
+{"id":"p3","order":"ab","winner":"B","score_difference":-0.2}
+{"id":"p4","order":"ab","winner":"tie","score_difference":0.0}
+"#;
+        let verdicts = parse_judgments_jsonl("r.jsonl", scored.as_bytes(), &ids).unwrap();
+        assert_eq!(
+            verdicts,
+            [
+                Some(Preference::A),
+                Some(Preference::Tie),
+                Some(Preference::B),
+                Some(Preference::Tie)
+            ]
         );
         let err = parse_judgments_jsonl("r.jsonl", b"\n{\"id\":\"p9\"}\n", &ids).unwrap_err();
         assert_eq!(
