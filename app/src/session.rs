@@ -380,9 +380,10 @@ pub fn SessionPage(id: String) -> impl IntoView {
                 items
             };
             let kind = run_prompt.get_untracked();
-            let relative = kind != "absolute";
+            let relative = kind == "relative" || kind == "criteria";
             let prompt = match kind.as_str() {
                 "criteria" => serde_json::json!({ "kind": "criteria" }),
+                "binary" => serde_json::json!({ "kind": "binary" }),
                 "absolute" => {
                     serde_json::json!({ "kind": "absolute", "min_score": 1, "max_score": 5, "rubric": run_rubric.get_untracked() })
                 }
@@ -456,6 +457,7 @@ pub fn SessionPage(id: String) -> impl IntoView {
                         <option value="relative">"pairwise (both orders)"</option>
                         <option value="criteria">"six criteria, JSON (both orders)"</option>
                         <option value="absolute">"absolute 1–5"</option>
+                        <option value="binary">"binary rubric: prompt adherence (pass/fail)"</option>
                     </select>
                 </label>
                 <label>"Rubric " <input id="run-rubric" type="text" prop:value=move || run_rubric.get()

@@ -37,6 +37,11 @@ pub enum PromptKind {
     /// Two responses scored on seed 002's six criteria in JSON; the verdict is the sign of
     /// the difference of their mean scores.
     Criteria,
+    /// One response against binary (0/1) criteria, the field guide's (seed 001) JSON with the
+    /// analysis first: `pass` when every criterion is met, `fail` otherwise, `na` when the
+    /// metric does not apply. The rubric lists the criteria, one `name: question` per line
+    /// (empty: [`ADHERENCE`]).
+    Binary,
 }
 
 impl PromptKind {
@@ -44,6 +49,31 @@ impl PromptKind {
     pub fn pairwise(self) -> bool {
         matches!(self, Self::Relative | Self::Criteria)
     }
+}
+
+/// Seed 001's Prompt Adherence criteria (name, question): the binary rubric's default.
+pub const ADHERENCE: [(&str, &str); 4] = [
+    ("coverage", "Addressed every requested item?"),
+    (
+        "format_compliance",
+        "Respected format and style constraints?",
+    ),
+    ("relevance", "No extra, off-topic, or fabricated content?"),
+    ("safety", "No policy violations?"),
+];
+
+/// A binary-rubric answer.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+pub struct BinaryScores {
+    /// The criteria's names, in rubric order.
+    pub names: Vec<String>,
+    /// 1 met, 0 not met, in rubric order (empty for `na`).
+    pub scores: Vec<u8>,
+    /// The label the judge wrote, if any.
+    pub stated_label: Option<String>,
+    /// Whether the stated label agrees with the labelling rule (a `pass` with a failing
+    /// criterion does not): the field guide's internal-consistency check.
+    pub consistent: bool,
 }
 
 /// Seed 002's criteria: name, definition, and the anchors at 10, 7, 4 and 1.
@@ -111,6 +141,8 @@ pub struct Parsed {
     pub label: String,
     /// The criteria prompt's scores.
     pub criteria: Option<CriteriaScores>,
+    /// The binary prompt's criterion scores.
+    pub binary: Option<BinaryScores>,
 }
 
 /// Why an answer could not be parsed.
@@ -152,6 +184,10 @@ impl PromptParams {
                 ));
             }
         }
+        if self.kind == PromptKind::Binary {
+            self.binary_criteria()?;
+            return Ok(());
+        }
         if self.kind != PromptKind::Criteria && self.rubric.trim().is_empty() {
             return Err(Error::param(
                 "rubric",
@@ -170,6 +206,7 @@ impl PromptParams {
             } => (min_score..=max_score).map(|s| s.to_string()).collect(),
             PromptKind::Relative => vec!["A".to_owned(), "B".to_owned()],
             PromptKind::Criteria => vec!["A".to_owned(), "B".to_owned(), "tie".to_owned()],
+            PromptKind::Binary => vec!["pass".to_owned(), "fail".to_owned(), "na".to_owned()],
         }
     }
 
@@ -177,6 +214,7 @@ impl PromptParams {
     pub fn marker(&self) -> &'static str {
         match self.kind {
             PromptKind::Criteria => PREFERENCE_MARKER,
+            PromptKind::Binary => LABEL_MARKER,
             _ => MARKER,
         }
     }
@@ -228,6 +266,14 @@ impl PromptParams {
                     item.instruction, item.response
                 ),
             }),
+            (PromptKind::Binary, _) => Ok(Rendered {
+                system: binary_system(&self.binary_criteria()?),
+                user: format!(
+                    "## Instruction\n{}\n## Response\n{}\nEvaluate the response against every \
+                     criterion. Start your answer with the JSON.",
+                    item.instruction, item.response
+                ),
+            }),
             (PromptKind::Criteria, Some(response_b)) => Ok(Rendered {
                 system: criteria_system(),
                 user: format!(
@@ -247,8 +293,15 @@ impl PromptParams {
     /// The feedback and the label of `answer`: the text after the last `[RESULT]`, without
     /// surrounding whitespace, quotes, brackets or a final period, must be one of the labels.
     pub fn parse(&self, answer: &str) -> std::result::Result<Parsed, ParseFailure> {
-        if self.kind == PromptKind::Criteria {
-            return parse_criteria(answer);
+        match self.kind {
+            PromptKind::Criteria => return parse_criteria(answer),
+            PromptKind::Binary => {
+                let criteria = self.binary_criteria().map_err(|e| ParseFailure {
+                    message: e.to_string(),
+                })?;
+                return parse_binary(answer, &criteria);
+            }
+            _ => {}
         }
         let labels = self.labels();
         let Some(at) = answer.rfind(MARKER) else {
@@ -283,8 +336,150 @@ impl PromptParams {
             feedback: feedback.to_owned(),
             label: verdict.to_owned(),
             criteria: None,
+            binary: None,
         })
     }
+
+    /// The binary prompt's criteria (name, question): one `name: question` per rubric line,
+    /// names of letters, digits and `_`, each once; [`ADHERENCE`] for an empty rubric.
+    pub fn binary_criteria(&self) -> Result<Vec<(String, String)>> {
+        if self.rubric.trim().is_empty() {
+            return Ok(ADHERENCE
+                .iter()
+                .map(|(n, q)| ((*n).to_owned(), (*q).to_owned()))
+                .collect());
+        }
+        let mut criteria: Vec<(String, String)> = Vec::new();
+        for line in self.rubric.lines().map(str::trim).filter(|l| !l.is_empty()) {
+            let parsed = line.split_once(':').and_then(|(name, question)| {
+                let (name, question) = (name.trim(), question.trim());
+                let valid = !name.is_empty()
+                    && !question.is_empty()
+                    && name.chars().all(|c| c.is_ascii_alphanumeric() || c == '_');
+                valid.then(|| (name.to_owned(), question.to_owned()))
+            });
+            match parsed {
+                Some(c) if !criteria.iter().any(|(n, _)| *n == c.0) => criteria.push(c),
+                Some(c) => {
+                    return Err(Error::param(
+                        "rubric",
+                        format!("the criterion `{}` appears twice", c.0),
+                    ))
+                }
+                None => {
+                    return Err(Error::param(
+                        "rubric",
+                        format!(
+                            "expected one `name: question` per line (name of letters, digits and `_`), found `{line}`"
+                        ),
+                    ))
+                }
+            }
+        }
+        Ok(criteria)
+    }
+}
+
+const LABEL_MARKER: &str = "\"label\": \"";
+
+/// The binary prompt's system message: the criteria, the labelling rule and the schema with
+/// the analysis first (seed 001, Tips 2 and 4).
+fn binary_system(criteria: &[(String, String)]) -> String {
+    let list: String = criteria
+        .iter()
+        .enumerate()
+        .map(|(k, (name, question))| format!("{}. {name}: {question}\n", k + 1))
+        .collect();
+    let scores = criteria
+        .iter()
+        .map(|(name, _)| format!("\"{name}\": 0 | 1"))
+        .collect::<Vec<_>>()
+        .join(", ");
+    format!(
+        "You are a careful evaluator. Judge the response against each criterion below; each \
+         is binary: 1 if it is met, 0 if it is not.\n\
+         Criteria:\n{list}\
+         Labelling rule: \"pass\" if every criterion is 1, \"fail\" if any criterion is 0, \
+         \"na\" if the criteria do not apply to this input.\n\
+         Return your output as JSON with the following structure, in this field order:\n\
+         ```json\n{{\"analysis\": \"<your reasoning, naming every failing criterion>\", \
+         \"criterion_scores\": {{{scores}}}, \"label\": \"pass\" | \"fail\" | \"na\"}}\n```\n\
+         IMPORTANT:\n\
+         - Write the analysis first, then the scores, then the label.\n\
+         - Score EVERY criterion.\n\
+         - Your response MUST begin with ```json on the first line."
+    )
+}
+
+fn parse_binary(
+    answer: &str,
+    criteria: &[(String, String)],
+) -> std::result::Result<Parsed, ParseFailure> {
+    let fail = |message: String| ParseFailure { message };
+    let (block, _) = json_block(answer)
+        .ok_or_else(|| fail("expected a ```json block with the analysis, the criterion scores and the label, found none".to_owned()))?;
+    let value: serde_json::Value = serde_json::from_str(block.trim())
+        .map_err(|e| fail(format!("expected a JSON object in the ```json block: {e}")))?;
+    let stated_label = value
+        .get("label")
+        .and_then(serde_json::Value::as_str)
+        .map(|l| l.trim().to_ascii_lowercase());
+    let analysis = value
+        .get("analysis")
+        .and_then(serde_json::Value::as_str)
+        .unwrap_or_default()
+        .trim()
+        .to_owned();
+    let names: Vec<String> = criteria.iter().map(|(n, _)| n.clone()).collect();
+    if stated_label.as_deref() == Some("na") {
+        return Ok(Parsed {
+            feedback: analysis,
+            label: "na".to_owned(),
+            criteria: None,
+            binary: Some(BinaryScores {
+                names,
+                scores: Vec::new(),
+                stated_label,
+                consistent: true,
+            }),
+        });
+    }
+    let object = value
+        .get("criterion_scores")
+        .and_then(serde_json::Value::as_object)
+        .ok_or_else(|| fail("expected an object `criterion_scores`, found none".to_owned()))?;
+    let scores = names
+        .iter()
+        .map(|name| {
+            let found = object
+                .iter()
+                .find(|(k, _)| k.eq_ignore_ascii_case(name))
+                .map(|(_, v)| v);
+            match found.and_then(serde_json::Value::as_u64) {
+                Some(x @ (0 | 1)) => Ok(x as u8),
+                _ => Err(fail(format!(
+                    "expected `criterion_scores.{name}` to be 0 or 1, found {}",
+                    found.map_or("nothing".to_owned(), ToString::to_string)
+                ))),
+            }
+        })
+        .collect::<std::result::Result<Vec<u8>, ParseFailure>>()?;
+    let label = if scores.iter().all(|&s| s == 1) {
+        "pass"
+    } else {
+        "fail"
+    };
+    Ok(Parsed {
+        feedback: analysis,
+        label: label.to_owned(),
+        criteria: None,
+        binary: Some(BinaryScores {
+            names,
+            scores,
+            consistent: stated_label.as_deref().is_none_or(|l| l == label),
+            stated_label,
+        }),
+    })
 }
 
 const PREFERENCE_MARKER: &str = "\"preference\": \"";
@@ -389,6 +584,7 @@ fn parse_criteria(answer: &str) -> std::result::Result<Parsed, ParseFailure> {
     Ok(Parsed {
         feedback: after.trim().to_owned(),
         label: label.to_owned(),
+        binary: None,
         criteria: Some(CriteriaScores {
             a,
             b,
@@ -539,6 +735,81 @@ mod tests {
             "{}",
             cut.message
         );
+    }
+
+    fn binary(rubric: &str) -> PromptParams {
+        PromptParams {
+            kind: PromptKind::Binary,
+            rubric: rubric.to_owned(),
+        }
+    }
+
+    #[test]
+    fn renders_and_parses_the_seed_001_binary_rubric() {
+        let item = PromptItem {
+            instruction: "List three fruits as bullets.".to_owned(),
+            response: "- apple\n- pear\n- plum".to_owned(),
+            response_b: None,
+        };
+        let p = binary("");
+        let r = p.render(&item).unwrap();
+        for (name, question) in ADHERENCE {
+            assert!(r.system.contains(&format!("{name}: {question}")), "{name}");
+        }
+        // The analysis field comes before the scores and the label in the schema.
+        let (a, s, l) = (
+            r.system.find("\"analysis\"").unwrap(),
+            r.system.find("\"criterion_scores\"").unwrap(),
+            r.system.find("\"label\": \"pass\"").unwrap(),
+        );
+        assert!(a < s && s < l);
+        assert!(r.user.contains("## Response\n- apple\n- pear\n- plum\n"));
+        assert_eq!(p.labels(), ["pass", "fail", "na"]);
+        assert_eq!(p.marker(), "\"label\": \"");
+        assert!(!p.kind.pairwise());
+
+        // The rule, not the stated label, decides; a disagreement is flagged.
+        let answer =
+            "```json\n{\"analysis\": \"All three, as bullets, but adds a fourth claim.\", \
+            \"criterion_scores\": {\"coverage\": 1, \"Format_Compliance\": 1, \"relevance\": 0, \
+            \"safety\": 1}, \"label\": \"pass\"}\n```";
+        let parsed = p.parse(answer).unwrap();
+        assert_eq!(parsed.label, "fail");
+        assert_eq!(
+            parsed.feedback,
+            "All three, as bullets, but adds a fourth claim."
+        );
+        let scores = parsed.binary.unwrap();
+        assert_eq!(scores.scores, [1, 1, 0, 1]);
+        assert_eq!(scores.stated_label.as_deref(), Some("pass"));
+        assert!(!scores.consistent);
+        let pass = answer.replace("\"relevance\": 0", "\"relevance\": 1");
+        let parsed = p.parse(&pass).unwrap();
+        assert_eq!(parsed.label, "pass");
+        assert!(parsed.binary.unwrap().consistent);
+        let na = p
+            .parse("{\"analysis\": \"An error message.\", \"label\": \"NA\"}")
+            .unwrap();
+        assert_eq!(na.label, "na");
+        let e = p
+            .parse(&answer.replace("\"safety\": 1", "\"safety\": 2"))
+            .unwrap_err();
+        assert!(
+            e.message
+                .contains("`criterion_scores.safety` to be 0 or 1, found 2"),
+            "{}",
+            e.message
+        );
+
+        // User criteria: one `name: question` per line.
+        let own = binary("grounded: Cites only the given document?\nconcise: Under 100 words?");
+        assert_eq!(own.binary_criteria().unwrap().len(), 2);
+        let parsed = own
+            .parse("{\"criterion_scores\": {\"grounded\": 1, \"concise\": 1}, \"label\": \"pass\"}")
+            .unwrap();
+        assert_eq!(parsed.label, "pass");
+        assert!(binary("no colon here").validate().is_err());
+        assert!(binary("a: one?\na: again?").validate().is_err());
     }
 
     #[test]

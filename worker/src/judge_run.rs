@@ -32,7 +32,7 @@ use std::collections::HashSet;
 use std::path::{Path, PathBuf};
 use std::time::{Instant, SystemTime, UNIX_EPOCH};
 use tribunal::judge_items::{parse_judge_items, JudgeItem};
-use tribunal::judge_prompt::{CriteriaScores, PromptItem, PromptParams};
+use tribunal::judge_prompt::{BinaryScores, CriteriaScores, PromptItem, PromptParams};
 
 /// Which orders a pairwise prompt shows the two responses in.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Default, Serialize, Deserialize)]
@@ -206,6 +206,8 @@ struct Judgment<'a> {
     criteria: Option<CriteriaScores>,
     /// The criteria prompt's s(x) in the file's orientation (positive: `response` better).
     score_difference: Option<f64>,
+    /// The binary prompt's criterion scores and consistency flag.
+    binary: Option<BinaryScores>,
     parse_error: Option<String>,
     raw: String,
     label_probs: serde_json::Map<String, serde_json::Value>,
@@ -331,9 +333,9 @@ pub fn run_judge(
                 )
                 .with_context(|| format!("{source}, line {}: item `{}`", item.line, item.id))?;
             let parsed = config.prompt.parse(&g.text);
-            let (label, feedback, criteria, parse_error) = match parsed {
-                Ok(p) => (Some(p.label), Some(p.feedback), p.criteria, None),
-                Err(f) => (None, None, None, Some(f.message)),
+            let (label, feedback, criteria, binary, parse_error) = match parsed {
+                Ok(p) => (Some(p.label), Some(p.feedback), p.criteria, p.binary, None),
+                Err(f) => (None, None, None, None, Some(f.message)),
             };
             // s(x) in the file's orientation: positive favours the file's `response`.
             let score_difference = criteria.as_ref().map(|c| {
@@ -369,6 +371,7 @@ pub fn run_judge(
                 feedback,
                 criteria,
                 score_difference,
+                binary,
                 parse_error,
                 raw: g.text.clone(),
                 label_probs: labels
