@@ -16,7 +16,9 @@ use tokio_tungstenite::tungstenite::Message;
 use tribunal::btl_head::{BtlData, BtlParams};
 use tribunal::head_file::{Head, HeadFile};
 use tribunal::protocol::{decode, encode, ClientMessage, RunEvent, ServerMessage};
-use tribunal_e2e::{api_worker, http, root, run_browser_driver, run_tribunal, temp_dir, Worker};
+use tribunal_e2e::{
+    api_worker, create_session, http, root, run_browser_driver, run_tribunal, temp_dir, Worker,
+};
 
 type Socket =
     tokio_tungstenite::WebSocketStream<tokio_tungstenite::MaybeTlsStream<tokio::net::TcpStream>>;
@@ -261,16 +263,7 @@ async fn a_run_streams_each_judgment_to_watchers_and_resumes() {
 
 /// A session on `worker` with the LLMFAO items; returns (id, owner token, dataset metadata).
 fn session_with_items(worker: &Worker) -> (String, String, Value) {
-    let created = http(
-        worker.authority(),
-        "POST",
-        "/api/sessions",
-        &["Content-Type: application/json"],
-        b"{}",
-    )
-    .json();
-    let id = created["id"].as_str().unwrap().to_owned();
-    let token = created["owner_token"].as_str().unwrap().to_owned();
+    let (id, token) = create_session(worker, "live run");
     let items = std::fs::read(root().join("tests/fixtures/llmfao-items.csv")).unwrap();
     let answer = http(
         worker.authority(),

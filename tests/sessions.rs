@@ -6,7 +6,7 @@
 
 use std::path::Path;
 use std::time::Instant;
-use tribunal_e2e::{http, root, run_tribunal, stdout_json, HttpAnswer, Worker};
+use tribunal_e2e::{create_session, http, root, run_tribunal, stdout_json, HttpAnswer, Worker};
 
 fn api_worker(name: &str) -> Worker {
     tribunal_e2e::api_worker(name, &[])
@@ -14,23 +14,6 @@ fn api_worker(name: &str) -> Worker {
 
 fn crowd() -> Vec<u8> {
     std::fs::read(root().join("tests/data/llmfao/crowd-comparisons.csv")).unwrap()
-}
-
-/// Creates a session; returns (id, owner token).
-fn create(worker: &Worker, title: &str) -> (String, String) {
-    let answer = http(
-        worker.authority(),
-        "POST",
-        "/api/sessions",
-        &["Content-Type: application/json"],
-        serde_json::json!({ "title": title }).to_string().as_bytes(),
-    );
-    assert_eq!(answer.status, 201);
-    let body = answer.json();
-    (
-        body["id"].as_str().unwrap().to_owned(),
-        body["owner_token"].as_str().unwrap().to_owned(),
-    )
 }
 
 fn bearer(token: &str) -> String {
@@ -90,7 +73,7 @@ fn count(data_dir: &Path, table: &str) -> i64 {
 #[test]
 fn writes_need_the_owner_token_and_bad_input_stores_nothing() {
     let worker = api_worker("sessions-owner");
-    let (id, token) = create(&worker, "LLMFAO");
+    let (id, token) = create_session(&worker, "LLMFAO");
     assert_eq!(id.len(), 32, "128 bits as hex: {id}");
     assert!(id.chars().all(|c| c.is_ascii_hexdigit()));
     assert_eq!(token.len(), 64, "256 bits as hex");
@@ -103,7 +86,7 @@ fn writes_need_the_owner_token_and_bad_input_stores_nothing() {
     );
 
     // Without a token, with a wrong one, and with the token of another session: 403, no change.
-    let (_, other_token) = create(&worker, "other");
+    let (_, other_token) = create_session(&worker, "other");
     for attempt in [None, Some("0".repeat(64)), Some(other_token)] {
         let answer = upload(&worker, &id, attempt.as_deref(), "crowd.csv", &crowd());
         assert_eq!(
@@ -173,7 +156,7 @@ fn writes_need_the_owner_token_and_bad_input_stores_nothing() {
     let hash = meta["hash"].as_str().unwrap().to_owned();
     assert!(hash.starts_with("sha256:") && hash.len() == 71);
     // The same content again (another name, another session): stored once.
-    let (id2, token2) = create(&worker, "second");
+    let (id2, token2) = create_session(&worker, "second");
     assert_eq!(
         upload(&worker, &id, Some(&token), "again.csv", &crowd()).json()["name"],
         "crowd.csv"
@@ -219,7 +202,7 @@ fn median(mut v: Vec<f64>) -> f64 {
 fn session_ids_are_not_enumerable() {
     let worker = api_worker("sessions-enum");
     let ids: Vec<String> = (0..20)
-        .map(|k| create(&worker, &format!("s{k}")).0)
+        .map(|k| create_session(&worker, &format!("s{k}")).0)
         .collect();
     let mut unique = ids.clone();
     unique.sort();
@@ -273,7 +256,7 @@ fn an_exported_session_imports_into_another_worker_unchanged() {
     let a = api_worker("sessions-export-a");
     let b = api_worker("sessions-export-b");
     assert_ne!(a.data_dir, b.data_dir);
-    let (id, token) = create(&a, "LLMFAO crowd");
+    let (id, token) = create_session(&a, "LLMFAO crowd");
     let hash = upload(&a, &id, Some(&token), "crowd.csv", &crowd()).json()["hash"]
         .as_str()
         .unwrap()

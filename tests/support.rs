@@ -418,3 +418,24 @@ fn dechunk(mut raw: &[u8]) -> Vec<u8> {
         raw = &raw[end + 2 + size + 2..];
     }
 }
+
+/// Creates a session titled `title` on `worker` through the API (expecting 201); returns its
+/// id and owner token.
+pub fn create_session(worker: &Worker, title: &str) -> (String, String) {
+    let answer = http(
+        worker.authority(),
+        "POST",
+        "/api/sessions",
+        &["Content-Type: application/json"],
+        serde_json::json!({ "title": title }).to_string().as_bytes(),
+    );
+    assert_eq!(answer.status, 201);
+    let body = answer.json();
+    (
+        body["id"].as_str().expect("an id").to_owned(),
+        body["owner_token"]
+            .as_str()
+            .expect("an owner token")
+            .to_owned(),
+    )
+}
