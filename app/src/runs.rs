@@ -49,7 +49,7 @@ pub fn RunWatch(stream: String) -> impl IntoView {
                 let summary = match &p.end {
                     Some(end) => end.clone(),
                     None if p.total == 0 => status.get(),
-                    None => format!("judging: {done} / {} stored", p.total),
+                    None => format!("judging: {done} / {} stored, {} unparsed", p.total, p.parse_failures),
                 };
                 view! {
                     <p class="run-status" data-judged=done.to_string() data-total=p.total.to_string()

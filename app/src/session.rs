@@ -17,7 +17,9 @@ use leptos::prelude::*;
 use leptos::task::spawn_local;
 use serde::{Deserialize, Serialize};
 use tribunal::resample::BootstrapParams;
-use tribunal::session::{content_hash, Analysis, AnalysisSpec, DatasetKind, SessionView};
+use tribunal::session::{
+    content_hash, Analysis, AnalysisSpec, DatasetKind, DatasetMeta, SessionView,
+};
 use tribunal::share_link::{decode, encode, SharedAnalysis};
 use tribunal_app::stats_worker::Upload;
 
@@ -262,6 +264,24 @@ pub fn SessionsCard() -> impl IntoView {
     }
 }
 
+/// The loaded session's datasets of `kind` (none while it loads or after an error).
+fn datasets_of(
+    session: &Option<Result<SessionView, String>>,
+    kind: DatasetKind,
+) -> Vec<DatasetMeta> {
+    session
+        .as_ref()
+        .and_then(|s| s.as_ref().ok())
+        .map(|s| {
+            s.datasets
+                .iter()
+                .filter(|d| d.kind == kind)
+                .cloned()
+                .collect()
+        })
+        .unwrap_or_default()
+}
+
 /// `/s/<id>`: a session.
 #[component]
 pub fn SessionPage(id: String) -> impl IntoView {
@@ -326,9 +346,9 @@ pub fn SessionPage(id: String) -> impl IntoView {
             let (id, token) = (id.clone(), token.clone());
             let chosen = dataset.get_untracked();
             let fallback = session.with_untracked(|s| {
-                s.as_ref()
-                    .and_then(|s| s.as_ref().ok())
-                    .and_then(|s| s.datasets.first().map(|d| d.hash.clone()))
+                datasets_of(s, DatasetKind::Battles)
+                    .first()
+                    .map(|d| d.hash.clone())
             });
             let spec = AnalysisSpec::Leaderboard {
                 dataset: if chosen.is_empty() {
@@ -370,9 +390,8 @@ pub fn SessionPage(id: String) -> impl IntoView {
             let items = run_items.get_untracked();
             let items = if items.is_empty() {
                 session.with_untracked(|s| {
-                    s.as_ref()
-                        .and_then(|s| s.as_ref().ok())
-                        .and_then(|s| s.datasets.iter().find(|d| d.kind == DatasetKind::Items))
+                    datasets_of(s, DatasetKind::Items)
+                        .first()
                         .map(|d| d.hash.clone())
                         .unwrap_or_default()
                 })
@@ -414,20 +433,7 @@ pub fn SessionPage(id: String) -> impl IntoView {
         }
     };
     let owner_form = owner.then(|| {
-        let datasets = move || {
-            session.with(|s| {
-                s.as_ref()
-                    .and_then(|s| s.as_ref().ok())
-                    .map(|s| {
-                        s.datasets
-                            .iter()
-                            .filter(|d| d.kind == DatasetKind::Battles)
-                            .cloned()
-                            .collect::<Vec<_>>()
-                    })
-                    .unwrap_or_default()
-            })
-        };
+        let datasets = move || session.with(|s| datasets_of(s, DatasetKind::Battles));
         view! {
             <h3>"Add data"</h3>
             <div class="controls">
@@ -444,12 +450,7 @@ pub fn SessionPage(id: String) -> impl IntoView {
             <div class="controls">
                 <label>"Items "
                     <select id="run-items" on:change=move |ev| run_items.set(event_target_value(&ev))>
-                        {move || session.with(|s| {
-                            s.as_ref()
-                                .and_then(|s| s.as_ref().ok())
-                                .map(|s| s.datasets.iter().filter(|d| d.kind == DatasetKind::Items).cloned().collect::<Vec<_>>())
-                                .unwrap_or_default()
-                        }).into_iter().map(|d| view! { <option value=d.hash.clone()>{d.name.clone()}</option> }).collect_view()}
+                        {move || session.with(|s| datasets_of(s, DatasetKind::Items)).into_iter().map(|d| view! { <option value=d.hash.clone()>{d.name.clone()}</option> }).collect_view()}
                     </select>
                 </label>
                 <label>"Prompt "
