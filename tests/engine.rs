@@ -14,9 +14,13 @@
 //!   repeats exactly; an answer cut off before `[RESULT]` is stored as a
 //!   parse failure with its raw text and p_s read at the forced marker; the absolute prompt's
 //!   p_s over the score digits 1–5 sums to 1.
+//! - A run design (seeded random order, two sampled repeats, the typo and newline variations,
+//!   blinding) makes each repeat × variant judgment once, in one order, records its edits, and
+//!   a rerun judges nothing again; repeats with greedy decoding are refused.
 
 use serde_json::Value;
 use std::path::Path;
+use tribunal::judge_prompt::{PromptItem, PromptKind, PromptParams};
 use tribunal_e2e::{root, run_tribunal, temp_dir, tribunal_bin};
 
 fn run_ok(args: &[&str]) -> String {
@@ -127,7 +131,7 @@ fn write_config(dir: &Path, name: &str, decoding: &str) -> String {
     std::fs::write(
         &path,
         format!(
-            "orders = \"both\"\nembed_rationale = true\n\n[prompt]\nkind = \"relative\"\n\
+            "embed_rationale = true\n\n[design]\norders = \"both\"\n\n[prompt]\nkind = \"relative\"\n\
              rubric = \"Which response follows the instruction better: correct, complete and \
              concise?\"\n\n[decoding]\n{decoding}\n"
         ),
@@ -137,6 +141,20 @@ fn write_config(dir: &Path, name: &str, decoding: &str) -> String {
 }
 
 /// Rows in the store's judgments table (0 before the table exists).
+/// `DIR/one.csv`: the first LLMFAO pair of the items fixture.
+fn first_item(dir: &Path) -> std::path::PathBuf {
+    let one = dir.join("one.csv");
+    let text = std::fs::read_to_string(root().join("tests/fixtures/llmfao-items.csv")).unwrap();
+    let mut reader = csv::Reader::from_reader(text.as_bytes());
+    let mut writer = csv::Writer::from_path(&one).unwrap();
+    writer.write_record(reader.headers().unwrap()).unwrap();
+    writer
+        .write_record(&reader.records().next().unwrap().unwrap())
+        .unwrap();
+    writer.flush().unwrap();
+    one
+}
+
 fn stored(db: &Path) -> i64 {
     let Ok(conn) = rusqlite::Connection::open(db) else {
         return 0;
@@ -269,15 +287,7 @@ fn judge_runs_smollm2_on_llmfao_pairs_in_both_orders() {
     assert_eq!(record["generated_tokens"], generated);
 
     // One pair (both orders) for the shorter runs below.
-    let one = dir.join("one.csv");
-    let text = std::fs::read_to_string(root().join("tests/fixtures/llmfao-items.csv")).unwrap();
-    let mut reader = csv::Reader::from_reader(text.as_bytes());
-    let mut writer = csv::Writer::from_path(&one).unwrap();
-    writer.write_record(reader.headers().unwrap()).unwrap();
-    writer
-        .write_record(&reader.records().next().unwrap().unwrap())
-        .unwrap();
-    writer.flush().unwrap();
+    let one = first_item(&dir);
     let items = one.to_str().unwrap();
 
     // Sampling with a seed repeats exactly.
@@ -544,4 +554,112 @@ fn judge_runs_the_six_criterion_json_prompt() {
             }
         }
     }
+}
+
+#[test]
+fn judge_run_design_makes_every_repeat_variant_and_seeded_order_once() {
+    let dir = temp_dir("engine-design");
+    let items = first_item(&dir);
+    let design = "[design]\norders = \"random\"\nrepeats = 2\nvariants = [\"typo\", \"newline\"]\n\
+                  blind = true\nseed = 5\n\n[prompt]\nkind = \"relative\"\nrubric = \"Which \
+                  response is better?\"\n\n[decoding]\nmax_tokens = 4\n";
+    let config = dir.join("design.toml");
+    std::fs::write(&config, format!("{design}temperature = 0.8\nseed = 3\n")).unwrap();
+    let out = dir.join("design.jsonl");
+    let data = dir.join("data");
+    let args = [
+        "judge",
+        "--config",
+        config.to_str().unwrap(),
+        "--input",
+        items.to_str().unwrap(),
+        "--out",
+        out.to_str().unwrap(),
+        "--data-dir",
+        data.to_str().unwrap(),
+        "--device",
+        "cpu",
+    ];
+    run_ok(&args);
+    // 1 item × 2 repeats × 3 prompts (original, typo, newline) × 1 drawn order.
+    let judgments = lines(&out);
+    assert_eq!(judgments.len(), 6);
+    let mut cells: Vec<(u64, String)> = judgments
+        .iter()
+        .map(|j| {
+            assert!(j["order"] == "ab" || j["order"] == "ba", "{j}");
+            let sum: f64 = j["label_probs"]
+                .as_object()
+                .unwrap()
+                .values()
+                .map(|p| p.as_f64().unwrap())
+                .sum();
+            assert!((sum - 1.0).abs() < 1e-9, "p_s sums to {sum}");
+            (
+                j["repeat"].as_u64().unwrap(),
+                j["variant"].as_str().unwrap().to_owned(),
+            )
+        })
+        .collect();
+    cells.sort();
+    let want: Vec<(u64, String)> = [0, 1]
+        .iter()
+        .flat_map(|&r| ["", "newline", "typo"].map(|v| (r, v.to_owned())))
+        .collect();
+    assert_eq!(cells, want, "each repeat × variant once");
+    assert_eq!(stored(&data.join("tribunal.sqlite3")), 6);
+
+    // The record carries the design and the edits: five typos of words of the relative
+    // prompt, three extra line breaks after its lines.
+    let record: Value =
+        serde_json::from_str(&std::fs::read_to_string(dir.join("design.jsonl.run.json")).unwrap())
+            .unwrap();
+    assert_eq!(record["design"]["orders"], "random");
+    assert_eq!(record["design"]["seed"], 5);
+    let shown = PromptParams {
+        kind: PromptKind::Relative,
+        rubric: "Which response is better?".to_owned(),
+    }
+    .render(
+        &PromptItem {
+            instruction: String::new(),
+            response: String::new(),
+            response_b: Some(String::new()),
+        },
+        None,
+    )
+    .unwrap();
+    let prompt = format!("{}\n{}", shown.system, shown.user);
+    let variations = record["variations"].as_array().unwrap();
+    assert_eq!(variations.len(), 2);
+    let typos = variations[0]["edits"].as_array().unwrap();
+    assert_eq!(typos.len(), 5);
+    for edit in typos {
+        let (from, to) = (edit["from"].as_str().unwrap(), edit["to"].as_str().unwrap());
+        assert_ne!(from, to);
+        assert!(from.len().abs_diff(to.len()) <= 1, "{from} → {to}");
+        assert!(
+            prompt.contains(from),
+            "`{from}` is not a word of the prompt"
+        );
+    }
+    assert_eq!(variations[1]["edits"].as_array().unwrap().len(), 3);
+
+    // Run again: every key is stored, nothing is judged twice.
+    let log = run_ok(&args);
+    assert!(log.contains("(0 now"), "{log}");
+    assert_eq!(stored(&data.join("tribunal.sqlite3")), 6);
+
+    // Repeats with greedy decoding would be identical: refused before any model loads.
+    let greedy = dir.join("greedy.toml");
+    std::fs::write(&greedy, design).unwrap();
+    let mut greedy_args = args;
+    greedy_args[2] = greedy.to_str().unwrap();
+    let refused = run_tribunal(&greedy_args);
+    assert!(!refused.status.success());
+    let stderr = String::from_utf8_lossy(&refused.stderr);
+    assert!(
+        stderr.contains("`repeats = 2` with greedy decoding"),
+        "{stderr}"
+    );
 }

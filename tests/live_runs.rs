@@ -79,7 +79,7 @@ async fn a_run_streams_each_judgment_to_watchers_and_resumes() {
     let hash = meta["hash"].as_str().unwrap().to_owned();
     let n_items = meta["rows"].as_u64().unwrap() as usize;
     let config = json!({
-        "orders": "both",
+        "design": { "orders": "both" },
         "prompt": { "kind": "relative", "rubric": RUBRIC },
         "decoding": { "max_tokens": 96, "seed": 0 }
     });
@@ -153,8 +153,8 @@ async fn a_run_streams_each_judgment_to_watchers_and_resumes() {
     std::fs::write(
         &toml,
         format!(
-            "orders = \"both\"\nembed_rationale = true\n\n[prompt]\nkind = \"relative\"\nrubric = \"{RUBRIC}\"\n\n\
-             [decoding]\nmax_tokens = 96\nseed = 0\n"
+            "embed_rationale = true\n\n[design]\norders = \"both\"\n\n[prompt]\nkind = \"relative\"\n\
+             rubric = \"{RUBRIC}\"\n\n[decoding]\nmax_tokens = 96\nseed = 0\n"
         ),
     )
     .unwrap();

@@ -113,12 +113,22 @@ async fn watch(stream: &str, after: i64, progress: RwSignal<Progress>) -> Result
                     total,
                     item,
                     order,
+                    repeat,
+                    variant,
                     label,
                     winner,
                     parse_error,
                     calibrated,
                     ..
                 } => {
+                    // The order, with the repeat and the prompt variation when not the first.
+                    let mut shown = order;
+                    if repeat > 0 {
+                        shown.push_str(&format!(" · repeat {repeat}"));
+                    }
+                    if !variant.is_empty() {
+                        shown.push_str(&format!(" · {variant}"));
+                    }
                     p.total = total;
                     if parse_error.is_some() {
                         p.parse_failures += 1;
@@ -132,7 +142,7 @@ async fn watch(stream: &str, after: i64, progress: RwSignal<Progress>) -> Result
                         Some(c) => format!("{verdict} · calibrated {c:.3}"),
                         None => verdict,
                     };
-                    p.judged.push((item, order, verdict));
+                    p.judged.push((item, shown, verdict));
                 }
                 RunEvent::Finished {
                     judgments,

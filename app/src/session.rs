@@ -413,7 +413,7 @@ pub fn SessionPage(id: String) -> impl IntoView {
             let payload = serde_json::json!({
                 "items": items,
                 "config": {
-                    "orders": if relative { "both" } else { "ab" },
+                    "design": { "orders": if relative { "both" } else { "ab" } },
                     "prompt": prompt,
                     "decoding": { "max_tokens": run_tokens.get_untracked(), "seed": 0 }
                 }

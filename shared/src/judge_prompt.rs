@@ -219,9 +219,32 @@ impl PromptParams {
         }
     }
 
-    /// The system and user messages for `item`.
-    pub fn render(&self, item: &PromptItem) -> Result<Rendered> {
+    /// The system and user messages for `item`, with the criteria (criteria and binary
+    /// prompts) listed in `criteria` order (a permutation of their indices; `None`: as
+    /// defined).
+    pub fn render(&self, item: &PromptItem, criteria: Option<&[usize]>) -> Result<Rendered> {
         self.validate()?;
+        let count = match self.kind {
+            PromptKind::Criteria => CRITERIA.len(),
+            PromptKind::Binary => self.binary_criteria()?.len(),
+            PromptKind::Absolute { .. } | PromptKind::Relative => 0,
+        };
+        let order: Vec<usize> = match criteria {
+            None => (0..count).collect(),
+            Some(order) => {
+                let mut sorted = order.to_vec();
+                sorted.sort_unstable();
+                if count == 0 || sorted != (0..count).collect::<Vec<_>>() {
+                    return Err(Error::param(
+                        "criteria",
+                        format!(
+                            "expected an order of the prompt's {count} criteria, found {order:?}"
+                        ),
+                    ));
+                }
+                order.to_vec()
+            }
+        };
         let rubric = self.rubric.trim();
         match (self.kind, &item.response_b) {
             (
@@ -267,7 +290,13 @@ impl PromptParams {
                 ),
             }),
             (PromptKind::Binary, _) => Ok(Rendered {
-                system: binary_system(&self.binary_criteria()?),
+                system: binary_system(&{
+                    let criteria = self.binary_criteria()?;
+                    order
+                        .iter()
+                        .map(|&k| criteria[k].clone())
+                        .collect::<Vec<_>>()
+                }),
                 user: format!(
                     "## Instruction\n{}\n## Response\n{}\nEvaluate the response against every \
                      criterion. Start your answer with the JSON.",
@@ -275,7 +304,7 @@ impl PromptParams {
                 ),
             }),
             (PromptKind::Criteria, Some(response_b)) => Ok(Rendered {
-                system: criteria_system(),
+                system: criteria_system(&order),
                 user: format!(
                     "## Instruction\n{}\n## Completion A\n{}\n## Completion B\n{response_b}\n\
                      Compare both completions. Score each on every criterion, then state your \
@@ -485,11 +514,12 @@ fn parse_binary(
 const PREFERENCE_MARKER: &str = "\"preference\": \"";
 
 /// The criteria prompt's system message: seed 002 App. A with its placeholders filled.
-fn criteria_system() -> String {
+fn criteria_system(order: &[usize]) -> String {
     let mut criteria = String::from(
         "Criteria (score each from 1 to 10; anchors at 10, 7, 4 and 1, interpolate between them):\n",
     );
-    for (k, (name, definition, anchors)) in CRITERIA.iter().enumerate() {
+    let shown: Vec<_> = order.iter().map(|&k| CRITERIA[k]).collect();
+    for (k, (name, definition, anchors)) in shown.iter().enumerate() {
         criteria.push_str(&format!(
             "{}. {name}: {definition}\n   10: {} 7: {} 4: {} 1: {}\n",
             k + 1,
@@ -499,7 +529,7 @@ fn criteria_system() -> String {
             anchors[3]
         ));
     }
-    let side = CRITERIA
+    let side = shown
         .iter()
         .map(|(name, _, _)| format!("\"{name}\": <1-10>"))
         .collect::<Vec<_>>()
@@ -615,7 +645,7 @@ mod tests {
             response: "7".to_owned(),
             response_b: Some("8".to_owned()),
         };
-        let r = absolute().render(&item).unwrap();
+        let r = absolute().render(&item, None).unwrap();
         assert!(r
             .system
             .starts_with("You are a fair judge assistant tasked"));
@@ -630,13 +660,16 @@ mod tests {
             kind: PromptKind::Relative,
             ..absolute()
         };
-        let r = relative.render(&item).unwrap();
+        let r = relative.render(&item, None).unwrap();
         assert!(r.user.contains("Response A: 7\n\nResponse B: 8\n\n"));
         let err = relative
-            .render(&PromptItem {
-                response_b: None,
-                ..item
-            })
+            .render(
+                &PromptItem {
+                    response_b: None,
+                    ..item
+                },
+                None,
+            )
             .unwrap_err();
         assert!(err.to_string().contains("expected response B"), "{err}");
     }
@@ -655,7 +688,7 @@ mod tests {
             response: "7".to_owned(),
             response_b: Some("8".to_owned()),
         };
-        let r = criteria().render(&item).unwrap();
+        let r = criteria().render(&item, None).unwrap();
         assert!(r
             .system
             .starts_with("You are an expert evaluator comparing two AI assistant responses."));
@@ -752,7 +785,7 @@ mod tests {
             response_b: None,
         };
         let p = binary("");
-        let r = p.render(&item).unwrap();
+        let r = p.render(&item, None).unwrap();
         for (name, question) in ADHERENCE {
             assert!(r.system.contains(&format!("{name}: {question}")), "{name}");
         }

@@ -37,7 +37,10 @@
 //! - [`irt_report`]: the IRT report of a judge (GRM, ρ, C_V, θ_ratio, D_W) per judge × criterion.
 //! - [`simulate`]: seeded battle simulation.
 //! - [`judge_items`]: the items CSV of a judge run (id, instruction, response[, response_b]).
-//! - [`judge_prompt`]: the Prometheus absolute and relative judge prompts and their `[RESULT]`.
+//! - [`judge_prompt`]: the judge prompts (Prometheus absolute and relative, seed 002's six
+//!   criteria, seed 001's binary rubric) and their parsers.
+//! - [`judge_design`]: a judge run's judgments (orders, repeats, prompt variations) and how each
+//!   prompt is shown (criterion order, blinded names).
 //! - [`protocol`]: the versioned browser ↔ worker wire protocol.
 //! - [`linalg`]: Cholesky solves.
 //! - [`quadrature`]: Gauss–Hermite nodes and weights.
@@ -92,6 +95,7 @@ pub mod held_out;
 pub mod irt_grm;
 pub mod irt_reliability;
 pub mod irt_report;
+pub mod judge_design;
 pub mod judge_items;
 pub mod judge_prompt;
 pub mod judge_study;

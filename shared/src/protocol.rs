@@ -66,6 +66,11 @@ pub enum RunEvent {
         item: String,
         /// `ab`, or `ba` for the swapped order.
         order: String,
+        /// The repeat (0 …) and the prompt variation (`""`: the original prompt).
+        #[serde(default)]
+        repeat: u32,
+        #[serde(default)]
+        variant: String,
         /// The verdict; `None` when the answer did not parse.
         label: Option<String>,
         /// Pairwise prompts: `A` when the file's `response` won, `B` when `response_b` did.
@@ -163,6 +168,8 @@ mod tests {
                 total: 3,
                 item: "p1".into(),
                 order: "ba".into(),
+                repeat: 1,
+                variant: "typo".into(),
                 label: Some("A".into()),
                 winner: Some("B".into()),
                 parse_error: None,

@@ -30,20 +30,10 @@ use serde_json::json;
 use std::collections::HashSet;
 use std::path::{Path, PathBuf};
 use std::time::{Instant, SystemTime, UNIX_EPOCH};
+use tribunal::judge_design::{Design, Planned, RunDesign};
 use tribunal::judge_items::{parse_judge_items, JudgeItem};
-use tribunal::judge_prompt::{BinaryScores, CriteriaScores, PromptItem, PromptParams};
+use tribunal::judge_prompt::{BinaryScores, CriteriaScores, PromptParams};
 use tribunal::session::content_hash;
-
-/// Which orders a pairwise prompt shows the two responses in.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Default, Serialize, Deserialize)]
-#[serde(rename_all = "snake_case")]
-pub enum Orders {
-    /// As in the file: `response` is A.
-    #[default]
-    Ab,
-    /// Both orders, for position bias and averaging.
-    Both,
-}
 
 /// Decoding settings of the config file.
 #[derive(Debug, Clone, Copy, PartialEq, Serialize, Deserialize)]
@@ -78,8 +68,9 @@ pub struct JudgeConfig {
     pub prompt: PromptParams,
     #[serde(default)]
     pub decoding: DecodingConfig,
+    /// Orders, repeats, prompt variations, criterion order, blinding (`[design]`).
     #[serde(default)]
-    pub orders: Orders,
+    pub design: RunDesign,
     /// Also embed each rationale with MiniLM.
     #[serde(default)]
     pub embed_rationale: bool,
@@ -135,7 +126,7 @@ pub fn embed_texts(
 
 #[derive(Args)]
 pub struct JudgeArgs {
-    /// The judge configuration (TOML: `[prompt]`, `[decoding]`, `orders`, `embed_rationale`).
+    /// The judge configuration (TOML: `[prompt]`, `[decoding]`, `[design]`, `embed_rationale`).
     #[arg(long)]
     config: PathBuf,
     /// Items CSV: `id,instruction,response` (and `response_b` for the relative prompt).
@@ -185,6 +176,9 @@ fn unix_seconds() -> f64 {
 struct Judgment<'a> {
     id: &'a str,
     order: &'static str,
+    repeat: u32,
+    /// `""` for the original prompt, else the prompt variation.
+    variant: &'a str,
     label: Option<String>,
     /// Pairwise: `A` when the file's `response` won, `B` when `response_b` did (`tie` from
     /// the criteria prompt at s(x) = 0).
@@ -217,6 +211,10 @@ pub struct RunSpec {
     pub bytes: Vec<u8>,
     pub items: Vec<JudgeItem>,
     pub session: String,
+    /// The design checked against the prompt, with its variations' edits.
+    pub design: Design,
+    /// Every judgment the run makes, item by item.
+    pub planned: Vec<Planned>,
 }
 
 impl RunSpec {
@@ -228,32 +226,34 @@ impl RunSpec {
         bytes: Vec<u8>,
         session: String,
     ) -> anyhow::Result<Self> {
-        config.prompt.validate()?;
-        let pairwise = config.prompt.kind.pairwise();
-        if config.orders == Orders::Both && !pairwise {
-            bail!("{config_source}: `orders = \"both\"` needs a pairwise prompt");
+        let design = config
+            .design
+            .prepare(&config.prompt)
+            .with_context(|| config_source.to_owned())?;
+        if config.design.repeats > 1 && config.decoding.temperature.is_none() {
+            bail!(
+                "{config_source}: `repeats = {}` with greedy decoding gives identical judgments: \
+                 set `temperature` under [decoding]",
+                config.design.repeats
+            );
         }
-        let items = parse_judge_items(&source, &bytes, pairwise)?;
+        let items = parse_judge_items(&source, &bytes, config.prompt.kind.pairwise())?;
+        let ids: Vec<&str> = items.iter().map(|i| i.id.as_str()).collect();
+        let planned = design.judgments(&ids);
         Ok(Self {
             config,
             source,
             bytes,
             items,
             session,
+            design,
+            planned,
         })
     }
 
-    /// The orders each item is shown in.
-    fn orders(&self) -> &'static [&'static str] {
-        match self.config.orders {
-            Orders::Ab => &["ab"],
-            Orders::Both => &["ab", "ba"],
-        }
-    }
-
-    /// How many judgments the run makes: items × orders.
+    /// How many judgments the run makes: items × repeats × variants × orders.
     pub fn total(&self) -> usize {
-        self.items.len() * self.orders().len()
+        self.planned.len()
     }
 }
 
@@ -289,95 +289,93 @@ pub fn run_judge(
     };
     let started = (unix_seconds(), Instant::now());
     let (mut judged, mut prompt_tokens, mut generated_tokens) = (0, 0, 0);
-    for item in &spec.items {
-        for &order in spec.orders() {
-            let key = JudgmentKey {
-                session: session.clone(),
-                item: item.id.clone(),
-                order: order.to_owned(),
-                repeat: 0,
-                variant: String::new(),
-            };
-            if stored.contains(&key) {
-                continue;
-            }
-            let shown = if order == "ba" {
-                PromptItem {
-                    instruction: item.prompt.instruction.clone(),
-                    response: item.prompt.response_b.clone().unwrap_or_default(),
-                    response_b: Some(item.prompt.response.clone()),
-                }
-            } else {
-                item.prompt.clone()
-            };
-            let rendered = config.prompt.render(&shown)?;
-            let g: Generation = judge
-                .generate(
-                    &rendered.system,
-                    &rendered.user,
-                    &labels,
-                    config.prompt.marker(),
-                    &decoding,
-                )
-                .with_context(|| format!("{source}, line {}: item `{}`", item.line, item.id))?;
-            let parsed = config.prompt.parse(&g.text);
-            let (label, feedback, criteria, binary, parse_error) = match parsed {
-                Ok(p) => (Some(p.label), Some(p.feedback), p.criteria, p.binary, None),
-                Err(f) => (None, None, None, None, Some(f.message)),
-            };
-            // s(x) in the file's orientation: positive favours the file's `response`.
-            let score_difference = criteria.as_ref().map(|c| {
-                if order == "ba" {
-                    -c.difference
-                } else {
-                    c.difference
-                }
-            });
-            let winner = label
-                .as_ref()
-                .filter(|_| pairwise)
-                .map(|l| match (order, l.as_str()) {
-                    ("ba", "A") => "B".to_owned(),
-                    ("ba", "B") => "A".to_owned(),
-                    (_, l) => l.to_owned(),
-                });
-            // The rationale: the feedback, or the whole answer when it did not parse.
-            let embedding = match &embedder {
-                Some(e) => e
-                    .embed(&[feedback.as_deref().unwrap_or(g.text.as_str())])?
-                    .pop(),
-                None => None,
-            };
-            judged += 1;
-            prompt_tokens += g.prompt_tokens;
-            generated_tokens += g.generated_tokens;
-            let record = Judgment {
-                id: &item.id,
-                order,
-                label,
-                winner,
-                feedback,
-                criteria,
-                score_difference,
-                binary,
-                parse_error,
-                raw: g.text.clone(),
-                label_probs: labels
-                    .iter()
-                    .zip(&g.label_probs)
-                    .map(|(l, p)| (l.clone(), json!(p)))
-                    .collect(),
-                label_mass: g.label_mass,
-                score_position: g.score_position,
-                prompt_tokens: g.prompt_tokens,
-                generated_tokens: g.generated_tokens,
-                seconds: g.seconds,
-                embedding,
-            };
-            let body = serde_json::to_string(&record)?;
-            store.put_judgment(&key, &body)?;
-            each(&key, &body)?;
+    for planned in &spec.planned {
+        let item = &spec.items[planned.item];
+        let order = planned.order.as_str();
+        let key = JudgmentKey {
+            session: session.clone(),
+            item: item.id.clone(),
+            order: order.to_owned(),
+            repeat: planned.repeat,
+            variant: planned.variant.clone(),
+        };
+        if stored.contains(&key) {
+            continue;
         }
+        let rendered = spec.design.render(&item.id, &item.prompt, planned)?;
+        // Each repeat samples with its own seed (greedy decoding ignores it).
+        let decoding = Decoding {
+            seed: decoding.seed.wrapping_add(u64::from(planned.repeat)),
+            ..decoding
+        };
+        let g: Generation = judge
+            .generate(
+                &rendered.system,
+                &rendered.user,
+                &labels,
+                config.prompt.marker(),
+                &decoding,
+            )
+            .with_context(|| format!("{source}, line {}: item `{}`", item.line, item.id))?;
+        let parsed = config.prompt.parse(&g.text);
+        let (label, feedback, criteria, binary, parse_error) = match parsed {
+            Ok(p) => (Some(p.label), Some(p.feedback), p.criteria, p.binary, None),
+            Err(f) => (None, None, None, None, Some(f.message)),
+        };
+        // s(x) in the file's orientation: positive favours the file's `response`.
+        let score_difference = criteria.as_ref().map(|c| {
+            if order == "ba" {
+                -c.difference
+            } else {
+                c.difference
+            }
+        });
+        let winner = label
+            .as_ref()
+            .filter(|_| pairwise)
+            .map(|l| match (order, l.as_str()) {
+                ("ba", "A") => "B".to_owned(),
+                ("ba", "B") => "A".to_owned(),
+                (_, l) => l.to_owned(),
+            });
+        // The rationale: the feedback, or the whole answer when it did not parse.
+        let embedding = match &embedder {
+            Some(e) => e
+                .embed(&[feedback.as_deref().unwrap_or(g.text.as_str())])?
+                .pop(),
+            None => None,
+        };
+        judged += 1;
+        prompt_tokens += g.prompt_tokens;
+        generated_tokens += g.generated_tokens;
+        let record = Judgment {
+            id: &item.id,
+            order,
+            repeat: planned.repeat,
+            variant: &planned.variant,
+            label,
+            winner,
+            feedback,
+            criteria,
+            score_difference,
+            binary,
+            parse_error,
+            raw: g.text.clone(),
+            label_probs: labels
+                .iter()
+                .zip(&g.label_probs)
+                .map(|(l, p)| (l.clone(), json!(p)))
+                .collect(),
+            label_mass: g.label_mass,
+            score_position: g.score_position,
+            prompt_tokens: g.prompt_tokens,
+            generated_tokens: g.generated_tokens,
+            seconds: g.seconds,
+            embedding,
+        };
+        let body = serde_json::to_string(&record)?;
+        store.put_judgment(&key, &body)?;
+        each(&key, &body)?;
     }
     let all = store.judgments(session)?;
     let mut failures = 0;
@@ -401,7 +399,8 @@ pub fn run_judge(
         "prompt": config.prompt,
         "prompt_hash": content_hash(serde_json::to_string(&config.prompt)?.as_bytes()),
         "decoding": decoding,
-        "orders": config.orders,
+        "design": config.design,
+        "variations": spec.design.variants,
         "items": { "source": source, "hash": content_hash(&spec.bytes), "count": spec.items.len() },
         "started_unix": started.0,
         "finished_unix": unix_seconds(),

@@ -186,6 +186,11 @@ fn judgment_event(body: &str, total: u32, head: Option<&Head>) -> Result<RunEven
         total,
         item: text("id").unwrap_or_default(),
         order: text("order").unwrap_or_default(),
+        repeat: v["repeat"]
+            .as_u64()
+            .and_then(|r| u32::try_from(r).ok())
+            .unwrap_or_default(),
+        variant: text("variant").unwrap_or_default(),
         label: text("label"),
         winner: text("winner"),
         parse_error: text("parse_error"),
