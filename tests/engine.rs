@@ -17,6 +17,7 @@
 //! - A run design (seeded random order, two sampled repeats, the typo and newline variations,
 //!   blinding) makes each repeat × variant judgment once, in one order, records its edits, and
 //!   a rerun judges nothing again; repeats with greedy decoding are refused.
+//! - A user template (placeholders, its own labels and marker) runs with p_s over its labels.
 
 use serde_json::Value;
 use std::path::Path;
@@ -619,6 +620,7 @@ fn judge_run_design_makes_every_repeat_variant_and_seeded_order_once() {
     let shown = PromptParams {
         kind: PromptKind::Relative,
         rubric: "Which response is better?".to_owned(),
+        template: None,
     }
     .render(
         &PromptItem {
@@ -662,4 +664,53 @@ fn judge_run_design_makes_every_repeat_variant_and_seeded_order_once() {
         stderr.contains("`repeats = 2` with greedy decoding"),
         "{stderr}"
     );
+}
+
+#[test]
+fn judge_runs_a_user_template_with_its_labels_and_marker() {
+    let dir = temp_dir("engine-template");
+    let items = first_item(&dir);
+    let config = dir.join("template.toml");
+    std::fs::write(
+        &config,
+        "[prompt]\nkind = \"template\"\nrubric = \"Is the answer correct?\"\n\n\
+         [prompt.template]\nsystem = \"You grade answers. {rubric}\"\n\
+         user = \"Question: {instruction}\\nAnswer: {response}\\nReply with yes or no after \
+         Verdict:\"\nlabels = [\"yes\", \"no\"]\nmarker = \"Verdict:\"\n\n\
+         [decoding]\nmax_tokens = 6\n",
+    )
+    .unwrap();
+    let out = dir.join("template.jsonl");
+    run_ok(&[
+        "judge",
+        "--config",
+        config.to_str().unwrap(),
+        "--input",
+        items.to_str().unwrap(),
+        "--out",
+        out.to_str().unwrap(),
+        "--data-dir",
+        dir.join("data").to_str().unwrap(),
+        "--device",
+        "cpu",
+    ]);
+    let judgments = lines(&out);
+    assert_eq!(judgments.len(), 1);
+    let probs = judgments[0]["label_probs"].as_object().unwrap();
+    assert_eq!(probs.keys().collect::<Vec<_>>(), ["no", "yes"]);
+    let sum: f64 = probs.values().map(|p| p.as_f64().unwrap()).sum();
+    assert!((sum - 1.0).abs() < 1e-9, "p_s sums to {sum}");
+    // Parsed when the answer has `Verdict: yes|no`, else stored as a failure naming the marker.
+    match judgments[0]["label"].as_str() {
+        Some(label) => assert!(label == "yes" || label == "no"),
+        None => assert!(judgments[0]["parse_error"]
+            .as_str()
+            .unwrap()
+            .starts_with("expected `Verdict:` followed by one of `yes`, `no`")),
+    }
+    let record: Value = serde_json::from_str(
+        &std::fs::read_to_string(dir.join("template.jsonl.run.json")).unwrap(),
+    )
+    .unwrap();
+    assert_eq!(record["prompt"]["template"]["marker"], "Verdict:");
 }

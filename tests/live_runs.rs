@@ -6,16 +6,23 @@
 //! last event id it saw gets exactly the rest; starting the same run again resumes it (no
 //! item judged twice); a share link cannot start a run. In Chromium, the owner starts a run
 //! from the session page and watches the count of stored judgments grow, reloads mid-run and
-//! ends with each judgment shown once; a visitor with the share link sees the finished run.
+//! ends with each judgment shown once, with the judge's tokens per second, the unparsed count,
+//! each judgment's p_s and rationale, and the running leaderboard of the items' models, all
+//! equal to what the run's stored events give (the leaderboard: `tribunal::leaderboard` on
+//! each judgment's preference for the file's response, recomputed here from p_s); a visitor
+//! with the share link sees the finished run and the same leaderboard.
 
 use futures_util::{SinkExt, StreamExt};
 use serde_json::{json, Value};
 use std::collections::BTreeMap;
 use std::time::Duration;
 use tokio_tungstenite::tungstenite::Message;
+use tribunal::battles::Battles;
+use tribunal::bradley_terry::BradleyTerryParams;
 use tribunal::btl_head::{BtlData, BtlParams};
 use tribunal::head_file::{Head, HeadFile};
-use tribunal::protocol::{decode, encode, ClientMessage, RunEvent, ServerMessage};
+use tribunal::leaderboard::bradley_terry_leaderboard;
+use tribunal::protocol::{decode, encode, ClientMessage, JudgmentEvent, RunEvent, ServerMessage};
 use tribunal_e2e::{
     api_worker, create_session, http, root, run_browser_driver, run_tribunal, temp_dir, Worker,
 };
@@ -135,7 +142,7 @@ async fn a_run_streams_each_judgment_to_watchers_and_resumes() {
     for (k, (_, seq, event)) in events.iter().enumerate() {
         assert_eq!(*seq as usize, k + 1);
         if (1..=total).contains(&k) {
-            assert!(matches!(event, RunEvent::Judgment { total: t, .. } if *t as usize == total));
+            assert!(matches!(event, RunEvent::Judgment(j) if j.total as usize == total));
         }
     }
     assert!(
@@ -213,16 +220,9 @@ async fn a_run_streams_each_judgment_to_watchers_and_resumes() {
     let streamed: BTreeMap<(String, String), (Value, Value, Option<f64>)> = events[1..=total]
         .iter()
         .map(|(_, _, e)| match e {
-            RunEvent::Judgment {
-                item,
-                order,
-                label,
-                winner,
-                calibrated,
-                ..
-            } => (
-                (item.clone(), order.clone()),
-                (json!(label), json!(winner), *calibrated),
+            RunEvent::Judgment(j) => (
+                (j.item.clone(), j.order.clone()),
+                (json!(j.label), json!(j.winner), j.calibrated),
             ),
             other => panic!("{other:?}"),
         })
@@ -325,6 +325,103 @@ fn the_session_page_shows_a_run_live_and_resumes_after_a_reload() {
     // The visitor sees the finished run but cannot start one.
     assert_eq!(page["visitor"]["judged"], total);
     assert_eq!(page["visitorCanStart"], false);
+
+    // What the page shows equals what the stored events give.
+    let stream = page["owner"]["stream"].as_str().unwrap().to_owned();
+    let events = tokio::runtime::Runtime::new().unwrap().block_on(watch(
+        &worker,
+        &stream,
+        0,
+        Duration::from_secs(10),
+    ));
+    let models: BTreeMap<String, (String, String)> = {
+        let text = std::fs::read_to_string(root().join("tests/fixtures/llmfao-items.csv")).unwrap();
+        csv::Reader::from_reader(text.as_bytes())
+            .records()
+            .map(|r| {
+                let r = r.unwrap();
+                (r[0].to_owned(), (r[4].to_owned(), r[5].to_owned()))
+            })
+            .collect()
+    };
+    let (mut tokens, mut seconds, mut unparsed) = (0u64, 0.0, 0);
+    let mut battles: Vec<(String, String, f64)> = Vec::new();
+    let mut shown: BTreeMap<(String, String), (String, String)> = BTreeMap::new();
+    for (_, _, event) in &events {
+        let RunEvent::Judgment(judgment) = event else {
+            continue;
+        };
+        let JudgmentEvent {
+            item,
+            order,
+            parse_error,
+            seconds: s,
+            generated_tokens,
+            rationale,
+            label_probs,
+            preference,
+            models: named,
+            ..
+        } = judgment.as_ref();
+        tokens += u64::from(*generated_tokens);
+        seconds += s;
+        unparsed += usize::from(parse_error.is_some());
+        assert_eq!(named.as_ref(), Some(&models[item]), "models of item {item}");
+        // The preference for the file's `response`, from p_s over A and B.
+        let (a, b) = (label_probs[0].1, label_probs[1].1);
+        let want = if order == "ba" {
+            b / (a + b)
+        } else {
+            a / (a + b)
+        };
+        let y = preference.unwrap();
+        assert!((y - want).abs() < 1e-12, "{item} {order}: {y} vs {want}");
+        let (ma, mb) = &models[item];
+        battles.push((ma.clone(), mb.clone(), y));
+        let probs = label_probs
+            .iter()
+            .map(|(l, p)| format!("{l} {p:.3}"))
+            .collect::<Vec<_>>()
+            .join(" · ");
+        let cut: String = rationale.chars().take(240).collect();
+        shown.insert((item.clone(), order.clone()), (probs, cut));
+    }
+    assert_eq!(battles.len(), total as usize);
+    let status = &page["owner"];
+    assert_eq!(status["unparsed"], unparsed);
+    let rate = status["tokensPerSecond"].as_f64().unwrap();
+    assert!(
+        (rate - tokens as f64 / seconds).abs() < 1e-9 * rate,
+        "{rate}"
+    );
+    assert!(status["text"]
+        .as_str()
+        .unwrap()
+        .contains(&format!("{:.1} tokens/s", tokens as f64 / seconds)));
+    for row in page["rows"].as_array().unwrap() {
+        let key = (
+            row["item"].as_str().unwrap().to_owned(),
+            row["order"].as_str().unwrap().to_owned(),
+        );
+        let (probs, rationale) = &shown[&key];
+        assert_eq!(row["probabilities"], probs.as_str());
+        assert_eq!(row["rationale"], rationale.as_str());
+    }
+    let board = bradley_terry_leaderboard(
+        "run",
+        &Battles::from_named(battles.iter().map(|(a, b, y)| (a.as_str(), b.as_str(), *y))),
+        &BradleyTerryParams::default(),
+    )
+    .unwrap();
+    for key in ["board", "visitorBoard"] {
+        let rows = page[key].as_array().unwrap();
+        assert_eq!(rows.len(), 6, "six models");
+        for (row, want) in rows.iter().zip(&board.ratings) {
+            assert_eq!(row["model"], want.model.as_str());
+            assert!((row["elo"].as_f64().unwrap() - want.elo).abs() < 1e-9);
+            assert!((row["se"].as_f64().unwrap() - want.se).abs() < 1e-9);
+        }
+    }
 }
 
 /// A BTL head on 384-dimensional embeddings (fitted on seeded synthetic rows) and its model

@@ -1,23 +1,65 @@
 //! A judge run of a session, live: the page watches the run's event stream over the WebSocket
-//! (stored events first, then each judgment as the worker stores it) and shows the progress,
-//! the latest judgments and the run's end. If the socket drops, it reconnects after a second
-//! from the last event it showed, so nothing is missed or shown twice.
+//! (stored events first, then each judgment as the worker stores it) and shows the progress
+//! (stored, unparsed and total judgments, the judge's tokens per second, the time left at the
+//! mean time per judgment so far), each judgment as it arrives (verdict, rationale, p_s), and,
+//! when the items name their models, a running leaderboard: Bradley–Terry on the judgments so
+//! far with the judge's preference for the first model as a soft target (seed 002), fitted in
+//! the statistics web worker after each judgment. If the socket drops, it reconnects after a
+//! second from the last event it showed, so nothing is missed or shown twice.
 
+use crate::format::fixed;
 use crate::live::open_socket;
 use futures::{SinkExt, StreamExt};
 use gloo_net::websocket::Message;
+use gloo_worker::WorkerBridge;
 use leptos::prelude::*;
 use leptos::task::spawn_local;
-use tribunal::protocol::{decode, encode, ClientMessage, RunEvent, ServerMessage};
+use tribunal::leaderboard::Leaderboard;
+use tribunal::protocol::{decode, encode, ClientMessage, JudgmentEvent, RunEvent, ServerMessage};
+use tribunal_app::stats_worker::{spawn_stats_worker, Job, Reply, StatsWorker};
+
+/// One judgment as shown.
+#[derive(Debug, Clone)]
+struct Shown {
+    item: String,
+    /// The order, with the repeat and the prompt variation when not the first.
+    order: String,
+    verdict: String,
+    rationale: String,
+    /// p_s, `label p` pairs.
+    probabilities: String,
+}
 
 /// What the page knows of a run.
 #[derive(Debug, Clone, Default)]
 struct Progress {
     last_event: i64,
     total: u32,
-    judged: Vec<(String, String, String)>,
+    judged: Vec<Shown>,
     parse_failures: u32,
+    generated_tokens: u64,
+    /// The judge's time over the judgments shown.
+    seconds: f64,
+    /// (model of `response`, model of `response_b`, preference for `response`).
+    battles: Vec<(String, String, f64)>,
     end: Option<String>,
+}
+
+impl Progress {
+    /// `tokens/s · ETA` over the judgments so far.
+    fn rates(&self) -> String {
+        let done = self.judged.len();
+        if done == 0 || self.seconds <= 0.0 {
+            return String::new();
+        }
+        let per_judgment = self.seconds / done as f64;
+        let left = f64::from(self.total).max(done as f64) - done as f64;
+        format!(
+            " · {} tokens/s · ETA {} s",
+            fixed(self.generated_tokens as f64 / self.seconds, 1),
+            fixed(left * per_judgment, 0)
+        )
+    }
 }
 
 /// Watches `stream` and renders it.
@@ -25,6 +67,42 @@ struct Progress {
 pub fn RunWatch(stream: String) -> impl IntoView {
     let progress = RwSignal::new(Progress::default());
     let status = RwSignal::new("connecting…".to_owned());
+    let board = RwSignal::new(None::<Result<Leaderboard, String>>);
+    // The battles fitted last and whether a fit is running, so that at most one runs and the
+    // last judgment is always fitted.
+    let fitted = StoredValue::new(0usize);
+    let fitting = StoredValue::new(false);
+    let worker = StoredValue::new_local(None::<WorkerBridge<StatsWorker>>);
+    let refit = move || {
+        let battles = progress.with_untracked(|p| p.battles.clone());
+        if fitting.get_value() || battles.len() == fitted.get_value() || battles.is_empty() {
+            return;
+        }
+        fitting.set_value(true);
+        fitted.set_value(battles.len());
+        worker.update_value(|w| {
+            let bridge = w.get_or_insert_with(|| {
+                spawn_stats_worker(move |reply| {
+                    if let Reply::Fitted { result, .. } = reply {
+                        board.set(Some(result));
+                        fitting.set_value(false);
+                        let pending = progress.with_untracked(|p| p.battles.len());
+                        if pending != fitted.get_value() {
+                            progress.update(|_| ());
+                        }
+                    }
+                })
+            });
+            bridge.send(Job::Board {
+                request: battles.len() as u64,
+                battles,
+            });
+        });
+    };
+    Effect::new(move |_| {
+        progress.track();
+        refit();
+    });
     {
         let stream = stream.clone();
         spawn_local(async move {
@@ -47,26 +125,58 @@ pub fn RunWatch(stream: String) -> impl IntoView {
                 let p = progress.get();
                 let done = p.judged.len();
                 let summary = match &p.end {
-                    Some(end) => end.clone(),
+                    Some(end) => format!("{end}{}", p.rates()),
                     None if p.total == 0 => status.get(),
-                    None => format!("judging: {done} / {} stored, {} unparsed", p.total, p.parse_failures),
+                    None => format!(
+                        "judging: {done} / {} stored, {} unparsed{}",
+                        p.total,
+                        p.parse_failures,
+                        p.rates()
+                    ),
                 };
+                let tokens_per_second = if p.seconds > 0.0 { p.generated_tokens as f64 / p.seconds } else { 0.0 };
                 view! {
                     <p class="run-status" data-judged=done.to_string() data-total=p.total.to_string()
+                        data-unparsed=p.parse_failures.to_string()
+                        data-tokens-per-second=tokens_per_second.to_string()
                         data-finished=p.end.is_some().to_string()>
                         <progress max=p.total.max(1) value=done></progress>
                         " " {summary}
                     </p>
                     <table class="ratings run-judgments">
-                        <thead><tr><th>"Item"</th><th>"Order"</th><th>"Verdict"</th></tr></thead>
+                        <thead><tr><th>"Item"</th><th>"Order"</th><th>"Verdict"</th><th>"p_s"</th><th>"Rationale"</th></tr></thead>
                         <tbody>
-                            {p.judged.iter().rev().take(8).map(|(item, order, verdict)| view! {
-                                <tr><td>{item.clone()}</td><td>{order.clone()}</td><td>{verdict.clone()}</td></tr>
+                            {p.judged.iter().rev().take(8).map(|j| view! {
+                                <tr>
+                                    <td>{j.item.clone()}</td><td>{j.order.clone()}</td><td>{j.verdict.clone()}</td>
+                                    <td class="run-probs">{j.probabilities.clone()}</td>
+                                    <td class="run-rationale">{j.rationale.chars().take(240).collect::<String>()}</td>
+                                </tr>
                             }).collect_view()}
                         </tbody>
                     </table>
                 }
             }}
+            {move || board.get().map(|result| match result {
+                Ok(lb) => view! {
+                    <table class="ratings run-board" data-battles=lb.n_battles.to_string()>
+                        <caption>{format!(
+                            "Running leaderboard: Bradley–Terry on {} judgments, the judge's preference as a soft target",
+                            lb.n_battles
+                        )}</caption>
+                        <thead><tr><th>"Rank"</th><th>"Model"</th><th>"Elo"</th><th>"SE"</th><th>"Judgments"</th></tr></thead>
+                        <tbody>
+                            {lb.ratings.iter().map(|r| view! {
+                                <tr data-model=r.model.clone() data-elo=r.elo.to_string() data-se=r.se.to_string()>
+                                    <td>{r.rank}</td><td>{r.model.clone()}</td><td>{fixed(r.elo, 1)}</td>
+                                    <td>{fixed(r.se, 1)}</td><td>{r.battles}</td>
+                                </tr>
+                            }).collect_view()}
+                        </tbody>
+                    </table>
+                }.into_any(),
+                Err(message) => view! { <p class="error run-board-error">{message}</p> }.into_any(),
+            })}
         </div>
     }
 }
@@ -109,7 +219,8 @@ async fn watch(stream: &str, after: i64, progress: RwSignal<Progress>) -> Result
                     p.total = total;
                     p.end = None;
                 }
-                RunEvent::Judgment {
+                RunEvent::Judgment(judgment) => {
+                    let JudgmentEvent {
                     total,
                     item,
                     order,
@@ -118,10 +229,14 @@ async fn watch(stream: &str, after: i64, progress: RwSignal<Progress>) -> Result
                     label,
                     winner,
                     parse_error,
+                    seconds,
+                    generated_tokens,
+                    rationale,
+                    label_probs,
+                    preference,
+                    models,
                     calibrated,
-                    ..
-                } => {
-                    // The order, with the repeat and the prompt variation when not the first.
+                    } = *judgment;
                     let mut shown = order;
                     if repeat > 0 {
                         shown.push_str(&format!(" · repeat {repeat}"));
@@ -133,6 +248,11 @@ async fn watch(stream: &str, after: i64, progress: RwSignal<Progress>) -> Result
                     if parse_error.is_some() {
                         p.parse_failures += 1;
                     }
+                    p.generated_tokens += u64::from(generated_tokens);
+                    p.seconds += seconds;
+                    if let (Some((a, b)), Some(y)) = (models, preference) {
+                        p.battles.push((a, b, y));
+                    }
                     let verdict = match (label, winner, parse_error) {
                         (_, Some(w), _) => format!("winner {w}"),
                         (Some(l), None, _) => l,
@@ -142,7 +262,18 @@ async fn watch(stream: &str, after: i64, progress: RwSignal<Progress>) -> Result
                         Some(c) => format!("{verdict} · calibrated {c:.3}"),
                         None => verdict,
                     };
-                    p.judged.push((item, shown, verdict));
+                    let probabilities = label_probs
+                        .iter()
+                        .map(|(l, q)| format!("{l} {}", fixed(*q, 3)))
+                        .collect::<Vec<_>>()
+                        .join(" · ");
+                    p.judged.push(Shown {
+                        item,
+                        order: shown,
+                        verdict,
+                        rationale,
+                        probabilities,
+                    });
                 }
                 RunEvent::Finished {
                     judgments,

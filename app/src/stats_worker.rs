@@ -22,6 +22,7 @@ use serde::{Deserialize, Serialize};
 use tribunal::aa_report::AaReportParams;
 use tribunal::anchor::Anchor;
 use tribunal::battles::{parse_battles, parse_battles_with_column, Battles};
+use tribunal::bradley_terry::BradleyTerryParams;
 use tribunal::bt_bootstrap::{BtBootstrapParams, BtBootstrapPlan};
 use tribunal::calibration::CalibrationParams;
 use tribunal::calibration_data::{parse_calibration, parse_calibration_with_embeddings, HeadKind};
@@ -131,6 +132,12 @@ pub enum Job {
         request: u64,
         leaderboard: Box<Leaderboard>,
         replicates: Vec<Vec<f64>>,
+    },
+    /// The leaderboard (point estimates, sandwich SEs) of a judge run's battles so far:
+    /// (model of `response`, model of `response_b`, the judge's preference for `response`).
+    Board {
+        request: u64,
+        battles: Vec<(String, String, f64)>,
     },
     /// A judge against humans.
     Study {
@@ -593,6 +600,17 @@ impl Worker for StatsWorker {
                         "this worker no longer holds the bootstrap of request {request}"
                     )),
                 },
+            },
+            Job::Board { request, battles } => Reply::Fitted {
+                request,
+                result: bradley_terry_leaderboard(
+                    "the judge run",
+                    &Battles::from_named(
+                        battles.iter().map(|(a, b, y)| (a.as_str(), b.as_str(), *y)),
+                    ),
+                    &BradleyTerryParams::default(),
+                )
+                .map_err(|e| e.to_string()),
             },
             Job::Study {
                 request,

@@ -288,7 +288,7 @@ impl RunDesign {
                 ));
             }
         }
-        if self.orders != Orders::Ab && !prompt.kind.pairwise() {
+        if self.orders != Orders::Ab && !prompt.pairwise() {
             return Err(Error::param(
                 "orders",
                 "swapping the order needs a pairwise prompt (relative or criteria)",
@@ -452,7 +452,7 @@ fn criteria_count(prompt: &PromptParams) -> Result<usize> {
     Ok(match prompt.kind {
         PromptKind::Criteria => CRITERIA.len(),
         PromptKind::Binary => prompt.binary_criteria()?.len(),
-        PromptKind::Absolute { .. } | PromptKind::Relative => 0,
+        PromptKind::Absolute { .. } | PromptKind::Relative | PromptKind::Template => 0,
     })
 }
 
@@ -463,7 +463,7 @@ fn template(prompt: &PromptParams, criteria: Option<&[usize]>) -> Result<Rendere
         &PromptItem {
             instruction: slot(0),
             response: slot(1),
-            response_b: prompt.kind.pairwise().then(|| slot(2)),
+            response_b: prompt.pairwise().then(|| slot(2)),
         },
         criteria,
     )
@@ -698,6 +698,7 @@ mod tests {
         PromptParams {
             kind: PromptKind::Relative,
             rubric: "Which response is more helpful?".to_owned(),
+            template: None,
         }
     }
 
@@ -891,6 +892,7 @@ mod tests {
         let prompt = PromptParams {
             kind: PromptKind::Binary,
             rubric: "alpha: First?\nbeta: Second?\ngamma: Third?\ndelta: Fourth?".to_owned(),
+            template: None,
         };
         let design = RunDesign {
             shuffle_criteria: true,
@@ -936,6 +938,7 @@ mod tests {
                 max_score: 5,
             },
             rubric: "Helpful?".to_owned(),
+            template: None,
         };
         let err = |d: RunDesign, p: &PromptParams| d.prepare(p).unwrap_err().to_string();
         assert!(err(

@@ -9,8 +9,11 @@
 //! helpfulness, factuality, completeness, clarity and fluency (anchored at 10, 7, 4, 1) and a
 //! preference, then optionally an explanation after the block; the verdict is the sign of
 //! s(x) = s(x, A) − s(x, B), each side's score the mean over the six criteria (`A`, `B`, or
-//! `tie` at 0). The labels a verdict can take ([`PromptParams::labels`]) are the tokens whose
-//! next-token probabilities give p_s after [`PromptParams::marker`].
+//! `tie` at 0). A user template has its own system and user text with the placeholders
+//! `{instruction}`, `{response}`, `{response_b}` (a pairwise template) and `{rubric}`, its
+//! labels and its marker, and is parsed like the Prometheus prompts: the word after the last
+//! marker must be a label. The labels a verdict can take ([`PromptParams::labels`]) are the
+//! tokens whose next-token probabilities give p_s after [`PromptParams::marker`].
 //!
 //! Arguments: [`PromptParams`] (the prompt kind and the rubric) and a [`PromptItem`] (the
 //! instruction and one or two responses).
@@ -18,8 +21,10 @@
 //! Returns: [`PromptParams::render`] gives the system and user messages;
 //! [`PromptParams::parse`] gives the feedback and the label of an answer.
 //!
-//! Errors: [`Error::InvalidParam`] for an empty score range or rubric, or an item without the
-//! responses the prompt needs; [`PromptParams::parse`] returns a [`ParseFailure`] saying what
+//! Errors: [`Error::InvalidParam`] for an empty score range or rubric, a template without
+//! `{instruction}` or `{response}`, with fewer than two distinct labels, a label with a space, or
+//! an empty marker, a template given to another kind, or an item without the responses the
+//! prompt needs; [`PromptParams::parse`] returns a [`ParseFailure`] saying what
 //! was expected and found, for the caller to store with the raw text.
 
 use crate::error::{Error, Result};
@@ -42,13 +47,27 @@ pub enum PromptKind {
     /// metric does not apply. The rubric lists the criteria, one `name: question` per line
     /// (empty: [`ADHERENCE`]).
     Binary,
+    /// The user's own prompt ([`PromptParams::template`]).
+    Template,
 }
 
-impl PromptKind {
-    /// Whether the prompt compares two responses (items need `response_b`).
-    pub fn pairwise(self) -> bool {
-        matches!(self, Self::Relative | Self::Criteria)
-    }
+/// A user's prompt: messages with placeholders, the verdict's labels and the marker they
+/// follow.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct UserTemplate {
+    #[serde(default)]
+    pub system: String,
+    /// With `{instruction}`, `{response}`, and `{response_b}` for a pairwise prompt (then the
+    /// labels `A` and `B` name the responses as shown); `{rubric}` anywhere.
+    pub user: String,
+    pub labels: Vec<String>,
+    #[serde(default = "result_marker")]
+    pub marker: String,
+}
+
+fn result_marker() -> String {
+    MARKER.to_owned()
 }
 
 /// Seed 001's Prompt Adherence criteria (name, question): the binary rubric's default.
@@ -112,6 +131,9 @@ pub struct PromptParams {
     /// The score rubric (the evaluation criteria); the criteria prompt has its own.
     #[serde(default)]
     pub rubric: String,
+    /// The user's prompt, with `kind = "template"` only.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub template: Option<UserTemplate>,
 }
 
 /// What one judgment is about.
@@ -184,9 +206,25 @@ impl PromptParams {
                 ));
             }
         }
-        if self.kind == PromptKind::Binary {
-            self.binary_criteria()?;
-            return Ok(());
+        match (&self.kind, &self.template) {
+            (PromptKind::Template, Some(t)) => return t.validate(),
+            (PromptKind::Template, None) => {
+                return Err(Error::param(
+                    "template",
+                    "`kind = \"template\"` needs a template (system, user, labels)",
+                ))
+            }
+            (_, Some(_)) => {
+                return Err(Error::param(
+                    "template",
+                    "a template is read only with `kind = \"template\"`",
+                ))
+            }
+            (PromptKind::Binary, None) => {
+                self.binary_criteria()?;
+                return Ok(());
+            }
+            _ => {}
         }
         if self.kind != PromptKind::Criteria && self.rubric.trim().is_empty() {
             return Err(Error::param(
@@ -197,8 +235,20 @@ impl PromptParams {
         Ok(())
     }
 
+    /// Whether the prompt compares two responses (items need `response_b`).
+    pub fn pairwise(&self) -> bool {
+        match (&self.kind, &self.template) {
+            (PromptKind::Relative | PromptKind::Criteria, _) => true,
+            (PromptKind::Template, Some(t)) => t.user.contains("{response_b}"),
+            _ => false,
+        }
+    }
+
     /// The labels a verdict can take: the scores in order, or `A` and `B`.
     pub fn labels(&self) -> Vec<String> {
+        if let Some(t) = &self.template {
+            return t.labels.clone();
+        }
         match self.kind {
             PromptKind::Absolute {
                 min_score,
@@ -207,14 +257,16 @@ impl PromptParams {
             PromptKind::Relative => vec!["A".to_owned(), "B".to_owned()],
             PromptKind::Criteria => vec!["A".to_owned(), "B".to_owned(), "tie".to_owned()],
             PromptKind::Binary => vec!["pass".to_owned(), "fail".to_owned(), "na".to_owned()],
+            PromptKind::Template => Vec::new(),
         }
     }
 
     /// The text after which the verdict's first token is chosen (where p_s is read).
-    pub fn marker(&self) -> &'static str {
-        match self.kind {
-            PromptKind::Criteria => PREFERENCE_MARKER,
-            PromptKind::Binary => LABEL_MARKER,
+    pub fn marker(&self) -> &str {
+        match (&self.kind, &self.template) {
+            (_, Some(t)) => &t.marker,
+            (PromptKind::Criteria, _) => PREFERENCE_MARKER,
+            (PromptKind::Binary, _) => LABEL_MARKER,
             _ => MARKER,
         }
     }
@@ -227,7 +279,7 @@ impl PromptParams {
         let count = match self.kind {
             PromptKind::Criteria => CRITERIA.len(),
             PromptKind::Binary => self.binary_criteria()?.len(),
-            PromptKind::Absolute { .. } | PromptKind::Relative => 0,
+            PromptKind::Absolute { .. } | PromptKind::Relative | PromptKind::Template => 0,
         };
         let order: Vec<usize> = match criteria {
             None => (0..count).collect(),
@@ -247,6 +299,30 @@ impl PromptParams {
         };
         let rubric = self.rubric.trim();
         match (self.kind, &item.response_b) {
+            (PromptKind::Template, _) => {
+                let t = self.template.as_ref().ok_or_else(|| {
+                    Error::param("template", "`kind = \"template\"` needs a template")
+                })?;
+                if self.pairwise() && item.response_b.is_none() {
+                    return Err(Error::param(
+                        "response_b",
+                        "a pairwise prompt compares two responses: expected response B, found none",
+                    ));
+                }
+                let values = [
+                    ("{instruction}", item.instruction.as_str()),
+                    ("{response}", item.response.as_str()),
+                    (
+                        "{response_b}",
+                        item.response_b.as_deref().unwrap_or_default(),
+                    ),
+                    ("{rubric}", rubric),
+                ];
+                Ok(Rendered {
+                    system: fill_placeholders(&t.system, &values),
+                    user: fill_placeholders(&t.user, &values),
+                })
+            }
             (
                 PromptKind::Absolute {
                     min_score,
@@ -319,7 +395,8 @@ impl PromptParams {
         }
     }
 
-    /// The feedback and the label of `answer`: the text after the last `[RESULT]`, without
+    /// The feedback and the label of `answer`: the text after the last marker (`[RESULT]`, or
+    /// a template's), without
     /// surrounding whitespace, quotes, brackets or a final period, must be one of the labels.
     pub fn parse(&self, answer: &str) -> std::result::Result<Parsed, ParseFailure> {
         match self.kind {
@@ -333,15 +410,16 @@ impl PromptParams {
             _ => {}
         }
         let labels = self.labels();
-        let Some(at) = answer.rfind(MARKER) else {
+        let marker = self.marker();
+        let Some(at) = answer.rfind(marker) else {
             return Err(ParseFailure {
                 message: format!(
-                    "expected `{MARKER}` followed by one of `{}`, found no `{MARKER}`",
+                    "expected `{marker}` followed by one of `{}`, found no `{marker}`",
                     labels.join("`, `")
                 ),
             });
         };
-        let after = answer[at + MARKER.len()..].trim();
+        let after = answer[at + marker.len()..].trim();
         let verdict = after
             .split_whitespace()
             .next()
@@ -350,7 +428,7 @@ impl PromptParams {
         if !labels.iter().any(|l| l == verdict) {
             return Err(ParseFailure {
                 message: format!(
-                    "expected one of `{}` after `{MARKER}`, found `{}`",
+                    "expected one of `{}` after `{marker}`, found `{}`",
                     labels.join("`, `"),
                     after.chars().take(40).collect::<String>()
                 ),
@@ -624,6 +702,104 @@ fn parse_criteria(answer: &str) -> std::result::Result<Parsed, ParseFailure> {
     })
 }
 
+impl UserTemplate {
+    /// Checks the placeholders, the labels and the marker.
+    pub fn validate(&self) -> Result<()> {
+        for needed in ["{instruction}", "{response}"] {
+            if !self.user.contains(needed) {
+                return Err(Error::param(
+                    "template",
+                    format!("expected `{needed}` in the user message, found none"),
+                ));
+            }
+        }
+        if self.labels.len() < 2 {
+            return Err(Error::param(
+                "template",
+                format!("expected at least two labels, found {}", self.labels.len()),
+            ));
+        }
+        for (k, label) in self.labels.iter().enumerate() {
+            if label.is_empty() || label.chars().any(char::is_whitespace) {
+                return Err(Error::param(
+                    "template",
+                    format!("expected labels of one word, found `{label}`"),
+                ));
+            }
+            if self.labels[..k].contains(label) {
+                return Err(Error::param(
+                    "template",
+                    format!("the label `{label}` appears twice"),
+                ));
+            }
+        }
+        let pairwise = self.user.contains("{response_b}");
+        if pairwise && self.labels != ["A", "B"] {
+            return Err(Error::param(
+                "template",
+                format!(
+                    "a pairwise template (with `{{response_b}}`) names the responses shown: \
+                     expected the labels `A` and `B`, found `{}`",
+                    self.labels.join("`, `")
+                ),
+            ));
+        }
+        if self.marker.trim().is_empty() {
+            return Err(Error::param(
+                "template",
+                "expected a marker before the label, found an empty one",
+            ));
+        }
+        Ok(())
+    }
+}
+
+/// `text` with each placeholder replaced by its value, in one pass (values are not scanned
+/// for placeholders).
+fn fill_placeholders(text: &str, values: &[(&str, &str)]) -> String {
+    let mut out = String::with_capacity(text.len());
+    let mut rest = text;
+    while let Some(open) = rest.find('{') {
+        out.push_str(&rest[..open]);
+        let tail = &rest[open..];
+        match values.iter().find(|(name, _)| tail.starts_with(name)) {
+            Some((name, value)) => {
+                out.push_str(value);
+                rest = &tail[name.len()..];
+            }
+            None => {
+                out.push('{');
+                rest = &tail[1..];
+            }
+        }
+    }
+    out.push_str(rest);
+    out
+}
+
+/// The judge's probability that the file's `response` wins a pairwise judgment, from p_s over
+/// the verdict labels (`label_probs`): (p(A) + ½ p(tie)) / (p(A) + p(B) + p(tie)), for the
+/// response shown as A; one minus that when the responses were shown swapped. `None` without
+/// mass on `A` or `B`.
+pub fn preference(label_probs: &[(String, f64)], swapped: bool) -> Option<f64> {
+    let p = |label: &str| {
+        label_probs
+            .iter()
+            .find(|(l, _)| l == label)
+            .map_or(0.0, |(_, p)| *p)
+    };
+    let (a, b, tie) = (p("A"), p("B"), p("tie"));
+    let mass = a + b + tie;
+    (a + b > 0.0 && mass.is_finite()).then(|| {
+        let shown = (a + 0.5 * tie) / mass;
+        if swapped {
+            1.0 - shown
+        } else {
+            shown
+        }
+    })
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -635,7 +811,120 @@ mod tests {
                 max_score: 5,
             },
             rubric: "Is the answer helpful?".to_owned(),
+            template: None,
         }
+    }
+
+    fn template(user: &str, labels: &[&str]) -> PromptParams {
+        PromptParams {
+            kind: PromptKind::Template,
+            rubric: "Be strict.".to_owned(),
+            template: Some(UserTemplate {
+                system: "You judge {rubric}".to_owned(),
+                user: user.to_owned(),
+                labels: labels.iter().map(|l| (*l).to_owned()).collect(),
+                marker: "Verdict:".to_owned(),
+            }),
+        }
+    }
+
+    #[test]
+    fn user_templates_fill_placeholders_once_and_parse_after_their_marker() {
+        let p = template(
+            "Q: {instruction}\nA: {response}\nB: {response_b}\n{unknown} {rubric}",
+            &["A", "B"],
+        );
+        p.validate().unwrap();
+        assert!(p.pairwise());
+        let item = PromptItem {
+            instruction: "Say {response}".to_owned(),
+            response: "x".to_owned(),
+            response_b: Some("y".to_owned()),
+        };
+        let r = p.render(&item, None).unwrap();
+        // Item texts are not scanned for placeholders; unknown braces stay as written.
+        assert_eq!(r.system, "You judge Be strict.");
+        assert_eq!(
+            r.user,
+            "Q: Say {response}\nA: x\nB: y\n{unknown} Be strict."
+        );
+        assert_eq!(p.marker(), "Verdict:");
+        assert_eq!(p.labels(), ["A", "B"]);
+        let parsed = p.parse("B is shorter. Verdict: B.").unwrap();
+        assert_eq!(
+            (parsed.label.as_str(), parsed.feedback.as_str()),
+            ("B", "B is shorter.")
+        );
+        let err = p.parse("no verdict here").unwrap_err();
+        assert_eq!(
+            err.message,
+            "expected `Verdict:` followed by one of `A`, `B`, found no `Verdict:`"
+        );
+        let pointwise = template("{instruction} {response}", &["good", "bad"]);
+        assert!(!pointwise.pairwise());
+        assert_eq!(pointwise.parse("fine Verdict: good").unwrap().label, "good");
+        assert!(p
+            .render(
+                &PromptItem {
+                    response_b: None,
+                    ..item
+                },
+                None
+            )
+            .is_err());
+    }
+
+    #[test]
+    fn user_templates_are_checked() {
+        let err = |p: PromptParams| p.validate().unwrap_err().to_string();
+        assert!(err(template("{response}", &["a", "b"])).contains("`{instruction}`"));
+        assert!(err(template("{instruction} {response}", &["a"])).contains("at least two"));
+        assert!(err(template("{instruction} {response}", &["a", "a"])).contains("twice"));
+        assert!(err(template("{instruction} {response}", &["a b", "c"])).contains("one word"));
+        assert!(err(template(
+            "{instruction} {response} {response_b}",
+            &["1", "2"]
+        ))
+        .contains("expected the labels `A` and `B`"));
+        let mut no_marker = template("{instruction} {response}", &["a", "b"]);
+        if let Some(t) = no_marker.template.as_mut() {
+            t.marker = " ".to_owned();
+        }
+        assert!(err(no_marker).contains("marker"));
+        assert!(err(PromptParams {
+            template: None,
+            ..template("", &[])
+        })
+        .contains("needs a template"));
+        assert!(err(PromptParams {
+            kind: PromptKind::Relative,
+            ..template("{instruction} {response}", &["a", "b"])
+        })
+        .contains("only with"));
+        // From TOML, as `tribunal judge` reads it.
+        let parsed: PromptParams = toml_like();
+        assert_eq!(parsed.template.unwrap().marker, "[RESULT]");
+    }
+
+    /// A template prompt as JSON (the same shape as the `[prompt]` table), marker defaulted.
+    fn toml_like() -> PromptParams {
+        serde_json::from_str(
+            r#"{"kind": "template", "template": {"user": "{instruction} {response}", "labels": ["y", "n"]}}"#,
+        )
+        .unwrap()
+    }
+
+    #[test]
+    fn preference_is_the_mass_on_the_file_response() {
+        let probs = |v: &[(&str, f64)]| -> Vec<(String, f64)> {
+            v.iter().map(|(l, p)| ((*l).to_owned(), *p)).collect()
+        };
+        let relative = probs(&[("A", 0.3), ("B", 0.1)]);
+        assert!((preference(&relative, false).unwrap() - 0.75).abs() < 1e-15);
+        assert!((preference(&relative, true).unwrap() - 0.25).abs() < 1e-15);
+        let criteria = probs(&[("A", 0.2), ("B", 0.4), ("tie", 0.4)]);
+        assert!((preference(&criteria, false).unwrap() - 0.4).abs() < 1e-15);
+        assert_eq!(preference(&probs(&[("pass", 1.0)]), false), None);
     }
 
     #[test]
@@ -678,6 +967,7 @@ mod tests {
         PromptParams {
             kind: PromptKind::Criteria,
             rubric: String::new(),
+            template: None,
         }
     }
 
@@ -708,7 +998,7 @@ mod tests {
         assert_eq!(criteria().labels(), ["A", "B", "tie"]);
         assert_eq!(criteria().marker(), "\"preference\": \"");
         assert!(criteria().validate().is_ok(), "no rubric needed");
-        assert!(PromptKind::Criteria.pairwise() && !absolute().kind.pairwise());
+        assert!(criteria().pairwise() && !absolute().pairwise());
     }
 
     #[test]
@@ -774,6 +1064,7 @@ mod tests {
         PromptParams {
             kind: PromptKind::Binary,
             rubric: rubric.to_owned(),
+            template: None,
         }
     }
 
@@ -799,7 +1090,7 @@ mod tests {
         assert!(r.user.contains("## Response\n- apple\n- pear\n- plum\n"));
         assert_eq!(p.labels(), ["pass", "fail", "na"]);
         assert_eq!(p.marker(), "\"label\": \"");
-        assert!(!p.kind.pairwise());
+        assert!(!p.pairwise());
 
         // The rule, not the stated label, decides; a disagreement is flagged.
         let answer =

@@ -60,27 +60,8 @@ pub enum ServerMessage {
 pub enum RunEvent {
     /// The run was accepted; it will make `total` judgments (stored ones are skipped).
     Started { total: u32 },
-    /// One judgment was stored (of `total` the run makes).
-    Judgment {
-        total: u32,
-        item: String,
-        /// `ab`, or `ba` for the swapped order.
-        order: String,
-        /// The repeat (0 …) and the prompt variation (`""`: the original prompt).
-        #[serde(default)]
-        repeat: u32,
-        #[serde(default)]
-        variant: String,
-        /// The verdict; `None` when the answer did not parse.
-        label: Option<String>,
-        /// Pairwise prompts: `A` when the file's `response` won, `B` when `response_b` did.
-        winner: Option<String>,
-        parse_error: Option<String>,
-        seconds: f64,
-        /// With a calibration head: a BTL head's probability that the file's `response` won
-        /// (mapped back from the swapped order), or an LS head's calibrated score.
-        calibrated: Option<f64>,
-    },
+    /// One judgment was stored.
+    Judgment(Box<JudgmentEvent>),
     /// The run finished; the counts cover every stored judgment of its session.
     Finished {
         judgments: u32,
@@ -89,6 +70,46 @@ pub enum RunEvent {
     },
     /// The run stopped on an error; the judgments stored so far stay.
     Failed { message: String },
+}
+
+/// One stored judgment of a run, as streamed.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct JudgmentEvent {
+    /// The judgments the run makes.
+    pub total: u32,
+    pub item: String,
+    /// `ab`, or `ba` for the swapped order.
+    pub order: String,
+    /// The repeat (0 …) and the prompt variation (`""`: the original prompt).
+    #[serde(default)]
+    pub repeat: u32,
+    #[serde(default)]
+    pub variant: String,
+    /// The verdict; `None` when the answer did not parse.
+    pub label: Option<String>,
+    /// Pairwise prompts: `A` when the file's `response` won, `B` when `response_b` did.
+    pub winner: Option<String>,
+    pub parse_error: Option<String>,
+    pub seconds: f64,
+    /// Tokens the judge generated.
+    #[serde(default)]
+    pub generated_tokens: u32,
+    /// The rationale: the feedback, or the raw answer when it did not parse.
+    #[serde(default)]
+    pub rationale: String,
+    /// p_s over the verdict labels.
+    #[serde(default)]
+    pub label_probs: Vec<(String, f64)>,
+    /// Pairwise prompts: the judge's probability that the file's `response` wins
+    /// ([`crate::judge_prompt::preference`]).
+    #[serde(default)]
+    pub preference: Option<f64>,
+    /// The models of the file's `response` and `response_b`, when the items name them.
+    #[serde(default)]
+    pub models: Option<(String, String)>,
+    /// With a calibration head: a BTL head's probability that the file's `response` won
+    /// (mapped back from the swapped order), or an LS head's calibrated score.
+    pub calibrated: Option<f64>,
 }
 
 /// Why a message could not be decoded.
@@ -164,7 +185,7 @@ mod tests {
             stream: "run:s:k".into(),
             event_id: 9,
             seq: 2,
-            event: RunEvent::Judgment {
+            event: RunEvent::Judgment(Box::new(JudgmentEvent {
                 total: 3,
                 item: "p1".into(),
                 order: "ba".into(),
@@ -174,8 +195,13 @@ mod tests {
                 winner: Some("B".into()),
                 parse_error: None,
                 seconds: 1.5,
+                generated_tokens: 12,
+                rationale: "B is right.".into(),
+                label_probs: vec![("A".into(), 0.25), ("B".into(), 0.75)],
+                preference: Some(0.75),
+                models: Some(("m1".into(), "m2".into())),
                 calibrated: Some(0.25),
-            },
+            })),
         };
         let text = encode(&msg);
         assert!(text.contains(r#""type":"run""#) && text.contains(r#""event":"judgment""#));

@@ -2,8 +2,9 @@
 // Usage: node live_run.mjs OWNER_URL SHARE_URL
 // OWNER_URL is the session's owner link (`/s/<id>#owner=TOKEN`): the page keeps the token and
 // shows the owner's forms. Starts the run on the session's items dataset, notes each count of
-// stored judgments the page shows, reloads once mid-run, and waits for the end; then a fresh
-// context opens the share link. Prints one JSON object; assertions live in tests/live_runs.rs.
+// stored judgments the page shows, reloads once mid-run, and waits for the end and for the
+// running leaderboard to cover every judgment; reads the progress line, the judgments table and
+// the leaderboard; then a fresh context opens the share link. Prints one JSON object; assertions live in tests/live_runs.rs.
 import { launchChromium, openPage } from './chromium.mjs';
 
 const [ownerUrl, shareUrl] = process.argv.slice(2);
@@ -11,7 +12,16 @@ const browser = await launchChromium();
 const statusOf = (page) => page.$eval('.run-status', (p) => ({
   judged: Number(p.dataset.judged), total: Number(p.dataset.total),
   finished: p.dataset.finished === 'true', text: p.textContent,
+  unparsed: Number(p.dataset.unparsed), tokensPerSecond: Number(p.dataset.tokensPerSecond),
+  stream: p.closest('.run').dataset.stream,
 }));
+const boardOf = async (page, judgments) => {
+  await page.waitForFunction((n) => document.querySelector('.run-board')?.dataset.battles === String(n),
+    judgments, { timeout: 60000 });
+  return page.$$eval('.run-board tbody tr', (rows) => rows.map((r) => ({
+    model: r.dataset.model, elo: Number(r.dataset.elo), se: Number(r.dataset.se),
+  })));
+};
 try {
   const { page, pageErrors } = await openPage(browser, ownerUrl);
   await page.waitForSelector('#start-run', { timeout: 30000 });
@@ -34,14 +44,21 @@ try {
     await page.waitForTimeout(250);
   }
   const owner = await statusOf(page);
+  const board = await boardOf(page, owner.total);
+  const rows = await page.$$eval('.run-judgments tbody tr', (trs) => trs.map((tr) => ({
+    item: tr.cells[0].textContent, order: tr.cells[1].textContent,
+    probabilities: tr.querySelector('.run-probs').textContent,
+    rationale: tr.querySelector('.run-rationale').textContent,
+  })));
   const visitor = await openPage(browser, shareUrl);
   await visitor.page.waitForFunction(() => document.querySelector('.run-status')?.dataset.finished === 'true',
     null, { timeout: 60000 });
   const visitorStatus = await statusOf(visitor.page);
+  const visitorBoard = await boardOf(visitor.page, visitorStatus.total);
   const visitorCanStart = await visitor.page.isVisible('#start-run');
   console.log(JSON.stringify({
     pageErrors: [...pageErrors, ...visitor.pageErrors], addressAfterOwnerLink, seen, reloadedAt,
-    owner, visitor: visitorStatus, visitorCanStart,
+    owner, board, rows, visitor: visitorStatus, visitorBoard, visitorCanStart,
   }));
 } finally {
   await browser.close();

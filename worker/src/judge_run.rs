@@ -179,6 +179,11 @@ struct Judgment<'a> {
     repeat: u32,
     /// `""` for the original prompt, else the prompt variation.
     variant: &'a str,
+    /// The models of the file's `response` and `response_b`, when the items name them.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    model: Option<&'a str>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    model_b: Option<&'a str>,
     label: Option<String>,
     /// Pairwise: `A` when the file's `response` won, `B` when `response_b` did (`tie` from
     /// the criteria prompt at s(x) = 0).
@@ -237,7 +242,7 @@ impl RunSpec {
                 config.design.repeats
             );
         }
-        let items = parse_judge_items(&source, &bytes, config.prompt.kind.pairwise())?;
+        let items = parse_judge_items(&source, &bytes, config.prompt.pairwise())?;
         let ids: Vec<&str> = items.iter().map(|i| i.id.as_str()).collect();
         let planned = design.judgments(&ids);
         Ok(Self {
@@ -267,7 +272,7 @@ pub fn run_judge(
     each: &mut dyn FnMut(&JudgmentKey, &str) -> anyhow::Result<()>,
 ) -> anyhow::Result<serde_json::Value> {
     let (config, session, source) = (&spec.config, &spec.session, &spec.source);
-    let pairwise = config.prompt.kind.pairwise();
+    let pairwise = config.prompt.pairwise();
     let stored: HashSet<JudgmentKey> = store
         .judgments(session)?
         .into_iter()
@@ -353,6 +358,8 @@ pub fn run_judge(
             order,
             repeat: planned.repeat,
             variant: &planned.variant,
+            model: item.models.as_ref().map(|(a, _)| a.as_str()),
+            model_b: item.models.as_ref().map(|(_, b)| b.as_str()),
             label,
             winner,
             feedback,

@@ -13,7 +13,8 @@ use anyhow::{Context, Result};
 use std::sync::Arc;
 use tokio::sync::{broadcast, Mutex};
 use tribunal::head_file::Head;
-use tribunal::protocol::RunEvent;
+use tribunal::judge_prompt::preference;
+use tribunal::protocol::{JudgmentEvent, RunEvent};
 
 /// One event of a run's stream, as stored.
 #[derive(Debug, Clone)]
@@ -155,7 +156,8 @@ fn last_seq(store: &Store, stream: &str) -> u32 {
         .unwrap_or(0)
 }
 
-/// The event of one stored judgment (its JSON as `tribunal judge` writes it), with `head`'s
+/// The event of one stored judgment (its JSON as `tribunal judge` writes it: the verdict, the
+/// rationale, p_s and the judge's preference for the file's `response`, the models), with `head`'s
 /// output when the judgment has what the head reads: the rationale's embedding, and p(`A`)
 /// for a BTL head or a parsed score for an LS head.
 fn judgment_event(body: &str, total: u32, head: Option<&Head>) -> Result<RunEvent> {
@@ -181,9 +183,29 @@ fn judgment_event(body: &str, total: u32, head: Option<&Head>) -> Result<RunEven
         }
         None => None,
     };
-    Ok(RunEvent::Judgment {
+    let label_probs: Vec<(String, f64)> = v["label_probs"]
+        .as_object()
+        .map(|m| {
+            m.iter()
+                .filter_map(|(l, p)| p.as_f64().map(|p| (l.clone(), p)))
+                .collect()
+        })
+        .unwrap_or_default();
+    let models = match (text("model"), text("model_b")) {
+        (Some(a), Some(b)) => Some((a, b)),
+        _ => None,
+    };
+    Ok(RunEvent::Judgment(Box::new(JudgmentEvent {
         calibrated,
         total,
+        generated_tokens: v["generated_tokens"]
+            .as_u64()
+            .and_then(|t| u32::try_from(t).ok())
+            .unwrap_or_default(),
+        rationale: text("feedback").or_else(|| text("raw")).unwrap_or_default(),
+        preference: preference(&label_probs, v["order"] == "ba"),
+        label_probs,
+        models,
         item: text("id").unwrap_or_default(),
         order: text("order").unwrap_or_default(),
         repeat: v["repeat"]
@@ -195,5 +217,5 @@ fn judgment_event(body: &str, total: u32, head: Option<&Head>) -> Result<RunEven
         winner: text("winner"),
         parse_error: text("parse_error"),
         seconds: v["seconds"].as_f64().unwrap_or_default(),
-    })
+    })))
 }
