@@ -156,6 +156,33 @@ fn first_item(dir: &Path) -> std::path::PathBuf {
     one
 }
 
+/// The arguments of `tribunal judge` on the CPU.
+fn judge_args<'a>(
+    config: &'a Path,
+    items: &'a Path,
+    out: &'a Path,
+    data: &'a Path,
+) -> [&'a str; 11] {
+    [
+        "judge",
+        "--config",
+        config.to_str().unwrap(),
+        "--input",
+        items.to_str().unwrap(),
+        "--out",
+        out.to_str().unwrap(),
+        "--data-dir",
+        data.to_str().unwrap(),
+        "--device",
+        "cpu",
+    ]
+}
+
+/// `tribunal judge` on the CPU; panics on failure.
+fn judge_on_cpu(config: &Path, items: &Path, out: &Path, data: &Path) -> String {
+    run_ok(&judge_args(config, items, out, data))
+}
+
 fn stored(db: &Path) -> i64 {
     let Ok(conn) = rusqlite::Connection::open(db) else {
         return 0;
@@ -169,23 +196,11 @@ fn judge_runs_smollm2_on_llmfao_pairs_in_both_orders() {
     let dir = temp_dir("engine-judge");
     let data = dir.join("data");
     let db = data.join("tribunal.sqlite3");
-    let items = root().join("tests/fixtures/llmfao-items.csv");
-    let items = items.to_str().unwrap();
+    let items_path = root().join("tests/fixtures/llmfao-items.csv");
     let config = write_config(&dir, "judge.toml", "max_tokens = 96\nseed = 0");
     let out = dir.join("results.jsonl");
-    let args = [
-        "judge",
-        "--config",
-        &config,
-        "--input",
-        items,
-        "--out",
-        out.to_str().unwrap(),
-        "--data-dir",
-        data.to_str().unwrap(),
-        "--device",
-        "cpu",
-    ];
+    let config_path = Path::new(&config);
+    let args = judge_args(config_path, &items_path, &out, &data);
 
     // Killed (SIGKILL) once the first judgment is stored, then run again: the stored judgment
     // is kept as it was, and each of the six keys is judged exactly once.
@@ -499,22 +514,12 @@ fn judge_runs_the_six_criterion_json_prompt() {
     )
     .unwrap();
     let out = dir.join("criteria.jsonl");
-    run_ok(&[
-        "judge",
-        "--config",
-        config.to_str().unwrap(),
-        "--input",
-        root()
-            .join("tests/fixtures/llmfao-items.csv")
-            .to_str()
-            .unwrap(),
-        "--out",
-        out.to_str().unwrap(),
-        "--data-dir",
-        dir.join("data").to_str().unwrap(),
-        "--device",
-        "cpu",
-    ]);
+    judge_on_cpu(
+        &config,
+        &root().join("tests/fixtures/llmfao-items.csv"),
+        &out,
+        &dir.join("data"),
+    );
     let judgments = lines(&out);
     assert_eq!(judgments.len(), 3);
     for j in &judgments {
@@ -568,19 +573,7 @@ fn judge_run_design_makes_every_repeat_variant_and_seeded_order_once() {
     std::fs::write(&config, format!("{design}temperature = 0.8\nseed = 3\n")).unwrap();
     let out = dir.join("design.jsonl");
     let data = dir.join("data");
-    let args = [
-        "judge",
-        "--config",
-        config.to_str().unwrap(),
-        "--input",
-        items.to_str().unwrap(),
-        "--out",
-        out.to_str().unwrap(),
-        "--data-dir",
-        data.to_str().unwrap(),
-        "--device",
-        "cpu",
-    ];
+    let args = judge_args(&config, &items, &out, &data);
     run_ok(&args);
     // 1 item × 2 repeats × 3 prompts (original, typo, newline) × 1 drawn order.
     let judgments = lines(&out);
@@ -681,19 +674,7 @@ fn judge_runs_a_user_template_with_its_labels_and_marker() {
     )
     .unwrap();
     let out = dir.join("template.jsonl");
-    run_ok(&[
-        "judge",
-        "--config",
-        config.to_str().unwrap(),
-        "--input",
-        items.to_str().unwrap(),
-        "--out",
-        out.to_str().unwrap(),
-        "--data-dir",
-        dir.join("data").to_str().unwrap(),
-        "--device",
-        "cpu",
-    ]);
+    judge_on_cpu(&config, &items, &out, &dir.join("data"));
     let judgments = lines(&out);
     assert_eq!(judgments.len(), 1);
     let probs = judgments[0]["label_probs"].as_object().unwrap();
