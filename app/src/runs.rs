@@ -221,21 +221,22 @@ async fn watch(stream: &str, after: i64, progress: RwSignal<Progress>) -> Result
                 }
                 RunEvent::Judgment(judgment) => {
                     let JudgmentEvent {
-                    total,
-                    item,
-                    order,
-                    repeat,
-                    variant,
-                    label,
-                    winner,
-                    parse_error,
-                    seconds,
-                    generated_tokens,
-                    rationale,
-                    label_probs,
-                    preference,
-                    models,
-                    calibrated,
+                        total,
+                        item,
+                        order,
+                        repeat,
+                        variant,
+                        label,
+                        winner,
+                        parse_error,
+                        seconds,
+                        generated_tokens,
+                        rationale,
+                        label_probs,
+                        preference,
+                        models,
+                        injection,
+                        calibrated,
                     } = *judgment;
                     let mut shown = order;
                     if repeat > 0 {
@@ -261,6 +262,11 @@ async fn watch(stream: &str, after: i64, progress: RwSignal<Progress>) -> Result
                     let verdict = match calibrated {
                         Some(c) => format!("{verdict} · calibrated {c:.3}"),
                         None => verdict,
+                    };
+                    let verdict = if injection.is_empty() {
+                        verdict
+                    } else {
+                        format!("{verdict} · ⚠ injection? {}", injection.join(", "))
                     };
                     let probabilities = label_probs
                         .iter()

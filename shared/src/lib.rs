@@ -39,6 +39,7 @@
 //! - [`judge_items`]: the items CSV of a judge run (id, instruction, response[, response_b]).
 //! - [`judge_prompt`]: the judge prompts (Prometheus absolute and relative, seed 002's six
 //!   criteria, seed 001's binary rubric) and their parsers.
+//! - [`injection`]: prompt-injection flags on judged texts (seed 001 Tip 17).
 //! - [`judge_design`]: a judge run's judgments (orders, repeats, prompt variations) and how each
 //!   prompt is shown (criterion order, blinded names).
 //! - [`protocol`]: the versioned browser ↔ worker wire protocol.
@@ -92,6 +93,7 @@ pub mod features;
 pub mod glm;
 pub mod head_file;
 pub mod held_out;
+pub mod injection;
 pub mod irt_grm;
 pub mod irt_reliability;
 pub mod irt_report;

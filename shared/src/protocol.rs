@@ -107,6 +107,9 @@ pub struct JudgmentEvent {
     /// The models of the file's `response` and `response_b`, when the items name them.
     #[serde(default)]
     pub models: Option<(String, String)>,
+    /// Prompt-injection flags on the item's responses, `field: kind` each.
+    #[serde(default)]
+    pub injection: Vec<String>,
     /// With a calibration head: a BTL head's probability that the file's `response` won
     /// (mapped back from the swapped order), or an LS head's calibrated score.
     pub calibrated: Option<f64>,
@@ -200,6 +203,7 @@ mod tests {
                 label_probs: vec![("A".into(), 0.25), ("B".into(), 0.75)],
                 preference: Some(0.75),
                 models: Some(("m1".into(), "m2".into())),
+                injection: vec!["response_b: addresses_judge".into()],
                 calibrated: Some(0.25),
             })),
         };

@@ -30,6 +30,7 @@ use serde_json::json;
 use std::collections::HashSet;
 use std::path::{Path, PathBuf};
 use std::time::{Instant, SystemTime, UNIX_EPOCH};
+use tribunal::injection::{response_flags, ResponseFlag};
 use tribunal::judge_design::{Design, Planned, RunDesign};
 use tribunal::judge_items::{parse_judge_items, JudgeItem};
 use tribunal::judge_prompt::{BinaryScores, CriteriaScores, PromptParams};
@@ -184,6 +185,9 @@ struct Judgment<'a> {
     model: Option<&'a str>,
     #[serde(skip_serializing_if = "Option::is_none")]
     model_b: Option<&'a str>,
+    /// Prompt-injection flags on the item's responses (field guide Tip 17).
+    #[serde(skip_serializing_if = "Vec::is_empty")]
+    injection: Vec<ResponseFlag>,
     label: Option<String>,
     /// Pairwise: `A` when the file's `response` won, `B` when `response_b` did (`tie` from
     /// the criteria prompt at s(x) = 0).
@@ -360,6 +364,7 @@ pub fn run_judge(
             variant: &planned.variant,
             model: item.models.as_ref().map(|(a, _)| a.as_str()),
             model_b: item.models.as_ref().map(|(_, b)| b.as_str()),
+            injection: response_flags(&item.prompt, config.prompt.marker()),
             label,
             winner,
             feedback,
@@ -416,6 +421,12 @@ pub fn run_judge(
         "resumed_from": stored.len(),
         "judgments": all.len(),
         "parse_failures": failures,
+        // Items whose responses carry a prompt-injection flag (field guide Tip 17).
+        "injection_flagged_items": spec
+            .items
+            .iter()
+            .filter(|i| !response_flags(&i.prompt, config.prompt.marker()).is_empty())
+            .count(),
         // This run's tokens and time (a resumed run leaves out the judgments it kept).
         "prompt_tokens": prompt_tokens,
         "generated_tokens": generated_tokens,

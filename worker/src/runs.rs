@@ -206,6 +206,21 @@ fn judgment_event(body: &str, total: u32, head: Option<&Head>) -> Result<RunEven
         preference: preference(&label_probs, v["order"] == "ba"),
         label_probs,
         models,
+        injection: v["injection"]
+            .as_array()
+            .map(|flags| {
+                flags
+                    .iter()
+                    .map(|f| {
+                        format!(
+                            "{}: {}",
+                            f["field"].as_str().unwrap_or_default(),
+                            f["kind"].as_str().unwrap_or_default()
+                        )
+                    })
+                    .collect()
+            })
+            .unwrap_or_default(),
         item: text("id").unwrap_or_default(),
         order: text("order").unwrap_or_default(),
         repeat: v["repeat"]
