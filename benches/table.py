@@ -1,7 +1,7 @@
 """Prints the benchmark tables (Markdown) from the JSON files benches/run.sh writes.
 
 Usage: python3 benches/table.py OUT_DIR   (OUT_DIR: target/bench)
-Reads native.json, wasm.json, page.json, py-llmfao.json, py-battles-100k.json,
+Reads native.json, wasm.json, page.json, ws.json, py-llmfao.json, py-battles-100k.json,
 py-battles-1m.json, py-ratings.json, py-calibration.json, py-programs.json and env.tsv (machine and load averages per stage).
 Ratios are the row's median over Tribunal's median: how many times longer the row takes.
 """
@@ -19,6 +19,7 @@ def load(name):
 
 
 native, wasm, page = load("native.json"), load("wasm.json"), load("page.json")
+ws = load("ws.json")
 py = {k: load(f"py-{k}.json")
       for k in ("llmfao", "battles-100k", "battles-1m", "ratings", "calibration", "programs")}
 with open(os.path.join(out, "env.tsv"), encoding="utf-8") as f:
@@ -198,6 +199,12 @@ table(f"Label model (Dawid–Skene EM to a 1e−10 change): {nv['items']} items 
 d_acc = max(abs(a - b) for a, b in zip(nv["accuracies"], pv["accuracies"]))
 print(f"Same numbers: max |Δ accuracy| vs numpy {d_acc:.1e}. Native vs WASM: "
       f"{same_value(nv['fit'], wv['fit'])}.\n")
+
+print("### WebSocket stream into one browser\n")
+print(f"The worker's seeded demo stream, {ws['events']:,} events with no pause, each stored in "
+      f"SQLite before it is sent, counted by one headless Chromium page (`benches/ws_events.mjs`, "
+      f"median of {ws['runs']} streams after a warm-up): {fmt(ws['median_s'])} "
+      f"(min {fmt(ws['min_s'])}), {ws['events_per_s']:,.0f} events/s.\n")
 
 # Targets
 b100n, b100w = native["battles-100k.csv"]["bootstrap"], wasm["battles-100k.csv"]["bootstrap"]

@@ -227,7 +227,10 @@ async fn stream_demo(
             y: battle.y,
         };
         send(ws, &message).await?;
-        tokio::time::sleep(Duration::from_millis(u64::from(interval_ms))).await;
+        // tokio's timer ticks in whole milliseconds: a zero pause would still wait for a tick.
+        if interval_ms > 0 {
+            tokio::time::sleep(Duration::from_millis(u64::from(interval_ms))).await;
+        }
     }
     send(ws, &ServerMessage::Done { total: count }).await
 }
