@@ -271,6 +271,8 @@ pub struct Design {
     pub params: RunDesign,
     pub prompt: PromptParams,
     pub variants: Vec<Variant>,
+    /// [`BRANDS`] and the user's names, longest first (empty without blinding).
+    blind_names: Vec<String>,
 }
 
 impl RunDesign {
@@ -321,10 +323,21 @@ impl RunDesign {
                 edits: edits(name, &template, prompt, self.seed),
             })
             .collect();
+        let mut blind_names: Vec<String> = if self.blind {
+            BRANDS
+                .iter()
+                .map(|b| (*b).to_owned())
+                .chain(self.blind_names.iter().map(|n| n.trim().to_owned()))
+                .collect()
+        } else {
+            Vec::new()
+        };
+        blind_names.sort_by_key(|n| std::cmp::Reverse(n.len()));
         Ok(Design {
             params: self.clone(),
             prompt: prompt.clone(),
             variants,
+            blind_names,
         })
     }
 }
@@ -374,10 +387,9 @@ impl Design {
                 response_b: Some(item.response.clone()),
             },
         };
-        if self.params.blind {
-            let names = self.blind_names();
-            shown.response = blind(&shown.response, &names);
-            shown.response_b = shown.response_b.map(|r| blind(&r, &names));
+        if !self.blind_names.is_empty() {
+            shown.response = blind(&shown.response, &self.blind_names);
+            shown.response_b = shown.response_b.map(|r| blind(&r, &self.blind_names));
         }
         let permutation = if self.params.shuffle_criteria {
             let mut order: Vec<usize> = (0..criteria_count(&self.prompt)?).collect();
@@ -409,17 +421,6 @@ impl Design {
             system: fill(&template.system, &texts),
             user: fill(&template.user, &texts),
         })
-    }
-
-    /// [`BRANDS`] and the user's names, longest first.
-    fn blind_names(&self) -> Vec<String> {
-        let mut names: Vec<String> = BRANDS
-            .iter()
-            .map(|b| (*b).to_owned())
-            .chain(self.params.blind_names.iter().map(|n| n.trim().to_owned()))
-            .collect();
-        names.sort_by_key(|n| std::cmp::Reverse(n.len()));
-        names
     }
 
     fn stream(&self, id: &str, repeat: u32, variant: &str, purpose: &str) -> ChaCha8Rng {
@@ -791,7 +792,7 @@ mod tests {
              [model]-like text, [model].\n\nResponse B: As [model], I write: roses evaluate."
         ));
         assert_eq!(
-            blind("Claude-like, claude, XClaude", &design.blind_names()),
+            blind("Claude-like, claude, XClaude", &design.blind_names),
             "[model]-like, [model], XClaude"
         );
         let plain = RunDesign::default().prepare(&relative()).unwrap();

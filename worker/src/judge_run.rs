@@ -224,6 +224,8 @@ pub struct RunSpec {
     pub design: Design,
     /// Every judgment the run makes, item by item.
     pub planned: Vec<Planned>,
+    /// Prompt-injection flags on each item's responses, in item order.
+    pub injection: Vec<Vec<ResponseFlag>>,
 }
 
 impl RunSpec {
@@ -249,6 +251,11 @@ impl RunSpec {
         let items = parse_judge_items(&source, &bytes, config.prompt.pairwise())?;
         let ids: Vec<&str> = items.iter().map(|i| i.id.as_str()).collect();
         let planned = design.judgments(&ids);
+        let marker = config.prompt.marker();
+        let injection = items
+            .iter()
+            .map(|i| response_flags(&i.prompt, marker))
+            .collect();
         Ok(Self {
             config,
             source,
@@ -257,6 +264,7 @@ impl RunSpec {
             session,
             design,
             planned,
+            injection,
         })
     }
 
@@ -364,7 +372,7 @@ pub fn run_judge(
             variant: &planned.variant,
             model: item.models.as_ref().map(|(a, _)| a.as_str()),
             model_b: item.models.as_ref().map(|(_, b)| b.as_str()),
-            injection: response_flags(&item.prompt, config.prompt.marker()),
+            injection: spec.injection[planned.item].clone(),
             label,
             winner,
             feedback,
@@ -422,11 +430,7 @@ pub fn run_judge(
         "judgments": all.len(),
         "parse_failures": failures,
         // Items whose responses carry a prompt-injection flag (field guide Tip 17).
-        "injection_flagged_items": spec
-            .items
-            .iter()
-            .filter(|i| !response_flags(&i.prompt, config.prompt.marker()).is_empty())
-            .count(),
+        "injection_flagged_items": spec.injection.iter().filter(|f| !f.is_empty()).count(),
         // This run's tokens and time (a resumed run leaves out the judgments it kept).
         "prompt_tokens": prompt_tokens,
         "generated_tokens": generated_tokens,
