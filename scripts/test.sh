@@ -1,6 +1,7 @@
 #!/usr/bin/env bash
 # The whole test suite: formatting, lints, the wasm tests in headless Chromium, then every
-# native unit, integration and end-to-end test (real worker, real SQLite, real Chromium).
+# native unit, integration and end-to-end test (real worker, real SQLite and PostgreSQL — a
+# throwaway server on loopback, started here — real Chromium).
 # Ends with one summary line over all runs: "tests: N passed, N failed".
 set -euo pipefail
 root=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
@@ -8,7 +9,8 @@ cd "$root"
 bash scripts/setup.sh
 export PATH="$root/node_modules/.bin:$HOME/.cargo/bin:$PATH"
 log=$(mktemp)
-trap 'rm -f "$log"' EXIT
+eval "$(bash scripts/postgres.sh start)"
+trap 'rm -f "$log"; bash scripts/postgres.sh stop || true' EXIT
 step() { printf '\n== %s\n' "$*"; }
 
 step "cargo fetch"

@@ -1,10 +1,11 @@
-//! Command-line interface: `tribunal serve`, `tribunal judge`, `tribunal embed` and
-//! `tribunal stats …` (JSON on stdout, a located
+//! Command-line interface: `tribunal serve`, `tribunal judge`, `tribunal work`, `tribunal embed`
+//! and `tribunal stats …` (JSON on stdout, a located
 //! error on stderr and exit status 1 on bad input).
 
-use crate::judge_run::{embed, judge, EmbedArgs, EngineArgs, JudgeArgs};
+use crate::judge_run::{embed, judge, work, EmbedArgs, EngineArgs, JudgeArgs, WorkerArgs};
 use crate::server::{serve, ServeConfig};
 use crate::stats::Stats;
+use crate::store::StoreArgs;
 use clap::{Parser, Subcommand};
 use std::net::SocketAddr;
 use std::path::PathBuf;
@@ -28,9 +29,9 @@ enum Command {
         /// Address to listen on (port 0 picks a free port).
         #[arg(long, default_value = "127.0.0.1:8080")]
         addr: SocketAddr,
-        /// Directory for the embedded SQLite database.
-        #[arg(long, default_value = "data")]
-        data_dir: PathBuf,
+        /// The store: SQLite under --data-dir, or --store postgres://….
+        #[command(flatten)]
+        store: StoreArgs,
         /// The app built by Trunk.
         #[arg(long, default_value = "dist")]
         dist: PathBuf,
@@ -41,8 +42,11 @@ enum Command {
     /// Run a statistic on files and print JSON.
     #[command(subcommand)]
     Stats(Stats),
-    /// Judge the items of a CSV with the local judge; one JSON line per judgment.
+    /// Judge the items of a CSV (queued in the store, judged by this process and any
+    /// `tribunal work` processes); one JSON line per judgment.
     Judge(JudgeArgs),
+    /// Judge the store's queued runs alongside other workers.
+    Work(WorkerArgs),
     /// Embed a CSV column with all-MiniLM-L6-v2.
     Embed(EmbedArgs),
 }
@@ -53,17 +57,18 @@ pub fn main() -> ExitCode {
     let result = match cli.command {
         Command::Serve {
             addr,
-            data_dir,
+            store,
             dist,
             engine,
         } => run_server(ServeConfig {
             addr,
-            data_dir,
+            store,
             dist,
             engine,
         }),
         Command::Stats(stats) => stats.run(),
         Command::Judge(args) => judge(args),
+        Command::Work(args) => work(args),
         Command::Embed(args) => embed(args),
     };
     match result {

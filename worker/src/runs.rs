@@ -7,7 +7,8 @@
 //! live ones, so a reconnecting page resumes without gaps or repeats. A run given a
 //! calibration head (an LS or BTL model file) adds the head's output to each judgment event.
 
-use crate::judge_run::{run_judge, EngineArgs, RunSpec};
+use crate::engine::BackendConfig;
+use crate::judge_run::{run_judge, EngineArgs, RunSpec, WorkArgs};
 use crate::store::Store;
 use anyhow::{Context, Result};
 use std::sync::Arc;
@@ -50,9 +51,9 @@ impl Runs {
         }
     }
 
-    /// Whether the judge model is there to run.
-    pub fn engine_ready(&self) -> Result<()> {
-        self.engine.check_judge_model()
+    /// Whether the judge `backend` names is there to run.
+    pub fn engine_ready(&self, backend: &BackendConfig) -> Result<()> {
+        self.engine.check_backend(backend)
     }
 
     /// Records the run's start in its stream, then runs `spec` once the engine is free;
@@ -70,10 +71,17 @@ impl Runs {
             let stream = name.clone();
             let outcome = tokio::task::spawn_blocking(move || {
                 let mut seq = first_seq;
-                let record = run_judge(&spec, &worker.store, &worker.engine, &mut |_, body| {
-                    seq += 1;
-                    worker.publish(&stream, seq, judgment_event(body, total, head.as_ref())?)
-                })?;
+                let work = WorkArgs::default();
+                let record = run_judge(
+                    &spec,
+                    &worker.store,
+                    &worker.engine,
+                    &work,
+                    &mut |_, body| {
+                        seq += 1;
+                        worker.publish(&stream, seq, judgment_event(body, total, head.as_ref())?)
+                    },
+                )?;
                 Ok::<_, anyhow::Error>((seq, record))
             })
             .await;

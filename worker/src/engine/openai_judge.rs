@@ -1,0 +1,302 @@
+//! A judge behind any OpenAI-compatible chat-completions server (`POST {url}/chat/completions`:
+//! llama.cpp's server, vLLM, TGI, or a hosted API) — the way several workers share an
+//! inference fleet.
+//!
+//! The request carries the system and user messages, `max_tokens`, the temperature (0 for
+//! greedy decoding), the seed, and asks for `logprobs` with the `top_logprobs` alternatives of
+//! each generated token. p_s is read as the local judge reads it: at the first visible token
+//! after the verdict marker, each label's probability is the summed probability of the
+//! alternatives that are that label (with or without spaces), normalised over the labels.
+//! A server that returns no log-probabilities there gives no p_s (`score_position: missing`);
+//! the answer itself is still parsed.
+//!
+//! The API key, when there is one, is read from the environment variable the configuration
+//! names (`api_key_env`), never from the configuration, and is not recorded. A failed request
+//! (connection error, timeout, 429 or 5xx) is retried `retries` times with doubling back-off;
+//! any other status is an error carrying the server's message.
+
+use super::local_judge::{Decoding, Generation, ScorePosition};
+use super::Judge;
+use anyhow::{anyhow, bail, Context};
+use serde::{Deserialize, Serialize};
+use std::time::{Duration, Instant};
+
+/// `[backend]` with `kind = "openai"`.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct OpenAiParams {
+    /// The API base, e.g. `http://127.0.0.1:8000/v1`.
+    pub url: String,
+    /// The model name the server knows.
+    pub model: String,
+    /// The environment variable holding the API key (sent as a bearer token), if any.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub api_key_env: Option<String>,
+    /// Seconds one request may take.
+    #[serde(default = "default_timeout")]
+    pub timeout_seconds: f64,
+    /// Retries of a request that failed for a transient reason.
+    #[serde(default = "default_retries")]
+    pub retries: u32,
+    /// Alternatives asked for at each generated token (`top_logprobs`).
+    #[serde(default = "default_top_logprobs")]
+    pub top_logprobs: u32,
+}
+
+fn default_timeout() -> f64 {
+    120.0
+}
+
+fn default_retries() -> u32 {
+    2
+}
+
+fn default_top_logprobs() -> u32 {
+    20
+}
+
+/// A connection to the server.
+pub struct OpenAiJudge {
+    params: OpenAiParams,
+    endpoint: String,
+    key: Option<String>,
+    agent: ureq::Agent,
+}
+
+impl OpenAiJudge {
+    /// Checks `params` and reads the API key; connects lazily.
+    pub fn new(params: &OpenAiParams) -> anyhow::Result<Self> {
+        if !(params.url.starts_with("http://") || params.url.starts_with("https://")) {
+            bail!(
+                "[backend] url: expected an http:// or https:// URL, found `{}`",
+                params.url
+            );
+        }
+        if !(params.timeout_seconds.is_finite() && params.timeout_seconds > 0.0) {
+            bail!(
+                "[backend] timeout_seconds: expected a positive number of seconds, found {}",
+                params.timeout_seconds
+            );
+        }
+        if params.top_logprobs > 20 {
+            bail!(
+                "[backend] top_logprobs: expected 0 to 20, found {}",
+                params.top_logprobs
+            );
+        }
+        let key = match &params.api_key_env {
+            Some(var) => Some(std::env::var(var).map_err(|_| {
+                anyhow!("[backend] api_key_env: the environment variable `{var}` is not set")
+            })?),
+            None => None,
+        };
+        let agent = ureq::Agent::config_builder()
+            .timeout_global(Some(Duration::from_secs_f64(params.timeout_seconds)))
+            .http_status_as_error(false)
+            .build()
+            .into();
+        Ok(Self {
+            endpoint: format!("{}/chat/completions", params.url.trim_end_matches('/')),
+            params: params.clone(),
+            key,
+            agent,
+        })
+    }
+
+    /// One request, retried on transient failures.
+    fn post(&self, body: &serde_json::Value) -> anyhow::Result<serde_json::Value> {
+        let mut attempt = 0;
+        loop {
+            let mut request = self.agent.post(&self.endpoint);
+            if let Some(key) = &self.key {
+                request = request.header("Authorization", &format!("Bearer {key}"));
+            }
+            let failure = match request.send_json(body) {
+                Ok(mut response) => {
+                    let status = response.status().as_u16();
+                    let text = response
+                        .body_mut()
+                        .read_to_string()
+                        .with_context(|| format!("reading the answer of {}", self.endpoint))?;
+                    if (200..300).contains(&status) {
+                        return serde_json::from_str(&text)
+                            .with_context(|| format!("{}: the answer is not JSON", self.endpoint));
+                    }
+                    let message = format!(
+                        "{} answered HTTP {status}: {}",
+                        self.endpoint,
+                        text.chars().take(500).collect::<String>()
+                    );
+                    if status != 429 && status < 500 {
+                        bail!(message);
+                    }
+                    message
+                }
+                Err(error) => format!("{}: {error}", self.endpoint),
+            };
+            if attempt >= self.params.retries {
+                bail!("{failure} (after {} attempts)", attempt + 1);
+            }
+            std::thread::sleep(Duration::from_millis(500 << attempt.min(6)));
+            attempt += 1;
+        }
+    }
+}
+
+/// p_s over `labels` from the answer's per-token log-probabilities (`choices[0].logprobs
+/// .content`), read at the first visible token after `marker`; `None` when there is no such
+/// token or none of its alternatives is a label. Returns (p_s, the labels' mass).
+pub fn label_probs(
+    tokens: &[serde_json::Value],
+    labels: &[String],
+    marker: &str,
+) -> Option<(Vec<f64>, f64)> {
+    let mut text = String::new();
+    for entry in tokens {
+        let token = entry["token"].as_str().unwrap_or_default();
+        if text.contains(marker) && !token.trim().is_empty() {
+            let alternatives = entry["top_logprobs"].as_array()?;
+            let per_label: Vec<f64> = labels
+                .iter()
+                .map(|label| {
+                    alternatives
+                        .iter()
+                        .filter(|a| a["token"].as_str().map(str::trim) == Some(label.as_str()))
+                        .filter_map(|a| a["logprob"].as_f64())
+                        .map(f64::exp)
+                        .sum()
+                })
+                .collect();
+            let mass: f64 = per_label.iter().sum();
+            return (mass > 0.0).then(|| (per_label.iter().map(|p| p / mass).collect(), mass));
+        }
+        text.push_str(token);
+    }
+    None
+}
+
+impl Judge for OpenAiJudge {
+    fn generate(
+        &mut self,
+        system: &str,
+        user: &str,
+        labels: &[String],
+        marker: &str,
+        decoding: &Decoding,
+    ) -> anyhow::Result<Generation> {
+        let started = Instant::now();
+        let mut body = serde_json::json!({
+            "model": self.params.model,
+            "messages": [
+                { "role": "system", "content": system },
+                { "role": "user", "content": user },
+            ],
+            "max_tokens": decoding.max_tokens,
+            "temperature": decoding.temperature.unwrap_or(0.0),
+            "seed": decoding.seed,
+        });
+        if self.params.top_logprobs > 0 {
+            body["logprobs"] = true.into();
+            body["top_logprobs"] = self.params.top_logprobs.into();
+        }
+        let answer = self.post(&body)?;
+        let choice = &answer["choices"][0];
+        let text = choice["message"]["content"]
+            .as_str()
+            .with_context(|| {
+                format!(
+                    "{}: expected choices[0].message.content in the answer",
+                    self.endpoint
+                )
+            })?
+            .to_owned();
+        let tokens = choice["logprobs"]["content"]
+            .as_array()
+            .map_or(&[][..], Vec::as_slice);
+        let (label_probs, label_mass, score_position) = match label_probs(tokens, labels, marker) {
+            Some((p, mass)) => (p, mass, ScorePosition::Generated),
+            None => (Vec::new(), 0.0, ScorePosition::Missing),
+        };
+        let count = |key: &str| {
+            answer["usage"][key]
+                .as_u64()
+                .and_then(|n| usize::try_from(n).ok())
+                .unwrap_or_default()
+        };
+        Ok(Generation {
+            text,
+            prompt_tokens: count("prompt_tokens"),
+            generated_tokens: count("completion_tokens"),
+            label_probs,
+            label_mass,
+            score_position,
+            seconds: started.elapsed().as_secs_f64(),
+        })
+    }
+
+    fn describe(&self) -> anyhow::Result<serde_json::Value> {
+        Ok(serde_json::json!({
+            "id": self.params.model,
+            "endpoint": self.endpoint,
+            "backend": "openai-compatible",
+        }))
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use serde_json::json;
+
+    fn token(text: &str, alternatives: &[(&str, f64)]) -> serde_json::Value {
+        json!({
+            "token": text,
+            "logprob": -0.1,
+            "top_logprobs": alternatives
+                .iter()
+                .map(|(t, p)| json!({ "token": t, "logprob": p.ln() }))
+                .collect::<Vec<_>>(),
+        })
+    }
+
+    #[test]
+    fn p_s_is_read_at_the_first_visible_token_after_the_marker() {
+        let labels = ["A".to_owned(), "B".to_owned()];
+        let tokens = [
+            token("Feedback", &[("Feedback", 0.9)]),
+            token(": fine. [RES", &[]),
+            token("ULT]", &[]),
+            token(" ", &[(" ", 0.8), ("A", 0.1)]),
+            // " A" and "A" are both the label A; "C" is no label.
+            token(" A", &[(" A", 0.5), ("A", 0.1), (" B", 0.2), ("C", 0.1)]),
+        ];
+        let (p, mass) = label_probs(&tokens, &labels, "[RESULT]").unwrap();
+        assert!((mass - 0.8).abs() < 1e-12);
+        assert!((p[0] - 0.75).abs() < 1e-12 && (p[1] - 0.25).abs() < 1e-12);
+        // No marker, or no label among the alternatives: no p_s.
+        assert_eq!(label_probs(&tokens[..3], &labels, "[RESULT]"), None);
+        let no_label = [token("[RESULT]", &[]), token(" A", &[("C", 0.9)])];
+        assert_eq!(label_probs(&no_label, &labels, "[RESULT]"), None);
+    }
+
+    #[test]
+    fn bad_settings_are_refused_before_any_request() {
+        let params = OpenAiParams {
+            url: "ftp://fleet".to_owned(),
+            model: "m".to_owned(),
+            api_key_env: None,
+            timeout_seconds: 10.0,
+            retries: 0,
+            top_logprobs: 5,
+        };
+        let error = OpenAiJudge::new(&params).err().unwrap().to_string();
+        assert!(error.contains("[backend] url"), "{error}");
+        let missing_key = OpenAiParams {
+            url: "http://127.0.0.1:9/v1".to_owned(),
+            api_key_env: Some("TRIBUNAL_TEST_UNSET_KEY".to_owned()),
+            ..params
+        };
+        let error = OpenAiJudge::new(&missing_key).err().unwrap().to_string();
+        assert!(error.contains("TRIBUNAL_TEST_UNSET_KEY"), "{error}");
+    }
+}

@@ -1,0 +1,192 @@
+//! Storage: one trait, [`Storage`], over two backends with the same schema and the same
+//! tests — the embedded SQLite file ([`sqlite`], the default) and PostgreSQL ([`postgres`],
+//! for several workers sharing one database). Both apply versioned migrations when opened.
+//!
+//! Events are written before they are sent, under the idempotent key `(stream, seq)`: writing
+//! the same key twice keeps the first row and returns its id, so a replay never duplicates.
+//! Judgments are keyed (session, item, order, repeat, variant) the same way.
+//!
+//! Sessions: a session row keeps the SHA-256 of its owner token, never the token. Dataset
+//! contents are stored once per hash in `blobs`, whatever the number of sessions holding them;
+//! a session lists its datasets and its saved analyses (spec as JSON). An import writes the
+//! whole session in one transaction.
+//!
+//! Work queue: a judge run is queued as its spec and one unit per planned judgment. Workers
+//! claim units in batches — PostgreSQL with `FOR UPDATE SKIP LOCKED`, SQLite under its single
+//! writer lock — so no unit is claimed by two live workers. A claim is a lease that its worker
+//! renews while it lives (a heartbeat): a unit whose worker died is claimed again once the
+//! lease has run out. A unit's judgment and its `done`
+//! mark are written in one transaction, so a judgment is stored exactly once whatever dies when.
+
+pub mod postgres;
+pub mod sqlite;
+
+use anyhow::{bail, Result};
+use clap::Args;
+use std::path::PathBuf;
+use std::sync::Arc;
+use tribunal::session::{Analysis, DatasetMeta, SessionArchive, SessionView};
+
+/// The idempotent key of one judgment.
+#[derive(Debug, Clone, PartialEq, Eq, Hash, PartialOrd, Ord)]
+pub struct JudgmentKey {
+    pub session: String,
+    pub item: String,
+    /// `ab` or `ba`.
+    pub order: String,
+    pub repeat: u32,
+    /// The prompt variant (empty for the unperturbed prompt).
+    pub variant: String,
+}
+
+/// How far a queued run has got.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
+pub struct Progress {
+    pub pending: u64,
+    /// Claimed by a worker whose lease has not run out.
+    pub claimed: u64,
+    pub done: u64,
+}
+
+/// What every backend stores. Methods block; a failed write leaves nothing half-written.
+pub trait Storage: Send + Sync {
+    /// The schema version after migrations.
+    fn schema_version(&self) -> Result<i64>;
+    /// `sqlite` or `postgresql`.
+    fn backend(&self) -> &'static str;
+
+    /// Stores an event under `(stream, seq)` and returns its id; an existing key keeps its row.
+    fn put_event(&self, stream: &str, seq: u32, body: &str) -> Result<i64>;
+    /// The events of `stream` with an id above `after`: (id, seq, body), in id order.
+    fn events_after(&self, stream: &str, after: i64) -> Result<Vec<(i64, u32, String)>>;
+    /// The (seq, body) of a stream's events in seq order.
+    fn events(&self, stream: &str) -> Result<Vec<(u32, String)>>;
+
+    /// Stores a judgment under its key; returns false (and keeps the stored row) when the key
+    /// is there already.
+    fn put_judgment(&self, key: &JudgmentKey, body: &str) -> Result<bool>;
+    /// A session's judgments with their keys, in the order they were stored.
+    fn judgments(&self, session: &str) -> Result<Vec<(JudgmentKey, String)>>;
+    /// Stores a run's reproducibility record.
+    fn put_run(&self, session: &str, started_at: &str, record: &str) -> Result<()>;
+
+    /// Queues the judge run `stream` (its spec as JSON) with units `0..units`, unless it is
+    /// queued already (then the stored spec is kept).
+    fn enqueue(&self, stream: &str, spec: &str, units: u32) -> Result<()>;
+    /// The spec of a queued run.
+    fn queued_spec(&self, stream: &str) -> Result<Option<String>>;
+    /// The queued runs that have units left to claim (pending, or with a lapsed lease), oldest
+    /// first.
+    fn open_runs(&self, lease_seconds: f64) -> Result<Vec<String>>;
+    /// Claims up to `limit` units of `stream` for `worker`: pending ones, and claimed ones whose
+    /// lease of `lease_seconds` has run out. Returns them in unit order.
+    fn claim(&self, stream: &str, worker: &str, limit: u32, lease_seconds: f64)
+        -> Result<Vec<u32>>;
+    /// Renews the lease of every unit `worker` holds (its heartbeat); returns how many.
+    fn renew(&self, worker: &str) -> Result<u64>;
+    /// Stores the judgment of `unit` of `stream` and marks the unit done, in one transaction;
+    /// returns false when the judgment's key was stored already (its row is kept).
+    fn complete(&self, stream: &str, unit: u32, key: &JudgmentKey, body: &str) -> Result<bool>;
+    /// The run's unit counts.
+    fn progress(&self, stream: &str, lease_seconds: f64) -> Result<Progress>;
+
+    /// Creates an empty session owned by the token whose hash is `owner_hash`.
+    fn create_session(&self, id: &str, owner_hash: &str, title: &str) -> Result<()>;
+    /// The owner-token hash of session `id`, or `None` when there is no such session.
+    fn owner_hash(&self, id: &str) -> Result<Option<String>>;
+    /// Session `id` as a visitor sees it, or `None`.
+    fn session(&self, id: &str) -> Result<Option<SessionView>>;
+    /// Adds a checked dataset to a session, its content stored once per hash; returns the
+    /// session's entry for that hash (the first one when the same content was added before).
+    fn add_dataset(&self, session: &str, meta: &DatasetMeta, content: &[u8])
+        -> Result<DatasetMeta>;
+    /// The content of dataset `hash` of `session`, or `None` when the session does not hold it.
+    fn dataset(&self, session: &str, hash: &str) -> Result<Option<Vec<u8>>>;
+    /// Saves an analysis in a session.
+    fn add_analysis(&self, session: &str, analysis: &Analysis) -> Result<()>;
+    /// Writes a validated archive as the new session `id` in one transaction: all of it or,
+    /// on any error, nothing.
+    fn import(&self, id: &str, owner_hash: &str, archive: &SessionArchive) -> Result<()>;
+
+    /// The archive of session `id`, or `None`.
+    fn archive(&self, id: &str) -> Result<Option<SessionArchive>> {
+        let Some(view) = self.session(id)? else {
+            return Ok(None);
+        };
+        let contents = view
+            .datasets
+            .iter()
+            .map(|d| {
+                let bytes = self
+                    .dataset(id, &d.hash)?
+                    .ok_or_else(|| anyhow::anyhow!("the content of {} is missing", d.hash))?;
+                String::from_utf8(bytes).map_err(|_| anyhow::anyhow!("{} is not UTF-8", d.name))
+            })
+            .collect::<Result<Vec<_>>>()?;
+        Ok(Some(SessionArchive::new(view, contents)))
+    }
+}
+
+/// A handle to the store; cheap to clone.
+pub type Store = Arc<dyn Storage>;
+
+/// Where the store is: `--store postgres://…` for PostgreSQL, else the SQLite file
+/// `tribunal.sqlite3` under `--data-dir`.
+#[derive(Args, Clone, Debug)]
+pub struct StoreArgs {
+    /// Directory of the embedded SQLite database (used when --store is not given).
+    #[arg(long, default_value = "data")]
+    pub data_dir: PathBuf,
+    /// A PostgreSQL connection URL (`postgres://user@host:port/db`) instead of SQLite.
+    #[arg(long)]
+    pub store: Option<String>,
+}
+
+impl StoreArgs {
+    /// Opens the store, creating the SQLite directory when needed, and migrates it.
+    pub fn open(&self) -> Result<Store> {
+        match &self.store {
+            Some(url) if url.starts_with("postgres://") || url.starts_with("postgresql://") => {
+                Ok(Arc::new(postgres::PgStore::connect(url)?))
+            }
+            Some(other) => bail!(
+                "--store: expected a postgres:// or postgresql:// URL, found `{other}` \
+                 (leave it out for the SQLite file under --data-dir)"
+            ),
+            None => {
+                std::fs::create_dir_all(&self.data_dir).map_err(|e| {
+                    anyhow::anyhow!("creating data directory {}: {e}", self.data_dir.display())
+                })?;
+                Ok(Arc::new(sqlite::SqliteStore::open(
+                    &self.data_dir.join("tribunal.sqlite3"),
+                )?))
+            }
+        }
+    }
+
+    /// Where the store is, for logs: the SQLite path, or the PostgreSQL URL without its
+    /// password.
+    pub fn describe(&self) -> String {
+        match &self.store {
+            Some(url) => redact(url),
+            None => self.data_dir.join("tribunal.sqlite3").display().to_string(),
+        }
+    }
+}
+
+/// `url` with the password (between `user:` and `@`) replaced by `***`.
+pub fn redact(url: &str) -> String {
+    let Some((scheme, rest)) = url.split_once("://") else {
+        return url.to_owned();
+    };
+    match rest.split_once('@') {
+        Some((userinfo, host)) => match userinfo.split_once(':') {
+            Some((user, _)) => format!("{scheme}://{user}:***@{host}"),
+            None => url.to_owned(),
+        },
+        None => url.to_owned(),
+    }
+}
+
+#[cfg(test)]
+mod tests;

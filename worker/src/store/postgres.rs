@@ -1,0 +1,645 @@
+//! The PostgreSQL backend of [`Storage`], for several workers sharing one database. Queued
+//! units are claimed with `SELECT … FOR UPDATE SKIP LOCKED`: concurrent claims take disjoint
+//! units without waiting on each other.
+//!
+//! The synchronous `postgres` client drives its own runtime, which cannot run inside the
+//! server's; so the connection lives on a thread of its own and each call is a job sent to it,
+//! answered over a channel (calls block, as the SQLite backend's do).
+
+use super::{JudgmentKey, Progress, Storage};
+use anyhow::{anyhow, Context, Result};
+use postgres::{Client, GenericClient, NoTls};
+use std::sync::mpsc;
+use std::sync::Mutex;
+use tribunal::session::{Analysis, DatasetKind, DatasetMeta, SessionArchive, SessionView};
+
+/// The database clock in Unix seconds (leases are measured on it, not on the workers' clocks).
+const NOW: &str = "extract(epoch from clock_timestamp())::double precision";
+
+/// An ISO 8601 UTC timestamp with milliseconds, as SQLite's `strftime('%Y-%m-%dT%H:%M:%fZ')`.
+const STAMP: &str =
+    "to_char(clock_timestamp() AT TIME ZONE 'UTC', 'YYYY-MM-DD\"T\"HH24:MI:SS.MS\"Z\"')";
+
+/// Schema migrations, applied in order; the index + 1 is the schema version (the same versions
+/// as the SQLite backend's).
+fn migrations() -> [String; 4] {
+    [
+        format!(
+            "CREATE TABLE events (
+                id BIGSERIAL PRIMARY KEY,
+                stream TEXT NOT NULL,
+                seq BIGINT NOT NULL,
+                body TEXT NOT NULL,
+                created_at TEXT NOT NULL DEFAULT {STAMP},
+                UNIQUE (stream, seq)
+            );"
+        ),
+        format!(
+            "CREATE TABLE judgments (
+                id BIGSERIAL UNIQUE,
+                session TEXT NOT NULL,
+                item TEXT NOT NULL,
+                item_order TEXT NOT NULL,
+                repeat BIGINT NOT NULL,
+                variant TEXT NOT NULL,
+                body TEXT NOT NULL,
+                created_at TEXT NOT NULL DEFAULT {STAMP},
+                PRIMARY KEY (session, item, item_order, repeat, variant)
+            );
+            CREATE TABLE runs (
+                session TEXT NOT NULL,
+                started_at TEXT NOT NULL,
+                record TEXT NOT NULL,
+                PRIMARY KEY (session, started_at)
+            );"
+        ),
+        format!(
+            "CREATE TABLE sessions (
+                id TEXT PRIMARY KEY,
+                owner_hash TEXT NOT NULL,
+                title TEXT NOT NULL,
+                created_at TEXT NOT NULL DEFAULT {STAMP}
+            );
+            CREATE TABLE blobs (
+                hash TEXT PRIMARY KEY,
+                content BYTEA NOT NULL
+            );
+            CREATE TABLE session_datasets (
+                id BIGSERIAL UNIQUE,
+                session TEXT NOT NULL REFERENCES sessions (id),
+                hash TEXT NOT NULL REFERENCES blobs (hash),
+                kind TEXT NOT NULL,
+                name TEXT NOT NULL,
+                bytes BIGINT NOT NULL,
+                rows BIGINT NOT NULL,
+                PRIMARY KEY (session, hash)
+            );
+            CREATE TABLE analyses (
+                row_id BIGSERIAL UNIQUE,
+                session TEXT NOT NULL REFERENCES sessions (id),
+                id TEXT NOT NULL,
+                title TEXT NOT NULL,
+                spec TEXT NOT NULL,
+                PRIMARY KEY (session, id)
+            );"
+        ),
+        format!(
+            "CREATE TABLE run_queue (
+                id BIGSERIAL UNIQUE,
+                stream TEXT PRIMARY KEY,
+                spec TEXT NOT NULL,
+                units BIGINT NOT NULL,
+                created_at TEXT NOT NULL DEFAULT {STAMP}
+            );
+            CREATE TABLE run_units (
+                stream TEXT NOT NULL REFERENCES run_queue (stream),
+                unit BIGINT NOT NULL,
+                state TEXT NOT NULL DEFAULT 'pending' CHECK (state IN ('pending', 'claimed', 'done')),
+                worker TEXT,
+                claimed_at DOUBLE PRECISION,
+                PRIMARY KEY (stream, unit)
+            );
+            CREATE INDEX run_units_open ON run_units (stream, unit) WHERE state <> 'done';"
+        ),
+    ]
+}
+
+type Job = Box<dyn FnOnce(&mut Client) + Send>;
+
+/// One PostgreSQL connection on its own thread.
+pub struct PgStore {
+    jobs: Mutex<mpsc::Sender<Job>>,
+}
+
+impl PgStore {
+    /// Connects to `url`, then applies pending migrations (under an advisory lock, so workers
+    /// starting together migrate once).
+    pub fn connect(url: &str) -> Result<Self> {
+        let (jobs, queue) = mpsc::channel::<Job>();
+        let (ready, connected) = mpsc::channel();
+        let target = url.to_owned();
+        std::thread::Builder::new()
+            .name("tribunal-postgres".to_owned())
+            .spawn(move || match Client::connect(&target, NoTls) {
+                Ok(mut client) => {
+                    let _ = ready.send(Ok(()));
+                    for job in queue {
+                        job(&mut client);
+                    }
+                }
+                Err(error) => {
+                    let _ = ready.send(Err(error));
+                }
+            })?;
+        connected
+            .recv()
+            .context("the PostgreSQL thread stopped")?
+            .with_context(|| format!("connecting to {}", super::redact(url)))?;
+        let store = Self {
+            jobs: Mutex::new(jobs),
+        };
+        store.call(migrate)?;
+        Ok(store)
+    }
+
+    /// Runs `f` on the connection's thread and waits for its answer.
+    fn call<T: Send + 'static>(
+        &self,
+        f: impl FnOnce(&mut Client) -> Result<T> + Send + 'static,
+    ) -> Result<T> {
+        let (reply, answer) = mpsc::sync_channel(1);
+        self.jobs
+            .lock()
+            .map_err(|_| anyhow!("the PostgreSQL job queue lock is poisoned"))?
+            .send(Box::new(move |client| {
+                let _ = reply.send(f(client));
+            }))
+            .map_err(|_| anyhow!("the PostgreSQL connection thread has stopped"))?;
+        answer
+            .recv()
+            .map_err(|_| anyhow!("the PostgreSQL connection thread has stopped"))?
+    }
+}
+
+fn migrate(client: &mut Client) -> Result<()> {
+    let mut tx = client.transaction()?;
+    tx.execute("SELECT pg_advisory_xact_lock(7411)", &[])?;
+    tx.batch_execute(&format!(
+        "CREATE TABLE IF NOT EXISTS schema_migrations (
+            version BIGINT PRIMARY KEY,
+            applied_at TEXT NOT NULL DEFAULT {STAMP}
+        );"
+    ))?;
+    let current: i64 = tx
+        .query_one(
+            "SELECT COALESCE(MAX(version), 0) FROM schema_migrations",
+            &[],
+        )?
+        .get(0);
+    for (i, sql) in migrations().iter().enumerate() {
+        let version = i as i64 + 1;
+        if version <= current {
+            continue;
+        }
+        tx.batch_execute(sql)
+            .with_context(|| format!("applying migration {version}"))?;
+        tx.execute(
+            "INSERT INTO schema_migrations (version) VALUES ($1)",
+            &[&version],
+        )?;
+    }
+    tx.commit()?;
+    Ok(())
+}
+
+fn insert_judgment(c: &mut impl GenericClient, key: &JudgmentKey, body: &str) -> Result<bool> {
+    let inserted = c.execute(
+        "INSERT INTO judgments (session, item, item_order, repeat, variant, body)
+         VALUES ($1, $2, $3, $4, $5, $6)
+         ON CONFLICT (session, item, item_order, repeat, variant) DO NOTHING",
+        &[
+            &key.session,
+            &key.item,
+            &key.order,
+            &i64::from(key.repeat),
+            &key.variant,
+            &body,
+        ],
+    )?;
+    Ok(inserted == 1)
+}
+
+fn insert_dataset(
+    c: &mut impl GenericClient,
+    session: &str,
+    meta: &DatasetMeta,
+    content: &[u8],
+) -> Result<()> {
+    c.execute(
+        "INSERT INTO blobs (hash, content) VALUES ($1, $2) ON CONFLICT (hash) DO NOTHING",
+        &[&meta.hash, &content],
+    )?;
+    c.execute(
+        "INSERT INTO session_datasets (session, hash, kind, name, bytes, rows)
+         VALUES ($1, $2, $3, $4, $5, $6) ON CONFLICT (session, hash) DO NOTHING",
+        &[
+            &session,
+            &meta.hash,
+            &meta.kind.as_str(),
+            &meta.name,
+            &i64::try_from(meta.bytes)?,
+            &i64::try_from(meta.rows)?,
+        ],
+    )?;
+    Ok(())
+}
+
+fn insert_analysis(c: &mut impl GenericClient, session: &str, analysis: &Analysis) -> Result<()> {
+    c.execute(
+        "INSERT INTO analyses (session, id, title, spec) VALUES ($1, $2, $3, $4)",
+        &[
+            &session,
+            &analysis.id,
+            &analysis.title,
+            &serde_json::to_string(&analysis.spec)?,
+        ],
+    )?;
+    Ok(())
+}
+
+fn unsigned(v: i64) -> Result<u32> {
+    u32::try_from(v).map_err(|_| anyhow!("a stored count or index out of range: {v}"))
+}
+
+impl Storage for PgStore {
+    fn backend(&self) -> &'static str {
+        "postgresql"
+    }
+
+    fn schema_version(&self) -> Result<i64> {
+        self.call(|c| {
+            Ok(
+                c.query_one("SELECT MAX(version) FROM schema_migrations", &[])?
+                    .get(0),
+            )
+        })
+    }
+
+    fn put_event(&self, stream: &str, seq: u32, body: &str) -> Result<i64> {
+        let (stream, body) = (stream.to_owned(), body.to_owned());
+        self.call(move |c| {
+            let seq = i64::from(seq);
+            c.execute(
+                "INSERT INTO events (stream, seq, body) VALUES ($1, $2, $3)
+                 ON CONFLICT (stream, seq) DO NOTHING",
+                &[&stream, &seq, &body],
+            )?;
+            Ok(c.query_one(
+                "SELECT id FROM events WHERE stream = $1 AND seq = $2",
+                &[&stream, &seq],
+            )?
+            .get(0))
+        })
+    }
+
+    fn events_after(&self, stream: &str, after: i64) -> Result<Vec<(i64, u32, String)>> {
+        let stream = stream.to_owned();
+        self.call(move |c| {
+            c.query(
+                "SELECT id, seq, body FROM events WHERE stream = $1 AND id > $2 ORDER BY id",
+                &[&stream, &after],
+            )?
+            .iter()
+            .map(|r| Ok((r.get(0), unsigned(r.get(1))?, r.get(2))))
+            .collect()
+        })
+    }
+
+    fn events(&self, stream: &str) -> Result<Vec<(u32, String)>> {
+        let stream = stream.to_owned();
+        self.call(move |c| {
+            c.query(
+                "SELECT seq, body FROM events WHERE stream = $1 ORDER BY seq",
+                &[&stream],
+            )?
+            .iter()
+            .map(|r| Ok((unsigned(r.get(0))?, r.get(1))))
+            .collect()
+        })
+    }
+
+    fn put_judgment(&self, key: &JudgmentKey, body: &str) -> Result<bool> {
+        let (key, body) = (key.clone(), body.to_owned());
+        self.call(move |c| insert_judgment(c, &key, &body))
+    }
+
+    fn judgments(&self, session: &str) -> Result<Vec<(JudgmentKey, String)>> {
+        let session = session.to_owned();
+        self.call(move |c| {
+            c.query(
+                "SELECT item, item_order, repeat, variant, body FROM judgments
+                 WHERE session = $1 ORDER BY id",
+                &[&session],
+            )?
+            .iter()
+            .map(|r| {
+                Ok((
+                    JudgmentKey {
+                        session: session.clone(),
+                        item: r.get(0),
+                        order: r.get(1),
+                        repeat: unsigned(r.get(2))?,
+                        variant: r.get(3),
+                    },
+                    r.get(4),
+                ))
+            })
+            .collect()
+        })
+    }
+
+    fn put_run(&self, session: &str, started_at: &str, record: &str) -> Result<()> {
+        let (session, started_at, record) =
+            (session.to_owned(), started_at.to_owned(), record.to_owned());
+        self.call(move |c| {
+            c.execute(
+                "INSERT INTO runs (session, started_at, record) VALUES ($1, $2, $3)",
+                &[&session, &started_at, &record],
+            )?;
+            Ok(())
+        })
+    }
+
+    fn enqueue(&self, stream: &str, spec: &str, units: u32) -> Result<()> {
+        let (stream, spec) = (stream.to_owned(), spec.to_owned());
+        self.call(move |c| {
+            let mut tx = c.transaction()?;
+            let units = i64::from(units);
+            let queued = tx.execute(
+                "INSERT INTO run_queue (stream, spec, units) VALUES ($1, $2, $3)
+                 ON CONFLICT (stream) DO NOTHING",
+                &[&stream, &spec, &units],
+            )?;
+            if queued == 1 {
+                tx.execute(
+                    "INSERT INTO run_units (stream, unit)
+                     SELECT $1, unit FROM generate_series(0::bigint, $2::bigint - 1) AS unit",
+                    &[&stream, &units],
+                )?;
+            }
+            tx.commit()?;
+            Ok(())
+        })
+    }
+
+    fn queued_spec(&self, stream: &str) -> Result<Option<String>> {
+        let stream = stream.to_owned();
+        self.call(move |c| {
+            Ok(
+                c.query_opt("SELECT spec FROM run_queue WHERE stream = $1", &[&stream])?
+                    .map(|r| r.get(0)),
+            )
+        })
+    }
+
+    fn open_runs(&self, lease_seconds: f64) -> Result<Vec<String>> {
+        self.call(move |c| {
+            Ok(c.query(
+                &format!(
+                    "SELECT q.stream FROM run_queue q WHERE EXISTS (
+                         SELECT 1 FROM run_units u WHERE u.stream = q.stream
+                         AND (u.state = 'pending' OR (u.state = 'claimed' AND u.claimed_at < {NOW} - $1)))
+                     ORDER BY q.id"
+                ),
+                &[&lease_seconds],
+            )?
+            .iter()
+            .map(|r| r.get(0))
+            .collect())
+        })
+    }
+
+    fn claim(
+        &self,
+        stream: &str,
+        worker: &str,
+        limit: u32,
+        lease_seconds: f64,
+    ) -> Result<Vec<u32>> {
+        let (stream, worker) = (stream.to_owned(), worker.to_owned());
+        self.call(move |c| {
+            let mut units = c
+                .query(
+                    &format!(
+                        "UPDATE run_units u SET state = 'claimed', worker = $2, claimed_at = {NOW}
+                         FROM (SELECT unit FROM run_units WHERE stream = $1
+                               AND (state = 'pending' OR (state = 'claimed' AND claimed_at < {NOW} - $4))
+                               ORDER BY unit LIMIT $3 FOR UPDATE SKIP LOCKED) free
+                         WHERE u.stream = $1 AND u.unit = free.unit
+                         RETURNING u.unit"
+                    ),
+                    &[&stream, &worker, &i64::from(limit), &lease_seconds],
+                )?
+                .iter()
+                .map(|r| unsigned(r.get(0)))
+                .collect::<Result<Vec<_>>>()?;
+            units.sort_unstable();
+            Ok(units)
+        })
+    }
+
+    fn renew(&self, worker: &str) -> Result<u64> {
+        let worker = worker.to_owned();
+        self.call(move |c| {
+            Ok(c.execute(
+                &format!(
+                    "UPDATE run_units SET claimed_at = {NOW} WHERE worker = $1 AND state = 'claimed'"
+                ),
+                &[&worker],
+            )?)
+        })
+    }
+
+    fn complete(&self, stream: &str, unit: u32, key: &JudgmentKey, body: &str) -> Result<bool> {
+        let (stream, key, body) = (stream.to_owned(), key.clone(), body.to_owned());
+        self.call(move |c| {
+            let mut tx = c.transaction()?;
+            let inserted = insert_judgment(&mut tx, &key, &body)?;
+            tx.execute(
+                "UPDATE run_units SET state = 'done' WHERE stream = $1 AND unit = $2",
+                &[&stream, &i64::from(unit)],
+            )?;
+            tx.commit()?;
+            Ok(inserted)
+        })
+    }
+
+    fn progress(&self, stream: &str, lease_seconds: f64) -> Result<Progress> {
+        let stream = stream.to_owned();
+        self.call(move |c| {
+            let r = c.query_one(
+                &format!(
+                    "SELECT
+                       COUNT(*) FILTER (WHERE state = 'pending' OR (state = 'claimed' AND claimed_at < {NOW} - $2)),
+                       COUNT(*) FILTER (WHERE state = 'claimed' AND claimed_at >= {NOW} - $2),
+                       COUNT(*) FILTER (WHERE state = 'done')
+                     FROM run_units WHERE stream = $1"
+                ),
+                &[&stream, &lease_seconds],
+            )?;
+            let count = |i: usize| u64::try_from(r.get::<_, i64>(i)).unwrap_or_default();
+            Ok(Progress {
+                pending: count(0),
+                claimed: count(1),
+                done: count(2),
+            })
+        })
+    }
+
+    fn create_session(&self, id: &str, owner_hash: &str, title: &str) -> Result<()> {
+        let (id, owner_hash, title) = (id.to_owned(), owner_hash.to_owned(), title.to_owned());
+        self.call(move |c| {
+            c.execute(
+                "INSERT INTO sessions (id, owner_hash, title) VALUES ($1, $2, $3)",
+                &[&id, &owner_hash, &title],
+            )?;
+            Ok(())
+        })
+    }
+
+    fn owner_hash(&self, id: &str) -> Result<Option<String>> {
+        let id = id.to_owned();
+        self.call(move |c| {
+            Ok(
+                c.query_opt("SELECT owner_hash FROM sessions WHERE id = $1", &[&id])?
+                    .map(|r| r.get(0)),
+            )
+        })
+    }
+
+    fn session(&self, id: &str) -> Result<Option<SessionView>> {
+        let id = id.to_owned();
+        self.call(move |c| {
+            let Some(row) = c.query_opt(
+                "SELECT title, created_at FROM sessions WHERE id = $1",
+                &[&id],
+            )?
+            else {
+                return Ok(None);
+            };
+            let datasets = c
+                .query(
+                    "SELECT hash, kind, name, bytes, rows FROM session_datasets
+                     WHERE session = $1 ORDER BY id",
+                    &[&id],
+                )?
+                .iter()
+                .map(|r| {
+                    Ok(DatasetMeta {
+                        hash: r.get(0),
+                        kind: DatasetKind::parse(r.get(1))?,
+                        name: r.get(2),
+                        bytes: u64::try_from(r.get::<_, i64>(3))?,
+                        rows: u64::try_from(r.get::<_, i64>(4))?,
+                    })
+                })
+                .collect::<Result<Vec<_>>>()?;
+            // A session's runs store their judgments under `<session>:<run key>`.
+            let runs = c
+                .query(
+                    "SELECT record FROM runs WHERE session = $1 OR session LIKE $1 || ':%'
+                     ORDER BY started_at",
+                    &[&id],
+                )?
+                .iter()
+                .map(|r| serde_json::from_str(r.get::<_, &str>(0)).context("a stored run record"))
+                .collect::<Result<Vec<_>>>()?;
+            let streams = c
+                .query(
+                    "SELECT stream FROM events WHERE stream LIKE 'run:' || $1 || ':%'
+                     GROUP BY stream ORDER BY MIN(id)",
+                    &[&id],
+                )?
+                .iter()
+                .map(|r| r.get(0))
+                .collect();
+            let analyses = c
+                .query(
+                    "SELECT id, title, spec FROM analyses WHERE session = $1 ORDER BY row_id",
+                    &[&id],
+                )?
+                .iter()
+                .map(|r| {
+                    Ok(Analysis {
+                        id: r.get(0),
+                        title: r.get(1),
+                        spec: serde_json::from_str(r.get::<_, &str>(2))
+                            .context("a stored analysis spec")?,
+                    })
+                })
+                .collect::<Result<Vec<_>>>()?;
+            Ok(Some(SessionView {
+                id: id.clone(),
+                title: row.get(0),
+                created_at: row.get(1),
+                datasets,
+                runs,
+                streams,
+                analyses,
+            }))
+        })
+    }
+
+    fn add_dataset(
+        &self,
+        session: &str,
+        meta: &DatasetMeta,
+        content: &[u8],
+    ) -> Result<DatasetMeta> {
+        let (session, meta, content) = (session.to_owned(), meta.clone(), content.to_vec());
+        self.call(move |c| {
+            let mut tx = c.transaction()?;
+            insert_dataset(&mut tx, &session, &meta, &content)?;
+            let r = tx.query_one(
+                "SELECT kind, name, bytes, rows FROM session_datasets
+                 WHERE session = $1 AND hash = $2",
+                &[&session, &meta.hash],
+            )?;
+            let stored = DatasetMeta {
+                hash: meta.hash.clone(),
+                kind: DatasetKind::parse(r.get(0))?,
+                name: r.get(1),
+                bytes: u64::try_from(r.get::<_, i64>(2))?,
+                rows: u64::try_from(r.get::<_, i64>(3))?,
+            };
+            tx.commit()?;
+            Ok(stored)
+        })
+    }
+
+    fn dataset(&self, session: &str, hash: &str) -> Result<Option<Vec<u8>>> {
+        let (session, hash) = (session.to_owned(), hash.to_owned());
+        self.call(move |c| {
+            Ok(c.query_opt(
+                "SELECT b.content FROM session_datasets d JOIN blobs b ON b.hash = d.hash
+                 WHERE d.session = $1 AND d.hash = $2",
+                &[&session, &hash],
+            )?
+            .map(|r| r.get(0)))
+        })
+    }
+
+    fn add_analysis(&self, session: &str, analysis: &Analysis) -> Result<()> {
+        let (session, analysis) = (session.to_owned(), analysis.clone());
+        self.call(move |c| insert_analysis(c, &session, &analysis))
+    }
+
+    fn import(&self, id: &str, owner_hash: &str, archive: &SessionArchive) -> Result<()> {
+        let (id, owner_hash, archive) = (id.to_owned(), owner_hash.to_owned(), archive.clone());
+        self.call(move |c| {
+            let mut tx = c.transaction()?;
+            tx.execute(
+                "INSERT INTO sessions (id, owner_hash, title, created_at) VALUES ($1, $2, $3, $4)",
+                &[&id, &owner_hash, &archive.title, &archive.created_at],
+            )?;
+            for d in &archive.datasets {
+                insert_dataset(&mut tx, &id, &d.meta, d.content.as_bytes())?;
+            }
+            for (k, run) in archive.runs.iter().enumerate() {
+                let started_at = run
+                    .get("started_at")
+                    .and_then(|v| v.as_str())
+                    .map_or_else(|| format!("imported-{k:06}"), str::to_owned);
+                tx.execute(
+                    "INSERT INTO runs (session, started_at, record) VALUES ($1, $2, $3)",
+                    &[&id, &started_at, &run.to_string()],
+                )?;
+            }
+            for a in &archive.analyses {
+                insert_analysis(&mut tx, &id, a)?;
+            }
+            tx.commit()?;
+            Ok(())
+        })
+    }
+}

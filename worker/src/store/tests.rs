@@ -1,0 +1,296 @@
+//! The same tests on both backends. The PostgreSQL ones need a server: `TRIBUNAL_TEST_POSTGRES`
+//! is its URL without a database (`scripts/postgres.sh start` prints it; `scripts/test.sh`
+//! starts one on loopback); each test creates a database of its own.
+
+use super::postgres::PgStore;
+use super::sqlite::SqliteStore;
+use super::*;
+use std::collections::HashSet;
+use tribunal::resample::BootstrapParams;
+use tribunal::session::{check_dataset, AnalysisSpec, DatasetKind};
+
+fn sqlite(name: &str) -> (Store, std::path::PathBuf) {
+    let dir = std::env::temp_dir().join(format!("tribunal-store-{name}-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    let path = dir.join("t.sqlite3");
+    for suffix in ["", "-wal", "-shm"] {
+        let _ = std::fs::remove_file(format!("{}{suffix}", path.display()));
+    }
+    (Arc::new(SqliteStore::open(&path).unwrap()), path)
+}
+
+/// The URL of a new, empty database on the test server.
+pub fn postgres_database(name: &str) -> String {
+    let server = std::env::var("TRIBUNAL_TEST_POSTGRES").expect(
+        "TRIBUNAL_TEST_POSTGRES: the URL of a PostgreSQL server for the store tests \
+         (`eval $(bash scripts/postgres.sh start)` starts one on loopback; scripts/test.sh does)",
+    );
+    let db = format!("t_{name}_{}", std::process::id());
+    let admin = format!("{server}/postgres");
+    let name = db.clone();
+    // The synchronous client runs its own runtime: keep it off any caller's.
+    std::thread::spawn(move || {
+        let mut client = ::postgres::Client::connect(&admin, ::postgres::NoTls).unwrap();
+        client
+            .batch_execute(&format!("DROP DATABASE IF EXISTS {name}"))
+            .unwrap();
+        client
+            .batch_execute(&format!("CREATE DATABASE {name}"))
+            .unwrap();
+    })
+    .join()
+    .unwrap();
+    format!("{server}/{db}")
+}
+
+fn postgres(name: &str) -> (Store, String) {
+    let url = postgres_database(name);
+    (Arc::new(PgStore::connect(&url).unwrap()), url)
+}
+
+fn key(item: &str, order: &str) -> JudgmentKey {
+    JudgmentKey {
+        session: "s".into(),
+        item: item.into(),
+        order: order.into(),
+        repeat: 0,
+        variant: String::new(),
+    }
+}
+
+fn events_are_idempotent_and_survive_reopen(store: Store, reopen: &dyn Fn() -> Store) {
+    let a = store.put_event("s", 1, "first").unwrap();
+    let again = store.put_event("s", 1, "second").unwrap();
+    assert_eq!(a, again);
+    let b = store.put_event("s", 2, "b").unwrap();
+    assert!(b > a);
+    drop(store);
+    let store = reopen();
+    assert_eq!(store.schema_version().unwrap(), 4);
+    assert_eq!(
+        store.events("s").unwrap(),
+        [(1, "first".to_owned()), (2, "b".to_owned())]
+    );
+    assert_eq!(
+        store.events_after("s", a).unwrap(),
+        [(b, 2, "b".to_owned())]
+    );
+}
+
+fn a_judgment_key_is_stored_once(store: Store) {
+    let ab = key("p1", "ab");
+    assert!(store.put_judgment(&ab, "{\"first\":1}").unwrap());
+    assert!(!store.put_judgment(&ab, "{\"second\":2}").unwrap());
+    assert!(store.put_judgment(&key("p1", "ba"), "{}").unwrap());
+    let rows = store.judgments("s").unwrap();
+    assert_eq!(rows.len(), 2);
+    assert_eq!(rows[0], (ab, "{\"first\":1}".to_owned()));
+    assert!(store.judgments("other").unwrap().is_empty());
+}
+
+fn an_import_is_written_whole_or_not_at_all(store: Store, blobs: &dyn Fn() -> i64) {
+    let csv = "model_a,model_b,winner\nA,B,model_a\nB,C,tie\n";
+    let meta = check_dataset(DatasetKind::Battles, "b.csv", csv.as_bytes()).unwrap();
+    let analysis = Analysis {
+        id: "a1".to_owned(),
+        title: "board".to_owned(),
+        spec: AnalysisSpec::Leaderboard {
+            dataset: meta.hash.clone(),
+            bootstrap: BootstrapParams::default(),
+            anchor: None,
+        },
+    };
+    store.create_session("s1", "h", "first").unwrap();
+    assert_eq!(
+        store.add_dataset("s1", &meta, csv.as_bytes()).unwrap(),
+        meta
+    );
+    store.add_analysis("s1", &analysis).unwrap();
+    let mut archive = store.archive("s1").unwrap().unwrap();
+    archive.validate("archive").unwrap();
+    store.import("s2", "h2", &archive).unwrap();
+    let mut copy = store.session("s2").unwrap().unwrap();
+    copy.id = "s1".to_owned();
+    assert_eq!(Some(copy), store.session("s1").unwrap());
+    assert_eq!(store.owner_hash("s2").unwrap().as_deref(), Some("h2"));
+    // An archive that fails half-way (a duplicate analysis id) leaves no trace.
+    archive.analyses.push(analysis);
+    assert!(store.import("s3", "h3", &archive).is_err());
+    assert_eq!(store.session("s3").unwrap(), None);
+    assert_eq!(store.owner_hash("s3").unwrap(), None);
+    assert_eq!(
+        blobs(),
+        1,
+        "one content, three sessions' worth of references"
+    );
+}
+
+/// Two stores on one database stand for two workers.
+fn claims_are_disjoint_and_leases_lapse(a: Store, b: Store) {
+    a.enqueue("run:q", "{\"spec\":1}", 10).unwrap();
+    // Queuing again keeps the first spec and units.
+    b.enqueue("run:q", "{\"spec\":2}", 99).unwrap();
+    assert_eq!(
+        b.queued_spec("run:q").unwrap().as_deref(),
+        Some("{\"spec\":1}")
+    );
+    assert_eq!(a.open_runs(60.0).unwrap(), ["run:q"]);
+    let first = a.claim("run:q", "wa", 4, 60.0).unwrap();
+    let second = b.claim("run:q", "wb", 4, 60.0).unwrap();
+    assert_eq!(first, [0, 1, 2, 3]);
+    assert_eq!(second, [4, 5, 6, 7]);
+    let progress = a.progress("run:q", 60.0).unwrap();
+    assert_eq!(
+        (progress.pending, progress.claimed, progress.done),
+        (2, 8, 0)
+    );
+    assert!(a.complete("run:q", 0, &key("i0", "ab"), "{}").unwrap());
+    // A second completion of the same judgment (a lapsed lease judged twice) stores nothing.
+    assert!(!b
+        .complete("run:q", 0, &key("i0", "ab"), "{\"again\":1}")
+        .unwrap());
+    assert_eq!(b.judgments("s").unwrap()[0].1, "{}");
+    assert_eq!(b.claim("run:q", "wb", 10, 60.0).unwrap(), [8, 9]);
+    assert!(a.claim("run:q", "wa", 10, 60.0).unwrap().is_empty());
+    assert!(a.open_runs(60.0).unwrap().is_empty());
+    // A heartbeat renews the worker's own claims only.
+    assert_eq!(a.renew("wa").unwrap(), 3);
+    assert_eq!(b.renew("wb").unwrap(), 6);
+    assert_eq!(a.renew("nobody").unwrap(), 0);
+    // With a zero lease every claimed unit is free again; done ones never are.
+    std::thread::sleep(std::time::Duration::from_millis(20));
+    assert_eq!(a.open_runs(0.0).unwrap(), ["run:q"]);
+    assert_eq!(
+        a.claim("run:q", "wa", 20, 0.0).unwrap(),
+        [1, 2, 3, 4, 5, 6, 7, 8, 9]
+    );
+    let progress = b.progress("run:q", 60.0).unwrap();
+    assert_eq!(
+        (progress.pending, progress.claimed, progress.done),
+        (0, 9, 1)
+    );
+}
+
+/// Eight threads, each with its own connection, claim one unit at a time until none is left:
+/// every unit is claimed exactly once.
+fn concurrent_claims_never_overlap(open: &(dyn Fn() -> Store + Sync)) {
+    open().enqueue("run:c", "{}", 400).unwrap();
+    let claimed: Vec<Vec<u32>> = std::thread::scope(|scope| {
+        let workers: Vec<_> = (0..8)
+            .map(|w| {
+                scope.spawn(move || {
+                    let store = open();
+                    let mut mine = Vec::new();
+                    loop {
+                        let units = store.claim("run:c", &format!("w{w}"), 3, 600.0).unwrap();
+                        if units.is_empty() {
+                            break mine;
+                        }
+                        for unit in units {
+                            let judgment = JudgmentKey {
+                                item: format!("i{unit}"),
+                                ..key("", "ab")
+                            };
+                            assert!(store.complete("run:c", unit, &judgment, "{}").unwrap());
+                            mine.push(unit);
+                        }
+                    }
+                })
+            })
+            .collect();
+        workers.into_iter().map(|w| w.join().unwrap()).collect()
+    });
+    let all: Vec<u32> = claimed.iter().flatten().copied().collect();
+    assert_eq!(all.len(), 400, "a unit was claimed twice or lost");
+    assert_eq!(all.iter().collect::<HashSet<_>>().len(), 400);
+    let progress = open().progress("run:c", 600.0).unwrap();
+    assert_eq!(progress.done, 400);
+}
+
+#[test]
+fn sqlite_events_are_idempotent_and_survive_reopen() {
+    let (store, path) = sqlite("idem");
+    events_are_idempotent_and_survive_reopen(store, &|| {
+        Arc::new(SqliteStore::open(&path).unwrap())
+    });
+}
+
+#[test]
+fn postgres_events_are_idempotent_and_survive_reopen() {
+    let (store, url) = postgres("idem");
+    events_are_idempotent_and_survive_reopen(store, &|| Arc::new(PgStore::connect(&url).unwrap()));
+}
+
+#[test]
+fn sqlite_a_judgment_key_is_stored_once() {
+    a_judgment_key_is_stored_once(sqlite("judgments").0);
+}
+
+#[test]
+fn postgres_a_judgment_key_is_stored_once() {
+    a_judgment_key_is_stored_once(postgres("judgments").0);
+}
+
+#[test]
+fn sqlite_an_import_is_written_whole_or_not_at_all() {
+    let (store, path) = sqlite("import");
+    an_import_is_written_whole_or_not_at_all(store, &|| {
+        rusqlite::Connection::open(&path)
+            .unwrap()
+            .query_row("SELECT COUNT(*) FROM blobs", [], |r| r.get(0))
+            .unwrap()
+    });
+}
+
+#[test]
+fn postgres_an_import_is_written_whole_or_not_at_all() {
+    let (store, url) = postgres("import");
+    an_import_is_written_whole_or_not_at_all(store, &|| {
+        let url = url.clone();
+        std::thread::spawn(move || {
+            ::postgres::Client::connect(&url, ::postgres::NoTls)
+                .unwrap()
+                .query_one("SELECT COUNT(*) FROM blobs", &[])
+                .unwrap()
+                .get(0)
+        })
+        .join()
+        .unwrap()
+    });
+}
+
+#[test]
+fn sqlite_claims_are_disjoint_and_leases_lapse() {
+    let (a, path) = sqlite("claims");
+    claims_are_disjoint_and_leases_lapse(a, Arc::new(SqliteStore::open(&path).unwrap()));
+}
+
+#[test]
+fn postgres_claims_are_disjoint_and_leases_lapse() {
+    let (a, url) = postgres("claims");
+    claims_are_disjoint_and_leases_lapse(a, Arc::new(PgStore::connect(&url).unwrap()));
+}
+
+#[test]
+fn sqlite_concurrent_claims_never_overlap() {
+    let (_, path) = sqlite("concurrent");
+    concurrent_claims_never_overlap(&|| Arc::new(SqliteStore::open(&path).unwrap()));
+}
+
+#[test]
+fn postgres_concurrent_claims_never_overlap() {
+    let (_, url) = postgres("concurrent");
+    concurrent_claims_never_overlap(&|| Arc::new(PgStore::connect(&url).unwrap()));
+}
+
+#[test]
+fn a_password_never_reaches_the_logs() {
+    assert_eq!(
+        redact("postgres://tribunal:s3cret@db.internal:5432/runs"),
+        "postgres://tribunal:***@db.internal:5432/runs"
+    );
+    assert_eq!(
+        redact("postgres://tribunal@127.0.0.1/t"),
+        "postgres://tribunal@127.0.0.1/t"
+    );
+}
