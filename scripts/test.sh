@@ -17,16 +17,21 @@ step "cargo fetch"
 cargo fetch --locked
 step "cargo fmt --check"
 cargo fmt --all -- --check
+cargo fmt --manifest-path fuzz/Cargo.toml -- --check
 step "cargo clippy (native, all targets)"
 cargo clippy --locked --all-targets -- -D warnings
 step "cargo clippy (app and shared, wasm32)"
 cargo clippy --locked -p tribunal-app -p tribunal --all-targets --target wasm32-unknown-unknown -- -D warnings
+step "cargo clippy (fuzz targets)"
+cargo clippy --locked --manifest-path fuzz/Cargo.toml --all-targets -- -D warnings
 step "trunk build --release"
 trunk build --release
 step "shared in headless Chromium (wasm-bindgen-test)"
 cargo test --locked -p tribunal --target wasm32-unknown-unknown 2>&1 | tee -a "$log"
 step "native tests (unit, integration, end-to-end)"
 cargo test --locked --workspace --exclude tribunal-app 2>&1 | tee -a "$log"
+step "fuzz corpus replay (stable)"
+cargo test --locked --manifest-path fuzz/Cargo.toml 2>&1 | tee -a "$log"
 
 passed=$(grep -Eo '[0-9]+ passed' "$log" | awk '{s+=$1} END {print s+0}')
 failed=$(grep -Eo '[0-9]+ failed' "$log" | awk '{s+=$1} END {print s+0}')

@@ -24,7 +24,8 @@ use tribunal::head_file::{Head, HeadFile};
 use tribunal::leaderboard::bradley_terry_leaderboard;
 use tribunal::protocol::{decode, encode, ClientMessage, JudgmentEvent, RunEvent, ServerMessage};
 use tribunal_e2e::{
-    api_worker, create_session, http, root, run_browser_driver, run_tribunal, temp_dir, Worker,
+    api_worker, create_session, http, root, run_browser_driver, run_tribunal, session_view,
+    start_run, temp_dir, Worker,
 };
 
 type Socket =
@@ -91,25 +92,13 @@ async fn a_run_streams_each_judgment_to_watchers_and_resumes() {
         "decoding": { "max_tokens": 96, "seed": 0 }
     });
     let (head, head_file) = btl_head();
-    let session_view = || {
-        http(
-            worker.authority(),
-            "GET",
-            &format!("/api/sessions/{id}"),
-            &[],
-            b"",
-        )
-        .json()
-    };
+    let session_view = || session_view(&worker, &id);
     let start = |headers: &[&str], items: &str| {
-        http(
-            worker.authority(),
-            "POST",
-            &format!("/api/sessions/{id}/runs"),
-            &[headers, &["Content-Type: application/json"]].concat(),
-            json!({ "items": items, "config": config, "head": head_file })
-                .to_string()
-                .as_bytes(),
+        start_run(
+            &worker,
+            &id,
+            headers,
+            &json!({ "items": items, "config": config, "head": head_file }),
         )
     };
 

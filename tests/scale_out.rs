@@ -7,75 +7,10 @@
 
 use serde_json::Value;
 use std::collections::BTreeMap;
-use std::io::{BufRead, BufReader};
 use std::path::{Path, PathBuf};
 use std::process::{Child, Command, Stdio};
 use std::time::{Duration, Instant};
-use tribunal_e2e::{http, root, temp_dir, tribunal_bin, write_csv};
-
-/// The stand-in fleet; killed on drop.
-struct Fleet {
-    child: Child,
-    authority: String,
-}
-
-impl Fleet {
-    fn start(latency_ms: u32) -> Self {
-        let mut child = Command::new("python3")
-            .arg(root().join("tests/fleet.py"))
-            .args(["--latency-ms", &latency_ms.to_string()])
-            .stdout(Stdio::piped())
-            .spawn()
-            .expect("starting tests/fleet.py");
-        let mut line = String::new();
-        BufReader::new(child.stdout.take().expect("piped stdout"))
-            .read_line(&mut line)
-            .expect("reading the fleet's port");
-        let port = line
-            .trim()
-            .strip_prefix("listening on ")
-            .unwrap_or_else(|| panic!("fleet.py said `{line}`"));
-        Self {
-            child,
-            authority: format!("127.0.0.1:{port}"),
-        }
-    }
-
-    /// `{requests, distinct, repeated}` since the last reset.
-    fn stats(&self) -> Value {
-        http(&self.authority, "GET", "/stats", &[], b"").json()
-    }
-
-    fn reset(&self) {
-        assert_eq!(
-            http(&self.authority, "POST", "/reset", &[], b"{}").status,
-            200
-        );
-    }
-
-    /// A relative-prompt judge configuration answered by this fleet.
-    fn config(&self, dir: &Path) -> PathBuf {
-        let path = dir.join("judge.toml");
-        std::fs::write(
-            &path,
-            format!(
-                "[prompt]\nkind = \"relative\"\nrubric = \"Which response answers better?\"\n\n\
-                 [backend]\nkind = \"openai\"\nurl = \"http://{}/v1\"\nmodel = \"stand-in\"\n\n\
-                 [decoding]\nmax_tokens = 64\n",
-                self.authority
-            ),
-        )
-        .expect("writing judge.toml");
-        path
-    }
-}
-
-impl Drop for Fleet {
-    fn drop(&mut self) {
-        let _ = self.child.kill();
-        let _ = self.child.wait();
-    }
-}
+use tribunal_e2e::{postgres_database, root, temp_dir, tribunal_bin, write_csv, Fleet};
 
 /// `n` pairwise items.
 fn items(dir: &Path, n: usize) -> PathBuf {
@@ -88,27 +23,6 @@ fn items(dir: &Path, n: usize) -> PathBuf {
         "id,instruction,response,response_b",
         &rows,
     )
-}
-
-/// A new, empty database on the test server.
-fn postgres_database(name: &str) -> String {
-    let server = std::env::var("TRIBUNAL_TEST_POSTGRES").expect(
-        "TRIBUNAL_TEST_POSTGRES: the URL of a PostgreSQL server \
-         (`eval $(bash scripts/postgres.sh start)`; scripts/test.sh does it)",
-    );
-    let db = format!("e2e_{name}_{}", std::process::id());
-    for sql in [
-        format!("DROP DATABASE IF EXISTS {db}"),
-        format!("CREATE DATABASE {db}"),
-    ] {
-        let status = Command::new("psql")
-            .args(["-q", &format!("{server}/postgres"), "-c", &sql])
-            .env("PGOPTIONS", "--client-min-messages=warning")
-            .status()
-            .expect("running psql");
-        assert!(status.success(), "psql -c {sql}");
-    }
-    format!("{server}/{db}")
 }
 
 /// `tribunal judge` on `items` with the store `store` (`--store URL` or `--data-dir DIR`).

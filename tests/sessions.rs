@@ -6,7 +6,9 @@
 
 use std::path::Path;
 use std::time::Instant;
-use tribunal_e2e::{create_session, http, root, run_tribunal, stdout_json, HttpAnswer, Worker};
+use tribunal_e2e::{
+    create_session, get_session, http, root, run_tribunal, stdout_json, HttpAnswer, Worker,
+};
 
 fn api_worker(name: &str) -> Worker {
     tribunal_e2e::api_worker(name, &[])
@@ -54,16 +56,6 @@ fn save_analysis(worker: &Worker, id: &str, token: Option<&str>, dataset: &str) 
     )
 }
 
-fn view(worker: &Worker, id: &str) -> HttpAnswer {
-    http(
-        worker.authority(),
-        "GET",
-        &format!("/api/sessions/{id}"),
-        &[],
-        b"",
-    )
-}
-
 fn count(data_dir: &Path, table: &str) -> i64 {
     let conn = rusqlite::Connection::open(data_dir.join("tribunal.sqlite3")).unwrap();
     conn.query_row(&format!("SELECT COUNT(*) FROM {table}"), [], |r| r.get(0))
@@ -77,7 +69,7 @@ fn writes_need_the_owner_token_and_bad_input_stores_nothing() {
     assert_eq!(id.len(), 32, "128 bits as hex: {id}");
     assert!(id.chars().all(|c| c.is_ascii_hexdigit()));
     assert_eq!(token.len(), 64, "256 bits as hex");
-    let empty = view(&worker, &id).json();
+    let empty = get_session(&worker, &id).json();
     assert_eq!(empty["title"], "LLMFAO");
     assert_eq!(empty["datasets"], serde_json::json!([]));
     assert!(
@@ -100,7 +92,7 @@ fn writes_need_the_owner_token_and_bad_input_stores_nothing() {
             .unwrap()
             .contains("owner token"));
     }
-    assert_eq!(view(&worker, &id).json(), empty);
+    assert_eq!(get_session(&worker, &id).json(), empty);
     assert_eq!(count(&worker.data_dir, "blobs"), 0);
 
     // A malformed file: 422 naming file, line and field; nothing stored.
@@ -115,7 +107,7 @@ fn writes_need_the_owner_token_and_bad_input_stores_nothing() {
     let message = bad.json()["error"].as_str().unwrap().to_owned();
     assert!(message.contains("bad.csv, line 3"), "{message}");
     assert!(message.contains("winner"), "{message}");
-    assert_eq!(view(&worker, &id).json(), empty);
+    assert_eq!(get_session(&worker, &id).json(), empty);
     assert_eq!(count(&worker.data_dir, "blobs"), 0);
 
     // A kind that does not exist, and a file that is not of its kind: 422, nothing stored.
@@ -135,7 +127,7 @@ fn writes_need_the_owner_token_and_bad_input_stores_nothing() {
         let message = answer.json()["error"].as_str().unwrap().to_owned();
         assert!(message.contains(expected), "{kind}: {message}");
     }
-    assert_eq!(view(&worker, &id).json(), empty);
+    assert_eq!(get_session(&worker, &id).json(), empty);
 
     // The owner uploads: the dataset is the parsed battles, addressed by SHA-256.
     let cli = stdout_json(&run_tribunal(&[
@@ -187,7 +179,7 @@ fn writes_need_the_owner_token_and_bad_input_stores_nothing() {
     let saved = save_analysis(&worker, &id, Some(&token), &hash);
     assert_eq!(saved.status, 201);
     let analysis = saved.json();
-    let session = view(&worker, &id).json();
+    let session = get_session(&worker, &id).json();
     assert_eq!(session["analyses"], serde_json::json!([analysis]));
     assert_eq!(session["datasets"].as_array().unwrap().len(), 1);
     assert_eq!(count(&worker.data_dir, "analyses"), 1);
@@ -231,12 +223,15 @@ fn session_ids_are_not_enumerable() {
     for k in 1..=200u128 {
         let probe = format!("{:032x}", first.wrapping_add(k));
         let t = Instant::now();
-        let answer = view(&worker, &probe);
+        let answer = get_session(&worker, &probe);
         misses.push(t.elapsed().as_secs_f64());
         assert_eq!(answer.status, 404, "{probe}");
         assert_eq!(answer.json()["error"], "no such session");
         let t = Instant::now();
-        assert_eq!(view(&worker, &ids[k as usize % ids.len()]).status, 200);
+        assert_eq!(
+            get_session(&worker, &ids[k as usize % ids.len()]).status,
+            200
+        );
         hits.push(t.elapsed().as_secs_f64());
     }
     let (miss, hit) = (median(misses), median(hits));
@@ -262,7 +257,7 @@ fn an_exported_session_imports_into_another_worker_unchanged() {
         .unwrap()
         .to_owned();
     assert_eq!(save_analysis(&a, &id, Some(&token), &hash).status, 201);
-    let original = view(&a, &id).json();
+    let original = get_session(&a, &id).json();
 
     let export = http(
         a.authority(),
@@ -308,7 +303,7 @@ fn an_exported_session_imports_into_another_worker_unchanged() {
     assert_ne!(new_id, id);
     assert_ne!(created["owner_token"].as_str().unwrap(), token);
     // Everything but the id is the same: title, creation time, datasets, analyses (same ids).
-    let mut copy = view(&b, new_id).json();
+    let mut copy = get_session(&b, new_id).json();
     copy["id"] = original["id"].clone();
     assert_eq!(copy, original);
     let content = http(

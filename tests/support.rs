@@ -1,6 +1,7 @@
 //! Helpers for the end-to-end tests: the repository root, the freshly built `tribunal` binary,
 //! and a running worker on a free loopback port with its own data directory.
 
+use serde_json::Value;
 use std::io::{BufRead, BufReader};
 use std::path::{Path, PathBuf};
 use std::process::{Child, Command, Output, Stdio};
@@ -106,6 +107,11 @@ impl Worker {
             url,
             data_dir,
         }
+    }
+
+    /// The server's process id.
+    pub fn pid(&self) -> u32 {
+        self.child.id()
     }
 
     /// `host:port` of the worker.
@@ -438,4 +444,149 @@ pub fn create_session(worker: &Worker, title: &str) -> (String, String) {
             .expect("an owner token")
             .to_owned(),
     )
+}
+
+/// `GET /api/sessions/{id}`: the answer, whatever its status.
+pub fn get_session(worker: &Worker, id: &str) -> HttpAnswer {
+    http(
+        worker.authority(),
+        "GET",
+        &format!("/api/sessions/{id}"),
+        &[],
+        b"",
+    )
+}
+
+/// Session `id` as a visitor reads it (the JSON of [`get_session`]).
+pub fn session_view(worker: &Worker, id: &str) -> serde_json::Value {
+    get_session(worker, id).json()
+}
+
+/// Uploads `csv` as the items dataset `items.csv` of session `id` (expecting 201); returns
+/// its hash.
+pub fn upload_items(worker: &Worker, id: &str, token: &str, csv: &[u8]) -> String {
+    let auth = format!("Authorization: Bearer {token}");
+    let stored = http(
+        worker.authority(),
+        "POST",
+        &format!("/api/sessions/{id}/datasets?kind=items&name=items.csv"),
+        &[&auth],
+        csv,
+    );
+    assert_eq!(
+        stored.status,
+        201,
+        "{}",
+        String::from_utf8_lossy(&stored.body)
+    );
+    stored.json()["hash"].as_str().expect("a hash").to_owned()
+}
+
+/// `POST /api/sessions/{id}/runs` with `body` (JSON) and `headers` (e.g. the owner token).
+pub fn start_run(worker: &Worker, id: &str, headers: &[&str], body: &Value) -> HttpAnswer {
+    http(
+        worker.authority(),
+        "POST",
+        &format!("/api/sessions/{id}/runs"),
+        &[headers, &["Content-Type: application/json"]].concat(),
+        body.to_string().as_bytes(),
+    )
+}
+
+/// The URL of a new, empty database on the test PostgreSQL server (`TRIBUNAL_TEST_POSTGRES`,
+/// which scripts/test.sh starts on loopback).
+pub fn postgres_database(name: &str) -> String {
+    let server = std::env::var("TRIBUNAL_TEST_POSTGRES").expect(
+        "TRIBUNAL_TEST_POSTGRES: the URL of a PostgreSQL server \
+         (`eval $(bash scripts/postgres.sh start)`; scripts/test.sh does it)",
+    );
+    let db = format!("e2e_{name}_{}", std::process::id());
+    for sql in [
+        format!("DROP DATABASE IF EXISTS {db}"),
+        format!("CREATE DATABASE {db}"),
+    ] {
+        let status = Command::new("psql")
+            .args(["-q", &format!("{server}/postgres"), "-c", &sql])
+            .env("PGOPTIONS", "--client-min-messages=warning")
+            .status()
+            .expect("running psql");
+        assert!(status.success(), "psql -c {sql}");
+    }
+    format!("{server}/{db}")
+}
+
+/// `tests/fleet.py`: a stand-in for an OpenAI-compatible inference fleet (no GPU fleet exists
+/// here) with a fixed service time and deterministic verdicts; killed on drop.
+pub struct Fleet {
+    child: Child,
+    /// `127.0.0.1:PORT`
+    pub authority: String,
+}
+
+impl Fleet {
+    pub fn start(latency_ms: u32) -> Self {
+        let mut child = Command::new("python3")
+            .arg(root().join("tests/fleet.py"))
+            .args(["--latency-ms", &latency_ms.to_string()])
+            .stdout(Stdio::piped())
+            .spawn()
+            .expect("starting tests/fleet.py");
+        let mut line = String::new();
+        BufReader::new(child.stdout.take().expect("piped stdout"))
+            .read_line(&mut line)
+            .expect("reading the fleet's port");
+        let port = line
+            .trim()
+            .strip_prefix("listening on ")
+            .unwrap_or_else(|| panic!("fleet.py said `{line}`"));
+        Self {
+            child,
+            authority: format!("127.0.0.1:{port}"),
+        }
+    }
+
+    /// `{requests, distinct, repeated}` since the last reset.
+    pub fn stats(&self) -> Value {
+        http(&self.authority, "GET", "/stats", &[], b"").json()
+    }
+
+    pub fn reset(&self) {
+        assert_eq!(
+            http(&self.authority, "POST", "/reset", &[], b"{}").status,
+            200
+        );
+    }
+
+    /// The `[backend]` of this fleet, as JSON.
+    pub fn backend(&self) -> Value {
+        serde_json::json!({ "kind": "openai", "url": self.url(), "model": "stand-in" })
+    }
+
+    /// `http://127.0.0.1:PORT/v1`
+    pub fn url(&self) -> String {
+        format!("http://{}/v1", self.authority)
+    }
+
+    /// A relative-prompt judge configuration answered by this fleet.
+    pub fn config(&self, dir: &Path) -> PathBuf {
+        let path = dir.join("judge.toml");
+        std::fs::write(
+            &path,
+            format!(
+                "[prompt]\nkind = \"relative\"\nrubric = \"Which response answers better?\"\n\n\
+                 [backend]\nkind = \"openai\"\nurl = \"http://{}/v1\"\nmodel = \"stand-in\"\n\n\
+                 [decoding]\nmax_tokens = 64\n",
+                self.authority
+            ),
+        )
+        .expect("writing judge.toml");
+        path
+    }
+}
+
+impl Drop for Fleet {
+    fn drop(&mut self) {
+        let _ = self.child.kill();
+        let _ = self.child.wait();
+    }
 }

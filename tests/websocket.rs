@@ -161,6 +161,7 @@ fn health_reports_protocol_and_schema() {
     let json: serde_json::Value = serde_json::from_str(body).unwrap();
     assert_eq!(json["status"], "ok");
     assert_eq!(json["protocol"], PROTOCOL_VERSION);
-    // Migration 1: events; 2: judgments and runs; 3: sessions, blobs, datasets, analyses.
-    assert_eq!(json["schema"], 3);
+    // Migration 1: events; 2: judgments and runs; 3: sessions, blobs, datasets, analyses;
+    // 4: the run queue and its units.
+    assert_eq!(json["schema"], 4);
 }

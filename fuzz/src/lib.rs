@@ -41,7 +41,7 @@ pub fn csv_inputs(data: &[u8]) {
     // Results are dropped: only a panic is a finding.
     match pick % 16 {
         0 => drop(parse_battles(source, bytes)),
-        1 => drop(parse_battles_with_column(source, bytes, Some("key"))),
+        1 => drop(parse_battles_with_column(source, bytes, "key")),
         2 => drop(parse_scored_battles(source, bytes)),
         3 => drop(parse_judge_items(source, bytes, false)),
         4 => drop(parse_judge_items(source, bytes, true)),
@@ -61,7 +61,9 @@ pub fn csv_inputs(data: &[u8]) {
                 drop(check_dataset(kind, source, bytes));
             }
         }
-        13 => drop(tribunal::share_link::decode(&String::from_utf8_lossy(bytes))),
+        13 => drop(tribunal::share_link::decode(&String::from_utf8_lossy(
+            bytes,
+        ))),
         14 => {
             // The import route: decode, then validate every dataset and analysis.
             if let Ok(archive) = serde_json::from_slice::<SessionArchive>(bytes) {
@@ -79,11 +81,19 @@ pub fn protocol(data: &[u8]) {
     };
     if let Ok(message) = decode::<ClientMessage>(text) {
         let again = decode::<ClientMessage>(&encode(&message));
-        assert_eq!(again.as_ref(), Ok(&message), "a client message's round trip");
+        assert_eq!(
+            again.as_ref(),
+            Ok(&message),
+            "a client message's round trip"
+        );
     }
     if let Ok(message) = decode::<ServerMessage>(text) {
         let again = decode::<ServerMessage>(&encode(&message));
-        assert_eq!(again.as_ref(), Ok(&message), "a server message's round trip");
+        assert_eq!(
+            again.as_ref(),
+            Ok(&message),
+            "a server message's round trip"
+        );
     }
 }
 

@@ -2,7 +2,9 @@
 //! and `tribunal stats …` (JSON on stdout, a located
 //! error on stderr and exit status 1 on bad input).
 
+use crate::engine::Fleet;
 use crate::judge_run::{embed, judge, work, EmbedArgs, EngineArgs, JudgeArgs, WorkerArgs};
+use crate::limits::Limits;
 use crate::server::{serve, ServeConfig};
 use crate::stats::Stats;
 use crate::store::StoreArgs;
@@ -38,6 +40,12 @@ enum Command {
         /// The judge engine for runs started from the app.
         #[command(flatten)]
         engine: EngineArgs,
+        /// An OpenAI-compatible server that runs started from the app may use (`URL`, or
+        /// `URL=ENV` with ENV the variable holding its API key); repeatable.
+        #[arg(long = "fleet")]
+        fleets: Vec<Fleet>,
+        #[command(flatten)]
+        limits: Limits,
     },
     /// Run a statistic on files and print JSON.
     #[command(subcommand)]
@@ -60,11 +68,15 @@ pub fn main() -> ExitCode {
             store,
             dist,
             engine,
+            fleets,
+            limits,
         } => run_server(ServeConfig {
             addr,
             store,
             dist,
             engine,
+            fleets,
+            limits,
         }),
         Command::Stats(stats) => stats.run(),
         Command::Judge(args) => judge(args),

@@ -315,19 +315,23 @@ pub struct WorkArgs {
     /// units of a worker that died are claimed again this long after its last heartbeat.
     #[arg(long, default_value_t = 10.0)]
     lease_seconds: f64,
+    /// Whether `tribunal work` processes may claim this process's runs (`judge:` queues) or
+    /// not (`serve:` queues: a served run streams its judgments from the serving process).
+    #[arg(skip = true)]
+    open_to_helpers: bool,
 }
 
-impl Default for WorkArgs {
-    fn default() -> Self {
+impl WorkArgs {
+    /// The settings of a run inside `tribunal serve`: judged by the server alone.
+    pub fn serving() -> Self {
         Self {
             worker: None,
             batch: 4,
             lease_seconds: 10.0,
+            open_to_helpers: false,
         }
     }
-}
 
-impl WorkArgs {
     fn name(&self) -> String {
         self.worker.clone().unwrap_or_else(|| {
             let host = std::fs::read_to_string("/etc/hostname")
@@ -361,8 +365,9 @@ struct QueuedSpec {
 }
 
 impl RunSpec {
-    /// The queue entry of this run (`judge:<session>:<hash of the spec>`) and its JSON.
-    fn queued(&self) -> anyhow::Result<(String, String)> {
+    /// The queue entry of this run (`judge:<session>:<hash of the spec>`, or `serve:…` for a
+    /// run no other worker may claim) and its JSON.
+    fn queued(&self, open_to_helpers: bool) -> anyhow::Result<(String, String)> {
         let items = String::from_utf8(self.bytes.clone())
             .with_context(|| format!("{}: expected UTF-8 text", self.source))?;
         let json = serde_json::to_string(&QueuedSpec {
@@ -373,7 +378,8 @@ impl RunSpec {
         })?;
         let hash = content_hash(json.as_bytes());
         let queue = format!(
-            "judge:{}:{}",
+            "{}:{}:{}",
+            if open_to_helpers { "judge" } else { "serve" },
             self.session,
             &hash["sha256:".len().."sha256:".len() + 16]
         );
@@ -595,7 +601,7 @@ pub fn run_judge(
 ) -> anyhow::Result<serde_json::Value> {
     work.check()?;
     let (config, session, source) = (&spec.config, &spec.session, &spec.source);
-    let (queue, queued) = spec.queued()?;
+    let (queue, queued) = spec.queued(work.open_to_helpers)?;
     let resumed_from = store.judgments(session)?.len();
     store.enqueue(&queue, &queued, u32::try_from(spec.total())?)?;
     tracing::info!(session, queue, stored = resumed_from, "judge run");

@@ -3,18 +3,21 @@
 //!
 //! - [`cli`]: argument parsing.
 //! - [`stats`]: the `tribunal stats …` subcommands, one module per family.
-//! - [`engine`]: the local judge engine (candle): device choice, MiniLM embeddings, GGUF judge.
-//! - [`judge_run`]: `tribunal judge` and `tribunal embed` on files.
+//! - [`engine`]: the judge engine: device choice, MiniLM embeddings, the local GGUF judge
+//!   (candle) and the OpenAI-compatible backend.
+//! - [`judge_run`]: `tribunal judge`, `tribunal work` and `tribunal embed`.
 //! - [`runs`]: judge runs inside the server, their event streams and watchers.
 //! - [`server`]: `tribunal serve` — the built app, the API and the WebSocket endpoint.
 //! - [`sessions`]: the sessions API (share links, owner tokens, export and import).
-//! - [`store`]: the embedded SQLite store.
+//! - [`limits`]: what one client may ask of the server, and the errors past each limit.
+//! - [`store`]: the store: embedded SQLite or PostgreSQL, one trait, with the run queue.
 //! - [`demo`]: the demo event stream.
 
 pub mod cli;
 pub mod demo;
 pub mod engine;
 pub mod judge_run;
+pub mod limits;
 pub mod runs;
 pub mod server;
 pub mod sessions;

@@ -71,7 +71,7 @@ impl Runs {
             let stream = name.clone();
             let outcome = tokio::task::spawn_blocking(move || {
                 let mut seq = first_seq;
-                let work = WorkArgs::default();
+                let work = WorkArgs::serving();
                 let record = run_judge(
                     &spec,
                     &worker.store,

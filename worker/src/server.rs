@@ -3,16 +3,25 @@
 //! at `/ws`. An unknown `/api` path is a JSON 404, never the app.
 //!
 //! WebSocket: the server greets with [`ServerMessage::Hello`]; a [`ClientMessage::StartDemo`]
-//! streams seeded demo battles, each stored in SQLite before it is sent.
+//! streams seeded demo battles, each stored before it is sent.
+//!
+//! Policy: static files come only from `dist/` (a path that climbs out of it is the app's
+//! `index.html`, never another file); no CORS headers are sent, so other origins' pages cannot
+//! read answers or send credentialed writes; every HTTP request and WebSocket client is held to
+//! [`Limits`]. Logs name the store without its password and never carry tokens.
 
 use crate::demo::demo_battles;
+use crate::engine::Fleet;
 use crate::judge_run::EngineArgs;
+use crate::limits::{Limits, RateBucket};
 use crate::runs::{Live, Runs};
 use crate::sessions;
 use crate::store::{Store, StoreArgs};
 use anyhow::{bail, Context, Result};
 use axum::extract::ws::{Message, WebSocket, WebSocketUpgrade};
 use axum::extract::State;
+use axum::http::StatusCode;
+use axum::middleware::map_response;
 use axum::response::IntoResponse;
 use axum::routing::get;
 use axum::{Json, Router};
@@ -23,6 +32,7 @@ use std::sync::atomic::{AtomicU64, Ordering};
 use std::sync::Arc;
 use std::time::{Duration, SystemTime, UNIX_EPOCH};
 use tower_http::services::{ServeDir, ServeFile};
+use tower_http::timeout::TimeoutLayer;
 use tribunal::protocol::{decode, encode, ClientMessage, ServerMessage, PROTOCOL_VERSION};
 
 /// Where to listen, store and find the built app, and what runs the judge.
@@ -32,12 +42,15 @@ pub struct ServeConfig {
     pub store: StoreArgs,
     pub dist: PathBuf,
     pub engine: EngineArgs,
+    pub fleets: Vec<Fleet>,
+    pub limits: Limits,
 }
 
 #[derive(Clone)]
 struct AppState {
     store: Store,
     runs: Runs,
+    limits: Limits,
     started_ms: u128,
     connections: Arc<AtomicU64>,
 }
@@ -59,10 +72,13 @@ pub async fn serve(config: ServeConfig) -> Result<()> {
         "store open"
     );
 
+    config.limits.check()?;
     let runs = Runs::new(store.clone(), config.engine.clone());
+    let limits = config.limits.clone();
     let state = AppState {
         store,
         runs,
+        limits: limits.clone(),
         started_ms: SystemTime::now()
             .duration_since(UNIX_EPOCH)
             .map_or(0, |d| d.as_millis()),
@@ -74,13 +90,26 @@ pub async fn serve(config: ServeConfig) -> Result<()> {
         .merge(sessions::router(sessions::Sessions {
             store: state.store.clone(),
             runs: state.runs.clone(),
+            limits: limits.clone(),
+            fleets: Arc::new(config.fleets.clone()),
         }))
         .fallback(sessions::unknown_api_route);
+    // Every HTTP request is timed and its limit errors explained; the WebSocket is not timed.
+    let http = Router::new()
+        .nest("/api", api)
+        .fallback_service(ServeDir::new(&config.dist).fallback(ServeFile::new(index)))
+        .layer(TimeoutLayer::with_status_code(
+            StatusCode::REQUEST_TIMEOUT,
+            limits.request_timeout(),
+        ))
+        .layer(map_response(move |response| {
+            let limits = limits.clone();
+            async move { limits.explain(response) }
+        }));
     let app = Router::new()
         .route("/ws", get(websocket))
         .with_state(state)
-        .nest("/api", api)
-        .fallback_service(ServeDir::new(&config.dist).fallback(ServeFile::new(index)));
+        .merge(http);
 
     let listener = tokio::net::TcpListener::bind(config.addr)
         .await
@@ -106,7 +135,10 @@ async fn health(State(state): State<AppState>) -> impl IntoResponse {
 }
 
 async fn websocket(ws: WebSocketUpgrade, State(state): State<AppState>) -> impl IntoResponse {
-    ws.on_upgrade(move |socket| connection(socket, state))
+    let most = state.limits.ws_max_message_bytes;
+    ws.max_message_size(most)
+        .max_frame_size(most)
+        .on_upgrade(move |socket| connection(socket, state))
 }
 
 async fn send(ws: &mut WebSocket, message: &ServerMessage) -> Result<()> {
@@ -123,12 +155,33 @@ async fn connection(mut ws: WebSocket, state: AppState) {
     if send(&mut ws, &hello).await.is_err() {
         return;
     }
-    while let Some(Ok(message)) = ws.recv().await {
+    let mut bucket = RateBucket::new(state.limits.ws_messages_per_second);
+    while let Some(received) = ws.recv().await {
+        let message = match received {
+            Ok(message) => message,
+            Err(error) => {
+                let message = format!(
+                    "closing the connection: {error} (a message may be at most {} bytes)",
+                    state.limits.ws_max_message_bytes
+                );
+                let _ = send(&mut ws, &ServerMessage::Error { message }).await;
+                return;
+            }
+        };
         let text = match message {
             Message::Text(text) => text,
             Message::Close(_) => return,
             _ => continue,
         };
+        if !bucket.take() {
+            let message = format!(
+                "closing the connection: more than {} messages per second",
+                state.limits.ws_messages_per_second
+            );
+            let _ = send(&mut ws, &ServerMessage::Error { message }).await;
+            let _ = ws.send(Message::Close(None)).await;
+            return;
+        }
         let outcome = match decode::<ClientMessage>(text.as_str()) {
             Ok(ClientMessage::StartDemo {
                 seed,

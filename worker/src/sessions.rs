@@ -21,7 +21,9 @@
 //! There is no listing route: an unknown id is the same 404 as any other, answered by one
 //! primary-key lookup whether or not a neighbouring id exists.
 
+use crate::engine::{admit, Fleet};
 use crate::judge_run::{JudgeConfig, RunSpec};
+use crate::limits::Limits;
 use crate::runs::Runs;
 use crate::store::Store;
 use axum::body::Bytes;
@@ -31,14 +33,12 @@ use axum::response::{IntoResponse, Response};
 use axum::routing::{get, post};
 use axum::{Json, Router};
 use serde::Deserialize;
+use std::sync::Arc;
 use tribunal::head_file::{Head, HeadFile};
 use tribunal::judge_prompt::PromptKind;
 use tribunal::session::{
     check_dataset, content_hash, Analysis, AnalysisSpec, DatasetKind, SessionArchive,
 };
-
-/// The largest dataset or archive a request may carry.
-pub const MAX_UPLOAD_BYTES: usize = 64 << 20;
 
 /// An API error: its status and a message for a person, sent as `{"error": …}`.
 #[derive(Debug)]
@@ -71,10 +71,14 @@ fn not_found() -> ApiError {
 pub struct Sessions {
     pub store: Store,
     pub runs: Runs,
+    pub limits: Limits,
+    /// The OpenAI-compatible servers runs may use.
+    pub fleets: Arc<Vec<Fleet>>,
 }
 
 /// The `/api` routes for sessions, relative to `/api`.
 pub fn router(state: Sessions) -> Router {
+    let body_limit = state.limits.max_upload_bytes;
     Router::new()
         .route("/sessions", post(create))
         .route("/sessions/import", post(import))
@@ -84,7 +88,7 @@ pub fn router(state: Sessions) -> Router {
         .route("/sessions/{id}/datasets/{hash}", get(dataset))
         .route("/sessions/{id}/analyses", post(add_analysis))
         .route("/sessions/{id}/runs", post(start_run))
-        .layer(DefaultBodyLimit::max(MAX_UPLOAD_BYTES))
+        .layer(DefaultBodyLimit::max(body_limit))
         .with_state(state)
 }
 
@@ -215,7 +219,7 @@ struct DatasetQuery {
 }
 
 async fn add_dataset(
-    State(Sessions { store, .. }): State<Sessions>,
+    State(Sessions { store, limits, .. }): State<Sessions>,
     Path(id): Path<String>,
     Query(query): Query<DatasetQuery>,
     headers: HeaderMap,
@@ -226,6 +230,15 @@ async fn add_dataset(
         |e: tribunal::Error| ApiError(StatusCode::UNPROCESSABLE_ENTITY, e.to_string());
     let kind = DatasetKind::parse(&query.kind).map_err(unprocessable)?;
     let meta = check_dataset(kind, &query.name, &body).map_err(unprocessable)?;
+    if meta.rows > limits.max_rows {
+        return Err(ApiError(
+            StatusCode::PAYLOAD_TOO_LARGE,
+            format!(
+                "{}: {} data rows; this server takes at most {} (--max-rows)",
+                query.name, meta.rows, limits.max_rows
+            ),
+        ));
+    }
     let stored = store.add_dataset(&id, &meta, &body)?;
     Ok((StatusCode::CREATED, Json(stored)).into_response())
 }
@@ -309,6 +322,7 @@ async fn start_run(
         })?;
     let bytes = store.dataset(&id, &meta.hash)?.ok_or_else(not_found)?;
     let mut config = body.config;
+    admit(&state.fleets, &mut config.backend).map_err(unprocessable)?;
     state
         .runs
         .engine_ready(&config.backend)

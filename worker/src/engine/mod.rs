@@ -129,3 +129,66 @@ impl BackendConfig {
         })
     }
 }
+
+/// An OpenAI-compatible server that runs started through `tribunal serve`'s API may use:
+/// `--fleet URL` or `--fleet URL=ENV`, ENV the environment variable holding its API key.
+/// A run from the API names no key variable of its own, and no other URL: a page's user must
+/// not make the server call arbitrary hosts or send its environment anywhere.
+#[derive(Debug, Clone, PartialEq)]
+pub struct Fleet {
+    pub url: String,
+    pub api_key_env: Option<String>,
+}
+
+impl std::str::FromStr for Fleet {
+    type Err = String;
+
+    fn from_str(text: &str) -> Result<Self, String> {
+        let (url, env) = match text.split_once('=') {
+            Some((url, env)) => (url, Some(env.to_owned())),
+            None => (text, None),
+        };
+        if !(url.starts_with("http://") || url.starts_with("https://")) {
+            return Err(format!(
+                "expected URL or URL=ENV with an http(s) URL, found `{text}`"
+            ));
+        }
+        Ok(Self {
+            url: url.trim_end_matches('/').to_owned(),
+            api_key_env: env,
+        })
+    }
+}
+
+/// Admits an API run's `backend`: the local judge, or a fleet the operator listed (its key
+/// variable then comes from the listing). The error says why not.
+pub fn admit(fleets: &[Fleet], backend: &mut BackendConfig) -> Result<(), String> {
+    let BackendConfig::Openai(params) = backend else {
+        return Ok(());
+    };
+    if params.api_key_env.is_some() {
+        return Err(
+            "backend.api_key_env: a run started through the API cannot name an environment \
+             variable; the server's operator sets a fleet's key with --fleet URL=ENV"
+                .to_owned(),
+        );
+    }
+    let url = params.url.trim_end_matches('/');
+    let fleet = fleets.iter().find(|f| f.url == url).ok_or_else(|| {
+        format!(
+            "backend.url: `{url}` is not a fleet this server may use (its operator lists them \
+             with --fleet; this one lists {})",
+            if fleets.is_empty() {
+                "none".to_owned()
+            } else {
+                fleets
+                    .iter()
+                    .map(|f| f.url.as_str())
+                    .collect::<Vec<_>>()
+                    .join(", ")
+            }
+        )
+    })?;
+    params.api_key_env.clone_from(&fleet.api_key_env);
+    Ok(())
+}

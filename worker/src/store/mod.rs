@@ -75,8 +75,8 @@ pub trait Storage: Send + Sync {
     fn enqueue(&self, stream: &str, spec: &str, units: u32) -> Result<()>;
     /// The spec of a queued run.
     fn queued_spec(&self, stream: &str) -> Result<Option<String>>;
-    /// The queued runs that have units left to claim (pending, or with a lapsed lease), oldest
-    /// first.
+    /// The queued runs open to any worker (`judge:` queues) that have units left to claim
+    /// (pending, or with a lapsed lease), oldest first.
     fn open_runs(&self, lease_seconds: f64) -> Result<Vec<String>>;
     /// Claims up to `limit` units of `stream` for `worker`: pending ones, and claimed ones whose
     /// lease of `lease_seconds` has run out. Returns them in unit order.

@@ -386,7 +386,7 @@ impl Storage for PgStore {
         self.call(move |c| {
             Ok(c.query(
                 &format!(
-                    "SELECT q.stream FROM run_queue q WHERE EXISTS (
+                    "SELECT q.stream FROM run_queue q WHERE q.stream LIKE 'judge:%' AND EXISTS (
                          SELECT 1 FROM run_units u WHERE u.stream = q.stream
                          AND (u.state = 'pending' OR (u.state = 'claimed' AND u.claimed_at < {NOW} - $1)))
                      ORDER BY q.id"

@@ -457,7 +457,7 @@ impl Storage for SqliteStore {
     fn open_runs(&self, lease_seconds: f64) -> Result<Vec<String>> {
         let conn = self.lock()?;
         let mut stmt = conn.prepare(&format!(
-            "SELECT q.stream FROM run_queue q WHERE EXISTS (
+            "SELECT q.stream FROM run_queue q WHERE q.stream LIKE 'judge:%' AND EXISTS (
                  SELECT 1 FROM run_units u WHERE u.stream = q.stream
                  AND (u.state = 'pending' OR (u.state = 'claimed' AND u.claimed_at < {NOW} - ?1)))
              ORDER BY q.rowid"

@@ -127,44 +127,49 @@ fn an_import_is_written_whole_or_not_at_all(store: Store, blobs: &dyn Fn() -> i6
 
 /// Two stores on one database stand for two workers.
 fn claims_are_disjoint_and_leases_lapse(a: Store, b: Store) {
-    a.enqueue("run:q", "{\"spec\":1}", 10).unwrap();
+    a.enqueue("judge:q", "{\"spec\":1}", 10).unwrap();
     // Queuing again keeps the first spec and units.
-    b.enqueue("run:q", "{\"spec\":2}", 99).unwrap();
+    b.enqueue("judge:q", "{\"spec\":2}", 99).unwrap();
     assert_eq!(
-        b.queued_spec("run:q").unwrap().as_deref(),
+        b.queued_spec("judge:q").unwrap().as_deref(),
         Some("{\"spec\":1}")
     );
-    assert_eq!(a.open_runs(60.0).unwrap(), ["run:q"]);
-    let first = a.claim("run:q", "wa", 4, 60.0).unwrap();
-    let second = b.claim("run:q", "wb", 4, 60.0).unwrap();
+    assert_eq!(a.open_runs(60.0).unwrap(), ["judge:q"]);
+    let first = a.claim("judge:q", "wa", 4, 60.0).unwrap();
+    let second = b.claim("judge:q", "wb", 4, 60.0).unwrap();
     assert_eq!(first, [0, 1, 2, 3]);
     assert_eq!(second, [4, 5, 6, 7]);
-    let progress = a.progress("run:q", 60.0).unwrap();
+    let progress = a.progress("judge:q", 60.0).unwrap();
     assert_eq!(
         (progress.pending, progress.claimed, progress.done),
         (2, 8, 0)
     );
-    assert!(a.complete("run:q", 0, &key("i0", "ab"), "{}").unwrap());
+    assert!(a.complete("judge:q", 0, &key("i0", "ab"), "{}").unwrap());
     // A second completion of the same judgment (a lapsed lease judged twice) stores nothing.
     assert!(!b
-        .complete("run:q", 0, &key("i0", "ab"), "{\"again\":1}")
+        .complete("judge:q", 0, &key("i0", "ab"), "{\"again\":1}")
         .unwrap());
     assert_eq!(b.judgments("s").unwrap()[0].1, "{}");
-    assert_eq!(b.claim("run:q", "wb", 10, 60.0).unwrap(), [8, 9]);
-    assert!(a.claim("run:q", "wa", 10, 60.0).unwrap().is_empty());
+    assert_eq!(b.claim("judge:q", "wb", 10, 60.0).unwrap(), [8, 9]);
+    assert!(a.claim("judge:q", "wa", 10, 60.0).unwrap().is_empty());
     assert!(a.open_runs(60.0).unwrap().is_empty());
+    // Runs only their own server may judge are not offered to other workers.
+    a.enqueue("serve:private", "{}", 3).unwrap();
+    assert_eq!(a.open_runs(60.0).unwrap(), Vec::<String>::new());
+    assert_eq!(a.claim("serve:private", "wa", 1, 60.0).unwrap(), [0]);
     // A heartbeat renews the worker's own claims only.
-    assert_eq!(a.renew("wa").unwrap(), 3);
+    assert_eq!(a.renew("wa").unwrap(), 4);
     assert_eq!(b.renew("wb").unwrap(), 6);
     assert_eq!(a.renew("nobody").unwrap(), 0);
     // With a zero lease every claimed unit is free again; done ones never are.
     std::thread::sleep(std::time::Duration::from_millis(20));
-    assert_eq!(a.open_runs(0.0).unwrap(), ["run:q"]);
+    assert_eq!(a.open_runs(0.0).unwrap(), ["judge:q"]);
+    assert_eq!(a.claim("serve:private", "wa", 9, 0.0).unwrap(), [0, 1, 2]);
     assert_eq!(
-        a.claim("run:q", "wa", 20, 0.0).unwrap(),
+        a.claim("judge:q", "wa", 20, 0.0).unwrap(),
         [1, 2, 3, 4, 5, 6, 7, 8, 9]
     );
-    let progress = b.progress("run:q", 60.0).unwrap();
+    let progress = b.progress("judge:q", 60.0).unwrap();
     assert_eq!(
         (progress.pending, progress.claimed, progress.done),
         (0, 9, 1)
@@ -174,7 +179,7 @@ fn claims_are_disjoint_and_leases_lapse(a: Store, b: Store) {
 /// Eight threads, each with its own connection, claim one unit at a time until none is left:
 /// every unit is claimed exactly once.
 fn concurrent_claims_never_overlap(open: &(dyn Fn() -> Store + Sync)) {
-    open().enqueue("run:c", "{}", 400).unwrap();
+    open().enqueue("judge:c", "{}", 400).unwrap();
     let claimed: Vec<Vec<u32>> = std::thread::scope(|scope| {
         let workers: Vec<_> = (0..8)
             .map(|w| {
@@ -182,7 +187,7 @@ fn concurrent_claims_never_overlap(open: &(dyn Fn() -> Store + Sync)) {
                     let store = open();
                     let mut mine = Vec::new();
                     loop {
-                        let units = store.claim("run:c", &format!("w{w}"), 3, 600.0).unwrap();
+                        let units = store.claim("judge:c", &format!("w{w}"), 3, 600.0).unwrap();
                         if units.is_empty() {
                             break mine;
                         }
@@ -191,7 +196,7 @@ fn concurrent_claims_never_overlap(open: &(dyn Fn() -> Store + Sync)) {
                                 item: format!("i{unit}"),
                                 ..key("", "ab")
                             };
-                            assert!(store.complete("run:c", unit, &judgment, "{}").unwrap());
+                            assert!(store.complete("judge:c", unit, &judgment, "{}").unwrap());
                             mine.push(unit);
                         }
                     }
@@ -203,7 +208,7 @@ fn concurrent_claims_never_overlap(open: &(dyn Fn() -> Store + Sync)) {
     let all: Vec<u32> = claimed.iter().flatten().copied().collect();
     assert_eq!(all.len(), 400, "a unit was claimed twice or lost");
     assert_eq!(all.iter().collect::<HashSet<_>>().len(), 400);
-    let progress = open().progress("run:c", 600.0).unwrap();
+    let progress = open().progress("judge:c", 600.0).unwrap();
     assert_eq!(progress.done, 400);
 }
 

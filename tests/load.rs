@@ -1,0 +1,147 @@
+//! A bounded loopback load test: one judge run inside `tribunal serve` (judging through the
+//! stand-in fleet, `tests/fleet.py`, so events come as fast as the server stores them) watched
+//! by 100 WebSocket viewers at once, plus one slow viewer that stops reading for seconds. Every
+//! viewer must get every event of the stream exactly once and in order; the server's peak
+//! memory must stay bounded. The delivered rate is printed (BENCHMARKS.md and
+//! docs/reliability.md quote it), not asserted.
+
+use futures_util::{SinkExt, StreamExt};
+use std::time::{Duration, Instant};
+use tokio_tungstenite::tungstenite::Message;
+use tribunal::protocol::{decode, encode, ClientMessage, RunEvent, ServerMessage};
+use tribunal_e2e::{api_worker, create_session, start_run, upload_items, Fleet, Worker};
+
+const VIEWERS: usize = 100;
+const ITEMS: usize = 3000;
+
+/// Watches `stream` from the start to the run's end; returns the events received and when
+/// the first and last came. Panics on a gap, a repeat or an error.
+async fn view(
+    authority: String,
+    stream: String,
+    stall: Option<Duration>,
+) -> (u64, Instant, Instant) {
+    let (mut socket, _) = tokio_tungstenite::connect_async(format!("ws://{authority}/ws"))
+        .await
+        .expect("websocket connects");
+    let watch = encode(&ClientMessage::Watch {
+        stream: stream.clone(),
+        after: 0,
+    });
+    socket.send(Message::Text(watch.into())).await.unwrap();
+    let (mut expected, mut count) = (1u32, 0u64);
+    let mut first = None;
+    loop {
+        let message = tokio::time::timeout(Duration::from_secs(60), socket.next())
+            .await
+            .expect("an event within 60 s")
+            .expect("the stream stays open")
+            .expect("a valid frame");
+        let Message::Text(text) = message else {
+            continue;
+        };
+        match decode::<ServerMessage>(text.as_str()).expect("decodes") {
+            ServerMessage::Hello { .. } => {}
+            ServerMessage::Run { seq, event, .. } => {
+                assert_eq!(seq, expected, "an event was dropped or repeated");
+                expected += 1;
+                count += 1;
+                let now = Instant::now();
+                first.get_or_insert(now);
+                if let (Some(pause), 10) = (stall, count) {
+                    // Stop reading: the server must neither buffer without bound nor skip.
+                    tokio::time::sleep(pause).await;
+                }
+                if matches!(event, RunEvent::Finished { .. } | RunEvent::Failed { .. }) {
+                    assert!(matches!(event, RunEvent::Finished { .. }), "{event:?}");
+                    return (count, first.unwrap_or(now), now);
+                }
+            }
+            other => panic!("{other:?}"),
+        }
+    }
+}
+
+/// The server's peak resident memory in KiB (`VmHWM`).
+fn peak_kib(worker: &Worker) -> u64 {
+    let status = std::fs::read_to_string(format!("/proc/{}/status", worker.pid())).unwrap();
+    status
+        .lines()
+        .find_map(|l| l.strip_prefix("VmHWM:"))
+        .and_then(|v| v.split_whitespace().next()?.parse().ok())
+        .expect("VmHWM in /proc/PID/status")
+}
+
+#[test]
+fn a_hundred_viewers_get_every_event_of_a_live_run_and_a_slow_one_costs_no_memory() {
+    let fleet = Fleet::start(2);
+    let worker = api_worker("load", &["--fleet", &fleet.url()]);
+    let (id, token) = create_session(&worker, "load");
+    let mut items = String::from("id,instruction,response,response_b\n");
+    for i in 0..ITEMS {
+        items.push_str(&format!(
+            "q{i},Question {i}?,First answer {i},Second answer {i}\n"
+        ));
+    }
+    let hash = upload_items(&worker, &id, &token, items.as_bytes());
+    let auth = format!("Authorization: Bearer {token}");
+    let baseline = peak_kib(&worker);
+    let body = serde_json::json!({
+        "items": hash,
+        "config": {
+            "prompt": { "kind": "relative", "rubric": "Which answers better?" },
+            "backend": fleet.backend(),
+        }
+    });
+    let started = start_run(&worker, &id, &[&auth], &body);
+    assert_eq!(
+        started.status,
+        202,
+        "{}",
+        String::from_utf8_lossy(&started.body)
+    );
+    let stream = started.json()["stream"].as_str().unwrap().to_owned();
+
+    let runtime = tokio::runtime::Builder::new_multi_thread()
+        .worker_threads(2)
+        .enable_all()
+        .build()
+        .unwrap();
+    let results = runtime.block_on(async {
+        let mut viewers = Vec::new();
+        for k in 0..=VIEWERS {
+            let stall = (k == VIEWERS).then_some(Duration::from_secs(6));
+            viewers.push(tokio::spawn(view(
+                worker.authority().to_owned(),
+                stream.clone(),
+                stall,
+            )));
+        }
+        let mut results = Vec::new();
+        for v in viewers {
+            results.push(v.await.expect("a viewer panicked"));
+        }
+        results
+    });
+    let events = (ITEMS + 2) as u64;
+    for (k, (count, _, _)) in results.iter().enumerate() {
+        assert_eq!(*count, events, "viewer {k}");
+    }
+    let fast = &results[..VIEWERS];
+    let from = fast.iter().map(|r| r.1).min().unwrap();
+    let to = fast.iter().map(|r| r.2).max().unwrap();
+    let seconds = to.duration_since(from).as_secs_f64();
+    let peak = peak_kib(&worker);
+    eprintln!(
+        "load: {VIEWERS} viewers × {events} events in {seconds:.2} s = {:.0} events/s delivered; \
+         slow viewer complete; server peak RSS {} MiB (before the run {} MiB)",
+        (VIEWERS as u64 * events) as f64 / seconds,
+        peak / 1024,
+        baseline / 1024
+    );
+    assert!(
+        peak < 512 * 1024,
+        "the server's peak RSS grew to {} MiB",
+        peak / 1024
+    );
+}
