@@ -3,15 +3,16 @@
 # OpenAI-compatible backend against llama.cpp's server (llama-cpp-python, .venv-llama, built
 # by scripts/setup.sh), both running SmolLM2-135M-Instruct Q4_1 from the same GGUF file, on
 # the same rendered prompts (the LLMFAO pairs of the tests, Prometheus relative prompt, both
-# orders, greedy, at most 96 new tokens), each on the CPU with 2 threads, RUNS times each in
-# alternation. Prints one JSON line per run (from the run records) and a table with ratios.
+# orders, greedy, at most 96 new tokens), each on the CPU with 2 threads (tribunal's release
+# build), RUNS times each in alternation. Prints one JSON line per run (from the run records)
+# and a table with ratios.
 # Usage: bash benches/judge_speed.sh [RUNS]
 set -euo pipefail
 root=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
 cd "$root"
 runs=${1:-3}
-cargo build -q -p tribunal-worker --bin tribunal
-T=${CARGO_TARGET_DIR:-target}/debug/tribunal
+cargo build -q --release -p tribunal-worker --bin tribunal
+T=${CARGO_TARGET_DIR:-target}/release/tribunal
 out=target/bench/judge
 rm -rf "$out" && mkdir -p "$out"
 port=$(python3 -c 'import socket; s = socket.socket(); s.bind(("127.0.0.1", 0)); print(s.getsockname()[1])')

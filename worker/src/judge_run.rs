@@ -122,7 +122,9 @@ impl EngineArgs {
     }
 }
 
-/// The MiniLM embeddings of `texts`, `batch` texts per forward pass.
+/// The MiniLM embeddings of `texts` in their order, `batch` texts per forward pass. Texts are
+/// batched longest first, as sentence-transformers does, so each batch pads to lengths close
+/// to its own (the padding is masked out: the vectors do not depend on the batching).
 pub fn embed_texts(
     embedder: &Embedder,
     texts: &[String],
@@ -131,10 +133,14 @@ pub fn embed_texts(
     if batch == 0 {
         bail!("--batch: expected at least 1, found 0");
     }
-    let mut rows = Vec::with_capacity(texts.len());
-    for chunk in texts.chunks(batch) {
-        let refs: Vec<&str> = chunk.iter().map(String::as_str).collect();
-        rows.extend(embedder.embed(&refs)?);
+    let mut order: Vec<usize> = (0..texts.len()).collect();
+    order.sort_by_key(|&i| std::cmp::Reverse(texts[i].len()));
+    let mut rows = vec![Vec::new(); texts.len()];
+    for chunk in order.chunks(batch) {
+        let refs: Vec<&str> = chunk.iter().map(|&i| texts[i].as_str()).collect();
+        for (&i, row) in chunk.iter().zip(embedder.embed(&refs)?) {
+            rows[i] = row;
+        }
     }
     Ok(rows)
 }
