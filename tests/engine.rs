@@ -701,3 +701,65 @@ fn judge_runs_a_user_template_with_its_labels_and_marker() {
     assert_eq!(record["prompt"]["template"]["marker"], "Verdict:");
     assert_eq!(record["injection_flagged_items"], 1);
 }
+
+/// With `rationale_embedding = "judge"` each judgment carries the judge's own embedding of its
+/// answer, the mean final-layer hidden state of SmolLM2 (width 576) taken while generating it:
+/// no second model runs, so the record names no MiniLM. Different answers get different
+/// vectors. An OpenAI-compatible backend has no hidden states to give: a clear error.
+#[test]
+fn judge_embeds_its_rationale_with_its_own_hidden_states() {
+    let dir = temp_dir("engine-hidden");
+    let items = first_item(&dir);
+    let config = dir.join("hidden.toml");
+    std::fs::write(
+        &config,
+        "embed_rationale = true\nrationale_embedding = \"judge\"\n\n[design]\norders = \"both\"\n\n\
+         [prompt]\nkind = \"relative\"\nrubric = \"Which response is better?\"\n\n\
+         [decoding]\nmax_tokens = 24\n",
+    )
+    .unwrap();
+    let out = dir.join("hidden.jsonl");
+    judge_on_cpu(&config, &items, &out, &dir.join("data"));
+    let judgments = lines(&out);
+    assert_eq!(judgments.len(), 2, "one pair in both orders");
+    let vectors: Vec<Vec<f64>> = judgments.iter().map(|j| floats(&j["embedding"])).collect();
+    for (j, v) in judgments.iter().zip(&vectors) {
+        assert_eq!(v.len(), 576, "{}", j["order"]);
+        assert!(v.iter().all(|x| x.is_finite()) && v.iter().any(|&x| x != 0.0));
+        assert!(j["generated_tokens"].as_u64().unwrap() > 0);
+    }
+    if judgments[0]["raw"] != judgments[1]["raw"] {
+        assert_ne!(vectors[0], vectors[1]);
+    }
+    let record: Value =
+        serde_json::from_str(&std::fs::read_to_string(dir.join("hidden.jsonl.run.json")).unwrap())
+            .unwrap();
+    assert!(
+        record["embedding_model"]
+            .as_str()
+            .unwrap()
+            .contains("final-layer hidden state"),
+        "{record}"
+    );
+
+    let remote = dir.join("remote.toml");
+    std::fs::write(
+        &remote,
+        "embed_rationale = true\nrationale_embedding = \"judge\"\n\n[prompt]\nkind = \"relative\"\n\
+         rubric = \"Which response is better?\"\n\n[backend]\nkind = \"openai\"\n\
+         url = \"http://127.0.0.1:9/v1\"\nmodel = \"m\"\n",
+    )
+    .unwrap();
+    let output = run_tribunal(&judge_args(
+        &remote,
+        &items,
+        &dir.join("remote.jsonl"),
+        &dir.join("remote"),
+    ));
+    assert!(!output.status.success());
+    let stderr = String::from_utf8_lossy(&output.stderr);
+    assert!(
+        stderr.contains("`rationale_embedding = \"judge\"` needs the local judge"),
+        "{stderr}"
+    );
+}

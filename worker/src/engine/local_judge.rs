@@ -1,5 +1,5 @@
-//! The local judge: SmolLM2-135M-Instruct from its GGUF file (candle's quantized llama; the
-//! tokenizer is read from the GGUF), prompted in its ChatML format.
+//! The local judge: SmolLM2-135M-Instruct from its GGUF file (the decoder of [`super::llama`];
+//! the tokenizer is read from the GGUF), prompted in its ChatML format.
 //!
 //! Decoding is greedy, or sampled at a temperature with a seeded generator, up to a token
 //! budget or the end-of-turn token. The score position is the step that chooses the first
@@ -10,14 +10,18 @@
 //! (found by encoding and checked by decoding the ids). When the answer never reaches
 //! the marker, the marker is appended after it (and the whitespace tokens the judge most likely
 //! puts next) and p_s is read there, flagged `forced`; the answer is then still a parse failure.
+//!
+//! The rationale's embedding comes with the answer: the mean of the final-layer hidden states
+//! of the generated tokens fed back while decoding, up to the score position (the rationale
+//! and the marker; a forced suffix is not part of it), width 576.
 
+use super::llama::{mean_row, Llama, Step};
 use super::{existing, Judge};
 use anyhow::{anyhow, bail, Context};
 use candle_core::quantized::gguf_file;
 use candle_core::quantized::tokenizer::TokenizerFromGguf;
 use candle_core::{Device, Tensor};
 use candle_transformers::generation::LogitsProcessor;
-use candle_transformers::models::quantized_llama::ModelWeights;
 use serde::Serialize;
 use std::path::Path;
 use std::time::Instant;
@@ -57,6 +61,9 @@ pub struct Generation {
     /// The probability mass the labels' tokens held before normalising.
     pub label_mass: f64,
     pub score_position: ScorePosition,
+    /// The judge's own embedding of its rationale (the mean final-layer hidden state), when
+    /// the backend exposes its hidden states.
+    pub hidden: Option<Vec<f32>>,
     /// Wall-clock seconds of the generation.
     pub seconds: f64,
 }
@@ -64,7 +71,7 @@ pub struct Generation {
 /// A loaded GGUF judge.
 pub struct LocalJudge {
     path: std::path::PathBuf,
-    model: ModelWeights,
+    model: Llama,
     tokenizer: Tokenizer,
     device: Device,
     end_of_turn: u32,
@@ -86,7 +93,7 @@ impl LocalJudge {
             .map_err(|e| anyhow!("{}: not a GGUF file: {e}", path.display()))?;
         let tokenizer = Tokenizer::from_gguf(&content)
             .map_err(|e| anyhow!("{}: tokenizer: {e}", path.display()))?;
-        let model = ModelWeights::from_gguf(content, &mut file, device)
+        let model = Llama::from_gguf(&content, &mut file, device)
             .map_err(|e| anyhow!("{}: weights: {e}", path.display()))?;
         let end_of_turn = tokenizer
             .token_to_id("<|im_end|>")
@@ -144,10 +151,20 @@ impl LocalJudge {
             .collect()
     }
 
-    /// Logits of the next token after feeding `tokens` at position `at`.
-    fn step(&mut self, tokens: &[u32], at: usize) -> anyhow::Result<Tensor> {
-        let input = Tensor::new(tokens, &self.device)?.unsqueeze(0)?;
-        Ok(self.model.forward(&input, at)?.squeeze(0)?)
+    /// The next token's logits and the hidden states after feeding `tokens` at position `at`.
+    fn step(&mut self, tokens: &[u32], at: usize) -> anyhow::Result<Step> {
+        self.model.forward(tokens, at)
+    }
+
+    /// The mean final-layer hidden state of `text`'s tokens, fed on their own from position 0
+    /// (the judge as a text embedder, as llama.cpp's embedding mode pools it).
+    pub fn embed(&mut self, text: &str) -> anyhow::Result<Vec<f32>> {
+        let ids = self.encode(text)?;
+        if ids.is_empty() {
+            bail!("an empty text has no tokens to embed");
+        }
+        self.model.clear_cache();
+        mean_row(&self.step(&ids, 0)?.hidden)
     }
 
     /// p_s over `label_ids` from `logits`, and the mass they held.
@@ -184,10 +201,11 @@ impl Judge for LocalJudge {
              <|im_start|>assistant\n"
         );
         let prompt_ids = self.encode(&prompt)?;
-        self.model.clear_kv_cache();
+        self.model.clear_cache();
         let mut sampler = LogitsProcessor::new(decoding.seed, decoding.temperature, None);
-        let mut logits = self.step(&prompt_ids, 0)?;
+        let mut logits = self.step(&prompt_ids, 0)?.logits;
         let mut position = prompt_ids.len();
+        let mut rationale: Vec<Tensor> = Vec::new();
         let mut generated: Vec<u32> = Vec::new();
         let mut at_score = None;
         let mut text = String::new();
@@ -203,18 +221,27 @@ impl Judge for LocalJudge {
             }
             generated.push(next);
             text = self.decode(&generated)?;
-            logits = self.step(&[next], position)?;
+            let step = self.step(&[next], position)?;
+            if at_score.is_none() {
+                rationale.push(step.hidden);
+            }
+            logits = step.logits;
             position += 1;
         }
         if text.trim_end().ends_with(marker) {
             at_score = Some(Self::label_probs(&logits, &label_ids)?);
         }
         let generated_tokens = generated.len();
+        let hidden = if rationale.is_empty() {
+            None
+        } else {
+            Some(mean_row(&Tensor::cat(&rationale, 0)?)?)
+        };
         let ((label_probs, label_mass), score_position) = match at_score {
             Some(found) => (found, ScorePosition::Generated),
             None => {
                 let suffix = self.encode(&format!(" {marker}"))?;
-                let mut logits = self.step(&suffix, position)?;
+                let mut logits = self.step(&suffix, position)?.logits;
                 position += suffix.len();
                 // Past the whitespace the judge would put after the marker (at most two tokens).
                 for _ in 0..2 {
@@ -222,7 +249,7 @@ impl Judge for LocalJudge {
                     if !self.decode(&[next])?.trim().is_empty() {
                         break;
                     }
-                    logits = self.step(&[next], position)?;
+                    logits = self.step(&[next], position)?.logits;
                     position += 1;
                 }
                 (
@@ -238,6 +265,7 @@ impl Judge for LocalJudge {
             label_probs,
             label_mass,
             score_position,
+            hidden,
             seconds: started.elapsed().as_secs_f64(),
         })
     }

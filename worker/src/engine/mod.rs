@@ -1,11 +1,15 @@
 //! The judge engine: the device, sentence embeddings ([`embedder`]) and the judges behind one
-//! trait, [`Judge`]: the local GGUF judge ([`local_judge`], candle) or any OpenAI-compatible
-//! chat-completions server ([`openai_judge`], an inference fleet). Local model files come from
+//! trait, [`Judge`]: the local GGUF judge ([`local_judge`] on the decoder of [`llama`], which
+//! also gives the judge's hidden states as embeddings) or any OpenAI-compatible
+//! chat-completions server ([`openai_judge`], an inference fleet; [`openai_embedder`] for its
+//! embeddings endpoint). Local model files come from
 //! the registry wheels that `scripts/setup.sh` unpacks into `models/` (nothing is fetched at
 //! run time).
 
 pub mod embedder;
+pub mod llama;
 pub mod local_judge;
+pub mod openai_embedder;
 pub mod openai_judge;
 
 use local_judge::{Decoding, Generation};
@@ -117,15 +121,24 @@ pub enum BackendConfig {
 }
 
 impl BackendConfig {
-    /// The judge this configuration names: the local model under `models` on `device`, or a
-    /// client of the server.
-    pub fn load(&self, models: &Path, device: &Device) -> anyhow::Result<Box<dyn Judge>> {
+    /// The judges this configuration names, one per request a worker keeps in flight: the
+    /// local model under `models` on `device` (one), or `concurrency` clients of the server.
+    pub fn load(
+        &self,
+        models: &Path,
+        device: &Device,
+    ) -> anyhow::Result<Vec<Box<dyn Judge + Send>>> {
         Ok(match self {
-            Self::Local => Box::new(local_judge::LocalJudge::load(
+            Self::Local => vec![Box::new(local_judge::LocalJudge::load(
                 &ModelPaths::under(models).smollm2,
                 device,
-            )?),
-            Self::Openai(params) => Box::new(openai_judge::OpenAiJudge::new(params)?),
+            )?)],
+            Self::Openai(params) => {
+                let client = openai_judge::OpenAiJudge::new(params)?;
+                (0..params.concurrency)
+                    .map(|_| Box::new(client.clone()) as Box<dyn Judge + Send>)
+                    .collect()
+            }
         })
     }
 }

@@ -13,7 +13,9 @@
 //! The API key, when there is one, is read from the environment variable the configuration
 //! names (`api_key_env`), never from the configuration, and is not recorded. A failed request
 //! (connection error, timeout, 429 or 5xx) is retried `retries` times with doubling back-off;
-//! any other status is an error carrying the server's message.
+//! any other status is an error carrying the server's message. Up to `concurrency` requests
+//! are in flight at once per worker process (each lane a clone of the client, sharing its
+//! connection pool); a fleet serves many requests at a time, so one worker can keep it busy.
 
 use super::local_judge::{Decoding, Generation, ScorePosition};
 use super::Judge;
@@ -41,7 +43,32 @@ pub struct OpenAiParams {
     /// Alternatives asked for at each generated token (`top_logprobs`).
     #[serde(default = "default_top_logprobs")]
     pub top_logprobs: u32,
+    /// Requests in flight at once from one worker process (1 to 256).
+    #[serde(default = "default_concurrency")]
+    pub concurrency: usize,
 }
+
+fn default_concurrency() -> usize {
+    1
+}
+
+impl OpenAiParams {
+    /// Every setting at its default, with an empty URL and model.
+    pub fn defaults() -> Self {
+        Self {
+            url: String::new(),
+            model: String::new(),
+            api_key_env: None,
+            timeout_seconds: default_timeout(),
+            retries: default_retries(),
+            top_logprobs: default_top_logprobs(),
+            concurrency: default_concurrency(),
+        }
+    }
+}
+
+/// The most requests one worker keeps in flight.
+const MAX_CONCURRENCY: usize = 256;
 
 fn default_timeout() -> f64 {
     120.0
@@ -55,17 +82,48 @@ fn default_top_logprobs() -> u32 {
     20
 }
 
-/// A connection to the server.
+/// A chat-completions client; clones share the connection pool.
+#[derive(Clone)]
 pub struct OpenAiJudge {
     params: OpenAiParams,
-    endpoint: String,
-    key: Option<String>,
-    agent: ureq::Agent,
+    client: Client,
 }
 
 impl OpenAiJudge {
     /// Checks `params` and reads the API key; connects lazily.
     pub fn new(params: &OpenAiParams) -> anyhow::Result<Self> {
+        if params.top_logprobs > 20 {
+            bail!(
+                "[backend] top_logprobs: expected 0 to 20, found {}",
+                params.top_logprobs
+            );
+        }
+        if !(1..=MAX_CONCURRENCY).contains(&params.concurrency) {
+            bail!(
+                "[backend] concurrency: expected 1 to {MAX_CONCURRENCY} requests in flight, found {}",
+                params.concurrency
+            );
+        }
+        Ok(Self {
+            params: params.clone(),
+            client: Client::new(params, "chat/completions")?,
+        })
+    }
+}
+
+/// An endpoint of an OpenAI-compatible server (`{url}/{path}`), with the API key, the
+/// timeout and the retries of [`OpenAiParams`]; clones share the connection pool.
+#[derive(Clone)]
+pub(crate) struct Client {
+    pub(crate) endpoint: String,
+    key: Option<String>,
+    retries: u32,
+    agent: ureq::Agent,
+}
+
+impl Client {
+    /// Checks the URL and the timeout and reads the API key.
+    pub(crate) fn new(params: &OpenAiParams, path: &str) -> anyhow::Result<Self> {
         if !(params.url.starts_with("http://") || params.url.starts_with("https://")) {
             bail!(
                 "[backend] url: expected an http:// or https:// URL, found `{}`",
@@ -78,12 +136,6 @@ impl OpenAiJudge {
                 params.timeout_seconds
             );
         }
-        if params.top_logprobs > 20 {
-            bail!(
-                "[backend] top_logprobs: expected 0 to 20, found {}",
-                params.top_logprobs
-            );
-        }
         let key = match &params.api_key_env {
             Some(var) => Some(std::env::var(var).map_err(|_| {
                 anyhow!("[backend] api_key_env: the environment variable `{var}` is not set")
@@ -93,18 +145,19 @@ impl OpenAiJudge {
         let agent = ureq::Agent::config_builder()
             .timeout_global(Some(Duration::from_secs_f64(params.timeout_seconds)))
             .http_status_as_error(false)
+            .max_idle_connections_per_host(params.concurrency.max(1))
             .build()
             .into();
         Ok(Self {
-            endpoint: format!("{}/chat/completions", params.url.trim_end_matches('/')),
-            params: params.clone(),
+            endpoint: format!("{}/{path}", params.url.trim_end_matches('/')),
             key,
+            retries: params.retries,
             agent,
         })
     }
 
     /// One request, retried on transient failures.
-    fn post(&self, body: &serde_json::Value) -> anyhow::Result<serde_json::Value> {
+    pub(crate) fn post(&self, body: &serde_json::Value) -> anyhow::Result<serde_json::Value> {
         let mut attempt = 0;
         loop {
             let mut request = self.agent.post(&self.endpoint);
@@ -134,7 +187,7 @@ impl OpenAiJudge {
                 }
                 Err(error) => format!("{}: {error}", self.endpoint),
             };
-            if attempt >= self.params.retries {
+            if attempt >= self.retries {
                 bail!("{failure} (after {} attempts)", attempt + 1);
             }
             std::thread::sleep(Duration::from_millis(500 << attempt.min(6)));
@@ -198,14 +251,14 @@ impl Judge for OpenAiJudge {
             body["logprobs"] = true.into();
             body["top_logprobs"] = self.params.top_logprobs.into();
         }
-        let answer = self.post(&body)?;
+        let answer = self.client.post(&body)?;
         let choice = &answer["choices"][0];
         let text = choice["message"]["content"]
             .as_str()
             .with_context(|| {
                 format!(
                     "{}: expected choices[0].message.content in the answer",
-                    self.endpoint
+                    self.client.endpoint
                 )
             })?
             .to_owned();
@@ -229,6 +282,7 @@ impl Judge for OpenAiJudge {
             label_probs,
             label_mass,
             score_position,
+            hidden: None,
             seconds: started.elapsed().as_secs_f64(),
         })
     }
@@ -236,7 +290,7 @@ impl Judge for OpenAiJudge {
     fn describe(&self) -> anyhow::Result<serde_json::Value> {
         Ok(serde_json::json!({
             "id": self.params.model,
-            "endpoint": self.endpoint,
+            "endpoint": self.client.endpoint,
             "backend": "openai-compatible",
         }))
     }
@@ -287,15 +341,25 @@ mod tests {
             timeout_seconds: 10.0,
             retries: 0,
             top_logprobs: 5,
+            concurrency: 1,
         };
         let error = OpenAiJudge::new(&params).err().unwrap().to_string();
         assert!(error.contains("[backend] url"), "{error}");
         let missing_key = OpenAiParams {
             url: "http://127.0.0.1:9/v1".to_owned(),
             api_key_env: Some("TRIBUNAL_TEST_UNSET_KEY".to_owned()),
-            ..params
+            ..params.clone()
         };
         let error = OpenAiJudge::new(&missing_key).err().unwrap().to_string();
         assert!(error.contains("TRIBUNAL_TEST_UNSET_KEY"), "{error}");
+        for concurrency in [0, 257] {
+            let lanes = OpenAiParams {
+                url: "http://127.0.0.1:9/v1".to_owned(),
+                concurrency,
+                ..params.clone()
+            };
+            let error = OpenAiJudge::new(&lanes).err().unwrap().to_string();
+            assert!(error.contains("[backend] concurrency"), "{error}");
+        }
     }
 }
