@@ -14,6 +14,7 @@
 #   CHOIX_100K [1]         choix fits and bootstrap rounds at 100k battles (no warm-up)
 #   CHOIX_1M [0]           … at 1M battles (0: not run; a fit takes many minutes)
 #   PAGE_RUNS [5]          timed runs of the Leaderboard page on the 100k battles (benches/page.mjs)
+#   CAL_PAGE_RUNS [9]      timed cross-validations on the Calibrate page (benches/calibrate_page.mjs)
 #   WS_RUNS [5]            timed demo streams of 10,000 events into one page (benches/ws_events.mjs)
 #   BENCH_MAX_LOAD         when set, wait (up to BENCH_WAIT_S [900] s) until the 1-minute load
 #                          average is below it before timing
@@ -84,6 +85,11 @@ for _ in $(seq 100); do
 done
 [ -n "$url" ] || { echo "tribunal serve did not start: see $out/serve.log" >&2; exit 1; }
 node benches/page.mjs "$url" "$data/battles-100k.csv" "${PAGE_RUNS:-5}" > "$out/page.json"
+stage "Calibrate page"
+for head in ls btl; do
+  node benches/calibrate_page.mjs "$url" "$head" "$data/cal-$head-384.csv" "${CAL_PAGE_RUNS:-9}" \
+    > "$out/calibrate-page-$head.json"
+done
 stage "WebSocket"
 node benches/ws_events.mjs "$url" 10000 "${WS_RUNS:-5}" > "$out/ws.json"
 kill "$serve_pid"

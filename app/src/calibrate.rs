@@ -1,6 +1,10 @@
 //! The Calibrate page (seed 000): pick a head kind, a training and a test calibration CSV
-//! (columns per head kind, see `tribunal::calibration_data`). A web worker runs
-//! [`CalibrationParams::fit`], the report `tribunal stats calibrate` prints; the page shows the
+//! (columns per head kind, see `tribunal::calibration_data`). Two web workers parse the
+//! training file as soon as it is chosen (a malformed one shows its located error at once) and
+//! share the cross-validation's folds when the run starts; the page joins their losses into the
+//! curve and one worker refits at the chosen γ and scores the head
+//! ([`CalibrationParams::fit_with_curve`]): the report `tribunal stats calibrate` prints, with
+//! the same numbers. The page shows the time the cross-validation took, the
 //! cross-validation curve with the γ chosen, the metrics of the head next to the base judge's
 //! on the same test rows with bootstrap intervals, the confusion matrices of both (classifying
 //! heads), and a link that downloads the model file. The embeddings may come from `.npy` /
@@ -18,7 +22,7 @@ use leptos::task::spawn_local;
 use serde_json::Value;
 use tribunal::calibration::CalibrationParams;
 use tribunal::calibration_data::HeadKind;
-use tribunal::cross_validation::CrossValidationParams;
+use tribunal::cross_validation::{CrossValidationParams, CvCurve};
 use tribunal::resample::BootstrapParams;
 use tribunal_app::stats_worker::{
     spawn_stats_worker, BinaryUpload, Job, Reply, StatsWorker, Upload,
@@ -51,6 +55,36 @@ async fn read_embedding_files(
     }
 }
 
+/// How many workers share a cross-validation's folds.
+const WORKERS: usize = 2;
+
+/// The run in flight (its request number is `request`): the settings, the folds' losses as
+/// they arrive, when it started (`performance.now()`, ms) and the inputs to read again for the
+/// refit.
+#[derive(Default)]
+struct PendingCv {
+    params: CalibrationParams,
+    folds: Vec<Option<Vec<f64>>>,
+    units: usize,
+    started: f64,
+    inputs: Option<Inputs>,
+}
+
+/// The file inputs and head kind of a run, read again for the refit and the scores.
+#[derive(Clone)]
+struct Inputs {
+    head: HeadKind,
+    train: HtmlInputElement,
+    test: HtmlInputElement,
+    embeddings: (Option<HtmlInputElement>, Option<HtmlInputElement>),
+}
+
+fn now() -> f64 {
+    web_sys::window()
+        .and_then(|w| w.performance())
+        .map_or(0.0, |p| p.now())
+}
+
 #[component]
 pub fn CalibratePage() -> impl IntoView {
     let head = RwSignal::new("ls".to_owned());
@@ -59,17 +93,116 @@ pub fn CalibratePage() -> impl IntoView {
     let report = RwSignal::new(None::<(Value, String)>);
     let error = RwSignal::new(None::<String>);
     let busy = RwSignal::new(false);
+    // The cross-validation of the last run: its γ and how long it took, ms.
+    let cv_done = RwSignal::new(None::<(f64, f64)>);
     let request = StoredValue::new(0u64);
+    // The version of the training file (and its head and embeddings) last chosen, and the
+    // last version sent to the workers to parse and keep.
+    let version = StoredValue::new(0u64);
+    let loaded = StoredValue::new(0u64);
+    let pending = StoredValue::new_local(PendingCv::default());
     let train_ref = NodeRef::<leptos::html::Input>::new();
     let test_ref = NodeRef::<leptos::html::Input>::new();
     let train_emb_ref = NodeRef::<leptos::html::Input>::new();
     let test_emb_ref = NodeRef::<leptos::html::Input>::new();
+    let workers = StoredValue::new_local(Vec::<WorkerBridge<StatsWorker>>::new());
+    let send = move |k: usize, job: Job| {
+        workers.with_value(|w: &Vec<WorkerBridge<StatsWorker>>| {
+            if let Some(worker) = w.get(k % w.len().max(1)) {
+                worker.send(job);
+            }
+        });
+    };
 
-    let on_reply = move |reply: Reply| {
-        if let Reply::Calibrated { request: r, result } = reply {
+    // Reads the files and has a worker refit at the curve's γ and score the head.
+    let score = move |r: u64, curve: CvCurve| {
+        let Some((inputs, params)) = pending.with_value(|p| Some((p.inputs.clone()?, p.params)))
+        else {
+            return;
+        };
+        spawn_local(async move {
+            let files = async {
+                let train = read(&inputs.train, "training").await?;
+                let test = read(&inputs.test, "test").await?;
+                let embeddings =
+                    read_embedding_files(inputs.embeddings.0, inputs.embeddings.1).await?;
+                Ok::<_, String>((train, test, embeddings))
+            };
+            match files.await {
+                Ok((train, test, embeddings)) if r == request.get_value() => send(
+                    1,
+                    Job::Calibrate {
+                        request: r,
+                        head: inputs.head,
+                        train,
+                        test,
+                        embeddings,
+                        params,
+                        curve: Some(curve),
+                    },
+                ),
+                Ok(_) => {}
+                Err(message) => {
+                    if r == request.get_value() {
+                        busy.set(false);
+                        error.set(Some(message));
+                    }
+                }
+            }
+        });
+    };
+    let fail = move |r: u64, message: String| {
+        if r == request.get_value() {
+            request.set_value(r + 1);
+            busy.set(false);
+            error.set(Some(message));
+        }
+    };
+    let on_cv_folds =
+        move |r: u64, done: Vec<usize>, result: Result<(usize, Vec<Vec<f64>>), String>| {
             if r != request.get_value() {
                 return;
             }
+            let (units, losses) = match result {
+                Ok(found) => found,
+                // Both workers may fail alike: the first failure ends the run.
+                Err(message) => return fail(r, message),
+            };
+            let joined = pending.try_update_value(|p| {
+                p.units = units;
+                for (f, l) in done.into_iter().zip(losses) {
+                    if let Some(slot) = p.folds.get_mut(f) {
+                        *slot = Some(l);
+                    }
+                }
+                let all: Option<Vec<Vec<f64>>> = p.folds.iter().cloned().collect();
+                all.map(|all| {
+                    (
+                        CvCurve::from_fold_losses(&p.params.cv, p.units, all),
+                        p.started,
+                    )
+                })
+            });
+            match joined {
+                Some(Some((Ok(curve), started))) => {
+                    cv_done.set(Some((curve.chosen_gamma, now() - started)));
+                    score(r, curve);
+                }
+                Some(Some((Err(e), _))) => fail(r, e.to_string()),
+                _ => {}
+            }
+        };
+    let on_reply = move |reply: Reply| match reply {
+        Reply::CvFolds {
+            request: r,
+            folds: done,
+            result,
+        } => on_cv_folds(r, done, result),
+        Reply::CalibrationLoaded {
+            version: v,
+            result: Err(message),
+        } if v == version.get_value() => error.set(Some(message)),
+        Reply::Calibrated { request: r, result } if r == request.get_value() => {
             busy.set(false);
             match result {
                 Ok(done) => {
@@ -79,9 +212,56 @@ pub fn CalibratePage() -> impl IntoView {
                 Err(message) => error.set(Some(message)),
             }
         }
+        _ => {}
     };
-    let worker = StoredValue::new_local(spawn_stats_worker(on_reply));
-    let send = move |job: Job| worker.with_value(|w: &WorkerBridge<StatsWorker>| w.send(job));
+    workers.set_value((0..WORKERS).map(|_| spawn_stats_worker(on_reply)).collect());
+
+    // Reads the training file (and its embeddings) and has every worker parse and keep it as a
+    // new version; a file that does not parse shows its located error at once. Then runs
+    // `then` with the version.
+    let load = move |then: Option<Box<dyn FnOnce(u64)>>| {
+        let (Some(train), Ok(kind)) = (train_ref.get(), head.get_untracked().parse::<HeadKind>())
+        else {
+            return;
+        };
+        let embedding = train_emb_ref.get();
+        let v = version.get_value() + 1;
+        version.set_value(v);
+        spawn_local(async move {
+            let files = async {
+                let upload = read(&train, "training").await?;
+                Ok::<_, String>((upload, read_binary(embedding).await?))
+            };
+            match files.await {
+                Ok((upload, embeddings)) if v == version.get_value() => {
+                    loaded.set_value(v);
+                    for k in 0..WORKERS {
+                        send(
+                            k,
+                            Job::LoadCalibration {
+                                version: v,
+                                head: kind,
+                                train: upload.clone(),
+                                embeddings: embeddings.clone(),
+                            },
+                        );
+                    }
+                    if let Some(then) = then {
+                        then(v);
+                    }
+                }
+                Ok(_) => {}
+                Err(message) => {
+                    busy.set(false);
+                    error.set(Some(message));
+                }
+            }
+        });
+    };
+    let reload = move |_| {
+        error.set(None);
+        load(None);
+    };
 
     let run = move |_| {
         let (Some(train), Some(test)) = (train_ref.get(), test_ref.get()) else {
@@ -95,46 +275,56 @@ pub fn CalibratePage() -> impl IntoView {
             }
         };
         busy.set(true);
-        let embedding_inputs = (train_emb_ref.get(), test_emb_ref.get());
-        spawn_local(async move {
-            let files = async {
-                let train = read(&train, "training").await?;
-                let test = read(&test, "test").await?;
-                let embeddings =
-                    read_embedding_files(embedding_inputs.0, embedding_inputs.1).await?;
-                Ok::<_, String>((train, test, embeddings))
-            };
-            match files.await {
-                Ok((train, test, embeddings)) => {
-                    let r = request.get_value() + 1;
-                    request.set_value(r);
-                    let seed = seed.get_untracked();
-                    send(Job::Calibrate {
-                        request: r,
-                        head: kind,
-                        train,
-                        test,
-                        embeddings,
-                        params: CalibrationParams {
-                            cv: CrossValidationParams {
-                                folds: folds.get_untracked(),
-                                seed,
-                                ..CrossValidationParams::default()
-                            },
-                            bootstrap: BootstrapParams {
-                                seed,
-                                ..BootstrapParams::default()
-                            },
-                            ..CalibrationParams::default()
-                        },
-                    });
-                }
-                Err(message) => {
-                    error.set(Some(message));
-                    busy.set(false);
-                }
-            }
+        error.set(None);
+        cv_done.set(None);
+        let started = now();
+        let seed = seed.get_untracked();
+        let params = CalibrationParams {
+            cv: CrossValidationParams {
+                folds: folds.get_untracked(),
+                seed,
+                ..CrossValidationParams::default()
+            },
+            bootstrap: BootstrapParams {
+                seed,
+                ..BootstrapParams::default()
+            },
+            ..CalibrationParams::default()
+        };
+        let r = request.get_value() + 1;
+        request.set_value(r);
+        pending.set_value(PendingCv {
+            params,
+            folds: vec![None; params.cv.folds],
+            units: 0,
+            started,
+            inputs: Some(Inputs {
+                head: kind,
+                train,
+                test,
+                embeddings: (train_emb_ref.get(), test_emb_ref.get()),
+            }),
         });
+        // The folds start at once on the training rows the workers hold (parsed when the file
+        // was chosen); the files are read again for the refit once the curve is joined.
+        let start_folds = move |v: u64| {
+            for k in 0..WORKERS {
+                send(
+                    k,
+                    Job::CvFolds {
+                        request: r,
+                        version: v,
+                        params,
+                        folds: (k..params.cv.folds).step_by(WORKERS).collect(),
+                    },
+                );
+            }
+        };
+        if loaded.get_value() == version.get_value() && version.get_value() > 0 {
+            start_folds(version.get_value());
+        } else {
+            load(Some(Box::new(start_folds)));
+        }
     };
 
     view! {
@@ -153,7 +343,7 @@ pub fn CalibratePage() -> impl IntoView {
             </p>
             <div class="controls">
                 <label>"Head "
-                    <select id="cal-head" on:change=move |ev| head.set(event_target_value(&ev))>
+                    <select id="cal-head" on:change=move |ev| { head.set(event_target_value(&ev)); reload(()); }>
                         {["ls", "mn", "btl", "btl2", "pl"].into_iter().map(|k| view! {
                             <option value=k selected=move || head.get() == k>{k}</option>
                         }).collect_view()}
@@ -167,13 +357,18 @@ pub fn CalibratePage() -> impl IntoView {
                     <input id="cal-seed" type="number" min="0" prop:value=move || seed.get().to_string()
                         on:change=move |ev| seed.set(event_target_value(&ev).parse().unwrap_or(0)) />
                 </label>
-                <label class="file">"Training CSV " <input id="cal-train" type="file" accept=".csv" node_ref=train_ref /></label>
+                <label class="file">"Training CSV " <input id="cal-train" type="file" accept=".csv" node_ref=train_ref on:change=move |_| reload(()) /></label>
                 <label class="file">"Test CSV " <input id="cal-test" type="file" accept=".csv" node_ref=test_ref /></label>
-                <label class="file">"Training embeddings (optional) " <input id="cal-train-emb" type="file" accept=".npy,.safetensors" node_ref=train_emb_ref /></label>
+                <label class="file">"Training embeddings (optional) " <input id="cal-train-emb" type="file" accept=".npy,.safetensors" node_ref=train_emb_ref on:change=move |_| reload(()) /></label>
                 <label class="file">"Test embeddings " <input id="cal-test-emb" type="file" accept=".npy,.safetensors" node_ref=test_emb_ref /></label>
                 <button id="cal-run" on:click=run>"Calibrate"</button>
             </div>
-            {move || busy.get().then(|| view! { <p class="busy">"cross-validating…"</p> })}
+            {move || cv_done.get().map(|(gamma, ms)| view! {
+                <p id="cal-cv" class="hint" data-gamma=gamma.to_string() data-ms=ms.to_string()>
+                    {format!("{}-fold cross-validation over {} γ in {WORKERS} web workers: {ms:.0} ms, γ = {gamma:.4e}", folds.get_untracked(), CrossValidationParams::default().grid.points)}
+                </p>
+            })}
+            {move || busy.get().then(|| view! { <p class="busy">{move || if cv_done.get().is_some() { "scoring on the test rows…" } else { "cross-validating…" }}</p> })}
             {move || error.get().map(|m| view! { <div id="cal-error" class="error" role="alert">{m}</div> })}
             {move || report.get().map(|(r, model)| view! { <CalibrationView report=r model /> })}
         </section>

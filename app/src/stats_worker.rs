@@ -15,6 +15,13 @@
 //! fitting worker summarises every replicate with the bootstrap it kept ([`Job::Summarise`]).
 //! Round r depends only on (seed, r), so the split does not change the numbers. Files travel as
 //! text (a CSV is UTF-8), which JSON carries far more cheaply than a byte array.
+//!
+//! A calibration's cross-validation is split the same way: each worker parses the training
+//! file once, when the page loads it ([`Job::LoadCalibration`], keeping it under the page's
+//! version number), computes the validation losses of its share of the folds
+//! ([`Job::CvFolds`]), and the page joins them into the curve (the same curve whichever worker
+//! computed which fold); one worker then refits at the chosen γ and scores the head on the
+//! test rows ([`Job::Calibrate`] with the curve).
 
 use gloo_worker::{Codec, HandlerId, Spawnable, Worker, WorkerBridge, WorkerScope};
 use serde::de::DeserializeOwned;
@@ -25,8 +32,11 @@ use tribunal::battles::{parse_battles, parse_battles_with_column, Battles};
 use tribunal::bradley_terry::BradleyTerryParams;
 use tribunal::bt_bootstrap::{BtBootstrapParams, BtBootstrapPlan};
 use tribunal::calibration::CalibrationParams;
-use tribunal::calibration_data::{parse_calibration, parse_calibration_with_embeddings, HeadKind};
+use tribunal::calibration_data::{
+    parse_calibration, parse_calibration_with_embeddings, CalibrationData, HeadKind,
+};
 use tribunal::consistency_report::ConsistencyReportParams;
+use tribunal::cross_validation::CvCurve;
 use tribunal::embedding_file::read_embeddings;
 use tribunal::irt_report::IrtReportParams;
 use tribunal::judge_study::{JudgeStudy, JudgeStudyParams};
@@ -154,7 +164,22 @@ pub enum Job {
         /// Also the per-slice table (`slices` in the JSON), as `stats agree --slice` prints.
         slices: Option<SliceParams>,
     },
-    /// A calibration head fitted on training rows with cross-validated γ and scored on test rows.
+    /// Parse a calibration's training file (and its embedding file) and keep it as `version`.
+    LoadCalibration {
+        version: u64,
+        head: HeadKind,
+        train: Upload,
+        embeddings: Option<BinaryUpload>,
+    },
+    /// The validation losses of `folds` of the cross-validation of the kept training rows.
+    CvFolds {
+        request: u64,
+        version: u64,
+        params: CalibrationParams,
+        folds: Vec<usize>,
+    },
+    /// A calibration head fitted on training rows with cross-validated γ (or at the γ of
+    /// `curve`, the cross-validation computed already) and scored on test rows.
     Calibrate {
         request: u64,
         head: HeadKind,
@@ -164,6 +189,7 @@ pub enum Job {
         /// CSVs' `embedding` column.
         embeddings: Option<(BinaryUpload, BinaryUpload)>,
         params: CalibrationParams,
+        curve: Option<CvCurve>,
     },
     /// A check of a judge's own runs: A/A, self-consistency or position bias.
     RunCheck {
@@ -266,6 +292,17 @@ pub enum Reply {
         request: u64,
         result: Result<serde_json::Value, String>,
     },
+    /// The training file of `version` parsed (its units), or why not.
+    CalibrationLoaded {
+        version: u64,
+        result: Result<usize, String>,
+    },
+    /// The training units and each of `folds`' validation losses at every γ.
+    CvFolds {
+        request: u64,
+        folds: Vec<usize>,
+        result: Result<(usize, Vec<Vec<f64>>), String>,
+    },
     /// The calibration report's JSON, as the CLI prints it, and the model file's JSON.
     Calibrated {
         request: u64,
@@ -301,9 +338,11 @@ pub fn spawn_stats_worker(on_reply: impl Fn(Reply) + 'static) -> WorkerBridge<St
         .spawn(WORKER_PATH)
 }
 
-/// The worker: one job at a time; it keeps the bootstrap of its last [`Job::Fit`].
+/// The worker: one job at a time; it keeps the bootstrap of its last [`Job::Fit`] and the
+/// training rows of its last [`Job::LoadCalibration`].
 pub struct StatsWorker {
     bootstrap: Option<(u64, BtBootstrapPlan)>,
+    calibration: Option<(u64, Result<CalibrationData, String>)>,
 }
 
 fn study(input: &StudyInput, params: &JudgeStudyParams) -> tribunal::Result<JudgeStudy> {
@@ -446,15 +485,15 @@ fn programs_json(
     Ok(json)
 }
 
-/// What `tribunal stats calibrate` prints, and the model file.
-fn calibrate(
+/// Calibration rows of `head` from a CSV, with the embeddings of `file` instead of its
+/// `embedding` column when given; `dim`: the embedding dimension they must have.
+fn read_calibration(
     head: HeadKind,
-    train: &Upload,
-    test: &Upload,
-    embeddings: Option<&(BinaryUpload, BinaryUpload)>,
-    params: &CalibrationParams,
-) -> Result<(serde_json::Value, String), String> {
-    let read = |upload: &Upload, file: Option<&BinaryUpload>, dim: Option<usize>| match file {
+    upload: &Upload,
+    file: Option<&BinaryUpload>,
+    dim: Option<usize>,
+) -> tribunal::Result<CalibrationData> {
+    match file {
         Some(f) => read_embeddings(&f.name, &f.bytes).and_then(|rows| {
             parse_calibration_with_embeddings(
                 &upload.name,
@@ -465,11 +504,22 @@ fn calibrate(
             )
         }),
         None => parse_calibration(&upload.name, upload.text.as_bytes(), head, dim),
-    };
-    let fitted = read(train, embeddings.map(|e| &e.0), None)
+    }
+}
+
+/// What `tribunal stats calibrate` prints, and the model file.
+fn calibrate(
+    head: HeadKind,
+    train: &Upload,
+    test: &Upload,
+    embeddings: Option<&(BinaryUpload, BinaryUpload)>,
+    params: &CalibrationParams,
+    curve: Option<CvCurve>,
+) -> Result<(serde_json::Value, String), String> {
+    let fitted = read_calibration(head, train, embeddings.map(|e| &e.0), None)
         .and_then(|tr| {
-            let te = read(test, embeddings.map(|e| &e.1), Some(tr.dim()))?;
-            params.fit(&tr, &te)
+            let te = read_calibration(head, test, embeddings.map(|e| &e.1), Some(tr.dim()))?;
+            params.fit_with_curve(&tr, &te, curve)
         })
         .and_then(|c| Ok((c.model.to_json()?, c)))
         .map_err(|e| e.to_string())?;
@@ -514,7 +564,10 @@ impl Worker for StatsWorker {
     type Output = Reply;
 
     fn create(_scope: &WorkerScope<Self>) -> Self {
-        Self { bootstrap: None }
+        Self {
+            bootstrap: None,
+            calibration: None,
+        }
     }
 
     fn update(&mut self, _scope: &WorkerScope<Self>, _message: Self::Message) {}
@@ -630,6 +683,40 @@ impl Worker for StatsWorker {
                 request,
                 result: agreement(&input, &judges, &params, slices.as_ref()),
             },
+            Job::LoadCalibration {
+                version,
+                head,
+                train,
+                embeddings,
+            } => {
+                let data = read_calibration(head, &train, embeddings.as_ref(), None)
+                    .map_err(|e| e.to_string());
+                let result = data
+                    .as_ref()
+                    .map(CalibrationData::len)
+                    .map_err(Clone::clone);
+                self.calibration = Some((version, data));
+                Reply::CalibrationLoaded { version, result }
+            }
+            Job::CvFolds {
+                request,
+                version,
+                params,
+                folds,
+            } => Reply::CvFolds {
+                request,
+                result: match &self.calibration {
+                    Some((kept, Ok(data))) if *kept == version => params
+                        .fold_losses(data, &folds)
+                        .map(|losses| (data.len(), losses))
+                        .map_err(|e| e.to_string()),
+                    Some((kept, Err(message))) if *kept == version => Err(message.clone()),
+                    _ => Err(format!(
+                        "this worker does not hold version {version} of the training file"
+                    )),
+                },
+                folds,
+            },
             Job::Calibrate {
                 request,
                 head,
@@ -637,9 +724,10 @@ impl Worker for StatsWorker {
                 test,
                 embeddings,
                 params,
+                curve,
             } => Reply::Calibrated {
                 request,
-                result: calibrate(head, &train, &test, embeddings.as_ref(), &params),
+                result: calibrate(head, &train, &test, embeddings.as_ref(), &params, curve),
             },
             Job::RunCheck {
                 request,

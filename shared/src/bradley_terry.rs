@@ -241,6 +241,17 @@ pub fn softplus(x: f64) -> f64 {
     x.max(0.0) + (-x.abs()).exp().ln_1p()
 }
 
+/// (softplus(x), σ(x)) from one exponential, equal to the two functions' values.
+pub fn softplus_and_sigmoid(x: f64) -> (f64, f64) {
+    let e = (-x.abs()).exp();
+    let sigma = if x >= 0.0 {
+        1.0 / (1.0 + e)
+    } else {
+        e / (1.0 + e)
+    };
+    (x.max(0.0) + e.ln_1p(), sigma)
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;

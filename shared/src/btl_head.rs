@@ -19,12 +19,12 @@
 //! [`Error::Insufficient`] for no rows; located [`Error::Input`] for ragged or non-finite
 //! embeddings, probabilities or targets outside [0, 1], and lists of different lengths.
 
-use crate::bradley_terry::{sigmoid, softplus};
+use crate::bradley_terry::{sigmoid, softplus, softplus_and_sigmoid};
 use crate::error::{Error, Location, Result};
 use crate::features::{self, check_probability_floor, BaseSignal, Dim, FeatureSpec, Scaler};
 use crate::glm::{self, check_gamma, Block, FitReport, Loss, SolverParams};
 use crate::ls_head::{check_finite, check_weights};
-use ndarray::{Array2, ArrayView1, ArrayViewMut1};
+use ndarray::{Array2, ArrayView1};
 use serde::{Deserialize, Serialize};
 
 /// Training rows of a BTL head.
@@ -296,20 +296,23 @@ impl Loss for LogisticLoss<'_> {
 
     fn value_gradient(&self, w: &[f64], grad: &mut [f64]) -> f64 {
         let q = self.x.ncols();
-        let theta = ArrayView1::from(&w[..q]);
         let (base_weight, intercept) = (w[q], w[q + 1]);
         grad.fill(0.0);
         let (head, tail) = grad.split_at_mut(q);
-        let mut g_theta = ArrayViewMut1::from(head);
         let mut value = 0.0;
-        for ((row, &b), &s) in self.x.rows().into_iter().zip(self.base).zip(self.y) {
-            let u = row.dot(&theta) + base_weight * b + intercept;
-            value += softplus(u) - s * u;
-            let r = sigmoid(u) - s;
-            g_theta.scaled_add(r, &row);
-            tail[0] += r * b;
-            tail[1] += r;
-        }
+        let (mut g_base, mut g_intercept) = (0.0, 0.0);
+        glm::score_and_gradient(self.x, &w[..q], head, |t, u| {
+            let (b, s) = (self.base[t], self.y[t]);
+            let u = u + base_weight * b + intercept;
+            let (loss, p) = softplus_and_sigmoid(u);
+            value += loss - s * u;
+            let r = p - s;
+            g_base += r * b;
+            g_intercept += r;
+            r
+        });
+        tail[0] = g_base;
+        tail[1] = g_intercept;
         value
     }
 }

@@ -24,7 +24,9 @@
 use crate::btl2_head::Btl2Params;
 use crate::btl_head::BtlParams;
 use crate::calibration_data::{CalibrationData, HeadKind};
-use crate::cross_validation::{fit_with_cv, CrossValidationParams, CvCurve};
+use crate::cross_validation::{
+    fit_with_cv, fold_losses, refit, CrossValidationParams, CvCurve, CvHead,
+};
 use crate::error::{Error, Result};
 use crate::head_file::{Head, HeadFile};
 use crate::ls_head::LsParams;
@@ -104,6 +106,19 @@ fn preferences(
     .map(Some)
 }
 
+/// The head cross-validated on `data` (or refitted at the chosen γ of a curve given).
+fn cross_validated<H: CvHead>(
+    head: &H,
+    data: &H::Data,
+    cv: &CrossValidationParams,
+    curve: Option<CvCurve>,
+) -> Result<(H::Fitted, CvCurve)> {
+    match curve {
+        Some(curve) => refit(head, data, cv, curve),
+        None => fit_with_cv(head, data, cv),
+    }
+}
+
 /// Index of the largest value (the first on a tie).
 fn argmax(v: &[f64]) -> usize {
     (0..v.len()).fold(0, |best, i| if v[i] > v[best] { i } else { best })
@@ -116,32 +131,92 @@ impl CalibrationParams {
         self.bootstrap.validate()
     }
 
+    fn ls(&self) -> LsParams {
+        LsParams {
+            standardize: self.standardize,
+            ..LsParams::default()
+        }
+    }
+
+    fn mn(&self) -> MnParams {
+        MnParams {
+            standardize: self.standardize,
+            ..MnParams::default()
+        }
+    }
+
+    fn btl(&self) -> BtlParams {
+        BtlParams {
+            standardize: self.standardize,
+            ..BtlParams::default()
+        }
+    }
+
+    fn btl2(&self) -> Btl2Params {
+        Btl2Params {
+            standardize: self.standardize,
+            ..Btl2Params::default()
+        }
+    }
+
+    fn plackett_luce(&self) -> PlackettLuceParams {
+        PlackettLuceParams {
+            standardize: self.standardize,
+            ..PlackettLuceParams::default()
+        }
+    }
+
+    /// The validation losses of the cross-validation folds `folds` of `train` at every γ of
+    /// the grid ([`crate::cross_validation::fold_losses`] with this calibration's head).
+    ///
+    /// # Errors
+    /// Those of the cross-validation and the head.
+    pub fn fold_losses(&self, train: &CalibrationData, folds: &[usize]) -> Result<Vec<Vec<f64>>> {
+        self.validate()?;
+        let cv = &self.cv;
+        match train {
+            CalibrationData::Ls(d) => fold_losses(&self.ls(), d, cv, folds),
+            CalibrationData::Mn(d) => fold_losses(&self.mn(), d, cv, folds),
+            CalibrationData::Btl(d) => fold_losses(&self.btl(), d, cv, folds),
+            CalibrationData::Btl2(d) => fold_losses(&self.btl2(), d, cv, folds),
+            CalibrationData::PlackettLuce(d) => fold_losses(&self.plackett_luce(), d, cv, folds),
+        }
+    }
+
     /// Fits the head on `train` with γ chosen by cross-validation and scores it on `test`.
     ///
     /// # Errors
     /// See the module documentation.
     pub fn fit(&self, train: &CalibrationData, test: &CalibrationData) -> Result<Calibration> {
+        self.fit_with_curve(train, test, None)
+    }
+
+    /// [`CalibrationParams::fit`], with the cross-validation curve of `train` given when it
+    /// was computed already (by [`CalibrationParams::fold_losses`] on each fold, joined by
+    /// [`CvCurve::from_fold_losses`]); it must be of these settings and rows.
+    ///
+    /// # Errors
+    /// See the module documentation; [`Error::InvalidParam`] for a curve of other settings.
+    pub fn fit_with_curve(
+        &self,
+        train: &CalibrationData,
+        test: &CalibrationData,
+        curve: Option<CvCurve>,
+    ) -> Result<Calibration> {
         self.validate()?;
-        let (cv, boot, standardize) = (&self.cv, &self.bootstrap, self.standardize);
+        let mut curve = curve;
+        let (cv, boot) = (&self.cv, &self.bootstrap);
         let seed = Some(cv.seed);
         let (curve, model, regression, classification) = match (train, test) {
             (CalibrationData::Ls(tr), CalibrationData::Ls(te)) => {
-                let params = LsParams {
-                    standardize,
-                    ..LsParams::default()
-                };
-                let (head, curve) = fit_with_cv(&params, tr, cv)?;
+                let (head, curve) = cross_validated(&self.ls(), tr, cv, curve.take())?;
                 let predicted = head.predict(&te.embeddings, &te.scores)?;
                 let regression = compare_regression(&te.labels, &predicted, &te.scores, boot)?;
                 let model = HeadFile::new(Head::Ls(head), seed, tr);
                 (curve, model, Some(regression), None)
             }
             (CalibrationData::Mn(tr), CalibrationData::Mn(te)) => {
-                let params = MnParams {
-                    standardize,
-                    ..MnParams::default()
-                };
-                let (head, curve) = fit_with_cv(&params, tr, cv)?;
+                let (head, curve) = cross_validated(&self.mn(), tr, cv, curve.take())?;
                 let predicted = head.predict(&te.embeddings, &te.probabilities)?;
                 let base: Vec<i64> = te
                     .probabilities
@@ -177,11 +252,7 @@ impl CalibrationParams {
                 (curve, model, Some(regression), Some(classification))
             }
             (CalibrationData::Btl(tr), CalibrationData::Btl(te)) => {
-                let params = BtlParams {
-                    standardize,
-                    ..BtlParams::default()
-                };
-                let (head, curve) = fit_with_cv(&params, tr, cv)?;
+                let (head, curve) = cross_validated(&self.btl(), tr, cv, curve.take())?;
                 let predicted = head.predict(&te.embeddings, &te.probabilities)?;
                 let regression =
                     compare_regression(&te.labels, &predicted, &te.probabilities, boot)?;
@@ -190,11 +261,7 @@ impl CalibrationParams {
                 (curve, model, Some(regression), classification)
             }
             (CalibrationData::Btl2(tr), CalibrationData::Btl2(te)) => {
-                let params = Btl2Params {
-                    standardize,
-                    ..Btl2Params::default()
-                };
-                let (head, curve) = fit_with_cv(&params, tr, cv)?;
+                let (head, curve) = cross_validated(&self.btl2(), tr, cv, curve.take())?;
                 let predicted = head.predict(
                     &te.first_embeddings,
                     &te.second_embeddings,
@@ -213,11 +280,7 @@ impl CalibrationParams {
                 (curve, model, Some(regression), classification)
             }
             (CalibrationData::PlackettLuce(tr), CalibrationData::PlackettLuce(te)) => {
-                let params = PlackettLuceParams {
-                    standardize,
-                    ..PlackettLuceParams::default()
-                };
-                let (head, curve) = fit_with_cv(&params, tr, cv)?;
+                let (head, curve) = cross_validated(&self.plackett_luce(), tr, cv, curve.take())?;
                 let predicted = head.predict(&te.lists)?;
                 let right = |best: usize| i64::from(best == 0);
                 let head_top: Vec<i64> = predicted.iter().map(|p| right(argmax(p))).collect();

@@ -15,7 +15,8 @@
 //!
 //! Arguments: a head's settings (any [`CvHead`]), its data and [`CrossValidationParams`].
 //! Returns: [`CvCurve`] (with the seed), or the head refitted on all data at the chosen γ by
-//! [`fit_with_cv`]. Errors: [`Error::InvalidParam`] for fewer than two folds or an invalid grid;
+//! [`fit_with_cv`]. The folds are independent: [`fold_losses`] computes some of them and
+//! [`CvCurve::from_fold_losses`] joins all into the same curve, whichever computed which. Errors: [`Error::InvalidParam`] for fewer than two folds or an invalid grid;
 //! [`Error::Insufficient`] for fewer units than folds; the head's own errors.
 
 use crate::btl2_head::{Btl2Data, Btl2Head, Btl2Params};
@@ -191,6 +192,21 @@ pub fn cross_validate<H: CvHead>(
     data: &H::Data,
     params: &CrossValidationParams,
 ) -> Result<CvCurve> {
+    let folds: Vec<usize> = (0..params.folds).collect();
+    let fold_loss = fold_losses(head, data, params, &folds)?;
+    CvCurve::from_fold_losses(params, H::units(data), fold_loss)
+}
+
+/// The validation losses of the folds `folds` (each < k), each at every γ of the grid, in the
+/// order asked: the per-fold part of [`cross_validate`], so that folds can be computed apart
+/// (the app splits them across its web workers) and joined by [`CvCurve::from_fold_losses`]
+/// into the very curve `cross_validate` returns.
+pub fn fold_losses<H: CvHead>(
+    head: &H,
+    data: &H::Data,
+    params: &CrossValidationParams,
+    folds: &[usize],
+) -> Result<Vec<Vec<f64>>> {
     params.validate()?;
     let n = H::units(data);
     let k = params.folds;
@@ -199,54 +215,113 @@ pub fn cross_validate<H: CvHead>(
             "{k}-fold cross-validation needs at least {k} units (one per fold), found {n}"
         )));
     }
+    if let Some(&f) = folds.iter().find(|&&f| f >= k) {
+        return Err(Error::param(
+            "folds",
+            format!(
+                "fold {f} does not exist in {k}-fold cross-validation (folds 0 to {})",
+                k - 1
+            ),
+        ));
+    }
     let gammas = params.grid.values();
     let assignment = match H::strata(data) {
         Some(strata) => stratified_fold_assignment(&strata, k, params.seed),
         None => fold_assignment(n, k, params.seed),
     };
-    let mut fold_loss = Vec::with_capacity(k);
-    for f in 0..k {
-        let train: Vec<usize> = (0..n).filter(|&i| assignment[i] != f).collect();
-        let test: Vec<usize> = (0..n).filter(|&i| assignment[i] == f).collect();
-        let held_out = H::select(data, &test);
-        let fits = head.fit_path(&H::select(data, &train), &gammas)?;
-        fold_loss.push(
-            fits.iter()
-                .map(|fitted| H::validation_loss(fitted, &held_out))
-                .collect::<Result<Vec<f64>>>()?,
-        );
-    }
-    let kf = k as f64;
-    let mean_loss: Vec<f64> = (0..gammas.len())
-        .map(|i| fold_loss.iter().map(|l| l[i]).sum::<f64>() / kf)
-        .collect();
-    let sd_loss = (0..gammas.len())
-        .map(|i| {
-            let ss: f64 = fold_loss
+    folds
+        .iter()
+        .map(|&f| {
+            let train: Vec<usize> = (0..n).filter(|&i| assignment[i] != f).collect();
+            let test: Vec<usize> = (0..n).filter(|&i| assignment[i] == f).collect();
+            let held_out = H::select(data, &test);
+            head.fit_path(&H::select(data, &train), &gammas)?
                 .iter()
-                .map(|l| (l[i] - mean_loss[i]).powi(2))
-                .sum();
-            (ss / (kf - 1.0)).sqrt()
+                .map(|fitted| H::validation_loss(fitted, &held_out))
+                .collect()
         })
-        .collect();
-    let chosen_index = (0..gammas.len()).fold(0, |best, i| {
-        if mean_loss[i] < mean_loss[best] {
-            i
-        } else {
-            best
+        .collect()
+}
+
+impl CvCurve {
+    /// The curve of a cross-validation of `units` units from the losses of every fold
+    /// (`fold_loss[f]`: fold f at every γ of the grid, as [`fold_losses`] returns them).
+    pub fn from_fold_losses(
+        params: &CrossValidationParams,
+        units: usize,
+        fold_loss: Vec<Vec<f64>>,
+    ) -> Result<Self> {
+        params.validate()?;
+        let gammas = params.grid.values();
+        let k = params.folds;
+        if fold_loss.len() != k || fold_loss.iter().any(|l| l.len() != gammas.len()) {
+            return Err(Error::param(
+                "fold_loss",
+                format!(
+                    "expected {k} folds of {} losses each, found {} folds",
+                    gammas.len(),
+                    fold_loss.len()
+                ),
+            ));
         }
-    });
-    Ok(CvCurve {
-        folds: k,
-        seed: params.seed,
-        units: n,
-        chosen_gamma: gammas[chosen_index],
-        gammas,
-        mean_loss,
-        sd_loss,
-        fold_loss,
-        chosen_index,
-    })
+        let kf = k as f64;
+        let mean_loss: Vec<f64> = (0..gammas.len())
+            .map(|i| fold_loss.iter().map(|l| l[i]).sum::<f64>() / kf)
+            .collect();
+        let sd_loss = (0..gammas.len())
+            .map(|i| {
+                let ss: f64 = fold_loss
+                    .iter()
+                    .map(|l| (l[i] - mean_loss[i]).powi(2))
+                    .sum();
+                (ss / (kf - 1.0)).sqrt()
+            })
+            .collect();
+        let chosen_index = (0..gammas.len()).fold(0, |best, i| {
+            if mean_loss[i] < mean_loss[best] {
+                i
+            } else {
+                best
+            }
+        });
+        Ok(Self {
+            folds: k,
+            seed: params.seed,
+            units,
+            chosen_gamma: gammas[chosen_index],
+            gammas,
+            mean_loss,
+            sd_loss,
+            fold_loss,
+            chosen_index,
+        })
+    }
+
+    /// Checks that this curve is a cross-validation of `units` units with `params` (so its
+    /// chosen γ may stand for one run here).
+    pub fn check(&self, params: &CrossValidationParams, units: usize) -> Result<()> {
+        if self.folds != params.folds
+            || self.seed != params.seed
+            || self.gammas != params.grid.values()
+            || self.units != units
+        {
+            return Err(Error::param(
+                "cv",
+                format!(
+                    "the curve is of {}-fold cross-validation (seed {}) of {} units over {} γ; \
+                     expected {}-fold (seed {}) of {units} units over {} γ",
+                    self.folds,
+                    self.seed,
+                    self.units,
+                    self.gammas.len(),
+                    params.folds,
+                    params.seed,
+                    params.grid.points
+                ),
+            ));
+        }
+        Ok(())
+    }
 }
 
 /// Cross-validates γ, then fits the head on all of `data` at the chosen γ.
@@ -256,6 +331,18 @@ pub fn fit_with_cv<H: CvHead>(
     params: &CrossValidationParams,
 ) -> Result<(H::Fitted, CvCurve)> {
     let curve = cross_validate(head, data, params)?;
+    refit(head, data, params, curve)
+}
+
+/// Fits the head on all of `data` at the γ `curve` chose, after checking that the curve is of
+/// this data and these settings (computed elsewhere, e.g. by folds in parallel).
+pub fn refit<H: CvHead>(
+    head: &H,
+    data: &H::Data,
+    params: &CrossValidationParams,
+    curve: CvCurve,
+) -> Result<(H::Fitted, CvCurve)> {
+    curve.check(params, H::units(data))?;
     let fitted = head.fit_path(data, &[curve.chosen_gamma])?.swap_remove(0);
     Ok((fitted, curve))
 }

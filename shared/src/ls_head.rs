@@ -15,7 +15,8 @@
 //! *Matrix Computations*, §8.3.1), so each γ of a grid costs O(m²):
 //! (A + γI)⁻¹r = Q (T + γI)⁻¹ Qᵀr, where T + γI is symmetric positive definite and tridiagonal
 //! and is solved by elimination without pivoting. This is what makes a cross-validation grid
-//! cheap: one O(m³) reduction per training set, not one per γ.
+//! cheap: one O(m³) reduction per training set, not one per γ. A fit at a single γ (the refit
+//! at the chosen γ) factors A + γI by Cholesky instead, a quarter of the reduction's work.
 //!
 //! Arguments: [`LsData`] (embeddings, base scores b, human scores s) and [`LsParams`] (γ,
 //! standardisation). Returns: [`LsHead`] with the feature spec, scaler, θ = weights ⊕
@@ -26,7 +27,8 @@
 use crate::error::{Error, Result};
 use crate::features::{self, BaseSignal, Dim, FeatureSpec, Scaler, DEFAULT_PROBABILITY_FLOOR};
 use crate::glm::{self, check_gamma, dot, transpose_times, FitReport, Loss};
-use ndarray::{s, Array1, Array2, ArrayView1, ArrayViewMut1, Axis};
+use crate::linalg::cholesky_solve;
+use ndarray::{s, Array1, Array2, ArrayView1, Axis};
 use serde::{Deserialize, Serialize};
 
 /// Training rows of an LS head.
@@ -138,8 +140,8 @@ impl LsParams {
         } else {
             (xc.t().dot(&xc), transpose_times(&xc, &yc.to_vec()))
         };
-        let reduction = Tridiagonal::new(&gram);
-        let rotated = reduction.apply_qt(rhs.to_vec());
+        let solver = GramSolver::new(gram, gammas.len());
+        let rotated = solver.prepare(rhs);
 
         let loss = SquaredLoss { x: &x, y: &y };
         let mut identity = vec![0.0; p + 1];
@@ -154,7 +156,7 @@ impl LsParams {
         Ok(gammas
             .iter()
             .map(|&gamma| {
-                let solved = reduction.apply_q(reduction.solve(gamma, &rotated));
+                let solved = solver.solve(gamma, &rotated);
                 let theta = if dual {
                     transpose_times(&xc, &solved)
                 } else {
@@ -269,18 +271,63 @@ impl Loss for SquaredLoss<'_> {
 
     fn value_gradient(&self, w: &[f64], grad: &mut [f64]) -> f64 {
         let p = self.x.ncols();
-        let theta = ArrayView1::from(&w[..p]);
         grad.fill(0.0);
         let (head, tail) = grad.split_at_mut(p);
-        let mut g_theta = ArrayViewMut1::from(head);
         let mut value = 0.0;
-        for (row, &y) in self.x.rows().into_iter().zip(self.y) {
-            let r = row.dot(&theta) + w[p] - y;
+        let mut g_intercept = 0.0;
+        glm::score_and_gradient(self.x, &w[..p], head, |t, u| {
+            let r = u + w[p] - self.y[t];
             value += r * r;
-            g_theta.scaled_add(2.0 * r, &row);
-            tail[0] += 2.0 * r;
-        }
+            g_intercept += 2.0 * r;
+            2.0 * r
+        });
+        tail[0] = g_intercept;
         value
+    }
+}
+
+/// Solves (A + γI) x = r for the γ of a path: by one Cholesky factorisation when the path has
+/// a single γ (m³/3 flops; the refit at the chosen γ), otherwise from one tridiagonal reduction
+/// (4m³/3 flops once, then O(m²) per γ).
+enum GramSolver {
+    Single(Array2<f64>),
+    Path(Tridiagonal),
+}
+
+impl GramSolver {
+    fn new(gram: Array2<f64>, gammas: usize) -> Self {
+        if gammas == 1 {
+            Self::Single(gram)
+        } else {
+            Self::Path(Tridiagonal::new(&gram))
+        }
+    }
+
+    /// What [`GramSolver::solve`] takes for `r`.
+    fn prepare(&self, r: Array1<f64>) -> Vec<f64> {
+        match self {
+            Self::Single(_) => r.to_vec(),
+            Self::Path(t) => t.apply_qt(r.to_vec()),
+        }
+    }
+
+    fn solve(&self, gamma: f64, prepared: &[f64]) -> Vec<f64> {
+        match self {
+            Self::Single(gram) => {
+                let shifted = gram + &(Array2::<f64>::eye(gram.nrows()) * gamma);
+                let r = Array1::from(prepared.to_vec());
+                match cholesky_solve(&shifted, &r) {
+                    Some(x) => x.to_vec(),
+                    // A + γI is positive definite, but rounding can hide it when γ is tiny
+                    // against A's scale; the tridiagonal solve does not need it.
+                    None => {
+                        let t = Tridiagonal::new(gram);
+                        t.apply_q(t.solve(gamma, &t.apply_qt(r.to_vec())))
+                    }
+                }
+            }
+            Self::Path(t) => t.apply_q(t.solve(gamma, prepared)),
+        }
     }
 }
 
@@ -411,7 +458,6 @@ impl Tridiagonal {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::linalg::cholesky_solve;
     use ndarray::array;
 
     #[test]

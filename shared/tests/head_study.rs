@@ -15,8 +15,11 @@ use rand::{Rng, SeedableRng};
 use rand_chacha::ChaCha8Rng;
 use tribunal::btl2_head::{Btl2Data, Btl2Params};
 use tribunal::btl_head::{BtlData, BtlParams};
+use tribunal::calibration::CalibrationParams;
+use tribunal::calibration_data::CalibrationData;
 use tribunal::cross_validation::{
-    cross_validate, fit_with_cv, fold_assignment, CrossValidationParams, GammaGrid,
+    cross_validate, fit_with_cv, fold_assignment, fold_losses, CrossValidationParams, CvCurve,
+    GammaGrid,
 };
 use tribunal::ls_head::{LsData, LsParams};
 use tribunal::metrics::{compare_classification, compare_regression, Averaging};
@@ -411,4 +414,67 @@ fn cross_validation_is_generic_over_the_pairwise_and_k_way_heads() {
         );
         assert!(curve.mean_loss[curve.chosen_index] < last);
     }
+}
+
+/// Folds computed apart (as the app's two web workers do: folds 0, 2, 4 and 1, 3) join into
+/// exactly the curve of one cross-validation, and a calibration given that curve is exactly the
+/// calibration that cross-validates itself; a curve of other settings is refused.
+#[test]
+fn folds_computed_apart_join_into_the_same_curve_and_calibration() {
+    let mut draw = Draw::new(41);
+    let (ls_train, ls_test) = ls_rows(&mut draw, true);
+    let (btl_train, _) = btl_rows(&mut draw, true);
+    let params = cv();
+    let join = |losses: [Vec<Vec<f64>>; 2], units: usize| {
+        let [mut even, mut odd] = losses.map(|l| l.into_iter());
+        let all: Vec<Vec<f64>> = (0..params.folds)
+            .filter_map(|f| if f % 2 == 0 { even.next() } else { odd.next() })
+            .collect();
+        CvCurve::from_fold_losses(&params, units, all).unwrap()
+    };
+    let ls = LsParams::default();
+    let split = [
+        fold_losses(&ls, &ls_train, &params, &[0, 2, 4]).unwrap(),
+        fold_losses(&ls, &ls_train, &params, &[1, 3]).unwrap(),
+    ];
+    let joined = join(split, ls_train.len());
+    assert_eq!(joined, cross_validate(&ls, &ls_train, &params).unwrap());
+    let beyond = fold_losses(&ls, &ls_train, &params, &[5]).unwrap_err();
+    assert!(
+        beyond.to_string().contains("fold 5 does not exist"),
+        "{beyond}"
+    );
+    let btl = BtlParams::default();
+    let split = [
+        fold_losses(&btl, &btl_train, &params, &[0, 2, 4]).unwrap(),
+        fold_losses(&btl, &btl_train, &params, &[1, 3]).unwrap(),
+    ];
+    assert_eq!(
+        join(split, btl_train.len()),
+        cross_validate(&btl, &btl_train, &params).unwrap()
+    );
+
+    let calibration = CalibrationParams {
+        cv: params,
+        bootstrap: boot(),
+        ..CalibrationParams::default()
+    };
+    let (train, test) = (CalibrationData::Ls(ls_train), CalibrationData::Ls(ls_test));
+    let whole = calibration.fit(&train, &test).unwrap();
+    let given = calibration
+        .fit_with_curve(&train, &test, Some(joined.clone()))
+        .unwrap();
+    assert_eq!(given, whole);
+    let other = CvCurve {
+        seed: params.seed + 1,
+        ..joined
+    };
+    let error = calibration
+        .fit_with_curve(&train, &test, Some(other))
+        .unwrap_err()
+        .to_string();
+    assert!(
+        error.contains("seed 12") && error.contains("seed 11"),
+        "{error}"
+    );
 }
