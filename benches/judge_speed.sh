@@ -12,8 +12,7 @@ set -euo pipefail
 root=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
 cd "$root"
 runs=${1:-3}
-cargo build -q --release -p tribunal-worker --bin tribunal
-T=${CARGO_TARGET_DIR:-target}/release/tribunal
+source benches/judge_common.sh
 out=target/bench/judge
 rm -rf "$out" && mkdir -p "$out"
 port=$(python3 -c 'import socket; s = socket.socket(); s.bind(("127.0.0.1", 0)); print(s.getsockname()[1])')
@@ -25,13 +24,6 @@ for _ in $(seq 240); do
   curl -sf "http://127.0.0.1:$port/v1/models" >/dev/null && break
   sleep 0.5
 done
-common='[design]
-orders = "both"
-[prompt]
-kind = "relative"
-rubric = "Which response follows the instruction better: correct, complete and concise?"
-[decoding]
-max_tokens = 96'
 printf '%s\n' "$common" >"$out/candle.toml"
 printf '%s\n[backend]\nkind = "openai"\nurl = "http://127.0.0.1:%s/v1"\nmodel = "smollm2"\n' "$common" "$port" >"$out/llama.toml"
 for k in $(seq "$runs"); do

@@ -11,17 +11,9 @@ set -euo pipefail
 root=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
 cd "$root"
 runs=${1:-3}
-cargo build -q --release -p tribunal-worker --bin tribunal
-T=${CARGO_TARGET_DIR:-target}/release/tribunal
+source benches/judge_common.sh
 out=target/bench/rationale
 rm -rf "$out" && mkdir -p "$out"
-common='[design]
-orders = "both"
-[prompt]
-kind = "relative"
-rubric = "Which response follows the instruction better: correct, complete and concise?"
-[decoding]
-max_tokens = 96'
 printf '%s\n' "$common" >"$out/none.toml"
 printf 'embed_rationale = true\n%s\n' "$common" >"$out/minilm.toml"
 printf 'embed_rationale = true\nrationale_embedding = "judge"\n%s\n' "$common" >"$out/judge.toml"
