@@ -250,6 +250,15 @@ pub fn CalibratePage() -> impl IntoView {
                         then(v);
                     }
                 }
+                // Another file (or head) was chosen while this one was read: a run waiting for
+                // it stops rather than cross-validate the wrong rows.
+                Ok(_) if then.is_some() => {
+                    busy.set(false);
+                    error.set(Some(
+                        "the training file or head changed while the file was read: calibrate again"
+                            .to_owned(),
+                    ));
+                }
                 Ok(_) => {}
                 Err(message) => {
                     busy.set(false);

@@ -472,9 +472,9 @@ pub(crate) fn score_and_gradient(
         return;
     }
     let standard = x.as_standard_layout();
-    let Some(data) = standard.as_slice() else {
-        return;
-    };
+    let data = standard
+        .as_slice()
+        .expect("an array in standard layout is one contiguous slice");
     let mut blocks = data.chunks_exact(ROWS * d);
     for (b, block) in (&mut blocks).enumerate() {
         let (r0, rest) = block.split_at(d);
