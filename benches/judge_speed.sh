@@ -26,12 +26,7 @@ for _ in $(seq 240); do
 done
 printf '%s\n' "$common" >"$out/candle.toml"
 printf '%s\n[backend]\nkind = "openai"\nurl = "http://127.0.0.1:%s/v1"\nmodel = "smollm2"\n' "$common" "$port" >"$out/llama.toml"
-for k in $(seq "$runs"); do
-  for backend in candle llama; do
-    "$T" judge --config "$out/$backend.toml" --input tests/fixtures/llmfao-items.csv \
-      --out "$out/$backend-$k.jsonl" --data-dir "$out/data-$backend-$k" --device cpu 2>/dev/null
-  done
-done
+judge_alternately "$runs" candle llama
 python3 - "$out" "$runs" <<'PY'
 import json, statistics, sys
 out, runs = sys.argv[1], int(sys.argv[2])

@@ -17,12 +17,7 @@ rm -rf "$out" && mkdir -p "$out"
 printf '%s\n' "$common" >"$out/none.toml"
 printf 'embed_rationale = true\n%s\n' "$common" >"$out/minilm.toml"
 printf 'embed_rationale = true\nrationale_embedding = "judge"\n%s\n' "$common" >"$out/judge.toml"
-for k in $(seq "$runs"); do
-  for way in none minilm judge; do
-    "$T" judge --config "$out/$way.toml" --input tests/fixtures/llmfao-items.csv \
-      --out "$out/$way-$k.jsonl" --data-dir "$out/data-$way-$k" --device cpu 2>/dev/null
-  done
-done
+judge_alternately "$runs" none minilm judge
 python3 - "$out" "$runs" <<'PY'
 import json, statistics, sys
 out, runs = sys.argv[1], int(sys.argv[2])

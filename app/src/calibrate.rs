@@ -2,7 +2,7 @@
 //! (columns per head kind, see `tribunal::calibration_data`). Two web workers parse the
 //! training file as soon as it is chosen (a malformed one shows its located error at once) and
 //! share the cross-validation's folds when the run starts; the page joins their losses into the
-//! curve and one worker refits at the chosen γ and scores the head
+//! curve, and one worker refits the training rows it holds at the chosen γ and scores the head
 //! ([`CalibrationParams::fit_with_curve`]): the report `tribunal stats calibrate` prints, with
 //! the same numbers. The page shows the time the cross-validation took, the
 //! cross-validation curve with the γ chosen, the metrics of the head next to the base judge's
@@ -43,18 +43,6 @@ async fn read_binary(input: Option<HtmlInputElement>) -> Result<Option<BinaryUpl
         .map(|(name, bytes)| BinaryUpload { name, bytes }))
 }
 
-/// The two embedding files, both or neither.
-async fn read_embedding_files(
-    train: Option<HtmlInputElement>,
-    test: Option<HtmlInputElement>,
-) -> Result<Option<(BinaryUpload, BinaryUpload)>, String> {
-    match (read_binary(train).await?, read_binary(test).await?) {
-        (Some(a), Some(b)) => Ok(Some((a, b))),
-        (None, None) => Ok(None),
-        _ => Err("choose both embedding files (training and test) or neither".to_owned()),
-    }
-}
-
 /// How many workers share a cross-validation's folds.
 const WORKERS: usize = 2;
 
@@ -70,13 +58,13 @@ struct PendingCv {
     inputs: Option<Inputs>,
 }
 
-/// The file inputs and head kind of a run, read again for the refit and the scores.
+/// A run's test inputs, read for the scores once the curve is joined, and whether the
+/// training embeddings came from a file (then the test embeddings must too).
 #[derive(Clone)]
 struct Inputs {
-    head: HeadKind,
-    train: HtmlInputElement,
     test: HtmlInputElement,
-    embeddings: (Option<HtmlInputElement>, Option<HtmlInputElement>),
+    test_embeddings: Option<HtmlInputElement>,
+    train_embedding_file: bool,
 }
 
 fn now() -> f64 {
@@ -114,31 +102,34 @@ pub fn CalibratePage() -> impl IntoView {
         });
     };
 
-    // Reads the files and has a worker refit at the curve's γ and score the head.
-    let score = move |r: u64, curve: CvCurve| {
+    // Reads the test files and has the worker that holds the training rows of `v` refit them at
+    // the curve's γ and score the head.
+    let score = move |r: u64, v: u64, curve: CvCurve| {
         let Some((inputs, params)) = pending.with_value(|p| Some((p.inputs.clone()?, p.params)))
         else {
             return;
         };
         spawn_local(async move {
             let files = async {
-                let train = read(&inputs.train, "training").await?;
                 let test = read(&inputs.test, "test").await?;
-                let embeddings =
-                    read_embedding_files(inputs.embeddings.0, inputs.embeddings.1).await?;
-                Ok::<_, String>((train, test, embeddings))
+                let test_embeddings = read_binary(inputs.test_embeddings).await?;
+                if test_embeddings.is_some() != inputs.train_embedding_file {
+                    return Err(
+                        "choose both embedding files (training and test) or neither".to_owned()
+                    );
+                }
+                Ok::<_, String>((test, test_embeddings))
             };
             match files.await {
-                Ok((train, test, embeddings)) if r == request.get_value() => send(
+                Ok((test, test_embeddings)) if r == request.get_value() => send(
                     1,
                     Job::Calibrate {
                         request: r,
-                        head: inputs.head,
-                        train,
+                        version: v,
                         test,
-                        embeddings,
+                        test_embeddings,
                         params,
-                        curve: Some(curve),
+                        curve,
                     },
                 ),
                 Ok(_) => {}
@@ -159,7 +150,7 @@ pub fn CalibratePage() -> impl IntoView {
         }
     };
     let on_cv_folds =
-        move |r: u64, done: Vec<usize>, result: Result<(usize, Vec<Vec<f64>>), String>| {
+        move |r: u64, v: u64, done: Vec<usize>, result: Result<(usize, Vec<Vec<f64>>), String>| {
             if r != request.get_value() {
                 return;
             }
@@ -186,7 +177,7 @@ pub fn CalibratePage() -> impl IntoView {
             match joined {
                 Some(Some((Ok(curve), started))) => {
                     cv_done.set(Some((curve.chosen_gamma, now() - started)));
-                    score(r, curve);
+                    score(r, v, curve);
                 }
                 Some(Some((Err(e), _))) => fail(r, e.to_string()),
                 _ => {}
@@ -195,9 +186,10 @@ pub fn CalibratePage() -> impl IntoView {
     let on_reply = move |reply: Reply| match reply {
         Reply::CvFolds {
             request: r,
+            version: v,
             folds: done,
             result,
-        } => on_cv_folds(r, done, result),
+        } => on_cv_folds(r, v, done, result),
         Reply::CalibrationLoaded {
             version: v,
             result: Err(message),
@@ -273,16 +265,13 @@ pub fn CalibratePage() -> impl IntoView {
     };
 
     let run = move |_| {
-        let (Some(train), Some(test)) = (train_ref.get(), test_ref.get()) else {
+        let (Some(_), Some(test)) = (train_ref.get(), test_ref.get()) else {
             return;
         };
-        let kind = match head.get_untracked().parse::<HeadKind>() {
-            Ok(kind) => kind,
-            Err(message) => {
-                error.set(Some(message));
-                return;
-            }
-        };
+        if let Err(message) = head.get_untracked().parse::<HeadKind>() {
+            error.set(Some(message));
+            return;
+        }
         busy.set(true);
         error.set(None);
         cv_done.set(None);
@@ -308,14 +297,16 @@ pub fn CalibratePage() -> impl IntoView {
             units: 0,
             started,
             inputs: Some(Inputs {
-                head: kind,
-                train,
                 test,
-                embeddings: (train_emb_ref.get(), test_emb_ref.get()),
+                test_embeddings: test_emb_ref.get(),
+                train_embedding_file: train_emb_ref
+                    .get()
+                    .and_then(|input| input.files())
+                    .is_some_and(|files| files.length() > 0),
             }),
         });
         // The folds start at once on the training rows the workers hold (parsed when the file
-        // was chosen); the files are read again for the refit once the curve is joined.
+        // was chosen); the test files are read once the curve is joined.
         let start_folds = move |v: u64| {
             for k in 0..WORKERS {
                 send(

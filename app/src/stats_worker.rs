@@ -20,8 +20,8 @@
 //! file once, when the page loads it ([`Job::LoadCalibration`], keeping it under the page's
 //! version number), computes the validation losses of its share of the folds
 //! ([`Job::CvFolds`]), and the page joins them into the curve (the same curve whichever worker
-//! computed which fold); one worker then refits at the chosen γ and scores the head on the
-//! test rows ([`Job::Calibrate`] with the curve).
+//! computed which fold); one worker then refits the kept rows at the chosen γ and scores the
+//! head on the test rows ([`Job::Calibrate`]).
 
 use gloo_worker::{Codec, HandlerId, Spawnable, Worker, WorkerBridge, WorkerScope};
 use serde::de::DeserializeOwned;
@@ -178,18 +178,17 @@ pub enum Job {
         params: CalibrationParams,
         folds: Vec<usize>,
     },
-    /// A calibration head fitted on training rows with cross-validated γ (or at the γ of
-    /// `curve`, the cross-validation computed already) and scored on test rows.
+    /// The head refitted on the kept training rows of `version` at the γ `curve` chose (the
+    /// cross-validation of those rows, joined from [`Job::CvFolds`]) and scored on test rows.
     Calibrate {
         request: u64,
-        head: HeadKind,
-        train: Upload,
+        version: u64,
         test: Upload,
-        /// The training and test embeddings as `.npy` / `.safetensors` files, instead of the
-        /// CSVs' `embedding` column.
-        embeddings: Option<(BinaryUpload, BinaryUpload)>,
+        /// The test embeddings as a `.npy` / `.safetensors` file, instead of the CSV's
+        /// `embedding` column (when the training rows' came from a file too).
+        test_embeddings: Option<BinaryUpload>,
         params: CalibrationParams,
-        curve: Option<CvCurve>,
+        curve: CvCurve,
     },
     /// A check of a judge's own runs: A/A, self-consistency or position bias.
     RunCheck {
@@ -292,14 +291,16 @@ pub enum Reply {
         request: u64,
         result: Result<serde_json::Value, String>,
     },
-    /// The training file of `version` parsed (its units), or why not.
+    /// The training file of `version` parsed, or why not.
     CalibrationLoaded {
         version: u64,
-        result: Result<usize, String>,
+        result: Result<(), String>,
     },
-    /// The training units and each of `folds`' validation losses at every γ.
+    /// The training units and each of `folds`' validation losses at every γ, on the training
+    /// rows of `version`.
     CvFolds {
         request: u64,
+        version: u64,
         folds: Vec<usize>,
         result: Result<(usize, Vec<Vec<f64>>), String>,
     },
@@ -343,6 +344,18 @@ pub fn spawn_stats_worker(on_reply: impl Fn(Reply) + 'static) -> WorkerBridge<St
 pub struct StatsWorker {
     bootstrap: Option<(u64, BtBootstrapPlan)>,
     calibration: Option<(u64, Result<CalibrationData, String>)>,
+}
+
+impl StatsWorker {
+    /// The training rows kept as `version`, or why there are none.
+    fn kept(&self, version: u64) -> Result<&CalibrationData, String> {
+        match &self.calibration {
+            Some((kept, data)) if *kept == version => data.as_ref().map_err(Clone::clone),
+            _ => Err(format!(
+                "this worker does not hold version {version} of the training file"
+            )),
+        }
+    }
 }
 
 fn study(input: &StudyInput, params: &JudgeStudyParams) -> tribunal::Result<JudgeStudy> {
@@ -507,23 +520,20 @@ fn read_calibration(
     }
 }
 
-/// What `tribunal stats calibrate` prints, and the model file.
+/// What `tribunal stats calibrate` prints, and the model file: the head refitted on `train` at
+/// the γ of `curve` and scored on `test`.
 fn calibrate(
-    head: HeadKind,
-    train: &Upload,
+    train: &CalibrationData,
     test: &Upload,
-    embeddings: Option<&(BinaryUpload, BinaryUpload)>,
+    test_embeddings: Option<&BinaryUpload>,
     params: &CalibrationParams,
-    curve: Option<CvCurve>,
+    curve: CvCurve,
 ) -> Result<(serde_json::Value, String), String> {
-    let fitted = read_calibration(head, train, embeddings.map(|e| &e.0), None)
-        .and_then(|tr| {
-            let te = read_calibration(head, test, embeddings.map(|e| &e.1), Some(tr.dim()))?;
-            params.fit_with_curve(&tr, &te, curve)
-        })
-        .and_then(|c| Ok((c.model.to_json()?, c)))
-        .map_err(|e| e.to_string())?;
-    let (model, calibration) = fitted;
+    let (model, calibration) =
+        read_calibration(train.kind(), test, test_embeddings, Some(train.dim()))
+            .and_then(|te| params.fit_with_curve(train, &te, Some(curve)))
+            .and_then(|c| Ok((c.model.to_json()?, c)))
+            .map_err(|e| e.to_string())?;
     let report = serde_json::to_value(calibration).map_err(|e| e.to_string())?;
     Ok((report, model))
 }
@@ -691,10 +701,7 @@ impl Worker for StatsWorker {
             } => {
                 let data = read_calibration(head, &train, embeddings.as_ref(), None)
                     .map_err(|e| e.to_string());
-                let result = data
-                    .as_ref()
-                    .map(CalibrationData::len)
-                    .map_err(Clone::clone);
+                let result = data.as_ref().map(|_| ()).map_err(Clone::clone);
                 self.calibration = Some((version, data));
                 Reply::CalibrationLoaded { version, result }
             }
@@ -705,29 +712,27 @@ impl Worker for StatsWorker {
                 folds,
             } => Reply::CvFolds {
                 request,
-                result: match &self.calibration {
-                    Some((kept, Ok(data))) if *kept == version => params
+                version,
+                result: self.kept(version).and_then(|data| {
+                    params
                         .fold_losses(data, &folds)
                         .map(|losses| (data.len(), losses))
-                        .map_err(|e| e.to_string()),
-                    Some((kept, Err(message))) if *kept == version => Err(message.clone()),
-                    _ => Err(format!(
-                        "this worker does not hold version {version} of the training file"
-                    )),
-                },
+                        .map_err(|e| e.to_string())
+                }),
                 folds,
             },
             Job::Calibrate {
                 request,
-                head,
-                train,
+                version,
                 test,
-                embeddings,
+                test_embeddings,
                 params,
                 curve,
             } => Reply::Calibrated {
                 request,
-                result: calibrate(head, &train, &test, embeddings.as_ref(), &params, curve),
+                result: self.kept(version).and_then(|train| {
+                    calibrate(train, &test, test_embeddings.as_ref(), &params, curve)
+                }),
             },
             Job::RunCheck {
                 request,
