@@ -55,17 +55,7 @@ wasm-bindgen --target web --out-dir "$out/pkg" "$target/wasm32-unknown-unknown/r
   printf 'node\t%s\n' "$(node --version)"
 } > "$out/env.tsv"
 
-if [ -n "${BENCH_MAX_LOAD:-}" ]; then
-  waited=0
-  until awk -v max="$BENCH_MAX_LOAD" '{ exit !($1 < max) }' /proc/loadavg; do
-    if [ "$waited" -ge "${BENCH_WAIT_S:-900}" ]; then
-      echo "load still ≥ $BENCH_MAX_LOAD after ${waited} s: timing anyway" >&2
-      break
-    fi
-    sleep 30
-    waited=$((waited + 30))
-  done
-fi
+source benches/wait_for_quiet.sh
 
 stage() { printf 'load before %s\t%s\n' "$1" "$(uptime)" >> "$out/env.tsv"; }
 stage "native"

@@ -35,6 +35,23 @@ fn upload_fits_in_the_browser_like_the_cli() {
     std::fs::write(&latin1, b"left,right,winner\nA,B,left\nA,Caf\xe9,left\n").unwrap();
     let screenshot = root().join("target/e2e/leaderboard.png");
     std::fs::create_dir_all(screenshot.parent().unwrap()).unwrap();
+    // a, b, c beat each other around a cycle; `top` never loses.
+    let separated = dir.join("separated.csv");
+    let mut text = "model_a,model_b,winner\n".to_owned();
+    for _ in 0..10 {
+        text.push_str(
+            "a,b,model_a\nb,c,model_a\nc,a,model_a\nb,a,model_a\ntop,a,model_a\nc,top,model_b\n",
+        );
+    }
+    std::fs::write(&separated, text).unwrap();
+    // A judge file with three verdicts: the join with the crowd mostly fails.
+    let thin_judge = dir.join("thin-judge.csv");
+    let judge_text = std::fs::read_to_string(&judge).unwrap();
+    std::fs::write(
+        &thin_judge,
+        judge_text.lines().take(4).collect::<Vec<_>>().join("\n") + "\n",
+    )
+    .unwrap();
 
     let page = run_browser_driver(
         "leaderboard.mjs",
@@ -46,6 +63,8 @@ fn upload_fits_in_the_browser_like_the_cli() {
             bad.as_os_str(),
             latin1.as_os_str(),
             screenshot.as_os_str(),
+            separated.as_os_str(),
+            thin_judge.as_os_str(),
         ],
     );
 
@@ -174,4 +193,55 @@ fn upload_fits_in_the_browser_like_the_cli() {
         "{anchored_summary}"
     );
     assert!(screenshot.is_file());
+
+    // The separated model: no SE, an interval open above, and the warning beside the table, as
+    // the CLI says it.
+    let cli_separated = stdout_json(&run_tribunal(&[
+        "stats",
+        "bt",
+        "--input",
+        separated.to_str().unwrap(),
+    ]));
+    let top = page["separatedRows"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .find(|r| r["model"] == "top")
+        .unwrap();
+    assert_eq!(top["se"], "—");
+    assert_eq!(top["upper"], "Infinity");
+    assert!(top["ci"].as_str().unwrap().ends_with("– ∞"), "{top}");
+    let warnings: Vec<&str> = page["separatedWarnings"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|w| w.as_str().unwrap())
+        .collect();
+    for w in cli_separated["warnings"].as_array().unwrap() {
+        assert!(
+            warnings.contains(&w.as_str().unwrap()),
+            "{w} not in {warnings:?}"
+        );
+    }
+    assert!(warnings.iter().any(|w| w.contains("`top` is separated")));
+    // The thin join: the study shows the CLI's join warnings.
+    let cli_thin = stdout_json(&run_tribunal(&[
+        "stats",
+        "soft-elo",
+        "--human",
+        crowd_arg,
+        "--judge",
+        thin_judge.to_str().unwrap(),
+        "--key",
+        "id",
+    ]));
+    let shown: Vec<&str> = page["studyWarnings"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|w| w.as_str().unwrap())
+        .collect();
+    for w in cli_thin["warnings"].as_array().unwrap() {
+        assert!(shown.contains(&w.as_str().unwrap()), "{w} not in {shown:?}");
+    }
 }

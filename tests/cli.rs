@@ -138,7 +138,7 @@ fn soft_elo_on_llmfao_compares_gpt4_with_the_crowd() {
     ]));
     // Every crowd vote's pair has a GPT-4 verdict.
     assert_eq!(json["n_battles"], 8931);
-    assert_eq!(json["unmatched_human_battles"], 0);
+    assert_eq!(json["join"]["unmatched_human_battles"], 0);
     // The agreement line is computed from the two printed leaderboards.
     let elo = |board: &serde_json::Value| -> std::collections::HashMap<String, f64> {
         board["ratings"]
@@ -270,4 +270,21 @@ fn study_input_errors_are_located() {
     ]);
     assert_eq!(out.status.code(), Some(1));
     assert!(String::from_utf8_lossy(&out.stderr).contains("header has no `nope` column"));
+}
+
+#[test]
+fn negative_numbers_are_read_as_values_and_checked_as_settings() {
+    // `--lambda -1` as users type it reaches the settings check (exit 1), not clap's
+    // "unexpected argument" (exit 2).
+    let scored = "shared/tests/fixtures/scored-arena.csv";
+    for args in [
+        ["stats", "bt", "--input", CROWD, "--lambda", "-1"],
+        ["stats", "soft-elo", "--input", scored, "--lambda", "-1"],
+    ] {
+        let out = run_tribunal(&args);
+        let err = String::from_utf8_lossy(&out.stderr);
+        assert_eq!(out.status.code(), Some(1), "{args:?}: {err}");
+        assert!(err.contains("invalid setting `lambda`"), "{args:?}: {err}");
+        assert!(!err.contains("unexpected argument"), "{args:?}: {err}");
+    }
 }

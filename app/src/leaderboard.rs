@@ -10,7 +10,7 @@ use gloo_worker::WorkerBridge;
 use leptos::prelude::*;
 use leptos::task::spawn_local;
 use tribunal::anchor::Anchor;
-use tribunal::bt_bootstrap::BtBootstrapParams;
+use tribunal::bt_bootstrap::{BtBootstrapParams, Replicate};
 use tribunal::judge_study::{JudgeStudy, JudgeStudyParams};
 use tribunal::leaderboard::Leaderboard;
 use tribunal::resample::BootstrapParams;
@@ -27,7 +27,7 @@ struct Pending {
     battles: Option<Upload>,
     params: BtBootstrapParams,
     anchor: Option<Anchor>,
-    chunks: Vec<(usize, Option<Vec<Vec<f64>>>)>,
+    chunks: Vec<(usize, Option<Vec<Replicate>>)>,
     fitted: Option<Leaderboard>,
 }
 
@@ -487,9 +487,13 @@ pub fn LeaderboardView(lb: Leaderboard) -> impl IntoView {
         .iter()
         .map(|r| {
             let ci = r.bootstrap.map(|b| {
+                // An open side (a separated model) is unbounded: ±Infinity for scripts, ∞ on
+                // screen.
+                let bound = |v: Option<f64>, open: &str| v.map_or(open.to_owned(), |v| v.to_string());
+                let shown = |v: Option<f64>, open: &str| v.map_or(open.to_owned(), |v| format!("{v:.1}"));
                 view! {
-                    <td class="num" data-lower=b.lower.to_string() data-upper=b.upper.to_string()>
-                        {format!("{:.1} – {:.1}", b.lower, b.upper)}
+                    <td class="num" data-lower=bound(b.lower, "-Infinity") data-upper=bound(b.upper, "Infinity")>
+                        {format!("{} – {}", shown(b.lower, "−∞"), shown(b.upper, "∞"))}
                     </td>
                     <td class="num">{if b.rank == b.worst_rank { b.rank.to_string() } else { format!("{}–{}", b.rank, b.worst_rank) }}</td>
                 }
@@ -499,7 +503,7 @@ pub fn LeaderboardView(lb: Leaderboard) -> impl IntoView {
                     <td class="num">{r.rank}</td>
                     <td>{r.model.clone()}</td>
                     <td class="num">{format!("{:.1}", r.elo)}</td>
-                    <td class="num">{format!("{:.1}", r.se)}</td>
+                    <td class="num">{r.se.map_or_else(|| "—".to_owned(), |se| format!("{se:.1}"))}</td>
                     {ci}
                     <td class="num">{r.battles}</td>
                     <td class="num">{format!("{:.1}", r.score)}</td>
@@ -513,7 +517,7 @@ pub fn LeaderboardView(lb: Leaderboard) -> impl IntoView {
         .map(|r| ForestRow {
             label: r.model.clone(),
             estimate: r.elo,
-            ci: r.bootstrap.map(|b| (b.lower, b.upper)),
+            ci: r.bootstrap.and_then(|b| Some((b.lower?, b.upper?))),
             band: None,
             reference: None,
         })
@@ -542,8 +546,8 @@ pub fn LeaderboardView(lb: Leaderboard) -> impl IntoView {
 fn StudyView(study: JudgeStudy) -> impl IntoView {
     let a = &study.agreement;
     let agreement = format!(
-        "{} · {} battles with human labels · judge vs human leaderboard on {} models: Spearman ρ = {:.3}, Kendall τ-b = {:.3}, Elo MAE = {:.1}",
-        study.source, study.n_human_battles, a.n_common, a.spearman, a.kendall_tau_b, a.mae
+        "{} · {} human votes, {} judge verdicts · judge vs human leaderboard on {} models: Spearman ρ = {:.3}, Kendall τ-b = {:.3}, Elo MAE = {:.1}",
+        study.source, study.n_human_battles, study.n_judge_verdicts, a.n_common, a.spearman, a.kendall_tau_b, a.mae
     );
     let runs = study
         .held_out
@@ -651,7 +655,11 @@ fn StudyView(study: JudgeStudy) -> impl IntoView {
     let beta = study.beta.as_ref().map(|b| view! { <p>{format!("β = {:.4} ± {:.4} (MLE on {} human non-tie battles)", b.beta, b.se, b.n_battles)}</p> });
     view! {
         <p class="summary" id="study-summary">{agreement}</p>
+        {study.warnings.iter().map(|w| view! { <p class="warning study-warning">{w.clone()}</p> }).collect_view()}
         {study.notes.iter().map(|n| view! { <p class="warning">{n.clone()}</p> }).collect_view()}
+        {[("human", &study.human), ("judge", &study.judge)].into_iter().flat_map(|(side, board)| {
+            board.warnings.iter().map(move |w| view! { <p class="warning study-warning">{format!("{side} leaderboard: {w}")}</p> })
+        }).collect_view()}
         {beta}
         <table class="ratings" id="held-out">
             <thead>

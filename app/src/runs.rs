@@ -167,9 +167,9 @@ pub fn RunWatch(stream: String) -> impl IntoView {
                         <thead><tr><th>"Rank"</th><th>"Model"</th><th>"Elo"</th><th>"SE"</th><th>"Judgments"</th></tr></thead>
                         <tbody>
                             {lb.ratings.iter().map(|r| view! {
-                                <tr data-model=r.model.clone() data-elo=r.elo.to_string() data-se=r.se.to_string()>
+                                <tr data-model=r.model.clone() data-elo=r.elo.to_string() data-se=r.se.map_or("NaN".to_owned(), |se| se.to_string())>
                                     <td>{r.rank}</td><td>{r.model.clone()}</td><td>{fixed(r.elo, 1)}</td>
-                                    <td>{fixed(r.se, 1)}</td><td>{r.battles}</td>
+                                    <td>{r.se.map_or("—".to_owned(), |se| fixed(se, 1))}</td><td>{r.battles}</td>
                                 </tr>
                             }).collect_view()}
                         </tbody>

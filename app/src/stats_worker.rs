@@ -28,9 +28,9 @@ use serde::de::DeserializeOwned;
 use serde::{Deserialize, Serialize};
 use tribunal::aa_report::AaReportParams;
 use tribunal::anchor::Anchor;
-use tribunal::battles::{parse_battles, parse_battles_with_column, Battles};
+use tribunal::battles::{parse_battles, Battles};
 use tribunal::bradley_terry::BradleyTerryParams;
-use tribunal::bt_bootstrap::{BtBootstrapParams, BtBootstrapPlan};
+use tribunal::bt_bootstrap::{BtBootstrapParams, BtBootstrapPlan, Replicate};
 use tribunal::calibration::CalibrationParams;
 use tribunal::calibration_data::{
     parse_calibration, parse_calibration_with_embeddings, CalibrationData, HeadKind,
@@ -51,7 +51,7 @@ use tribunal::program_report::{
 };
 use tribunal::program_votes::ScoreMatrix;
 use tribunal::reliability_report::{AgreementReportParams, RatingsFile};
-use tribunal::scored_battles::{join_verdicts, parse_scored_battles};
+use tribunal::scored_battles::{join_battle_files, parse_scored_battles};
 use tribunal::slices::SliceParams;
 use wasm_bindgen::JsValue;
 
@@ -141,7 +141,7 @@ pub enum Job {
     Summarise {
         request: u64,
         leaderboard: Box<Leaderboard>,
-        replicates: Vec<Vec<f64>>,
+        replicates: Vec<Replicate>,
     },
     /// The leaderboard (point estimates, sandwich SEs) of a judge run's battles so far:
     /// (model of `response`, model of `response_b`, the judge's preference for `response`).
@@ -276,7 +276,7 @@ pub enum Reply {
     Rounds {
         request: u64,
         start: usize,
-        result: Result<Vec<Vec<f64>>, String>,
+        result: Result<Vec<Replicate>, String>,
     },
     Summarised {
         request: u64,
@@ -361,11 +361,12 @@ impl StatsWorker {
 fn study(input: &StudyInput, params: &JudgeStudyParams) -> tribunal::Result<JudgeStudy> {
     match input {
         StudyInput::Joined { human, judge, key } => {
-            let (h, h_keys) = parse_battles_with_column(&human.name, human.text.as_bytes(), key)?;
-            let (j, j_keys) = parse_battles_with_column(&judge.name, judge.text.as_bytes(), key)?;
-            let joined = join_verdicts(&j, &j_keys, &h, &h_keys)?;
-            let source = format!("{} ⋈ {} on `{key}`", human.name, judge.name);
-            params.fit(&source, &joined.data)
+            let (source, joined) = join_battle_files(
+                (&human.name, human.text.as_bytes()),
+                (&judge.name, judge.text.as_bytes()),
+                key,
+            )?;
+            params.fit_joined(&source, &joined)
         }
         StudyInput::Scored(upload) => params.fit(
             &upload.name,
@@ -550,7 +551,7 @@ fn rounds(
     plan: &BtBootstrapPlan,
     start: usize,
     end: usize,
-) -> tribunal::Result<Vec<Vec<f64>>> {
+) -> tribunal::Result<Vec<Replicate>> {
     let mut replicates = Vec::with_capacity(end.saturating_sub(start));
     let mut from = start;
     while from < end {

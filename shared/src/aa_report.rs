@@ -12,7 +12,8 @@
 //! when the file holds several. On the numeric scale the mean absolute score difference on 0–1
 //! is checked too.
 //!
-//! Returns: [`AaReport`]; its JSON is what `tribunal stats aa` prints.
+//! Returns: [`AaReport`]; its JSON is what `tribunal stats aa` prints. Its warnings write a
+//! label as the file did (the label on the nominal scale, the number on the numeric).
 //!
 //! Errors: [`Error::Input`] (located) for a malformed file; [`Error::InvalidParam`] for an
 //! unknown run, gold rater, criterion or variant, a pass value that is not one of the labels
@@ -22,7 +23,7 @@
 use crate::aa_test::{AaCheck, AaLabels, AaRuns, AaTestParams, Flag};
 use crate::error::{Error, Result};
 use crate::ratings::{Columns, Ratings, RatingsParams, ScoreScale, Selection};
-use crate::reliability_report::{read_together, within, RatingsFile};
+use crate::reliability_report::{read_together, score_name, within, RatingsFile};
 use serde::{Deserialize, Serialize};
 
 /// Settings of an A/A report.
@@ -156,11 +157,14 @@ impl AaReportParams {
             labels,
             scores: (ratings.scale == ScoreScale::Numeric).then(|| (xa.clone(), xb.clone())),
         };
-        let test = self.test.compute(&runs).map_err(|e| {
-            within(e, || {
-                format!("{}: A/A test of `{run_a}` and `{run_b}`", ratings.source)
-            })
-        })?;
+        let test = self
+            .test
+            .compute_with(&runs, &score_name(ratings))
+            .map_err(|e| {
+                within(e, || {
+                    format!("{}: A/A test of `{run_a}` and `{run_b}`", ratings.source)
+                })
+            })?;
         Ok(AaReport {
             statistic: "aa_test".to_owned(),
             input: ratings.source.clone(),
@@ -181,5 +185,73 @@ impl AaReportParams {
             overall: test.overall,
             warnings: test.warnings,
         })
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::aa_test::AaMetric;
+
+    fn params(scale: ScoreScale) -> AaReportParams {
+        AaReportParams {
+            columns: Columns::default(),
+            ratings: RatingsParams {
+                scale,
+                categories: None,
+            },
+            runs: ("run1".into(), "run2".into()),
+            gold: Some("gold".into()),
+            pass: None,
+            criterion: None,
+            variant: None,
+            test: AaTestParams::default(),
+        }
+    }
+
+    fn constant(score: &str) -> RatingsFile {
+        let mut text = String::from("item,rater,score\n");
+        for item in 1..=3 {
+            for rater in ["run1", "run2", "gold"] {
+                text.push_str(&format!("{item},{rater},{score}\n"));
+            }
+        }
+        RatingsFile {
+            source: "aa.csv".into(),
+            default_rater: None,
+            bytes: text.into_bytes(),
+        }
+    }
+
+    #[test]
+    fn undefined_kappa_names_the_label_the_runs_and_gold_all_gave() {
+        let report = params(ScoreScale::Nominal).fit(&constant("good")).unwrap();
+        assert_eq!(report.warnings.len(), 2, "{:?}", report.warnings);
+        for (w, run) in report.warnings.iter().zip(["A", "B"]) {
+            assert!(
+                w.starts_with(&format!(
+                    "κ of run {run} against the gold labels: both raters gave every item the \
+                     same score (`good`)"
+                )),
+                "{w}"
+            );
+            assert!(!w.contains("(0)"), "{w}");
+        }
+        let kappa = report
+            .checks
+            .iter()
+            .find(|c| c.metric == AaMetric::KappaDelta);
+        assert_eq!(kappa.and_then(|c| c.flag), None);
+    }
+
+    #[test]
+    fn numeric_labels_stay_numbers() {
+        let report = params(ScoreScale::Numeric).fit(&constant("1")).unwrap();
+        assert_eq!(report.warnings.len(), 2, "{:?}", report.warnings);
+        assert!(
+            report.warnings[0].contains("same score (1)"),
+            "{:?}",
+            report.warnings
+        );
     }
 }

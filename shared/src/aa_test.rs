@@ -24,9 +24,11 @@
 //! Arguments: [`AaRuns`] with any of pass/fail verdicts, labels with gold labels, and scores,
 //! each paired by item. Returns: [`AaTest`] with one [`AaCheck`] per metric and the worst flag.
 //! Degenerate input: when κ is undefined for a run (constant labels), the κ check has no flag
-//! and a warning says why. Errors: [`Error::InvalidParam`] for bands ≤ 0, an empty or reversed
-//! score range, runs of different lengths, scores outside the range, or no data at all;
-//! [`Error::Insufficient`] for a run without items; those of [`KappaParams::compute`].
+//! and a warning says why, naming the label as a number, or as the caller names it with
+//! [`AaTestParams::compute_with`] (a nominal code's label). Errors: [`Error::InvalidParam`]
+//! for bands ≤ 0, an empty or reversed score range, runs of different lengths, scores outside
+//! the range, or no data at all; [`Error::Insufficient`] for a run without items; those of
+//! [`KappaParams::compute`].
 
 use crate::error::{Error, Result};
 use crate::kappa::KappaParams;
@@ -206,6 +208,15 @@ impl AaTestParams {
     /// # Errors
     /// See the module documentation.
     pub fn compute(&self, runs: &AaRuns) -> Result<AaTest> {
+        self.compute_with(runs, &|label| label.to_string())
+    }
+
+    /// [`compute`](Self::compute) with each label in a warning written by `label`: e.g. a
+    /// nominal code as the label it stands for.
+    ///
+    /// # Errors
+    /// See the module documentation.
+    pub fn compute_with(&self, runs: &AaRuns, label: &dyn Fn(f64) -> String) -> Result<AaTest> {
         self.validate()?;
         if runs.pass.is_none() && runs.labels.is_none() && runs.scores.is_none() {
             return Err(Error::param(
@@ -243,7 +254,7 @@ impl AaTestParams {
             let ka = self.kappa.compute(&labels.run_a, &labels.gold)?;
             let kb = self.kappa.compute(&labels.run_b, &labels.gold)?;
             for (run, k) in [("A", &ka), ("B", &kb)] {
-                for w in &k.warnings {
+                for w in k.warnings_with(label) {
                     warnings.push(format!("κ of run {run} against the gold labels: {w}"));
                 }
             }
@@ -366,20 +377,29 @@ mod tests {
     fn degenerate_and_invalid() {
         let p = AaTestParams::default();
         assert!(p.compute(&AaRuns::default()).is_err());
-        let constant = AaLabels {
-            run_a: vec![1.0, 1.0],
-            run_b: vec![1.0, 1.0],
-            gold: vec![1.0, 1.0],
+        let constant = AaRuns {
+            labels: Some(AaLabels {
+                run_a: vec![1.0, 1.0],
+                run_b: vec![1.0, 1.0],
+                gold: vec![1.0, 1.0],
+            }),
+            ..Default::default()
         };
-        let t = p
-            .compute(&AaRuns {
-                labels: Some(constant),
-                ..Default::default()
-            })
-            .unwrap();
+        let t = p.compute(&constant).unwrap();
         assert_eq!(t.checks[0].flag, None);
         assert_eq!(t.overall, None);
         assert_eq!(t.warnings.len(), 2);
+        assert!(t.warnings[0].contains("same score (1)"), "{:?}", t.warnings);
+        // The caller's names for the labels: code 1 is `pass`.
+        let named = p
+            .compute_with(&constant, &|c| {
+                format!("`{}`", ["fail", "pass"][c as usize])
+            })
+            .unwrap();
+        assert!(named.warnings[1].starts_with(
+            "κ of run B against the gold labels: both raters gave every item the same score \
+             (`pass`)"
+        ));
         let ragged = AaRuns {
             pass: Some((vec![true], vec![true, false])),
             ..Default::default()

@@ -39,14 +39,16 @@
 //! variation is not propagated).
 //!
 //! Degenerate input: statistics that are undefined on the data (κ of two constant raters, a
-//! correlation with a constant rater) are NaN with a warning, and have no band. Errors: those
+//! correlation with a constant rater) are NaN with a warning, and have no band; scores in
+//! warnings are numbers, and [`PairAgreement::warnings_with`] words them with the caller's
+//! names (a nominal code's label). Errors: those
 //! of the underlying statistics and of the bootstrap ([`crate::Error::Insufficient`] for fewer
 //! than 2 items), and [`crate::Error::InvalidParam`] for an unknown rater name.
 
 use crate::alpha::{AlphaBootstrap, AlphaLevel, AlphaParams};
 use crate::correlation::{kendall_tau_b, pearson, spearman};
 use crate::error::Result;
-use crate::kappa::{KappaParams, KappaWeights};
+use crate::kappa::{self, KappaParams, KappaWeights};
 use crate::ratings::{RatingMatrix, ScoreScale};
 use crate::resample::{bootstrap, BootstrapParams, Interval};
 use serde::{Deserialize, Serialize};
@@ -203,6 +205,30 @@ pub struct PairAgreement {
     pub warnings: Vec<String>,
 }
 
+impl PairAgreement {
+    /// The warnings of this result (undefined κ, undefined correlations), each score written by
+    /// `score`: e.g. a nominal code as the label it stands for. [`PairAgreement::warnings`]
+    /// holds them with `score` = the number.
+    pub fn warnings_with(&self, score: &dyn Fn(f64) -> String) -> Vec<String> {
+        let mut warnings = kappa::warnings_of(&self.categories, &self.confusion, score);
+        for (name, reading) in [
+            ("Pearson r", &self.pearson),
+            ("Spearman ρ", &self.spearman),
+            ("Kendall τ-b", &self.kendall_tau_b),
+        ] {
+            if reading
+                .as_ref()
+                .is_some_and(|r| r.interval.estimate.is_nan())
+            {
+                warnings.push(format!(
+                    "{name} is undefined (NaN): a rater gave every item the same score"
+                ));
+            }
+        }
+        warnings
+    }
+}
+
 /// Krippendorff's α of a group of raters with its reading.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 pub struct GroupAgreement {
@@ -313,13 +339,12 @@ impl AgreementParams {
         self.validate()?;
         let boot = &self.bootstrap;
         let unweighted = self.kappa(KappaWeights::Unweighted).bootstrap(a, b, boot)?;
-        let mut warnings = unweighted.kappa.warnings.clone();
         let weighted = |weights| -> Result<Reading> {
             let k = self.kappa(weights).bootstrap(a, b, boot)?;
             Ok(Reading::new(k.kappa_interval, Kind::Agreement))
         };
         type Statistic = fn(&[f64], &[f64]) -> Result<f64>;
-        let mut correlation = |name: &str, f: Statistic, kind: Kind| -> Result<Reading> {
+        let correlation = |f: Statistic, kind: Kind| -> Result<Reading> {
             let mut x = Vec::with_capacity(a.len());
             let mut y = Vec::with_capacity(a.len());
             let interval = bootstrap(a.len(), boot, |idx| {
@@ -329,19 +354,14 @@ impl AgreementParams {
                 y.extend(idx.iter().map(|&i| b[i]));
                 f(&x, &y).unwrap_or(f64::NAN)
             })?;
-            if interval.estimate.is_nan() {
-                warnings.push(format!(
-                    "{name} is undefined (NaN): a rater gave every item the same score"
-                ));
-            }
             Ok(Reading::new(interval, kind))
         };
         let numeric = self.scale == ScoreScale::Numeric;
         let (pearson_r, spearman_r, kendall_r) = if numeric {
             (
-                Some(correlation("Pearson r", pearson, Kind::Correlation)?),
-                Some(correlation("Spearman ρ", spearman, Kind::Correlation)?),
-                Some(correlation("Kendall τ-b", kendall_tau_b, Kind::Plain)?),
+                Some(correlation(pearson, Kind::Correlation)?),
+                Some(correlation(spearman, Kind::Correlation)?),
+                Some(correlation(kendall_tau_b, Kind::Plain)?),
             )
         } else {
             (None, None, None)
@@ -354,7 +374,7 @@ impl AgreementParams {
         } else {
             (None, None)
         };
-        Ok(PairAgreement {
+        let mut agreement = PairAgreement {
             n_items: a.len(),
             scale: self.scale,
             categories: unweighted.kappa.categories,
@@ -368,8 +388,10 @@ impl AgreementParams {
             kendall_tau_b: kendall_r,
             bootstrap: *boot,
             heuristics: HEURISTICS_NOTE.to_owned(),
-            warnings,
-        })
+            warnings: Vec::new(),
+        };
+        agreement.warnings = agreement.warnings_with(&|score| score.to_string());
+        Ok(agreement)
     }
 
     /// Agreement of the raters named `a` and `b` in `matrix`, on the items both scored.
@@ -513,6 +535,34 @@ mod tests {
         assert!(params
             .against_majority(&majority, &judge, "nobody")
             .is_err());
+    }
+
+    #[test]
+    fn pair_warnings_name_scores_as_the_caller_does() {
+        let params = AgreementParams {
+            bootstrap: BootstrapParams {
+                rounds: 20,
+                ..Default::default()
+            },
+            scale: ScoreScale::Nominal,
+            categories: Some(vec![0.0, 1.0]),
+        };
+        let p = params.pair(&[1.0, 1.0, 1.0], &[1.0, 1.0, 1.0]).unwrap();
+        assert_eq!(p.warnings.len(), 1);
+        assert!(p.warnings[0].contains("same score (1)"), "{:?}", p.warnings);
+        let named = p.warnings_with(&|c| format!("`{}`", ["fail", "pass"][c as usize]));
+        assert!(named[0].contains("same score (`pass`)"), "{named:?}");
+        // Numeric: the undefined correlations follow κ's warning, in order.
+        let numeric = AgreementParams {
+            scale: ScoreScale::Numeric,
+            categories: None,
+            ..params
+        };
+        let p = numeric.pair(&[3.0, 3.0, 3.0], &[3.0, 3.0, 3.0]).unwrap();
+        assert_eq!(p.warnings.len(), 4, "{:?}", p.warnings);
+        assert!(p.warnings[0].contains("same score (3)"));
+        assert!(p.warnings[1].starts_with("Pearson r is undefined"));
+        assert!(p.warnings[3].starts_with("Kendall τ-b is undefined"));
     }
 
     #[test]

@@ -27,7 +27,9 @@
 //! with [`crate::resample::bootstrap`], summing each unit's precomputed coincidences.
 //!
 //! Degenerate input: when every pairable value is the same, D_e = 0 and α is undefined: it is
-//! NaN with a warning. Errors: [`Error::Insufficient`] when no unit has two or more values
+//! NaN with a warning. [`Alpha::warnings`] write values as numbers; [`Alpha::warnings_with`]
+//! words the same warnings with the caller's names for them (a nominal code's label), since
+//! this module knows values only. Errors: [`Error::Insufficient`] when no unit has two or more values
 //! (e.g. a single rater); [`Error::InvalidParam`] for a non-finite value, or a negative value
 //! on the ratio level.
 
@@ -71,6 +73,21 @@ pub struct Alpha {
     pub warnings: Vec<String>,
 }
 
+impl Alpha {
+    /// The warnings of this result, each value written by `value`: e.g. a nominal code as the
+    /// label it stands for. [`Alpha::warnings`] holds them with `value` = the number.
+    pub fn warnings_with(&self, value: &dyn Fn(f64) -> String) -> Vec<String> {
+        match self.values[..] {
+            [only] => vec![format!(
+                "every pairable rating has the same value ({}): expected disagreement is 0 and α \
+                 is undefined (NaN)",
+                value(only)
+            )],
+            _ => Vec::new(),
+        }
+    }
+}
+
 /// α with a bootstrap interval over units.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 pub struct AlphaBootstrap {
@@ -111,15 +128,7 @@ impl AlphaParams {
             }
         }
         let (alpha, d_o, d_e) = alpha_from_coincidence(&o, &data.values, self.level);
-        let mut warnings = Vec::new();
-        if v == 1 {
-            warnings.push(format!(
-                "every pairable rating has the same value ({}): expected disagreement is 0 and α \
-                 is undefined (NaN)",
-                data.values[0]
-            ));
-        }
-        Alpha {
+        let mut alpha = Alpha {
             level: self.level,
             alpha,
             observed_disagreement: d_o,
@@ -129,8 +138,10 @@ impl AlphaParams {
             values: data.values.clone(),
             n_units,
             n_pairable_units: data.n_pairable_units,
-            warnings,
-        }
+            warnings: Vec::new(),
+        };
+        alpha.warnings = alpha.warnings_with(&|value| value.to_string());
+        alpha
     }
 
     /// α with a percentile interval from resampling units (all units, pairable or not).
@@ -331,6 +342,19 @@ mod tests {
             level: AlphaLevel::Ratio,
         };
         assert!(ratio.compute(&units(&[&[-1.0, 1.0]])).is_err());
+    }
+
+    #[test]
+    fn warnings_name_the_constant_value_as_the_caller_does() {
+        let a = AlphaParams {
+            level: AlphaLevel::Nominal,
+        }
+        .compute(&units(&[&[1.0, 1.0], &[1.0, 1.0, f64::NAN]]))
+        .unwrap();
+        assert!(a.warnings[0].starts_with("every pairable rating has the same value (1):"));
+        let named = a.warnings_with(&|v| format!("`{}`", ["bad", "good"][v as usize]));
+        assert!(named[0].starts_with("every pairable rating has the same value (`good`):"));
+        assert_eq!(a.warnings_with(&|v| v.to_string()), a.warnings);
     }
 
     #[test]

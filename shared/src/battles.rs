@@ -11,7 +11,7 @@
 //! model *a* (the `model_a` / `left` side). Errors name the source, line, column and field, and
 //! say what was expected.
 
-use crate::csv_row::read_header;
+use crate::csv_row::{find_unique, read_header, with_separator_hint};
 use crate::error::{Error, Location, Result};
 use serde::{Deserialize, Serialize};
 use std::collections::HashMap;
@@ -118,9 +118,12 @@ impl ModelIndex {
 ///
 /// # Errors
 /// [`Error::Input`] with the line, column and field for: an empty input, a header without a
-/// recognised layout, a row with the wrong number of fields, invalid UTF-8, an empty model name,
-/// a model against itself, or an unknown `winner` value; [`Error::Insufficient`] when the file
-/// holds a header but no battles.
+/// recognised layout (saying so when it looks semicolon- or tab-separated), an ambiguous header
+/// (both `model_a`/`model_b` and `left`/`right`, or a column it reads named twice), a quoted
+/// field that is never closed (where it begins), a row with the wrong number of fields, invalid
+/// UTF-8, an empty model name, a model against itself, or an unknown `winner` value;
+/// [`Error::Insufficient`] when the file holds a header but no battles. Lines are those an
+/// editor shows, whatever the line endings (`\r\n` included).
 pub fn parse_battles(source: &str, bytes: &[u8]) -> Result<Battles> {
     parse(source, bytes, None).map(|(battles, _)| battles)
 }
@@ -145,29 +148,44 @@ fn parse(source: &str, bytes: &[u8], extra: Option<&str>) -> Result<(Battles, Ve
         bytes,
         "`model_a,model_b,winner` or `left,right,winner`",
     )?;
-    let find = |name: &str| headers.iter().position(|h| h.trim() == name);
+    let found = || headers.iter().collect::<Vec<_>>().join(",");
+    let find = |name: &str| find_unique(source, &headers, name);
     let layout = match (
-        find("model_a"),
-        find("model_b"),
-        find("left"),
-        find("right"),
+        find("model_a")?,
+        find("model_b")?,
+        find("left")?,
+        find("right")?,
     ) {
+        (Some(_), Some(_), Some(_), Some(_)) => {
+            return Err(Error::input(
+                Location::line(source, 1),
+                format!(
+                    "the header has both `model_a`/`model_b` (arena layout) and `left`/`right` \
+                     (LLMFAO layout): expected one pair of model columns, found `{}`; rename or \
+                     delete the pair that does not name the two sides",
+                    found()
+                ),
+            ))
+        }
         (Some(_), Some(_), _, _) => Layout::Arena,
         (_, _, Some(_), Some(_)) => Layout::Llmfao,
         _ => {
             return Err(Error::input(
                 Location::line(source, 1),
-                format!(
-                    "header has no model columns: expected `model_a,model_b,winner` or \
-                     `left,right,winner`, found `{}`",
-                    headers.iter().collect::<Vec<_>>().join(",")
+                with_separator_hint(
+                    format!(
+                        "header has no model columns: expected `model_a,model_b,winner` or \
+                         `left,right,winner`, found `{}`",
+                        found()
+                    ),
+                    &headers,
                 ),
             ))
         }
     };
     let (col_a, col_b) = layout.columns();
-    let (ia, ib) = (find(col_a), find(col_b));
-    let iw = find("winner").ok_or_else(|| {
+    let (ia, ib) = (find(col_a)?, find(col_b)?);
+    let iw = find("winner")?.ok_or_else(|| {
         Error::input(
             Location::line(source, 1),
             format!("header has no `winner` column (layout with `{col_a}`/`{col_b}`)"),
@@ -181,7 +199,7 @@ fn parse(source: &str, bytes: &[u8], extra: Option<&str>) -> Result<(Battles, Ve
     };
 
     let ix = match extra {
-        Some(name) => Some(find(name).ok_or_else(|| {
+        Some(name) => Some(find(name)?.ok_or_else(|| {
             Error::input(
                 Location::line(source, 1),
                 format!("header has no `{name}` column"),
@@ -372,5 +390,100 @@ mod tests {
             }
             other => panic!("expected an input error, got {other:?}"),
         }
+    }
+
+    #[test]
+    fn crlf_errors_name_the_same_line_as_lf() {
+        let lf = "left,right,winner\nA,B,left\nA,C,tie\nB,C,maybe\n";
+        let crlf = lf.replace('\n', "\r\n");
+        let cr = lf.replace('\n', "\r");
+        for text in [lf, &crlf, &cr] {
+            let (loc, msg) = input_error(text);
+            assert_eq!(loc, Location::field("t.csv", 4, 3, "winner"), "{text:?}");
+            assert!(msg.contains("found `maybe`"), "{msg}");
+        }
+        for (text, line) in [
+            ("left,right,winner\r\nA,B,left\r\nA,C\r\n", 3),
+            ("left,right,winner\r\nA,B,left\r\nA,C,tie\r\nA,A,tie\r\n", 4),
+            ("left,right,winner\r\n\"A\r\nX\",B,left\r\nA,A,tie\r\n", 4),
+        ] {
+            let (loc, _) = input_error(text);
+            assert_eq!(loc.line, line, "{text:?}");
+        }
+        let bad_utf8 = b"left,right,winner\r\nA,B,left\r\nA,B\xff,tie\r\n";
+        match parse_battles("t.csv", bad_utf8) {
+            Err(Error::Input { location, .. }) => assert_eq!(location.line, 3),
+            other => panic!("{other:?}"),
+        }
+        // Excel's "CSV UTF-8" starts with a byte-order mark.
+        let b = parse_battles(
+            "t.csv",
+            "\u{feff}left,right,winner\r\nA,B,left\r\n".as_bytes(),
+        );
+        assert_eq!(b.unwrap().models, ["A", "B"]);
+    }
+
+    #[test]
+    fn an_unterminated_quote_is_named_where_the_field_began() {
+        let (loc, msg) = input_error("left,right,winner\nA,B,left\nA,\"B,left\nC,D,tie\n");
+        assert_eq!(loc, Location::field("t.csv", 3, 2, "right"));
+        assert_eq!(
+            msg,
+            "a quoted field begins here and is never closed: expected a closing `\"` before the \
+             end of the file, found none (a `\"` inside a quoted field is written `\"\"`)"
+        );
+        let crlf = "left,right,winner\r\nA,B,left\r\nA,\"B,left\r\nC,D,tie\r\n";
+        assert_eq!(input_error(crlf).0, loc);
+        // A quoted field over several lines is read, and later lines keep their numbers.
+        let (loc, _) = input_error("left,right,winner\r\n\"A\r\nA\",B,left\r\nA,B,draw\r\n");
+        assert_eq!(loc, Location::field("t.csv", 4, 3, "winner"));
+    }
+
+    #[test]
+    fn semicolon_and_tab_separated_headers_say_so() {
+        let (loc, msg) = input_error("model_a;model_b;winner\nA;B;model_a\n");
+        assert_eq!(loc, Location::line("t.csv", 1));
+        assert_eq!(
+            msg,
+            "the header looks semicolon-separated (found `model_a;model_b;winner`): Tribunal \
+             reads comma-separated files; save or export the file with `,` as the separator"
+        );
+        let (_, msg) = input_error("left\tright\twinner\nA\tB\tleft\n");
+        assert!(msg.contains("looks tab-separated"), "{msg}");
+        // A missing column in a header with separators inside its fields says so too.
+        let (_, msg) = input_error("id;left,right;winner\n1;A,B;left\n");
+        assert!(msg.contains("header has no model columns"), "{msg}");
+        assert!(msg.contains("looks semicolon-separated"), "{msg}");
+    }
+
+    #[test]
+    fn ambiguous_headers_are_errors() {
+        let (loc, msg) = input_error("model_a,model_b,left,right,winner\nA,B,A,B,left\n");
+        assert_eq!(loc, Location::line("t.csv", 1));
+        assert!(
+            msg.starts_with(
+                "the header has both `model_a`/`model_b` (arena layout) and `left`/`right` \
+                 (LLMFAO layout): expected one pair of model columns"
+            ),
+            "{msg}"
+        );
+        let (loc, msg) = input_error("model_a,model_b,winner,model_a\nA,B,model_a,C\n");
+        assert_eq!(loc, Location::field("t.csv", 1, 4, "model_a"));
+        assert!(
+            msg.contains("appears twice in the header (columns 1 and 4)"),
+            "{msg}"
+        );
+        let (loc, _) = input_error("winner,left,right,winner\nleft,A,B,tie\n");
+        assert_eq!(loc, Location::field("t.csv", 1, 4, "winner"));
+        match parse_battles_with_column("t.csv", b"id,left,right,winner,id\n1,A,B,tie,2\n", "id") {
+            Err(Error::Input { location, .. }) => {
+                assert_eq!(location, Location::field("t.csv", 1, 5, "id"))
+            }
+            other => panic!("{other:?}"),
+        }
+        // Columns the parser does not read may repeat, and one model pair with half of the
+        // other is not ambiguous.
+        parse_battles("t.csv", b"x,left,right,winner,x\n1,A,B,tie,2\n").unwrap();
+        parse_battles("t.csv", b"model_a,model_b,left,winner\nA,B,x,model_a\n").unwrap();
     }
 }

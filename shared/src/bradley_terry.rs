@@ -41,7 +41,9 @@ pub struct BradleyTerryParams {
     pub lambda: f64,
     /// Most Newton iterations before giving up.
     pub max_iter: usize,
-    /// Converged when the largest (undamped) Newton step in θ is at most this.
+    /// Converged when the largest (undamped) Newton step in θ is at most this — in the
+    /// directions the data identify; shifting a whole connected part is judged by the objective
+    /// decrease it still promises (see [`BradleyTerryParams::fit_from`]).
     pub tol: f64,
 }
 
@@ -131,6 +133,7 @@ impl BradleyTerryParams {
             ));
         }
         let mut theta = Array1::from(start.to_vec());
+        let parts = data.components();
         let (mut value, mut grad, mut hess) = self.evaluate(data, &theta);
         let mut iterations = 0;
         let mut converged = false;
@@ -161,12 +164,17 @@ impl BradleyTerryParams {
                 let at_next = self.evaluate(data, &next);
                 (next, at_next)
             };
-            // Convergence is judged on the full Newton step, never on a damped one.
+            // Convergence is judged on the full Newton step, never on a damped one, and in the
+            // directions the data identify: moving a whole connected part up or down changes
+            // only the penalty, so with a tiny λ the step along that shift is round-off / λ
+            // and never settles. That direction counts as converged when what it could still
+            // gain (its share of the Newton decrement) is below the objective's round-off.
             last_step = step.iter().fold(0.0_f64, |acc, s| acc.max(s.abs()));
+            let (identified_step, shift_decrement) = split_step(&parts, &step, &grad);
             theta = next;
             (value, grad, hess) = at_next;
             iterations += 1;
-            if last_step <= self.tol {
+            if last_step <= self.tol || (identified_step <= self.tol && shift_decrement <= slack) {
                 converged = true;
                 break;
             }
@@ -224,6 +232,28 @@ impl BradleyTerryParams {
         }
         (nll + self.lambda * theta.dot(theta), grad, hess)
     }
+}
+
+/// A Newton step split into its identified part and the shifts of whole connected parts: the
+/// largest |step| after removing each part's mean step, and Σ_parts (mean step)·(Σ gradient)
+/// — the objective decrease the shifts still promise.
+fn split_step(parts: &[usize], step: &Array1<f64>, grad: &Array1<f64>) -> (f64, f64) {
+    let n_parts = parts.iter().max().map_or(0, |p| p + 1);
+    let mut sum = vec![0.0; n_parts];
+    let mut size = vec![0.0; n_parts];
+    let mut gradient = vec![0.0; n_parts];
+    for (v, &p) in parts.iter().enumerate() {
+        sum[p] += step[v];
+        size[p] += 1.0;
+        gradient[p] += grad[v];
+    }
+    let mean: Vec<f64> = sum.iter().zip(&size).map(|(s, n)| s / n).collect();
+    let identified = parts
+        .iter()
+        .enumerate()
+        .fold(0.0_f64, |acc, (v, &p)| acc.max((step[v] - mean[p]).abs()));
+    let decrement = mean.iter().zip(&gradient).map(|(m, g)| (m * g).abs()).sum();
+    (identified, decrement)
 }
 
 /// σ(x) = 1 / (1 + e^(−x)), evaluated without overflow.
@@ -345,6 +375,40 @@ mod tests {
         for (c, w) in cold.theta.iter().zip(&warm.theta) {
             assert!((c - w).abs() < 1e-12);
         }
+    }
+
+    #[test]
+    fn a_tiny_penalty_converges_on_the_identified_directions() {
+        // λ = 1e-9: shifting every θ together changes the objective by λ‖θ‖² only, so the
+        // Newton step along that direction is round-off / λ. The fit must still converge, with
+        // the gradient at round-off.
+        let battles = [
+            (0, 1, 1.0),
+            (1, 0, 1.0),
+            (1, 2, 1.0),
+            (2, 1, 1.0),
+            (0, 2, 1.0),
+            (2, 0, 1.0),
+            (0, 1, 1.0),
+            (3, 2, 1.0),
+            (2, 3, 0.5),
+            (3, 0, 0.0),
+            (1, 3, 1.0),
+            (3, 1, 1.0),
+        ];
+        let mut many = Vec::new();
+        for _ in 0..40 {
+            many.extend_from_slice(&battles);
+        }
+        let fit = BradleyTerryParams {
+            lambda: 1e-9,
+            ..Default::default()
+        }
+        .fit(&pairwise(4, &many))
+        .unwrap();
+        assert!(fit.converged, "{fit:?}");
+        assert!(fit.iterations < 20, "{fit:?}");
+        assert!(fit.max_abs_gradient < 1e-9, "{fit:?}");
     }
 
     #[test]

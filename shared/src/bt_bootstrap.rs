@@ -44,8 +44,9 @@ use crate::battles::Battles;
 use crate::bradley_terry::{BradleyTerry, BradleyTerryParams};
 use crate::error::{Error, Result};
 use crate::pairwise::{PairTotal, Pairwise};
-use crate::ranking::{interval_ranks, leaderboard_order};
+use crate::ranking::{leaderboard_order, rank_ranges};
 use crate::resample::{percentile_interval, resample_counts, BootstrapParams, Interval};
+use crate::separation::{separation, Side};
 use rand::Rng;
 use rand_distr::{Binomial, Distribution};
 use serde::{Deserialize, Serialize};
@@ -80,7 +81,15 @@ pub struct BootstrapRating {
     /// Full-data Elo.
     pub elo: f64,
     /// Percentile interval and bootstrap SE on the Elo scale; `estimate` is the full-data Elo.
+    /// A side flagged open below is unbounded whatever its percentile says.
     pub interval: Interval,
+    /// The interval is unbounded above: the model is separated ([`crate::separation`]) in the
+    /// full data, or on that side in more than a (1 − level)/2 share of the rounds.
+    pub open_above: bool,
+    /// The interval is unbounded below (as `open_above`, on the other side).
+    pub open_below: bool,
+    /// Converged rounds whose resample separated the model (either side).
+    pub separated_rounds: usize,
     /// CI-aware rank: 1 + the number of models whose lower bound exceeds this upper bound.
     pub rank: usize,
     /// Worst rank the intervals allow: m − the number of models whose upper bound is below
@@ -128,9 +137,9 @@ impl BtBootstrapParams {
     pub fn plan(&self, battles: &Battles, clusters: Option<&[usize]>) -> Result<BtBootstrapPlan> {
         self.validate()?;
         let types = BattleTypes::from_battles(battles)?;
-        let full = self
-            .bt
-            .fit(&types.pairwise(types.types.iter().map(|t| t.count)))?;
+        let full_data = types.pairwise(types.types.iter().map(|t| t.count));
+        let full = self.bt.fit(&full_data)?;
+        let full_separation = separation(&full_data, &battles.models);
         let (units, resampling) = match clusters {
             None => {
                 let resampling = Resampling::Battles {
@@ -151,6 +160,7 @@ impl BtBootstrapParams {
         Ok(BtBootstrapPlan {
             params: *self,
             models: battles.models.clone(),
+            full_separation,
             full,
             units,
             resampling,
@@ -169,6 +179,8 @@ pub struct BtBootstrapPlan {
     params: BtBootstrapParams,
     models: Vec<String>,
     full: BradleyTerry,
+    /// Per model, where the full data leave its rating unbounded.
+    full_separation: Vec<Option<Side>>,
     units: Units,
     resampling: Resampling,
     anchor: Option<(usize, Anchor)>,
@@ -191,9 +203,9 @@ impl BtBootstrapPlan {
     }
 
     /// Runs rounds `rounds` (each drawn from its own stream, so any split gives the same
-    /// replicates). Returns per round the Elo of every model, or an empty vector when that
-    /// round's fit did not converge.
-    pub fn rounds(&self, rounds: std::ops::Range<usize>) -> Result<Vec<Vec<f64>>> {
+    /// replicates). Returns per round the Elo of every model (empty when that round's fit did
+    /// not converge) and the models its resample separates ([`crate::separation`]).
+    pub fn rounds(&self, rounds: std::ops::Range<usize>) -> Result<Vec<Replicate>> {
         let bootstrap = &self.params.bootstrap;
         rounds
             .map(|r| {
@@ -214,20 +226,33 @@ impl BtBootstrapPlan {
                     }
                 };
                 let fit = self.params.bt.fit_from(&data, &self.full.theta)?;
-                Ok(if fit.converged { fit.elo() } else { Vec::new() })
+                let separated = separation(&data, &self.models)
+                    .into_iter()
+                    .enumerate()
+                    .filter_map(|(i, side)| side.map(|side| (i, side)))
+                    .collect();
+                Ok(Replicate {
+                    elo: if fit.converged { fit.elo() } else { Vec::new() },
+                    separated,
+                })
             })
             .collect()
     }
 
     /// Intervals, standard errors and CI-aware ranks from all rounds' replicates.
     ///
+    /// A model separated in the full data ([`crate::separation`]) has its interval unbounded on
+    /// its open side, and so has a model separated on that side in more than a (1 − level)/2
+    /// share of the converged rounds: that percentile then falls among ratings set by λ alone.
+    /// CI-aware ranks treat an unbounded side as ±∞.
+    ///
     /// # Errors
-    /// [`Error::InvalidParam`] when a replicate has the wrong number of models;
-    /// [`Error::Insufficient`] when fewer than two rounds converged.
-    pub fn summarise(&self, replicates: &[Vec<f64>]) -> Result<BtBootstrap> {
+    /// [`Error::InvalidParam`] when a replicate has the wrong number of models or names an
+    /// unknown model; [`Error::Insufficient`] when fewer than two rounds converged.
+    pub fn summarise(&self, replicates: &[Replicate]) -> Result<BtBootstrap> {
         let m = self.models.len();
-        let converged: Vec<&Vec<f64>> = replicates.iter().filter(|r| !r.is_empty()).collect();
-        if converged.iter().any(|r| r.len() != m) {
+        let converged: Vec<&Replicate> = replicates.iter().filter(|r| !r.elo.is_empty()).collect();
+        if converged.iter().any(|r| r.elo.len() != m) {
             return Err(Error::param(
                 "replicates",
                 format!("expected {m} ratings per bootstrap round"),
@@ -241,21 +266,60 @@ impl BtBootstrapPlan {
                 replicates.len()
             )));
         }
+        let mut rounds_above = vec![0usize; m];
+        let mut rounds_below = vec![0usize; m];
+        let mut rounds_separated = vec![0usize; m];
+        for r in &converged {
+            for &(i, side) in &r.separated {
+                if i >= m {
+                    return Err(Error::param(
+                        "replicates",
+                        format!("a replicate separates model {i} of {m}"),
+                    ));
+                }
+                rounds_separated[i] += 1;
+                rounds_above[i] += usize::from(side.open_above());
+                rounds_below[i] += usize::from(side.open_below());
+            }
+        }
         let mut full_elo = self.full.elo();
-        let mut converged: Vec<Vec<f64>> = converged.into_iter().cloned().collect();
+        let mut converged: Vec<Vec<f64>> = converged.into_iter().map(|r| r.elo.clone()).collect();
         if let Some((index, anchor)) = &self.anchor {
             for elo in std::iter::once(&mut full_elo).chain(converged.iter_mut()) {
                 anchor.apply(*index, elo)?;
             }
         }
         let level = self.params.bootstrap.level;
+        let tail = (1.0 - level) / 2.0 * converged_rounds as f64;
         let intervals: Vec<Interval> = (0..m)
             .map(|i| {
                 let reps: Vec<f64> = converged.iter().map(|r| r[i]).collect();
                 percentile_interval(full_elo[i], &reps, level)
             })
             .collect();
-        let ranks = interval_ranks(&intervals)?;
+        let open: Vec<(bool, bool)> = (0..m)
+            .map(|i| {
+                let side = self.full_separation[i];
+                (
+                    side.is_some_and(Side::open_above) || rounds_above[i] as f64 > tail,
+                    side.is_some_and(Side::open_below) || rounds_below[i] as f64 > tail,
+                )
+            })
+            .collect();
+        let (lower, upper): (Vec<f64>, Vec<f64>) = intervals
+            .iter()
+            .zip(&open)
+            .map(|(interval, &(above, below))| {
+                let lower = if below {
+                    f64::NEG_INFINITY
+                } else {
+                    interval.lower
+                };
+                let upper = if above { f64::INFINITY } else { interval.upper };
+                (lower, upper)
+            })
+            .unzip();
+        let ranks = rank_ranges(&lower, &upper)?;
         let ratings = leaderboard_order(&full_elo, &self.models)
             .into_iter()
             .map(|i| BootstrapRating {
@@ -264,6 +328,9 @@ impl BtBootstrapPlan {
                 theta: self.full.theta[i],
                 elo: full_elo[i],
                 interval: intervals[i],
+                open_above: open[i].0,
+                open_below: open[i].1,
+                separated_rounds: rounds_separated[i],
                 rank: ranks[i].rank,
                 worst_rank: ranks[i].worst_rank,
             })
@@ -277,6 +344,15 @@ impl BtBootstrapPlan {
             ratings,
         })
     }
+}
+
+/// One bootstrap round: every model's Elo, and the models its resample separates.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct Replicate {
+    /// Elo per model; empty when the round's fit did not converge.
+    pub elo: Vec<f64>,
+    /// (model index, side) of each model whose rating this resample leaves unbounded.
+    pub separated: Vec<(usize, Side)>,
 }
 
 /// Multinomial counts of `draws` draws over categories with probabilities ∝ `weights`, drawn as
@@ -346,7 +422,8 @@ fn binomial(n: u64, p: f64, rng: &mut impl Rng) -> Result<u64> {
     Ok(if flip { n - x } else { x })
 }
 
-/// Battles of one type: the unordered pair `i < j` with target `target` (the share won by `i`).
+/// Battles of one type: the unordered pair of models `i` and `j` (`i`'s name sorts first) with
+/// target `target` (the share won by `i`).
 #[derive(Debug, Clone, Copy, PartialEq)]
 pub(crate) struct BattleType {
     pub i: usize,
@@ -355,7 +432,9 @@ pub(crate) struct BattleType {
     pub count: u64,
 }
 
-/// The distinct battle types of a set of battles, sorted by pair then target.
+/// The distinct battle types of a set of battles, sorted by the pair's model names then
+/// target — never by model numbers, which follow the order of rows in a file. So a bootstrap's
+/// draws depend on the battles, not on how the file happens to be sorted.
 #[derive(Debug, Clone, PartialEq)]
 pub(crate) struct BattleTypes {
     pub n_models: usize,
@@ -366,16 +445,27 @@ impl BattleTypes {
     /// Groups valid battles into types.
     pub fn from_battles(battles: &Battles) -> Result<Self> {
         let m = check_battles(battles)?;
+        // Each model's place in the sorted names: the order types are kept in.
+        let mut by_name: Vec<usize> = (0..m).collect();
+        by_name.sort_by(|&x, &y| battles.models[x].cmp(&battles.models[y]));
+        let mut rank = vec![0; m];
+        for (r, &model) in by_name.iter().enumerate() {
+            rank[model] = r;
+        }
         let mut counts: BTreeMap<(usize, usize, u64), u64> = BTreeMap::new();
         for b in &battles.battles {
-            let (i, j, w) = oriented(b.a, b.b, b.y);
+            let (i, j, w) = if rank[b.a] < rank[b.b] {
+                (rank[b.a], rank[b.b], b.y)
+            } else {
+                (rank[b.b], rank[b.a], 1.0 - b.y)
+            };
             *counts.entry((i, j, w.to_bits())).or_insert(0) += 1;
         }
         let types = counts
             .into_iter()
             .map(|((i, j, bits), count)| BattleType {
-                i,
-                j,
+                i: by_name[i],
+                j: by_name[j],
                 target: f64::from_bits(bits),
                 count,
             })
@@ -392,16 +482,17 @@ impl BattleTypes {
         let mut pairs: Vec<PairTotal> = Vec::new();
         for (t, c) in self.types.iter().zip(counts) {
             let n = c as f64;
+            let (i, j, won) = oriented(t.i, t.j, t.target);
             match pairs.last_mut() {
-                Some(p) if p.i == t.i && p.j == t.j => {
+                Some(p) if p.i == i && p.j == j => {
                     p.n += n;
-                    p.wins_i += n * t.target;
+                    p.wins_i += n * won;
                 }
                 _ => pairs.push(PairTotal {
-                    i: t.i,
-                    j: t.j,
+                    i,
+                    j,
                     n,
-                    wins_i: n * t.target,
+                    wins_i: n * won,
                 }),
             }
         }

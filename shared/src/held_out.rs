@@ -218,7 +218,7 @@ pub struct HeldOutRow {
     pub se: f64,
     /// β_m of this fold (soft targets with β fitted).
     pub beta: Option<f64>,
-    /// Judge-scored battles of the model (|T_m|).
+    /// Judge-scored battles of the model (|T_m|), each judged comparison once.
     pub judge_battles: usize,
     /// Human-labelled battles of the model.
     pub human_battles: usize,
@@ -265,6 +265,8 @@ impl HeldOutRun {
 pub struct HeldOut {
     pub settings: HeldOutParams,
     pub n_battles: usize,
+    /// The judge's observations: battles less judge repeats (one per judged comparison).
+    pub n_judge_verdicts: usize,
     pub n_human_battles: usize,
     pub n_models: usize,
     /// Models not held out because none of their battles has a human label.
@@ -320,8 +322,10 @@ impl HeldOutParams {
         let mut human_battles = vec![0usize; n_models];
         let mut judge_battles = vec![0usize; n_models];
         for b in &data.battles {
-            judge_battles[b.a] += 1;
-            judge_battles[b.b] += 1;
+            if !b.judge_repeat {
+                judge_battles[b.a] += 1;
+                judge_battles[b.b] += 1;
+            }
             if b.human.is_some() {
                 human_battles[b.a] += 1;
                 human_battles[b.b] += 1;
@@ -373,7 +377,7 @@ impl HeldOutParams {
                 let y = kind.targets(data, None)?;
                 Some(Pairwise::from_battles(
                     n_models,
-                    &data.with_targets(&y)?.battles,
+                    &data.judge_battles(&y)?.battles,
                 ))
             };
             let pooled_beta = if kind.fits_beta() {
@@ -395,7 +399,7 @@ impl HeldOutParams {
                             .map_err(fold_error(m))?;
                         let y = kind.targets(data, Some(beta.beta))?;
                         fold_pairs =
-                            Pairwise::from_battles(n_models, &data.with_targets(&y)?.battles);
+                            Pairwise::from_battles(n_models, &data.judge_battles(&y)?.battles);
                         (&fold_pairs, Some(beta))
                     }
                 };
@@ -418,6 +422,7 @@ impl HeldOutParams {
         Ok(HeldOut {
             settings: self.clone(),
             n_battles: data.battles.len(),
+            n_judge_verdicts: data.n_judge_verdicts(),
             n_human_battles: human.battles.len(),
             n_models,
             skipped: (0..n_models)

@@ -31,6 +31,8 @@
 //! the scale that the variant never used is collapsed away (the variant gets fewer thresholds,
 //! seed 003 §3.2), and [`VariantFit::unused_categories`] and [`GrmFit::notes`] say so. A variant
 //! that gave one score only carries no information on θ and is left out of the likelihood.
+//! The notes name variants by column number and scores by number; [`GrmFit::notes_with`] words
+//! them with the caller's names (a file's variant names, the labels of nominal codes).
 //!
 //! Arguments: a [`RatingMatrix`] (items × variants, missing cells allowed) and [`GrmParams`].
 //! Returns: [`GrmFit`]. Errors: [`Error::InvalidParam`] for invalid settings;
@@ -236,6 +238,23 @@ pub struct GrmFit {
 }
 
 impl GrmFit {
+    /// [`GrmFit::notes`] with the variant at column p written `variant(p)` (the notes have
+    /// `variant 1`, `variant 2`, …) and each score `score(y)` (the notes have the number): e.g.
+    /// a file's variant names and the labels nominal codes stand for. This module knows
+    /// neither; the notes on items and convergence are kept as they are.
+    pub fn notes_with(
+        &self,
+        variant: &dyn Fn(usize) -> String,
+        score: &dyn Fn(u32) -> String,
+    ) -> Vec<String> {
+        let plain = variant_notes(&self.variants, &|p| format!("variant {}", p + 1), &|y| {
+            y.to_string()
+        });
+        let mut notes = variant_notes(&self.variants, variant, score);
+        notes.extend(self.notes.iter().skip(plain.len()).cloned());
+        notes
+    }
+
     /// P(Y = `categories[k]` | θ) for each category k of `variant`; `None` for an unknown or
     /// uninformative variant.
     pub fn category_probabilities(&self, variant: usize, theta: f64) -> Option<Vec<f64>> {
@@ -376,15 +395,7 @@ impl GrmParams {
         });
         let log_prior = states.iter().flatten().map(|s| s.log_prior(self)).sum();
 
-        let mut notes = data.notes.clone();
-        if !converged {
-            notes.push(format!(
-                "EM stopped after {iterations} steps without meeting tol = {} (last \
-                 parameter change {last_change:.3e}); the estimates may be inaccurate",
-                self.tol
-            ));
-        }
-        let variants = data
+        let variants: Vec<VariantFit> = data
             .variants
             .iter()
             .zip(&states)
@@ -396,6 +407,17 @@ impl GrmParams {
                 thresholds: s.as_ref().map(VariantState::thresholds).unwrap_or_default(),
             })
             .collect();
+        let mut notes = variant_notes(&variants, &|p| format!("variant {}", p + 1), &|y| {
+            y.to_string()
+        });
+        notes.extend(data.notes.iter().cloned());
+        if !converged {
+            notes.push(format!(
+                "EM stopped after {iterations} steps without meeting tol = {} (last \
+                 parameter change {last_change:.3e}); the estimates may be inaccurate",
+                self.tol
+            ));
+        }
         Ok(GrmFit {
             variants,
             theta_mean,
@@ -427,6 +449,7 @@ struct Prepared {
     /// `cells[offsets[j]..offsets[j + 1]]`: (variant, category) pairs of item j.
     offsets: Vec<usize>,
     cells: Vec<(usize, usize)>,
+    /// Notes on the items (the variants' notes come from [`variant_notes`]).
     notes: Vec<String>,
 }
 
@@ -456,7 +479,6 @@ impl Prepared {
                 seen
             }
         };
-        let mut notes = Vec::new();
         let mut variants = Vec::with_capacity(ratings.n_variants());
         for p in 0..ratings.n_variants() {
             let column = ratings.variant_scores(p);
@@ -475,23 +497,6 @@ impl Prepared {
                 }
             }
             let n_ratings = counts.iter().sum();
-            match categories.len() {
-                0 => notes.push(format!("variant {} rated no item", p + 1)),
-                1 => notes.push(format!(
-                    "variant {} gave the single score {} to all {n_ratings} items it rated; it \
-                     carries no information on θ and is left out of the fit",
-                    p + 1,
-                    categories[0]
-                )),
-                k if !unused.is_empty() => notes.push(format!(
-                    "variant {} never gave {}; those categories are collapsed and it is \
-                     fitted with {k} categories ({} thresholds)",
-                    p + 1,
-                    join(&unused),
-                    k - 1
-                )),
-                _ => {}
-            }
             variants.push(PreparedVariant {
                 categories,
                 unused,
@@ -522,6 +527,7 @@ impl Prepared {
             }
             offsets.push(cells.len());
         }
+        let mut notes = Vec::new();
         let unrated = offsets.windows(2).filter(|w| w[0] == w[1]).count();
         if unrated > 0 {
             notes.push(format!(
@@ -577,12 +583,40 @@ impl Prepared {
     }
 }
 
-fn join(values: &[u32]) -> String {
-    values
-        .iter()
-        .map(u32::to_string)
-        .collect::<Vec<_>>()
-        .join(", ")
+/// The note on each variant that has one (no ratings, a single score, unused scores), in
+/// variant order: the variant at column p written `variant(p)`, each score `score(y)`.
+fn variant_notes(
+    variants: &[VariantFit],
+    variant: &dyn Fn(usize) -> String,
+    score: &dyn Fn(u32) -> String,
+) -> Vec<String> {
+    let mut notes = Vec::new();
+    for (p, v) in variants.iter().enumerate() {
+        match v.categories[..] {
+            [] => notes.push(format!("{} rated no item", variant(p))),
+            [only] => notes.push(format!(
+                "{} gave the single score {} to all {} items it rated; it carries no \
+                 information on θ and is left out of the fit",
+                variant(p),
+                score(only),
+                v.n_ratings
+            )),
+            _ if !v.unused_categories.is_empty() => notes.push(format!(
+                "{} never gave {}; those categories are collapsed and it is fitted with {} \
+                 categories ({} thresholds)",
+                variant(p),
+                v.unused_categories
+                    .iter()
+                    .map(|&y| score(y))
+                    .collect::<Vec<_>>()
+                    .join(", "),
+                v.categories.len(),
+                v.categories.len() - 1
+            )),
+            _ => {}
+        }
+    }
+    notes
 }
 
 /// One EM step of a fit.
@@ -1138,6 +1172,41 @@ mod tests {
         assert!(err
             .to_string()
             .contains("expected 2 items × 2 variants = 4 cells, found 1"));
+    }
+
+    #[test]
+    fn notes_name_variants_and_scores_as_the_caller_does() {
+        // Variant 1 always 2; variant 2 uses 0–2; variant 3 never 1; item 4 is rated by the
+        // uninformative variant only.
+        let rows = [
+            [Some(2), Some(0), Some(0)],
+            [Some(2), Some(1), Some(2)],
+            [Some(2), Some(2), Some(2)],
+            [Some(2), None, None],
+        ];
+        let rows: Vec<Vec<Option<u32>>> = rows.iter().map(|r| r.to_vec()).collect();
+        let fit = GrmParams {
+            max_iter: 1,
+            ..GrmParams::default()
+        }
+        .fit(&RatingMatrix::from_rows(&rows).unwrap())
+        .unwrap();
+        assert_eq!(fit.notes.len(), 4, "{:?}", fit.notes);
+        assert!(fit.notes[0].starts_with("variant 1 gave the single score 2 to all 4 items"));
+        assert!(fit.notes[1].starts_with("variant 3 never gave 1; those categories"));
+        let labels = ["bad", "ok", "good"];
+        let names = ["plain", "typo", "para"];
+        let named = fit.notes_with(&|p| format!("variant `{}`", names[p]), &|y| {
+            format!("`{}`", labels[y as usize])
+        });
+        assert!(named[0].starts_with("variant `plain` gave the single score `good` to all 4"));
+        assert!(named[1].starts_with("variant `para` never gave `ok`; those categories"));
+        // The notes on items and convergence are kept.
+        assert_eq!(named[2..], fit.notes[2..]);
+        assert!(named[2].starts_with("1 of 4 items have no informative rating"));
+        assert!(named[3].starts_with("EM stopped after 1 steps"));
+        let plain = fit.notes_with(&|p| format!("variant {}", p + 1), &|y| y.to_string());
+        assert_eq!(plain, fit.notes);
     }
 
     #[test]

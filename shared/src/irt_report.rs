@@ -23,13 +23,13 @@
 //! [`Error::Insufficient`] for files without variants or ratings that carry no information,
 //! prefixed with the source and the model.
 
-use crate::error::{Error, Result};
+use crate::error::{Error, Location, Result};
 use crate::irt_grm::{GrmFit, GrmParams};
 use crate::irt_reliability::{
     marginal_reliability, HumanAlignment, IntrinsicConsistency, ReliabilityParams,
 };
-use crate::ratings::{Columns, Ratings, RatingsParams, ScoreScale, Selection};
-use crate::reliability_report::{read_together, within, RatingsFile};
+use crate::ratings::{Columns, Rating, Ratings, RatingsParams, ScoreScale, Selection};
+use crate::reliability_report::{read_together, score_name, within, RatingsFile};
 use serde::{Deserialize, Serialize};
 use std::collections::HashMap;
 
@@ -166,10 +166,30 @@ impl IrtReportParams {
         let matrix = judge.variant_matrix(self.rater.as_deref(), self.criterion.as_deref())?;
         let grm = matrix.whole_scores()?;
         self.thresholds.validate()?;
-        let fit = self
+        self.grm.validate()?;
+        // The rows of `matrix`: the judge's (given or only) rater on the criterion.
+        let rater = chosen(&judge.raters, self.rater.as_deref());
+        let criterion = chosen(&judge.criteria, self.criterion.as_deref());
+        self.check_scale(
+            judge,
+            |r| {
+                Some(judge.raters[r.rater].as_str()) == rater
+                    && r.criterion.map(|c| judge.criteria[c].as_str()) == criterion
+                    && r.variant.is_some()
+            },
+            |r| {
+                let variant = r.variant.map_or("", |v| judge.variants[v].as_str());
+                format!("variant `{variant}`")
+            },
+        )?;
+        let mut fit = self
             .grm
             .fit(&grm)
             .map_err(|e| within(e, || format!("{}: graded response model", judge.source)))?;
+        let judge_score = score_name(judge);
+        fit.notes = fit.notes_with(&|p| format!("variant `{}`", matrix.raters[p]), &|y| {
+            judge_score(f64::from(y))
+        });
         let mut warnings = Vec::new();
         if !fit.converged {
             warnings.push(format!(
@@ -203,14 +223,30 @@ impl IrtReportParams {
                     self.criterion.clone()
                 };
                 let hm = h.matrix(&Selection {
-                    criterion,
+                    criterion: criterion.clone(),
                     ..Default::default()
                 })?;
                 let hgrm = hm.whole_scores()?;
-                let human_fit = self
+                // The rows of `hm`: every annotator's on the criterion and the only variant.
+                let criterion = chosen(&h.criteria, criterion.as_deref());
+                let variant = chosen(&h.variants, None);
+                self.check_scale(
+                    h,
+                    |r| {
+                        r.criterion.map(|c| h.criteria[c].as_str()) == criterion
+                            && r.variant.map(|v| h.variants[v].as_str()) == variant
+                    },
+                    |r| format!("annotator `{}`", h.raters[r.rater]),
+                )?;
+                let mut human_fit = self
                     .grm
                     .fit(&hgrm)
                     .map_err(|e| within(e, || format!("{}: graded response model", h.source)))?;
+                let human_score = score_name(h);
+                human_fit.notes = human_fit
+                    .notes_with(&|p| format!("annotator `{}`", hm.raters[p]), &|y| {
+                        human_score(f64::from(y))
+                    });
                 if !human_fit.converged {
                     warnings.push(format!(
                         "{}: the GRM fit did not converge in {} EM steps; raise --max-iter",
@@ -295,9 +331,177 @@ impl IrtReportParams {
     }
 }
 
+/// The name `wanted`, or the only one of `names`: how [`Ratings::matrix`] and
+/// [`Ratings::variant_matrix`] resolve a choice once they have succeeded.
+fn chosen<'a>(names: &'a [String], wanted: Option<&'a str>) -> Option<&'a str> {
+    wanted.or(match names {
+        [only] => Some(only.as_str()),
+        _ => None,
+    })
+}
+
+impl IrtReportParams {
+    /// Rejects the first row `keep` selects whose score is outside the declared scale
+    /// ([`GrmParams::scale`]), located in the file and with the scores as the file wrote them
+    /// (the labels on the nominal scale): the GRM itself only knows matrix cells and codes.
+    /// `column` names a row's column of the matrix (its variant, its annotator).
+    fn check_scale(
+        &self,
+        ratings: &Ratings,
+        keep: impl Fn(&Rating) -> bool,
+        column: impl Fn(&Rating) -> String,
+    ) -> Result<()> {
+        let Some(scale) = self.grm.scale else {
+            return Ok(());
+        };
+        let (min, max) = (f64::from(scale.min), f64::from(scale.max));
+        let Some(r) = ratings
+            .ratings
+            .iter()
+            .filter(|r| keep(r))
+            .find(|r| r.value < min || r.value > max)
+        else {
+            return Ok(());
+        };
+        let name = score_name(ratings);
+        Err(Error::input(
+            Location {
+                source: ratings.source.clone(),
+                line: r.line,
+                column: None,
+                field: Some(ratings.columns.score.clone()),
+                byte: None,
+            },
+            format!(
+                "item `{}`, {}: expected a score of the declared scale, from {} to {}, found {}",
+                ratings.items[r.item],
+                column(r),
+                name(min),
+                name(max),
+                name(r.value)
+            ),
+        ))
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::irt_grm::RatingScale;
+
+    fn file(source: &str, text: &str) -> RatingsFile {
+        RatingsFile {
+            source: source.into(),
+            default_rater: None,
+            bytes: text.as_bytes().to_vec(),
+        }
+    }
+
+    /// `v1` always says `good`; `v3` never says `ok`.
+    const LABELLED_JUDGE: &str = "item,rater,score,variant\n\
+        1,j,good,v1\n2,j,good,v1\n3,j,good,v1\n\
+        1,j,bad,v2\n2,j,ok,v2\n3,j,good,v2\n\
+        1,j,bad,v3\n2,j,good,v3\n3,j,good,v3\n";
+
+    fn labelled() -> IrtReportParams {
+        IrtReportParams {
+            ratings: RatingsParams {
+                scale: ScoreScale::Nominal,
+                categories: Some(vec!["bad".into(), "ok".into(), "good".into()]),
+            },
+            ..IrtReportParams::default()
+        }
+    }
+
+    #[test]
+    fn grm_notes_name_variants_and_labels_as_the_file_does() {
+        let judge = file("judge.csv", LABELLED_JUDGE);
+        let human = file(
+            "human.csv",
+            "item,rater,score\n1,h1,bad\n2,h1,ok\n3,h1,good\n1,h2,ok\n2,h2,ok\n3,h2,ok\n",
+        );
+        let params = IrtReportParams {
+            original: Some("v2".into()),
+            ..labelled()
+        };
+        let report = params.fit(&judge, Some(&human)).unwrap();
+        assert_eq!(
+            report.fit.notes[..2],
+            [
+                "variant `v1` gave the single score `good` to all 3 items it rated; it carries \
+                 no information on θ and is left out of the fit",
+                "variant `v3` never gave `ok`; those categories are collapsed and it is fitted \
+                 with 2 categories (1 thresholds)",
+            ]
+        );
+        let human_notes = &report.human.as_ref().unwrap().fit.notes;
+        assert!(
+            human_notes[0].starts_with("annotator `h2` gave the single score `ok` to all 3 items"),
+            "{human_notes:?}"
+        );
+        // A declared scale wider than the labels: a code without a label is a number.
+        let wide = IrtReportParams {
+            grm: GrmParams {
+                scale: Some(RatingScale { min: 0, max: 3 }),
+                ..GrmParams::default()
+            },
+            ..params
+        };
+        let report = wide.fit(&judge, None).unwrap();
+        assert!(
+            report.fit.notes[2].starts_with("variant `v3` never gave `ok`, 3; those"),
+            "{:?}",
+            report.fit.notes
+        );
+        // Numbers on the numeric scale, the variants still by name.
+        let numeric = file(
+            "n.csv",
+            &LABELLED_JUDGE
+                .replace("bad", "0")
+                .replace("ok", "1")
+                .replace("good", "2"),
+        );
+        let report = IrtReportParams::default().fit(&numeric, None).unwrap();
+        assert!(report.fit.notes[0].starts_with("variant `v1` gave the single score 2 to all"));
+        assert!(report.fit.notes[1].starts_with("variant `v3` never gave 1;"));
+    }
+
+    #[test]
+    fn a_score_outside_the_declared_scale_is_located_and_labelled() {
+        let judge = file("judge.csv", LABELLED_JUDGE);
+        let params = IrtReportParams {
+            grm: GrmParams {
+                scale: Some(RatingScale { min: 0, max: 1 }),
+                ..GrmParams::default()
+            },
+            ..labelled()
+        };
+        let err = params.fit(&judge, None).unwrap_err().to_string();
+        assert_eq!(
+            err,
+            "judge.csv, line 2 (`score`): item `1`, variant `v1`: expected a score of the \
+             declared scale, from `bad` to `ok`, found `good`"
+        );
+        // Numeric: the numbers; only the judge's rows count (rater `other` is not fitted).
+        let numeric = file(
+            "n.csv",
+            "item,rater,score,variant\n1,other,9,a\n1,j,1,a\n2,j,2,a\n1,j,5,b\n2,j,1,b\n",
+        );
+        let params = IrtReportParams {
+            rater: Some("j".into()),
+            grm: GrmParams {
+                scale: Some(RatingScale { min: 1, max: 4 }),
+                ..GrmParams::default()
+            },
+            ..IrtReportParams::default()
+        };
+        let err = params.fit(&numeric, None).unwrap_err().to_string();
+        assert_eq!(
+            err,
+            "n.csv, line 5 (`score`): item `1`, variant `b`: expected a score of the declared \
+             scale, from 1 to 4, found 5"
+        );
+    }
 
     #[test]
     fn every_judge_and_criterion_gets_a_cell() {

@@ -21,8 +21,10 @@ use crate::held_out::{HeldOut, HeldOutParams};
 use crate::leaderboard::{
     bradley_terry_leaderboard, compare_leaderboards, Leaderboard, LeaderboardComparison,
 };
-use crate::scored_battles::{JudgeSignal, ScoredBattles};
-use crate::soft_targets::{BetaFit, Calibration, CalibrationParams, TargetKind};
+use crate::scored_battles::{JoinSummary, JoinedVerdicts, JudgeSignal, ScoredBattles};
+use crate::soft_targets::{
+    score_outliers, BetaFit, Calibration, CalibrationParams, ScoreOutlier, TargetKind, OUTLIER_MADS,
+};
 use serde::{Deserialize, Serialize};
 
 /// Settings of a judge study.
@@ -65,7 +67,14 @@ pub struct JudgeStudy {
     pub source: String,
     pub signal: JudgeSignal,
     pub n_battles: usize,
+    /// The judge's observations: one per judged comparison (`n_battles` less the battles that
+    /// repeat a verdict for another human vote, [`crate::scored_battles::ScoredBattle::judge_repeat`]).
+    pub n_judge_verdicts: usize,
+    /// Human votes: every one counts on the human side.
     pub n_human_battles: usize,
+    /// How the human and judge files were matched, when they came as two files
+    /// ([`JudgeStudyParams::fit_joined`]).
+    pub join: Option<JoinSummary>,
     /// BT on the human labels (the reference).
     pub human: Leaderboard,
     /// BT on the judge's hard targets.
@@ -74,12 +83,19 @@ pub struct JudgeStudy {
     pub agreement: LeaderboardComparison,
     /// β's MLE on human non-tie battles (scores only).
     pub beta: Option<BetaFit>,
+    /// Judge scores far outside the bulk ([`score_outliers`]).
+    pub score_outliers: Vec<ScoreOutlier>,
+    /// β refitted without the battles of the outlying scores, to show their effect.
+    pub beta_without_outliers: Option<BetaFit>,
     /// Reliability of σ(β·s) against human labels (scores only).
     pub calibration: Option<Calibration>,
     pub held_out: HeldOut,
     /// Split conformal per held-out target kind; `None` where too few models for α.
     pub conformal: Vec<Option<ConformalRun>>,
     pub notes: Vec<String>,
+    /// What makes these numbers less certain than they look: a join that left battles out,
+    /// outlying scores. (Each leaderboard carries its own warnings.)
+    pub warnings: Vec<String>,
 }
 
 impl JudgeStudyParams {
@@ -123,15 +139,18 @@ impl JudgeStudyParams {
         let bt = &self.held_out.bradley_terry;
         let human = bradley_terry_leaderboard(source, &human_battles, bt)?;
         let hard = TargetKind::Hard.targets(data, None)?;
-        let judge = bradley_terry_leaderboard(source, &data.with_targets(&hard)?, bt)?;
+        let judge = bradley_terry_leaderboard(source, &data.judge_battles(&hard)?, bt)?;
         let agreement = compare_leaderboards(&human, &judge)?;
 
-        let (beta, calibration) = if data.signal == JudgeSignal::Verdict {
-            (None, None)
+        let mut warnings = Vec::new();
+        let score_outliers = score_outliers(data);
+        let (beta, calibration, beta_without_outliers) = if data.signal == JudgeSignal::Verdict {
+            (None, None, None)
         } else {
             let beta = self.held_out.beta.fit_battles(data, None)?;
             let calibration = self.calibration.of_soft_targets(data, beta.beta)?;
-            (Some(beta), Some(calibration))
+            let without = self.beta_without(data, &score_outliers, &beta, &mut warnings);
+            (Some(beta), Some(calibration), without)
         };
 
         let held_out = held_out.fit(data)?;
@@ -153,16 +172,79 @@ impl JudgeStudyParams {
             source: source.to_owned(),
             signal: data.signal,
             n_battles: data.battles.len(),
+            n_judge_verdicts: data.n_judge_verdicts(),
             n_human_battles: human_battles.battles.len(),
+            join: None,
             human,
             judge,
             agreement,
             beta,
+            score_outliers,
+            beta_without_outliers,
             calibration,
             held_out,
             conformal,
             notes,
+            warnings,
         })
+    }
+
+    /// Runs the study on human and judge files joined on a key ([`join_verdicts`]); the join's
+    /// counts and warnings come first in the study's.
+    ///
+    /// [`join_verdicts`]: crate::scored_battles::join_verdicts
+    pub fn fit_joined(&self, source: &str, joined: &JoinedVerdicts) -> Result<JudgeStudy> {
+        let mut study = self.fit(source, &joined.data)?;
+        study.warnings.splice(0..0, joined.summary.warnings());
+        study.join = Some(joined.summary.clone());
+        Ok(study)
+    }
+
+    /// β without the outlying scores' battles, with a warning per outlier naming its line (the
+    /// first ten) and both β's.
+    fn beta_without(
+        &self,
+        data: &ScoredBattles,
+        outliers: &[ScoreOutlier],
+        beta: &BetaFit,
+        warnings: &mut Vec<String>,
+    ) -> Option<BetaFit> {
+        if outliers.is_empty() {
+            return None;
+        }
+        let mut kept = data.clone();
+        let out: std::collections::HashSet<usize> = outliers.iter().map(|o| o.battle).collect();
+        kept.battles = data
+            .battles
+            .iter()
+            .enumerate()
+            .filter(|(i, _)| !out.contains(i))
+            .map(|(_, b)| *b)
+            .collect();
+        let without = self.held_out.beta.fit_battles(&kept, None);
+        let effect = match &without {
+            Ok(w) => format!("β = {:.6} with them, {:.6} without them", beta.beta, w.beta),
+            Err(e) => format!(
+                "β = {:.6} with them; without them β cannot be fitted: {e}",
+                beta.beta
+            ),
+        };
+        for o in outliers.iter().take(10) {
+            let place = o.line.map_or_else(
+                || format!("battle {}", o.battle + 1),
+                |line| format!("line {line}"),
+            );
+            warnings.push(format!(
+                "{place}: judge score {:e} lies {:.3e} median absolute deviations from the median \
+                 score (more than {OUTLIER_MADS})",
+                o.score, o.deviations
+            ));
+        }
+        warnings.push(format!(
+            "{} outlying judge score(s): {effect}",
+            outliers.len()
+        ));
+        without.ok()
     }
 
     fn conformal_run(&self, run: &crate::held_out::HeldOutRun) -> Result<Option<ConformalRun>> {

@@ -26,8 +26,10 @@
 //! round costs O(n + k²).
 //!
 //! Degenerate input: when both raters use one and the same category for every item, P_e = 1
-//! and κ is undefined: it is NaN and [`Kappa::warnings`] says why (two constant raters in
-//! different categories give κ = 0). Errors: [`Error::InvalidParam`] for slices of different
+//! and κ is undefined: it is NaN and [`Kappa::warnings`] says why, naming that category (two
+//! constant raters in different categories give κ = 0). This module knows scores only as
+//! numbers; [`Kappa::warnings_with`] words the same warnings with the caller's names for them
+//! (a nominal code's label). Errors: [`Error::InvalidParam`] for slices of different
 //! lengths, non-finite scores, categories that are not strictly ascending or miss a score;
 //! [`Error::Insufficient`] for no items.
 
@@ -73,6 +75,41 @@ pub struct Kappa {
     pub chance_agreement: f64,
     pub kappa: f64,
     pub warnings: Vec<String>,
+}
+
+impl Kappa {
+    /// The warnings of this result, each score written by `score`: e.g. a nominal code as the
+    /// label it stands for. [`Kappa::warnings`] holds them with `score` = the number.
+    pub fn warnings_with(&self, score: &dyn Fn(f64) -> String) -> Vec<String> {
+        warnings_of(&self.categories, &self.confusion, score)
+    }
+}
+
+/// The category both raters gave every item, which leaves κ undefined (P_e = 1 under every
+/// weighting), from a confusion matrix over `categories`; `None` otherwise.
+pub fn constant_category(categories: &[f64], confusion: &[Vec<u64>]) -> Option<f64> {
+    let n: u64 = confusion.iter().flatten().sum();
+    let c = (0..confusion.len()).find(|&c| n > 0 && confusion[c].get(c) == Some(&n))?;
+    categories.get(c).copied()
+}
+
+/// The warnings of κ on a confusion matrix over `categories`, scores written by `score` (see
+/// [`Kappa::warnings_with`]).
+pub fn warnings_of(
+    categories: &[f64],
+    confusion: &[Vec<u64>],
+    score: &dyn Fn(f64) -> String,
+) -> Vec<String> {
+    constant_category(categories, confusion)
+        .map(|c| {
+            format!(
+                "both raters gave every item the same score ({}): chance agreement is 1 and κ \
+                 is undefined (NaN)",
+                score(c)
+            )
+        })
+        .into_iter()
+        .collect()
 }
 
 /// κ with bootstrap intervals over items.
@@ -126,15 +163,7 @@ impl KappaParams {
             counts[cell] += 1;
         }
         let stats = kappa_from_counts(&counts, k, self.weights);
-        let mut warnings = Vec::new();
-        if stats.kappa.is_nan() {
-            warnings.push(format!(
-                "both raters gave every item the same score ({}): chance agreement is 1 and κ is \
-                 undefined (NaN)",
-                table.categories[0]
-            ));
-        }
-        Kappa {
+        let mut kappa = Kappa {
             weights: self.weights,
             confusion: counts.chunks(k).map(<[u64]>::to_vec).collect(),
             categories: table.categories,
@@ -143,8 +172,10 @@ impl KappaParams {
             observed_agreement: stats.observed_agreement,
             chance_agreement: stats.chance_agreement,
             kappa: stats.kappa,
-            warnings,
-        }
+            warnings: Vec::new(),
+        };
+        kappa.warnings = kappa.warnings_with(&|score| score.to_string());
+        kappa
     }
 
     /// κ and percent agreement with percentile intervals from resampling items.
@@ -348,6 +379,31 @@ mod tests {
             ..Default::default()
         };
         assert!(unsorted.validate().is_err());
+    }
+
+    #[test]
+    fn undefined_kappa_names_the_category_both_gave() {
+        // On the full scale 0–2 both raters always gave 2: the warning names 2, not the
+        // scale's first category.
+        let p = KappaParams {
+            categories: Some(vec![0.0, 1.0, 2.0]),
+            ..Default::default()
+        };
+        let k = p.compute(&[2.0, 2.0], &[2.0, 2.0]).unwrap();
+        assert!(k.kappa.is_nan());
+        assert_eq!(
+            k.warnings,
+            [
+                "both raters gave every item the same score (2): chance agreement is 1 and κ is \
+              undefined (NaN)"
+            ]
+        );
+        let labels = ["bad", "ok", "good"];
+        let named = k.warnings_with(&|c| format!("`{}`", labels[c as usize]));
+        assert!(named[0].starts_with("both raters gave every item the same score (`good`)"));
+        assert_eq!(constant_category(&k.categories, &k.confusion), Some(2.0));
+        let apart = p.compute(&[1.0, 1.0], &[2.0, 2.0]).unwrap();
+        assert!(apart.warnings_with(&|c| c.to_string()).is_empty());
     }
 
     #[test]

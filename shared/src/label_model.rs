@@ -9,18 +9,25 @@
 //! EM: the E-step computes these posteriors q_i; the M-step sets
 //!   a_j = (Σ_{i: v_ij ≠ 0} [v_ij = +1]·q_i + [v_ij = −1]·(1 − q_i) + c) / (n_j + 2c),
 //! with n_j the items j votes on and c a Beta(1 + c, 1 + c) pseudo-count keeping a_j inside
-//! (0, 1), and π = mean q_i (or fixed). EM starts from a_j = `initial_accuracy` > ½, which picks
-//! the mode where programs are better than chance (the model is symmetric under a_j → 1 − a_j,
-//! y → −y). It stops when no a_j or π moves more than `tolerance`, or after `max_iterations`.
+//! (0, 1) (a program that never votes gets ½, or NaN with c = 0; either way its abstentions add
+//! nothing to any posterior), and π = mean q_i (or fixed). EM starts from a_j =
+//! `initial_accuracy` > ½, which picks the mode where programs are better than chance (the
+//! model is symmetric under a_j → 1 − a_j, y → −y). It stops when no a_j or π moves more than
+//! `tolerance`, or after `max_iterations`.
 //!
 //! With equal accuracies and π = ½ the posterior's sign is the sign of Σ_j v_ij: the label model
 //! is majority vote. With unequal accuracies it weighs each vote by logit a_j.
 //!
+//! EM runs over the non-abstaining votes only, stored program by program, with no branch on a
+//! vote's value. Each sum is added in the order of the dense loop over items × programs, whose
+//! abstentions add zeros, so the fit is that loop's to the last bit (tested against it); only
+//! a NaN weight (a never-voting program with c = 0) is skipped where that loop added 0 · NaN.
+//!
 //! Arguments: a vote matrix (items × programs, values in {−1, 0, +1}). Returns: a [`LabelModel`]
 //! (accuracies, π, iterations, log-likelihood) that gives posteriors for any vote matrix over the
 //! same programs. Errors: [`Error::InvalidParam`] for settings out of range;
-//! [`Error::Insufficient`] for a matrix without items or programs, or a vote outside
-//! {−1, 0, +1} (naming its item and program).
+//! [`Error::Insufficient`] for a matrix without items or programs or with 2³¹ items or more, or
+//! a vote outside {−1, 0, +1} (naming its item and program).
 
 use crate::error::{Error, Result};
 use serde::{Deserialize, Serialize};
@@ -101,7 +108,8 @@ impl Default for LabelModelParams {
 pub struct LabelModel {
     pub params: LabelModelParams,
     pub programs: Vec<String>,
-    /// Learned accuracy a_j of each program.
+    /// Learned accuracy a_j of each program (NaN for one that never votes when the
+    /// pseudo-count is 0).
     pub accuracies: Vec<f64>,
     /// Share of items each program votes on.
     pub coverage: Vec<f64>,
@@ -121,14 +129,111 @@ fn sigmoid(x: f64) -> f64 {
     1.0 / (1.0 + (-x).exp())
 }
 
-/// σ(prior + Σ_j v_j · w_j).
+/// σ(prior + Σ_{j: v_j ≠ 0} v_j · w_j): an abstention adds nothing, whatever its program's
+/// weight (even the NaN of a program that never voted, fitted without a pseudo-count).
 fn posterior_of(prior: f64, weights: &[f64], votes: &[i8]) -> f64 {
     let score: f64 = votes
         .iter()
         .zip(weights)
-        .map(|(&v, w)| f64::from(v) * w)
+        .map(|(&v, &w)| if v == 0 { 0.0 } else { f64::from(v) * w })
         .sum();
     sigmoid(prior + score)
+}
+
+/// The non-abstaining votes of a checked [`VoteMatrix`], program by program (compressed
+/// columns): program j's votes are `codes[starts[j]..starts[j + 1]]`, in item order, each coded
+/// as `2·i + [v_ij = −1]`. The low bit of a code picks from a per-program pair (for a vote +1,
+/// for a vote −1), and the code itself indexes per-item pairs, so that no loop branches on a
+/// vote's value. Every sum is taken in the order of the dense loop over items × programs (an
+/// item's terms in program order, a program's in item order), so the numbers are that loop's to
+/// the last bit: the abstentions it skips add zeros, which change no sum.
+struct SparseVotes {
+    items: usize,
+    starts: Vec<usize>,
+    codes: Vec<u32>,
+    /// The programs by decreasing number of votes: the M-step sums them four at a time.
+    by_votes: Vec<usize>,
+}
+
+/// How many programs' sums the M-step adds side by side: independent chains of additions,
+/// which the processor overlaps.
+const LANES: usize = 4;
+
+impl SparseVotes {
+    fn new(votes: &VoteMatrix) -> Result<Self> {
+        let (n, k) = (votes.items, votes.programs.len());
+        let Some(items) = n.checked_mul(2).and_then(|m| u32::try_from(m).ok()) else {
+            return Err(Error::Insufficient(format!(
+                "a label model handles fewer than 2^31 items, found {n}"
+            )));
+        };
+        let voted: usize = votes.votes.iter().map(|&v| usize::from(v != 0)).sum();
+        // Every vote is written; only a non-abstention moves the end past it (one spare slot).
+        let mut codes = vec![0; voted + 1];
+        let mut end = 0;
+        let mut starts = Vec::with_capacity(k + 1);
+        starts.push(0);
+        for j in 0..k {
+            let column = votes.votes[j..].iter().step_by(k);
+            for (code, &v) in (0..items).step_by(2).zip(column) {
+                codes[end] = code + u32::from(v < 0);
+                end += usize::from(v != 0);
+            }
+            starts.push(end);
+        }
+        codes.truncate(end);
+        let mut by_votes: Vec<usize> = (0..k).collect();
+        by_votes.sort_by_key(|&j| std::cmp::Reverse(starts[j + 1] - starts[j]));
+        Ok(Self {
+            items: n,
+            starts,
+            codes,
+            by_votes,
+        })
+    }
+
+    /// Program j's coded votes.
+    fn program(&self, j: usize) -> &[u32] {
+        &self.codes[self.starts[j]..self.starts[j + 1]]
+    }
+
+    /// scores[i] = Σ_j v_ij · weights[j], added in program order.
+    fn scores(&self, weights: &[f64], scores: &mut [f64]) {
+        scores.iter_mut().for_each(|s| *s = 0.0);
+        for (j, &w) in weights.iter().enumerate() {
+            let signed = [w, -w];
+            for &code in self.program(j) {
+                scores[(code >> 1) as usize] += signed[(code & 1) as usize];
+            }
+        }
+    }
+
+    /// sums[j] = Σ_{i: v_ij ≠ 0} terms[2·i + [v_ij = −1]], added in item order.
+    fn sums(&self, terms: &[f64], sums: &mut [f64]) {
+        let term = |code: &u32| terms[*code as usize];
+        for group in self.by_votes.chunks(LANES) {
+            let mut lists: [&[u32]; LANES] = [&[]; LANES];
+            for (list, &j) in lists.iter_mut().zip(group) {
+                *list = self.program(j);
+            }
+            // The programs' common length side by side, then each one's rest alone.
+            let common = lists.iter().map(|l| l.len()).min().unwrap_or(0);
+            let [a, b, c, d] = lists.map(|l| l.split_at(common));
+            let mut lane = [0.0; LANES];
+            for (((x, y), z), w) in a.0.iter().zip(b.0).zip(c.0).zip(d.0) {
+                lane[0] += term(x);
+                lane[1] += term(y);
+                lane[2] += term(z);
+                lane[3] += term(w);
+            }
+            for (sum, rest) in lane.iter_mut().zip([a.1, b.1, c.1, d.1]) {
+                *sum = rest.iter().fold(*sum, |s, code| s + term(code));
+            }
+            for (&j, &sum) in group.iter().zip(&lane) {
+                sums[j] = sum;
+            }
+        }
+    }
 }
 
 impl LabelModelParams {
@@ -169,11 +274,10 @@ impl LabelModelParams {
     pub fn fit(&self, votes: &VoteMatrix) -> Result<LabelModel> {
         self.validate()?;
         votes.check()?;
+        let sparse = SparseVotes::new(votes)?;
         let (n, k) = (votes.items, votes.programs.len());
         let c = self.pseudo_count;
-        let counts: Vec<usize> = (0..k)
-            .map(|j| (0..n).filter(|&i| votes.row(i)[j] != 0).count())
-            .collect();
+        let counts: Vec<usize> = (0..k).map(|j| sparse.program(j).len()).collect();
         let mut model = LabelModel {
             params: *self,
             programs: votes.programs.clone(),
@@ -189,28 +293,28 @@ impl LabelModelParams {
         };
         let mut agree = vec![0.0; k];
         let mut weights = vec![0.0; k];
+        let mut scores = vec![0.0; n];
+        // terms[2i] = q_i, terms[2i + 1] = 1 − q_i: what a vote +1 or −1 on item i adds to its
+        // program's expected agreements.
+        let mut terms = vec![0.0; 2 * n];
         while model.iterations < self.max_iterations {
             model.iterations += 1;
-            // E-step fused with the M-step's sums: one pass over the votes.
+            // E-step: the posteriors q_i.
             weights
                 .iter_mut()
                 .zip(&model.accuracies)
                 .for_each(|(w, &a)| *w = logit(a));
             let prior = logit(model.class_prior);
-            agree.iter_mut().for_each(|a| *a = 0.0);
+            sparse.scores(&weights, &mut scores);
             let mut q_sum = 0.0;
-            for i in 0..n {
-                let row = votes.row(i);
-                let q = posterior_of(prior, &weights, row);
+            for (pair, &score) in terms.chunks_exact_mut(2).zip(&scores) {
+                let q = sigmoid(prior + score);
                 q_sum += q;
-                for (j, &v) in row.iter().enumerate() {
-                    match v {
-                        1 => agree[j] += q,
-                        -1 => agree[j] += 1.0 - q,
-                        _ => {}
-                    }
-                }
+                pair[0] = q;
+                pair[1] = 1.0 - q;
             }
+            // M-step's sums: each program's expected agreements.
+            sparse.sums(&terms, &mut agree);
             let mut change: f64 = 0.0;
             for j in 0..k {
                 let a = ((agree[j] + c) / (counts[j] as f64 + 2.0 * c)).clamp(1e-6, 1.0 - 1e-6);
@@ -227,7 +331,7 @@ impl LabelModelParams {
                 break;
             }
         }
-        model.log_likelihood = model.log_likelihood(votes);
+        model.log_likelihood = model.log_likelihood(&sparse);
         Ok(model)
     }
 }
@@ -235,40 +339,46 @@ impl LabelModelParams {
 impl LabelModel {
     /// The posterior P(y = +1 | votes) of each item of `votes` (same programs, same order).
     pub fn posteriors(&self, votes: &VoteMatrix) -> Vec<f64> {
+        let (prior, weights) = self.logits();
         (0..votes.items)
-            .map(|i| self.posterior(votes.row(i)))
+            .map(|i| posterior_of(prior, &weights, votes.row(i)))
             .collect()
     }
 
     /// The posterior of one item's votes (one per program, in order).
     pub fn posterior(&self, votes: &[i8]) -> f64 {
-        let score: f64 = votes
-            .iter()
-            .zip(&self.accuracies)
-            .map(|(&v, &a)| f64::from(v) * logit(a))
-            .sum();
-        sigmoid(logit(self.class_prior) + score)
+        let (prior, weights) = self.logits();
+        posterior_of(prior, &weights, votes)
     }
 
-    fn log_likelihood(&self, votes: &VoteMatrix) -> f64 {
-        (0..votes.items)
-            .map(|i| {
-                let (mut pos, mut neg) = (self.class_prior.ln(), (1.0 - self.class_prior).ln());
-                for (&v, &a) in votes.row(i).iter().zip(&self.accuracies) {
-                    match v {
-                        1 => {
-                            pos += a.ln();
-                            neg += (1.0 - a).ln();
-                        }
-                        -1 => {
-                            pos += (1.0 - a).ln();
-                            neg += a.ln();
-                        }
-                        _ => {}
-                    }
-                }
+    /// logit π and each program's weight logit a_j.
+    fn logits(&self) -> (f64, Vec<f64>) {
+        let weights = self.accuracies.iter().map(|&a| logit(a)).collect();
+        (logit(self.class_prior), weights)
+    }
+
+    /// The marginal log-likelihood of the votes.
+    fn log_likelihood(&self, sparse: &SparseVotes) -> f64 {
+        let n = sparse.items;
+        // ln P(votes, y = +1) and ln P(votes, y = −1) of every item, added in program order.
+        let mut pos = vec![self.class_prior.ln(); n];
+        let mut neg = vec![(1.0 - self.class_prior).ln(); n];
+        for (j, &a) in self.accuracies.iter().enumerate() {
+            let (right, wrong) = (a.ln(), (1.0 - a).ln());
+            let (if_pos, if_neg) = ([right, wrong], [wrong, right]);
+            for &code in sparse.program(j) {
+                let (i, sign) = ((code >> 1) as usize, (code & 1) as usize);
+                pos[i] += if_pos[sign];
+                neg[i] += if_neg[sign];
+            }
+        }
+        pos.iter()
+            .zip(&neg)
+            .map(|(&pos, &neg)| {
+                // ln(e^pos + e^neg) = m + ln(1 + e^−|pos − neg|), m = max(pos, neg): the larger
+                // of (pos − m).exp() and (neg − m).exp() is e^0 = 1 exactly.
                 let m = pos.max(neg);
-                m + ((pos - m).exp() + (neg - m).exp()).ln()
+                m + (1.0 + (-(pos - neg).abs()).exp()).ln()
             })
             .sum()
     }

@@ -13,6 +13,7 @@ use crate::correlation::{kendall_tau_b, spearman};
 use crate::error::Result;
 use crate::pairwise::Pairwise;
 use crate::resample::BootstrapParams;
+use crate::separation::{separation, Side};
 use serde::{Deserialize, Serialize};
 
 /// One model's row.
@@ -26,10 +27,18 @@ pub struct RatingRow {
     pub battles: u64,
     /// Σ y over the model's battles (a tie counts ½).
     pub score: f64,
+    /// Battles won outright (y = 1 for the model).
+    pub wins: u64,
+    /// Battles lost outright.
+    pub losses: u64,
     pub ties: u64,
     /// Sandwich (robust) standard error of the Elo rating ([`crate::bt_standard_errors`]); of
-    /// the difference to the anchor on an anchored leaderboard (0 for the anchor).
-    pub se: f64,
+    /// the difference to the anchor on an anchored leaderboard (0 for the anchor). `None` when
+    /// the rating is not identified (`separation`): a curvature SE there measures λ, not data.
+    pub se: Option<f64>,
+    /// Where the data leave this rating unbounded ([`crate::separation`]); `None` when the
+    /// data identify it. Its `elo` is then set by the penalty λ alone.
+    pub separation: Option<Side>,
     /// The bootstrap interval, when the leaderboard has one ([`Leaderboard::with_bootstrap`]).
     pub bootstrap: Option<RowInterval>,
 }
@@ -37,8 +46,13 @@ pub struct RatingRow {
 /// A row's bootstrap interval on the Elo scale and its CI-aware rank range.
 #[derive(Debug, Clone, Copy, PartialEq, Serialize, Deserialize)]
 pub struct RowInterval {
-    pub lower: f64,
-    pub upper: f64,
+    /// `None`: unbounded below (the model is separated, see [`RatingRow::separation`] and
+    /// `separated_rounds`).
+    pub lower: Option<f64>,
+    /// `None`: unbounded above.
+    pub upper: Option<f64>,
+    /// Bootstrap rounds whose resample separated the model.
+    pub separated_rounds: usize,
     /// Standard deviation of the bootstrap replicates.
     pub se: f64,
     /// 1 + #models whose lower bound exceeds this model's upper bound.
@@ -98,6 +112,7 @@ impl Leaderboard {
                 ),
             ));
         }
+        let rounds = bootstrap.converged_rounds;
         for row in &mut self.ratings {
             let b = bootstrap
                 .ratings
@@ -110,12 +125,25 @@ impl Leaderboard {
                     )
                 })?;
             row.bootstrap = Some(RowInterval {
-                lower: b.interval.lower,
-                upper: b.interval.upper,
+                lower: (!b.open_below).then_some(b.interval.lower),
+                upper: (!b.open_above).then_some(b.interval.upper),
+                separated_rounds: b.separated_rounds,
                 se: b.interval.se,
                 rank: b.rank,
                 worst_rank: b.worst_rank,
             });
+            if row.separation.is_none() && (b.open_above || b.open_below) {
+                let side = match (b.open_above, b.open_below) {
+                    (true, true) => "both ways",
+                    (true, false) => "above",
+                    _ => "below",
+                };
+                self.warnings.push(format!(
+                    "`{}` is separated in {} of {rounds} bootstrap rounds (it won or lost every \
+                     battle of the resample against the rest): its interval is unbounded {side}",
+                    row.model, b.separated_rounds
+                ));
+            }
         }
         self.bootstrap = Some(BootstrapSummary {
             settings: bootstrap.settings.bootstrap,
@@ -178,9 +206,19 @@ impl Leaderboard {
         let covariance = BtStandardErrorsParams { bt: self.settings }
             .compute_at(battles, &theta, None)?
             .sandwich;
+        let anchor_identified = self
+            .ratings
+            .iter()
+            .zip(&rows)
+            .all(|(row, &i)| i != a || row.separation.is_none());
         for (row, &i) in self.ratings.iter_mut().zip(&rows) {
             row.elo = anchor.elo + ELO_PER_THETA * (row.theta - theta[a]);
-            row.se = covariance.se_difference(i, a);
+            row.se = if i == a {
+                Some(0.0)
+            } else {
+                (anchor_identified && row.separation.is_none())
+                    .then(|| covariance.se_difference(i, a))
+            };
         }
         self.elo_scale = format!(
             "elo = {} + {ELO_PER_THETA} * (theta - theta[{}])",
@@ -208,9 +246,12 @@ pub fn bradley_terry_leaderboard(
         .compute_at(battles, &fit.theta, None)?
         .sandwich
         .se;
+    let separated = separation(&data, &battles.models);
 
     let mut counts = vec![0u64; m];
     let mut ties = vec![0u64; m];
+    let mut wins = vec![0u64; m];
+    let mut losses = vec![0u64; m];
     let mut score = vec![0.0; m];
     for b in &battles.battles {
         counts[b.a] += 1;
@@ -220,6 +261,12 @@ pub fn bradley_terry_leaderboard(
         if b.y == 0.5 {
             ties[b.a] += 1;
             ties[b.b] += 1;
+        } else if b.y == 1.0 {
+            wins[b.a] += 1;
+            losses[b.b] += 1;
+        } else if b.y == 0.0 {
+            wins[b.b] += 1;
+            losses[b.a] += 1;
         }
     }
 
@@ -233,9 +280,28 @@ pub fn bradley_terry_leaderboard(
     }
     if !fit.converged {
         warnings.push(format!(
-            "not converged after {} iterations (last step {:e})",
-            fit.iterations, fit.last_step
+            "not converged after {} iterations (last step {:e}, max |gradient| {:e})",
+            fit.iterations, fit.last_step, fit.max_abs_gradient
         ));
+    }
+
+    for (i, side) in separated.iter().enumerate() {
+        if let Some(side) = side {
+            warnings.push(format!(
+                "`{}` is separated (wins {}, losses {}, ties {} in {} battles): no finite \
+                 rating fits its results against the others, so its Elo {:.1} is set by the \
+                 penalty λ = {} alone; its rating is {}: no standard error, and its interval \
+                 is open where it is unbounded",
+                battles.models[i],
+                wins[i],
+                losses[i],
+                ties[i],
+                counts[i],
+                elo[i],
+                params.lambda,
+                side.describe()
+            ));
+        }
     }
 
     let mut order: Vec<usize> = (0..m).collect();
@@ -253,8 +319,11 @@ pub fn bradley_terry_leaderboard(
             elo: elo[i],
             battles: counts[i],
             score: score[i],
+            wins: wins[i],
+            losses: losses[i],
             ties: ties[i],
-            se: se[i],
+            se: separated[i].is_none().then_some(se[i]),
+            separation: separated[i],
             bootstrap: None,
         })
         .collect();
@@ -269,7 +338,8 @@ pub fn bradley_terry_leaderboard(
         n_ties: battles.n_ties(),
         iterations: fit.iterations,
         converged: fit.converged,
-        convergence: "max |Newton step in theta| <= tol".to_owned(),
+        convergence: "max |Newton step in theta| <= tol in the directions the data identify"
+            .to_owned(),
         last_step: fit.last_step,
         max_abs_gradient: fit.max_abs_gradient,
         log_likelihood: fit.log_likelihood,

@@ -43,6 +43,7 @@
 //! - [`judge_design`]: a judge run's judgments (orders, repeats, prompt variations) and how each
 //!   prompt is shown (criterion order, blinded names).
 //! - [`protocol`]: the versioned browser ↔ worker wire protocol.
+//! - [`provenance`]: the tool version, git commit and input SHA-256s recorded with every result.
 //! - [`linalg`]: Cholesky solves.
 //! - [`quadrature`]: Gauss–Hermite nodes and weights.
 //! - [`features`]: calibration-head features φ(e) ⊕ base signal and the training-row scaler.
@@ -63,6 +64,7 @@
 //! - [`program_report`]: the programs report (committee, label model vs majority, routing).
 //! - [`vote_file`]: the CSV of a committee's votes on pairs.
 //! - [`bias_probe`]: flip rate and bias win rate of a pairwise judge under perturbations.
+//! - [`separation`]: where Bradley–Terry ratings are not identified (a model that never loses).
 //! - [`session`]: sessions — content-addressed datasets, saved analyses, the session archive.
 //! - [`share_link`]: an on-device analysis and its data compressed into a URL fragment.
 
@@ -119,6 +121,7 @@ pub mod program_pairs;
 pub mod program_report;
 pub mod program_votes;
 pub mod protocol;
+pub mod provenance;
 pub mod quadrature;
 pub mod ranking;
 pub mod ratings;
@@ -126,6 +129,7 @@ pub mod reliability_report;
 pub mod resample;
 pub mod routing;
 pub mod scored_battles;
+pub mod separation;
 pub mod session;
 pub mod share_link;
 pub mod simulate;

@@ -13,8 +13,10 @@
 //!
 //! Arguments: lower and upper bounds, one pair per model (any scale, e.g. Elo), or
 //! [`Interval`]s. Returns: a [`RankRange`] per model, in input order; [`leaderboard_order`] gives
-//! the order in which to show the rows. Errors: [`Error::InvalidParam`] when the slices differ
-//! in length, a bound is not finite, or a lower bound exceeds its upper bound.
+//! the order in which to show the rows. An unbounded side (a separated model,
+//! [`crate::separation`]) is an infinite bound: −∞ below, +∞ above. Errors:
+//! [`Error::InvalidParam`] when the slices differ in length, a bound is NaN, or a lower bound
+//! exceeds its upper bound.
 
 use crate::error::{Error, Result};
 use crate::resample::Interval;
@@ -43,8 +45,8 @@ pub fn ci_aware_ranks(lower: &[f64], upper: &[f64]) -> Result<Vec<usize>> {
 /// Best (CI-aware) and worst ranks allowed by the intervals, in input order.
 ///
 /// # Errors
-/// [`Error::InvalidParam`] for slices of different lengths, a non-finite bound, or a lower
-/// bound above its upper bound.
+/// [`Error::InvalidParam`] for slices of different lengths, a NaN bound, or a lower bound above
+/// its upper bound.
 pub fn rank_ranges(lower: &[f64], upper: &[f64]) -> Result<Vec<RankRange>> {
     if lower.len() != upper.len() {
         return Err(Error::param(
@@ -57,10 +59,10 @@ pub fn rank_ranges(lower: &[f64], upper: &[f64]) -> Result<Vec<RankRange>> {
         ));
     }
     for (k, (&l, &u)) in lower.iter().zip(upper).enumerate() {
-        if !(l.is_finite() && u.is_finite()) {
+        if l.is_nan() || u.is_nan() {
             return Err(Error::param(
                 "lower",
-                format!("interval {k}: expected finite bounds, found [{l}, {u}]"),
+                format!("interval {k}: expected numbers as bounds, found [{l}, {u}]"),
             ));
         }
         if l > u {

@@ -33,15 +33,18 @@
 //! scores into the whole numbers [`crate::irt_grm`] fits.
 //!
 //! Errors: [`Error::Input`] with source, line, column and field for an empty file, a header
-//! without the item, rater and score columns, duplicate header names, a ragged row, invalid
-//! UTF-8, an empty `item`/`rater`/`variant`/`criterion`, a non-numeric score on the numeric
-//! scale, a label outside the declared categories, or a score that is not a whole number ≥ 0
-//! where one is needed; [`Error::Insufficient`] for a file without ratings, or a variant matrix
-//! of a file without variants; [`Error::InvalidParam`] for inconsistent settings (empty, padded
-//! or repeated column names included) or a selection naming an unknown rater, criterion,
-//! variant or slice column.
+//! without the item, rater and score columns (saying so when it looks semicolon- or
+//! tab-separated), duplicate header names, a quoted field that is never closed (where it
+//! begins), a ragged row, invalid UTF-8, an empty `item`/`rater`/`variant`/`criterion`, a
+//! non-numeric score on the numeric scale, a label outside the declared categories, or a score
+//! that is not a whole number ≥ 0 where one is needed; lines are those an editor shows, whatever
+//! the line endings (`\r\n` included); [`Error::Insufficient`] for a file without ratings, or a
+//! variant matrix of a file without variants; [`Error::InvalidParam`] for inconsistent settings
+//! (empty, padded or repeated column names included) or a selection naming an unknown rater,
+//! criterion, variant or slice column.
 
 use crate::battles::{csv_error, ModelIndex};
+use crate::csv_row::{open, with_separator_hint};
 use crate::error::{Error, Location, Result};
 use crate::irt_grm::RatingMatrix as GrmMatrix;
 use serde::{Deserialize, Serialize};
@@ -188,11 +191,7 @@ impl RatingsParams {
     pub fn parse_columns(&self, columns: &Columns, source: &str, bytes: &[u8]) -> Result<Ratings> {
         self.validate()?;
         columns.validate()?;
-        let mut reader = csv::ReaderBuilder::new()
-            .has_headers(true)
-            .flexible(false)
-            .from_reader(bytes);
-        let headers = reader.headers().map_err(|e| csv_error(source, &e))?.clone();
+        let (mut reader, headers) = open(source, bytes)?;
         let names: Vec<&str> = headers.iter().map(str::trim).collect();
         if names.is_empty() || (names.len() == 1 && names[0].is_empty()) {
             return Err(Error::input(
@@ -215,15 +214,18 @@ impl RatingsParams {
         let header_error = || {
             Error::input(
                 Location::line(source, 1),
-                format!(
-                    "expected a header with `{}`, `{}` and `{}` (optionally `{}`, `{}` and slice \
-                     columns), found `{}`",
-                    columns.item,
-                    columns.rater,
-                    columns.score,
-                    columns.variant,
-                    columns.criterion,
-                    names.join(",")
+                with_separator_hint(
+                    format!(
+                        "expected a header with `{}`, `{}` and `{}` (optionally `{}`, `{}` and \
+                         slice columns), found `{}`",
+                        columns.item,
+                        columns.rater,
+                        columns.score,
+                        columns.variant,
+                        columns.criterion,
+                        names.join(",")
+                    ),
+                    &headers,
                 ),
             )
         };
@@ -481,6 +483,19 @@ impl RatingMatrix {
 }
 
 impl Ratings {
+    /// A score as the file wrote it, for messages: on the nominal scale the label of its code
+    /// (`pass`, not `1`), on the numeric scale the number. A value that is no category's code
+    /// is written as the number.
+    pub fn score_text(&self, value: f64) -> String {
+        let label = (self.scale == ScoreScale::Nominal && value >= 0.0 && value.fract() == 0.0)
+            .then(|| self.categories.get(value as usize))
+            .flatten();
+        match label {
+            Some(label) => label.clone(),
+            None => value.to_string(),
+        }
+    }
+
     /// The distinct values of slice column `column`, sorted.
     ///
     /// # Errors
@@ -1039,5 +1054,62 @@ mod tests {
             }
             other => panic!("expected an invalid-value error, got {other:?}"),
         }
+    }
+
+    #[test]
+    fn crlf_rows_keep_their_editor_lines() {
+        let lf = "item,rater,score\n1,a,1\n2,a,2\n3,a,good\n";
+        for text in [lf.to_owned(), lf.replace('\n', "\r\n")] {
+            let (loc, msg) = input_error(numeric(&text));
+            assert_eq!(loc, Location::field("r.csv", 4, 3, "score"), "{text:?}");
+            assert!(msg.contains("found `good`"), "{msg}");
+        }
+        let twice = numeric("item,rater,score\r\n1,a,1\r\n2,a,1\r\n1,a,2\r\n").unwrap();
+        let (loc, msg) = input_error(twice.matrix(&Selection::default()));
+        assert_eq!(loc, Location::line("r.csv", 4));
+        assert!(msg.contains("on line 2"), "{msg}");
+        let (loc, _) = input_error(numeric("item,rater,score\r\n1,a,1\r\n2,a\r\n"));
+        assert_eq!(loc.line, 3);
+        // Line breaks inside a quoted field are the field's own.
+        let r = numeric("item,rater,score\r\n\"q\r\n1\",a,1\r\n2,a,1\r\n").unwrap();
+        assert_eq!(r.items, ["q\r\n1", "2"]);
+        assert_eq!(r.ratings[1].line, 4);
+    }
+
+    #[test]
+    fn separators_quotes_and_repeated_columns_say_what_to_do() {
+        let (loc, msg) = input_error(numeric("item;rater;score\n1;a;1\n"));
+        assert_eq!(loc, Location::line("r.csv", 1));
+        assert!(
+            msg.starts_with("the header looks semicolon-separated (found `item;rater;score`)"),
+            "{msg}"
+        );
+        let (_, msg) = input_error(numeric("item\trater\tscore\n1\ta\t1\n"));
+        assert!(msg.contains("looks tab-separated"), "{msg}");
+        let (_, msg) = input_error(numeric("item;rater,score\n1;a,1\n"));
+        assert!(msg.contains("expected a header with `item`"), "{msg}");
+        assert!(msg.contains("looks semicolon-separated"), "{msg}");
+        let (loc, msg) = input_error(numeric("item,rater,score\n1,a,1\n2,\"b,2\n3,c,3\n"));
+        assert_eq!(loc, Location::field("r.csv", 3, 2, "rater"));
+        assert!(msg.contains("never closed"), "{msg}");
+        let (loc, msg) = input_error(numeric("item,rater,score,rater\n1,a,1,b\n"));
+        assert_eq!(loc, Location::field("r.csv", 1, 4, "rater"));
+        assert!(msg.contains("twice"), "{msg}");
+    }
+
+    #[test]
+    fn scores_are_written_as_the_file_wrote_them() {
+        let nominal = RatingsParams {
+            scale: ScoreScale::Nominal,
+            categories: None,
+        }
+        .parse("r.csv", b"item,rater,score\n1,a,pass\n2,a,fail\n")
+        .unwrap();
+        assert_eq!(nominal.score_text(1.0), "pass");
+        assert_eq!(nominal.score_text(0.0), "fail");
+        assert_eq!(nominal.score_text(2.0), "2");
+        let numeric = numeric("item,rater,score\n1,a,4.5\n").unwrap();
+        assert_eq!(numeric.score_text(4.5), "4.5");
+        assert_eq!(numeric.score_text(1.0), "1");
     }
 }

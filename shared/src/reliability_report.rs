@@ -14,7 +14,9 @@
 //! every file. The α level defaults to nominal on the nominal scale and interval on the numeric.
 //!
 //! Returns: [`AgreementReport`]; its JSON is what `tribunal stats agree` prints. Undefined
-//! statistics (constant ratings) are NaN, printed as JSON `null`, with a warning.
+//! statistics (constant ratings) are NaN, printed as JSON `null`, with a warning; warnings (the
+//! nested ones too) write a score as the file did: the label on the nominal scale, the number
+//! on the numeric.
 //!
 //! Errors: [`Error::Input`] (located) for malformed files; [`Error::InvalidParam`] for invalid
 //! settings or unknown raters, criteria or variants; [`Error::Insufficient`] when the input has
@@ -170,6 +172,24 @@ pub fn read_together(
     })
 }
 
+/// How messages write a score of `ratings`: on the nominal scale the label its code stands
+/// for, in backticks (`` `good` ``), on the numeric scale (or for a code that is no
+/// category's) the number (`3`).
+pub(crate) fn score_name(ratings: &Ratings) -> impl Fn(f64) -> String + '_ {
+    move |value| {
+        let is_label = ratings.scale == ScoreScale::Nominal
+            && value >= 0.0
+            && value.fract() == 0.0
+            && value < ratings.categories.len() as f64;
+        let text = ratings.score_text(value);
+        if is_label {
+            format!("`{text}`")
+        } else {
+            text
+        }
+    }
+}
+
 /// `error` with `what` in front when it is not located already.
 pub(crate) fn within(error: Error, what: impl FnOnce() -> String) -> Error {
     match error {
@@ -227,10 +247,12 @@ impl AgreementReportParams {
             ));
         }
 
+        let input_score = score_name(input);
         let group = if matrix.raters.len() >= 2 {
-            let g = params
+            let mut g = params
                 .group(&matrix, level)
                 .map_err(|e| within(e, || format!("{}: Krippendorff's α", input.source)))?;
+            g.alpha.alpha.warnings = g.alpha.alpha.warnings_with(&input_score);
             warnings.extend(
                 g.alpha
                     .alpha
@@ -258,9 +280,10 @@ impl AgreementReportParams {
 
         let mut pairs = Vec::new();
         for (a, b) in &self.pairs {
-            let p = params
+            let mut p = params
                 .raters(&matrix, a, b)
                 .map_err(|e| within(e, || format!("{}: raters `{a}` and `{b}`", input.source)))?;
+            p.warnings = p.warnings_with(&input_score);
             warnings.extend(
                 p.warnings
                     .iter()
@@ -299,7 +322,7 @@ impl AgreementReportParams {
                 };
                 let judge_matrix = judge.matrix(&judge_selection)?;
                 for rater in &judge_matrix.raters {
-                    let r = params
+                    let mut r = params
                         .against_majority(majority, &judge_matrix, rater)
                         .map_err(|e| {
                             within(e, || {
@@ -309,6 +332,7 @@ impl AgreementReportParams {
                                 )
                             })
                         })?;
+                    r.agreement.warnings = r.agreement.warnings_with(&score_name(judge));
                     warnings.extend(
                         r.agreement
                             .warnings
@@ -407,6 +431,114 @@ mod tests {
         assert_eq!(report.judges.len(), 1);
         assert_eq!(report.judges[0].agreement.rater, "j");
         assert_eq!(report.judges[0].agreement.agreement.confusion.len(), 3);
+    }
+
+    fn nominal(categories: Option<&[&str]>) -> AgreementReportParams {
+        AgreementReportParams {
+            ratings: RatingsParams {
+                scale: ScoreScale::Nominal,
+                categories: categories.map(|c| c.iter().map(|&l| l.to_owned()).collect()),
+            },
+            bootstrap: BootstrapParams {
+                rounds: 20,
+                ..BootstrapParams::default()
+            },
+            ..AgreementReportParams::default()
+        }
+    }
+
+    /// Every warning of the report, nested ones included (the CLI prints them all).
+    fn all_warnings(report: &AgreementReport) -> Vec<String> {
+        let mut all = report.warnings.clone();
+        if let Some(g) = &report.group {
+            all.extend(g.alpha.alpha.warnings.iter().cloned());
+        }
+        for p in &report.pairs {
+            all.extend(p.agreement.warnings.iter().cloned());
+        }
+        for j in &report.judges {
+            all.extend(j.agreement.agreement.warnings.iter().cloned());
+        }
+        all
+    }
+
+    #[test]
+    fn constant_label_is_named_in_alpha_and_kappa_warnings() {
+        let crowd = file(
+            "crowd.csv",
+            "item,rater,score\n1,a,good\n1,b,good\n2,a,good\n2,b,good\n3,a,good\n3,b,good\n",
+        );
+        let params = AgreementReportParams {
+            pairs: vec![("a".into(), "b".into())],
+            ..nominal(None)
+        };
+        let report = params.fit(&crowd, &[]).unwrap();
+        let all = all_warnings(&report);
+        // α (top level and nested), κ of the pair (top level and nested).
+        assert_eq!(all.len(), 4, "{all:?}");
+        for w in &all {
+            assert!(w.contains("(`good`)"), "{w}");
+            assert!(!w.contains("(0)"), "{w}");
+        }
+        assert!(report.warnings[0]
+            .starts_with("crowd.csv: α: every pairable rating has the same value (`good`)"));
+        assert!(report.warnings[1].starts_with(
+            "crowd.csv: `a` vs `b`: both raters gave every item the same score (`good`)"
+        ));
+    }
+
+    #[test]
+    fn judge_against_majority_names_the_label_both_always_gave() {
+        // Declared scale `bad`, `good`: everyone says `good` (code 1, not the first category).
+        let crowd = file(
+            "crowd.csv",
+            "item,rater,score\n1,a,good\n1,b,good\n2,a,good\n2,b,good\n",
+        );
+        let judge = RatingsFile::judge("gpt.csv", b"item,score\n1,good\n2,good\n".to_vec());
+        let report = nominal(Some(&["bad", "good"]))
+            .fit(&crowd, &[judge])
+            .unwrap();
+        let kappa: Vec<&String> = report.warnings.iter().filter(|w| w.contains("κ")).collect();
+        assert_eq!(kappa.len(), 1, "{:?}", report.warnings);
+        assert!(
+            kappa[0].starts_with(
+                "gpt.csv: `gpt` vs the majority: both raters gave every item the same score \
+                 (`good`)"
+            ),
+            "{}",
+            kappa[0]
+        );
+        for w in all_warnings(&report) {
+            assert!(
+                !w.contains("`bad`") && !w.contains("(0)") && !w.contains("(1)"),
+                "{w}"
+            );
+        }
+    }
+
+    #[test]
+    fn numeric_scores_stay_numbers_in_warnings() {
+        let crowd = file("c.csv", "item,rater,score\n1,a,3\n1,b,3\n2,a,3\n2,b,3\n");
+        let params = AgreementReportParams {
+            pairs: vec![("a".into(), "b".into())],
+            bootstrap: BootstrapParams {
+                rounds: 20,
+                ..BootstrapParams::default()
+            },
+            ..AgreementReportParams::default()
+        };
+        let report = params.fit(&crowd, &[]).unwrap();
+        assert!(
+            report.warnings[0].contains("same value (3)"),
+            "{:?}",
+            report.warnings
+        );
+        assert!(
+            report.warnings[1].contains("same score (3)"),
+            "{:?}",
+            report.warnings
+        );
+        assert!(all_warnings(&report).iter().all(|w| !w.contains("`3`")));
     }
 
     #[test]

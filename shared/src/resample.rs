@@ -71,6 +71,19 @@ pub fn resample_counts(n: usize, rng: &mut impl Rng) -> Vec<u32> {
     counts
 }
 
+/// A cluster number per row from the rows' cluster values (prompt ids, say), numbered in the
+/// values' sorted order — never in order of first appearance, so a cluster bootstrap draws the
+/// same clusters however the rows are sorted.
+pub fn cluster_labels(values: &[String]) -> Vec<usize> {
+    let mut distinct: Vec<&str> = values.iter().map(String::as_str).collect();
+    distinct.sort_unstable();
+    distinct.dedup();
+    values
+        .iter()
+        .map(|v| distinct.partition_point(|d| *d < v.as_str()))
+        .collect()
+}
+
 /// The `q`-quantile (q ∈ [0, 1]) of ascending `sorted` values, interpolating linearly.
 /// Returns NaN for an empty slice.
 pub fn quantile_sorted(sorted: &[f64], q: f64) -> f64 {
@@ -153,6 +166,14 @@ pub fn bootstrap(
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn cluster_labels_follow_the_sorted_values() {
+        let values = ["p2", "p1", "p2", "p0"].map(str::to_owned);
+        assert_eq!(cluster_labels(&values), [2, 1, 2, 0]);
+        let reordered = ["p0", "p2", "p1", "p2"].map(str::to_owned);
+        assert_eq!(cluster_labels(&reordered), [0, 2, 1, 2]);
+    }
 
     #[test]
     fn quantiles_match_numpy_linear() {

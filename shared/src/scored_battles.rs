@@ -22,12 +22,14 @@
 //! Arguments: the input's name (for messages) and its bytes. Returns: [`ScoredBattles`], models
 //! and prompts numbered in order of first appearance. Errors: [`Error::Input`] naming the source,
 //! line, column and field, with what was expected and what was found, for a missing or ambiguous
-//! header, a ragged row, invalid UTF-8, an empty or self-battling model, a missing, non-numeric or
+//! header (a column it reads named twice, or `score` beside `score_ab`/`score_ba`), a header that
+//! looks semicolon- or tab-separated, a quoted field that is never closed (where it begins), a
+//! ragged row, invalid UTF-8, an empty or self-battling model, a missing, non-numeric or
 //! non-finite score, and an unknown verdict or label; [`Error::Insufficient`] for a header without
-//! rows.
+//! rows. Lines are those an editor shows, whatever the line endings (`\r\n` included).
 
-use crate::battles::{csv_error, Battle, Battles, Layout, ModelIndex};
-use crate::csv_row::Row;
+use crate::battles::{csv_error, parse_battles_with_column, Battle, Battles, Layout, ModelIndex};
+use crate::csv_row::{find_unique, open, with_separator_hint, Row};
 use crate::error::{Error, Location, Result};
 use serde::{Deserialize, Serialize};
 
@@ -60,6 +62,13 @@ pub struct ScoredBattle {
     pub human: Option<f64>,
     /// Index into [`ScoredBattles::prompts`].
     pub prompt: Option<usize>,
+    /// The judge signal repeats that of an earlier battle of the same comparison (another
+    /// human vote on a pair the judge judged once): the judge's fits count it once.
+    #[serde(default)]
+    pub judge_repeat: bool,
+    /// The battle's line in its file, for messages (`None` when it was built otherwise).
+    #[serde(default)]
+    pub line: Option<usize>,
 }
 
 impl ScoredBattle {
@@ -106,6 +115,31 @@ impl ScoredBattles {
                 .filter_map(|b| b.human.map(|y| Battle { a: b.a, b: b.b, y }))
                 .collect(),
         }
+    }
+
+    /// Battles whose judge signal is not a repeat ([`ScoredBattle::judge_repeat`]): the
+    /// judge's own observations, one per judged comparison.
+    pub fn n_judge_verdicts(&self) -> usize {
+        self.battles.iter().filter(|b| !b.judge_repeat).count()
+    }
+
+    /// The judge's battles with targets `y` (one per battle of `self`, in order): every battle
+    /// except judge repeats, so a verdict shared by several human votes is one observation.
+    ///
+    /// # Errors
+    /// [`Error::InvalidParam`] when `y` does not have one target per battle.
+    pub fn judge_battles(&self, y: &[f64]) -> Result<Battles> {
+        let all = self.with_targets(y)?;
+        Ok(Battles {
+            models: all.models,
+            battles: all
+                .battles
+                .into_iter()
+                .zip(&self.battles)
+                .filter(|(_, b)| !b.judge_repeat)
+                .map(|(battle, _)| battle)
+                .collect(),
+        })
     }
 
     /// Battles with targets `y` (one per battle, in order) over the same model numbering.
@@ -158,13 +192,18 @@ impl Columns {
                 "the file is empty: expected a header row with {EXPECTED_HEADER}"
             )));
         }
-        let find = |name: &str| headers.iter().position(|h| h.trim() == name);
-        let (Some(a), Some(b)) = (find("model_a"), find("model_b")) else {
-            return Err(header_error(format!(
-                "header lacks `model_a` or `model_b`: expected {EXPECTED_HEADER}, found `{found}`"
+        // A column read twice would be ambiguous: which one holds the value?
+        let find = |name: &str| find_unique(source, headers, name);
+        let (Some(a), Some(b)) = (find("model_a")?, find("model_b")?) else {
+            return Err(header_error(with_separator_hint(
+                format!(
+                    "header lacks `model_a` or `model_b`: expected {EXPECTED_HEADER}, found \
+                     `{found}`"
+                ),
+                headers,
             )));
         };
-        let orders = match (find("score_ab"), find("score_ba")) {
+        let orders = match (find("score_ab")?, find("score_ba")?) {
             (Some(ab), Some(ba)) => Some((ab, ba)),
             (None, None) => None,
             (Some(_), None) | (None, Some(_)) => {
@@ -174,14 +213,14 @@ impl Columns {
                 )))
             }
         };
-        let score = find("score");
+        let score = find("score")?;
         if score.is_some() && orders.is_some() {
             return Err(header_error(format!(
                 "header has both `score` and `score_ab`/`score_ba`: expected one judge signal, \
                  found `{found}`"
             )));
         }
-        let judge = find("judge");
+        let judge = find("judge")?;
         if score.is_none() && orders.is_none() && judge.is_none() {
             return Err(header_error(format!(
                 "header has no judge signal: expected {EXPECTED_HEADER}, found `{found}`"
@@ -193,8 +232,8 @@ impl Columns {
             score,
             orders,
             judge,
-            human: find("human"),
-            prompt: find("prompt"),
+            human: find("human")?,
+            prompt: find("prompt")?,
         })
     }
 
@@ -212,11 +251,7 @@ impl Columns {
 /// # Errors
 /// See the module documentation.
 pub fn parse_scored_battles(source: &str, bytes: &[u8]) -> Result<ScoredBattles> {
-    let mut reader = csv::ReaderBuilder::new()
-        .has_headers(true)
-        .flexible(false)
-        .from_reader(bytes);
-    let headers = reader.headers().map_err(|e| csv_error(source, &e))?.clone();
+    let (mut reader, headers) = open(source, bytes)?;
     let columns = Columns::from_header(source, &headers)?;
     let signal = columns.signal();
 
@@ -266,6 +301,8 @@ pub fn parse_scored_battles(source: &str, bytes: &[u8]) -> Result<ScoredBattles>
             judge,
             human,
             prompt,
+            judge_repeat: false,
+            line: usize::try_from(line).ok(),
         });
     }
     if battles.is_empty() {
@@ -309,20 +346,53 @@ impl Row<'_> {
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 pub struct JoinedVerdicts {
     pub data: ScoredBattles,
+    /// What matched, what did not, and the warnings that follow.
+    pub summary: JoinSummary,
+}
+
+/// The counts of a join of human battles with judge verdicts on a key (its warnings follow from
+/// them: [`JoinSummary::warnings`]).
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct JoinSummary {
+    /// Human battles (votes) in the human file.
+    pub human_battles: usize,
+    /// Human battles whose key has a judge verdict: the human side of the study.
+    pub matched_human_battles: usize,
     /// Human battles whose key has no judge verdict (left out).
-    pub unmatched: usize,
+    pub unmatched_human_battles: usize,
+    /// Verdicts (keys) in the judge file.
+    pub judge_verdicts: usize,
+    /// Verdicts whose key some human battle has: the judge side of the study, one observation
+    /// each however many human votes share the key.
+    pub matched_judge_verdicts: usize,
+    /// Verdicts whose key no human battle has (left out).
+    pub unmatched_judge_verdicts: usize,
+    /// Models of the human file that no matched battle involves: they get no rating.
+    pub unrated_models: Vec<UnratedModel>,
+}
+
+/// A model left out of a study, and why.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct UnratedModel {
+    pub model: String,
+    pub reason: String,
 }
 
 /// Joins a judge's verdicts to human labels when they come as two battle files that share a
 /// key column (LLMFAO's pair `id`, say): every human battle whose key the judge also judged
 /// becomes one scored battle with `judge` = the judge's target on that key, oriented to the
 /// human battle's sides, and `human` = the human target. Several human votes on one key share
-/// the judge's verdict. Models keep the human file's numbering.
+/// the judge's verdict: the first carries it, the others are marked
+/// [`ScoredBattle::judge_repeat`], so the judge's fits count each verdict once while the human
+/// side keeps every vote. Models are those of the matched battles, in the human file's order;
+/// the human file's other models are listed in [`JoinSummary::unrated_models`], and every
+/// unmatched battle or verdict is counted ([`JoinSummary::warnings`]).
 ///
 /// # Errors
 /// [`Error::InvalidParam`] when a key appears twice in the judge file, when the judge compares
 /// other models than the human battle with the same key, or when the key lists' lengths differ
-/// from their battles; [`Error::Insufficient`] when no key matches.
+/// from their battles; [`Error::Insufficient`] when no key matches (a matched battle always
+/// leaves two models to compare).
 pub fn join_verdicts(
     judge: &Battles,
     judge_keys: &[String],
@@ -346,7 +416,9 @@ pub fn join_verdicts(
         }
     }
     let mut battles = Vec::with_capacity(human.battles.len());
+    let mut used = std::collections::HashSet::new();
     let mut unmatched = 0;
+    let mut models = ModelIndex::default();
     for (key, h) in human_keys.iter().zip(&human.battles) {
         let Some(&(ja, jb, jy)) = verdicts.get(key.as_str()) else {
             unmatched += 1;
@@ -366,29 +438,125 @@ pub fn join_verdicts(
             ));
         };
         battles.push(ScoredBattle {
-            a: h.a,
-            b: h.b,
+            a: models.id(ha),
+            b: models.id(hb),
             score: None,
             order_flip: false,
             judge: Some(judge_y),
             human: Some(h.y),
             prompt: None,
+            judge_repeat: !used.insert(key.as_str()),
+            line: None,
         });
     }
     if battles.is_empty() {
-        return Err(Error::Insufficient(
-            "no human battle shares a key with the judge file".to_owned(),
-        ));
+        return Err(Error::Insufficient(format!(
+            "no human battle shares a key with the judge file: the {} human battles and {} \
+             judge verdicts have no key in common (are both files keyed by the same column?)",
+            human.battles.len(),
+            judge.battles.len()
+        )));
     }
+    // Every matched battle pits two different models, so at least two remain.
+    let summary = JoinSummary::new(human, judge.battles.len(), &models, used.len(), unmatched);
     Ok(JoinedVerdicts {
         data: ScoredBattles {
-            models: human.models.clone(),
+            models: models.names,
             prompts: Vec::new(),
             signal: JudgeSignal::Verdict,
             battles,
         },
-        unmatched,
+        summary,
     })
+}
+
+/// Reads a human battles file and a judge battles file that share the column `key` and joins
+/// them ([`join_verdicts`]). Returns the joined battles and their source name for reports,
+/// `human ⋈ judge on `key``.
+///
+/// # Errors
+/// The parsers' located errors (a missing `key` column included) and those of
+/// [`join_verdicts`].
+pub fn join_battle_files(
+    (human_name, human_bytes): (&str, &[u8]),
+    (judge_name, judge_bytes): (&str, &[u8]),
+    key: &str,
+) -> Result<(String, JoinedVerdicts)> {
+    let (human, human_keys) = parse_battles_with_column(human_name, human_bytes, key)?;
+    let (judge, judge_keys) = parse_battles_with_column(judge_name, judge_bytes, key)?;
+    let joined = join_verdicts(&judge, &judge_keys, &human, &human_keys)?;
+    Ok((format!("{human_name} ⋈ {judge_name} on `{key}`"), joined))
+}
+
+impl JoinSummary {
+    fn new(
+        human: &Battles,
+        judge_verdicts: usize,
+        matched_models: &ModelIndex,
+        matched_judge_verdicts: usize,
+        unmatched_human_battles: usize,
+    ) -> Self {
+        let unrated_models: Vec<UnratedModel> = human
+            .models
+            .iter()
+            .filter(|m| !matched_models.names.contains(m))
+            .map(|m| UnratedModel {
+                model: m.clone(),
+                reason: "none of its human battles has a judge verdict on its key".to_owned(),
+            })
+            .collect();
+        Self {
+            human_battles: human.battles.len(),
+            matched_human_battles: human.battles.len() - unmatched_human_battles,
+            unmatched_human_battles,
+            judge_verdicts,
+            matched_judge_verdicts,
+            unmatched_judge_verdicts: judge_verdicts - matched_judge_verdicts,
+            unrated_models,
+        }
+    }
+
+    /// What the join left out, said with the counts: battles or verdicts without a partner
+    /// (loudly when most human battles found none), models that got no rating.
+    pub fn warnings(&self) -> Vec<String> {
+        let mut warnings = Vec::new();
+        if self.unmatched_human_battles > 0 || self.unmatched_judge_verdicts > 0 {
+            let mostly = if 2 * self.matched_human_battles < self.human_battles {
+                "most of the join failed: "
+            } else {
+                ""
+            };
+            warnings.push(format!(
+                "{mostly}{}; unmatched battles and verdicts are left out",
+                self.counts()
+            ));
+        }
+        if !self.unrated_models.is_empty() {
+            let names: Vec<&str> = self
+                .unrated_models
+                .iter()
+                .map(|m| m.model.as_str())
+                .collect();
+            warnings.push(format!(
+                "{} model(s) of the human file have no battle with a judge verdict and get no \
+                 rating on either leaderboard: {}",
+                names.len(),
+                names.join(", ")
+            ));
+        }
+        warnings
+    }
+
+    /// "matched M of N human battles and V of W judge verdicts".
+    fn counts(&self) -> String {
+        format!(
+            "matched {} of {} human battles and {} of {} judge verdicts",
+            self.matched_human_battles,
+            self.human_battles,
+            self.matched_judge_verdicts,
+            self.judge_verdicts
+        )
+    }
 }
 
 #[cfg(test)]
@@ -405,7 +573,33 @@ mod tests {
         ]);
         let human_keys = ["1", "2", "2", "3"].map(str::to_owned);
         let joined = join_verdicts(&judge, &judge_keys, &human, &human_keys).unwrap();
-        assert_eq!(joined.unmatched, 1);
+        let s = &joined.summary;
+        assert_eq!(
+            (
+                s.human_battles,
+                s.matched_human_battles,
+                s.unmatched_human_battles
+            ),
+            (4, 3, 1)
+        );
+        assert_eq!(
+            (
+                s.judge_verdicts,
+                s.matched_judge_verdicts,
+                s.unmatched_judge_verdicts
+            ),
+            (2, 2, 0)
+        );
+        assert!(s.unrated_models.is_empty());
+        let warnings = s.warnings();
+        assert_eq!(warnings.len(), 1);
+        assert!(warnings[0].contains("matched 3 of 4 human battles and 2 of 2 judge verdicts"));
+        // Two human votes on key 2 share one verdict: the judge counts it once.
+        let repeats: Vec<bool> = joined.data.battles.iter().map(|b| b.judge_repeat).collect();
+        assert_eq!(repeats, [false, false, true]);
+        assert_eq!(joined.data.n_judge_verdicts(), 2);
+        let y = [1.0, 0.5, 0.5];
+        assert_eq!(joined.data.judge_battles(&y).unwrap().battles.len(), 2);
         let pairs: Vec<(Option<f64>, Option<f64>)> = joined
             .data
             .battles
@@ -436,6 +630,32 @@ mod tests {
             join_verdicts(&judge, &none, &human, &human_keys),
             Err(Error::Insufficient(_))
         ));
+    }
+
+    #[test]
+    fn a_join_that_mostly_fails_leaves_the_unseen_models_unrated_and_says_so() {
+        // The judge covers one key of five: only A and B remain; C and D get no rating.
+        let judge = Battles::from_named([("A", "B", 1.0)]);
+        let human = Battles::from_named([
+            ("A", "B", 1.0),
+            ("A", "C", 1.0),
+            ("C", "D", 0.0),
+            ("B", "D", 0.5),
+            ("B", "C", 1.0),
+        ]);
+        let keys = ["1", "2", "3", "4", "5"].map(str::to_owned);
+        let joined = join_verdicts(&judge, &keys[..1], &human, &keys).unwrap();
+        assert_eq!(joined.data.models, ["A", "B"]);
+        let unrated: Vec<&str> = joined
+            .summary
+            .unrated_models
+            .iter()
+            .map(|m| m.model.as_str())
+            .collect();
+        assert_eq!(unrated, ["C", "D"]);
+        let warnings = joined.summary.warnings();
+        assert!(warnings[0].starts_with("most of the join failed: matched 1 of 5"));
+        assert!(warnings[1].contains("C, D"));
     }
 
     use super::*;

@@ -24,6 +24,7 @@ use crate::battles::parse_battles;
 use crate::error::{Error, Location, Result};
 use crate::judge_items::parse_judge_items;
 use crate::program_pairs::parse_program_pairs;
+use crate::provenance::ToolVersion;
 use crate::ratings::{RatingsParams, ScoreScale};
 use crate::resample::BootstrapParams;
 use serde::{Deserialize, Serialize};
@@ -153,6 +154,10 @@ pub struct Analysis {
     pub id: String,
     pub title: String,
     pub spec: AnalysisSpec,
+    /// The tool and commit that saved it (the spec holds its settings, seed and dataset
+    /// SHA-256); `None` for analyses saved before this was recorded.
+    #[serde(default)]
+    pub created_with: Option<ToolVersion>,
 }
 
 impl Analysis {
@@ -235,6 +240,9 @@ pub struct SessionArchive {
     pub format: String,
     /// [`ARCHIVE_VERSION`].
     pub version: u32,
+    /// The tool and commit that exported it; `None` in archives made before this was recorded.
+    #[serde(default)]
+    pub created_with: Option<ToolVersion>,
     pub title: String,
     pub created_at: String,
     pub datasets: Vec<ArchivedDataset>,
@@ -248,6 +256,7 @@ impl SessionArchive {
         Self {
             format: ARCHIVE_FORMAT.to_owned(),
             version: ARCHIVE_VERSION,
+            created_with: Some(ToolVersion::current()),
             title: view.title,
             created_at: view.created_at,
             datasets: view
@@ -331,6 +340,7 @@ mod tests {
                 bootstrap: BootstrapParams::default(),
                 anchor: None,
             },
+            created_with: None,
         };
         SessionArchive::new(
             SessionView {
@@ -344,6 +354,22 @@ mod tests {
             },
             vec![BATTLES.to_owned()],
         )
+    }
+
+    #[test]
+    fn an_archive_without_tool_versions_still_reads() {
+        let mut json = serde_json::to_value(archive()).unwrap();
+        let object = json.as_object_mut().unwrap();
+        object.remove("created_with");
+        object["analyses"][0]
+            .as_object_mut()
+            .unwrap()
+            .remove("created_with");
+        let back: SessionArchive = serde_json::from_value(json).unwrap();
+        assert_eq!(back.created_with, None);
+        assert_eq!(back.analyses[0].created_with, None);
+        back.validate("old.json").unwrap();
+        assert_eq!(archive().created_with, Some(ToolVersion::current()));
     }
 
     #[test]

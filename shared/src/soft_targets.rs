@@ -153,12 +153,75 @@ pub fn human_non_ties(data: &ScoredBattles, exclude: Option<usize>) -> (Vec<f64>
         .unzip()
 }
 
+/// How far from the bulk a judge score must lie to be called outlying: this many median
+/// absolute deviations from the median score.
+pub const OUTLIER_MADS: f64 = 50.0;
+
+/// A judge score far outside the bulk of the scores (a parsing slip, a unit error, an overflow).
+#[derive(Debug, Clone, Copy, PartialEq, Serialize, Deserialize)]
+pub struct ScoreOutlier {
+    /// The battle's index in [`ScoredBattles::battles`].
+    pub battle: usize,
+    /// Its line in the file, when known.
+    pub line: Option<usize>,
+    pub score: f64,
+    /// |score − median| in median absolute deviations.
+    pub deviations: f64,
+}
+
+/// The battles whose judge score lies more than [`OUTLIER_MADS`] median absolute deviations
+/// from the median score. When more than half the scores are equal (MAD 0), the mean absolute
+/// deviation from the median is the scale; with every score equal there is no outlier.
+pub fn score_outliers(data: &ScoredBattles) -> Vec<ScoreOutlier> {
+    let scores: Vec<(usize, f64)> = data
+        .battles
+        .iter()
+        .enumerate()
+        .filter_map(|(i, b)| b.score.map(|s| (i, s)))
+        .collect();
+    let median = |mut v: Vec<f64>| -> f64 {
+        v.sort_by(f64::total_cmp);
+        let n = v.len();
+        if n % 2 == 1 {
+            v[n / 2]
+        } else {
+            0.5 * (v[n / 2 - 1] + v[n / 2])
+        }
+    };
+    if scores.is_empty() {
+        return Vec::new();
+    }
+    let centre = median(scores.iter().map(|&(_, s)| s).collect());
+    let deviation: Vec<f64> = scores.iter().map(|&(_, s)| (s - centre).abs()).collect();
+    let mad = median(deviation.clone());
+    let scale = if mad > 0.0 {
+        mad
+    } else {
+        deviation.iter().sum::<f64>() / deviation.len() as f64
+    };
+    if !(scale > 0.0 && scale.is_finite()) {
+        return Vec::new();
+    }
+    scores
+        .iter()
+        .zip(&deviation)
+        .filter(|(_, &d)| d > OUTLIER_MADS * scale)
+        .map(|(&(battle, score), &d)| ScoreOutlier {
+            battle,
+            line: data.battles[battle].line,
+            score,
+            deviations: d / scale,
+        })
+        .collect()
+}
+
 /// Settings of the β fit (Eq. 6).
 #[derive(Debug, Clone, Copy, PartialEq, Serialize, Deserialize)]
 pub struct BetaParams {
     /// Most Newton iterations.
     pub max_iter: usize,
-    /// Converged when the full Newton step in β is at most this.
+    /// Converged when the full Newton step in β is at most this and the gradient is at
+    /// round-off (at most 1e-8 · Σ|s|).
     pub tol: f64,
 }
 
@@ -286,6 +349,8 @@ impl BetaParams {
         }
 
         let stats = ScoreStats::new(scores, labels);
+        // Each battle adds at most |s| to the gradient: this is round-off on that scale.
+        let gradient_tol = 1e-8 * scores.iter().map(|s| s.abs()).sum::<f64>().max(1.0);
         let mut beta = start;
         let mut at = stats.evaluate(beta);
         let mut iterations = 0;
@@ -307,7 +372,9 @@ impl BetaParams {
             at = next;
             iterations += 1;
             if step.abs() <= self.tol {
-                converged = true;
+                // A tiny step is not enough: a score far out of scale (1e20, say) makes the
+                // information huge and every step tiny while the gradient stays far from 0.
+                converged = at.gradient.is_finite() && at.gradient.abs() <= gradient_tol;
                 break;
             }
         }

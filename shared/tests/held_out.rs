@@ -223,6 +223,8 @@ fn judge_equals_human(n_battles: usize, seed: u64) -> ScoredBattles {
                 judge: None,
                 human: Some(b.y),
                 prompt: None,
+                judge_repeat: false,
+                line: None,
             })
             .collect(),
     }

@@ -115,3 +115,46 @@ proptest! {
         prop_assert!((same - 1.0).abs() < 1e-12, "{same}");
     }
 }
+
+proptest! {
+    #![proptest_config(ProptestConfig::with_cases(24))]
+
+    /// The same battles in another row order (so with the models numbered in another order)
+    /// give the same bootstrap intervals with the same seed.
+    #[test]
+    fn bootstrap_bounds_do_not_depend_on_row_order(
+        raw in battles(5),
+        seed in any::<u64>(),
+        order in any::<u64>(),
+    ) {
+        use rand::seq::SliceRandom;
+        use rand::SeedableRng;
+        use tribunal::bt_bootstrap::BtBootstrapParams;
+        use tribunal::resample::BootstrapParams;
+        let named = |rows: &[Battle]| {
+            let names: Vec<String> = (0..5).map(|m| format!("model {m}")).collect();
+            tribunal::battles::Battles::from_named(
+                rows.iter().map(|b| (names[b.a].as_str(), names[b.b].as_str(), b.y)).collect::<Vec<_>>(),
+            )
+        };
+        let mut shuffled = raw.clone();
+        shuffled.shuffle(&mut rand_chacha::ChaCha8Rng::seed_from_u64(order));
+        let params = BtBootstrapParams {
+            bootstrap: BootstrapParams { rounds: 40, seed, level: 0.9 },
+            ..Default::default()
+        };
+        let fit = |battles: &tribunal::battles::Battles| {
+            let plan = params.plan(battles, None).unwrap();
+            let mut rows = plan.summarise(&plan.rounds(0..40).unwrap()).unwrap().ratings;
+            rows.sort_by(|a, b| a.model.cmp(&b.model));
+            rows
+        };
+        let (a, b) = (fit(&named(&raw)), fit(&named(&shuffled)));
+        for (x, y) in a.iter().zip(&b) {
+            prop_assert_eq!(&x.model, &y.model);
+            prop_assert!((x.interval.lower - y.interval.lower).abs() < 1e-6, "{:?} vs {:?}", x, y);
+            prop_assert!((x.interval.upper - y.interval.upper).abs() < 1e-6, "{:?} vs {:?}", x, y);
+            prop_assert_eq!((x.open_above, x.open_below, x.separated_rounds), (y.open_above, y.open_below, y.separated_rounds));
+        }
+    }
+}

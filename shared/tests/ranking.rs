@@ -98,12 +98,17 @@ fn invalid_intervals_are_rejected() {
         (vec![1.0, 2.0], vec![3.0]),
         (vec![3.0], vec![1.0]),
         (vec![f64::NAN], vec![1.0]),
-        (vec![0.0], vec![f64::INFINITY]),
+        (vec![0.0], vec![f64::NAN]),
     ] {
         assert!(matches!(
             rank_ranges(&lower, &upper),
             Err(Error::InvalidParam { .. })
         ));
     }
+    // An unbounded side (a separated model) is an infinite bound: the top model's interval
+    // [5, ∞) is above (−∞, 1]; the middle [0, 2] overlaps neither end's open side.
+    let ranks = rank_ranges(&[5.0, 0.0, f64::NEG_INFINITY], &[f64::INFINITY, 2.0, 1.0]).unwrap();
+    let got: Vec<(usize, usize)> = ranks.iter().map(|r| (r.rank, r.worst_rank)).collect();
+    assert_eq!(got, [(1, 1), (2, 3), (2, 3)]);
     assert_eq!(ci_aware_ranks(&[], &[]).unwrap(), Vec::<usize>::new());
 }

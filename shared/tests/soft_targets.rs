@@ -69,6 +69,8 @@ fn scored(scores: &[f64], labels: &[f64]) -> ScoredBattles {
                 judge: None,
                 human: Some(y),
                 prompt: None,
+                judge_repeat: false,
+                line: None,
             })
             .collect(),
     }

@@ -1,9 +1,10 @@
 // Drives the Tribunal app in headless Chromium (Debian's /usr/bin/chromium) with playwright-core.
 // Usage: node leaderboard.mjs URL CROWD_CSV JUDGE_CSV SCORED_CSV BAD_CSV LATIN1_CSV SCREENSHOT_PNG
+//        SEPARATED_CSV THIN_JUDGE_CSV
 // Prints one JSON object: what the page showed. Assertions live in tests/browser.rs.
 import { launchChromium, openPage } from './chromium.mjs';
 
-const [url, crowd, judge, scored, bad, latin1, screenshot] = process.argv.slice(2);
+const [url, crowd, judge, scored, bad, latin1, screenshot, separated, thinJudge] = process.argv.slice(2);
 const browser = await launchChromium();
 try {
   const { page, pageErrors } = await openPage(browser, url);
@@ -70,7 +71,34 @@ try {
   const anchoredRows = await rowsOf();
   const anchoredSummary = await page.textContent('#leaderboard .summary');
 
-  console.log(JSON.stringify({ liveStatus, liveCount, rows, summary, sawProgress, heldOut, studySummary, sideBySide, reliability, beta, errorText, rowsAfterError, latin1Error, anchorModel, anchoredRows, anchoredSummary, pageErrors }));
+  // A file where one model never loses: its warning beside the table, its interval open above.
+  await page.fill('#anchor-model', '');
+  await page.dispatchEvent('#anchor-model', 'change');
+  await page.setInputFiles('#csv-input', separated);
+  await page.waitForFunction(
+    () => !document.querySelector('#bootstrap-progress')
+      && document.querySelector('#leaderboard .summary')?.textContent.includes('separated.csv')
+      && document.querySelectorAll('#leaderboard td[data-lower]').length > 0,
+    null, { timeout: 120000 });
+  const separatedRows = await page.$$eval('#leaderboard table.ratings tbody tr', (trs) => trs.map((tr) => ({
+    model: tr.dataset.model,
+    se: tr.querySelectorAll('td')[3].textContent,
+    ci: tr.querySelector('td[data-lower]').textContent,
+    lower: tr.querySelector('td[data-lower]').dataset.lower,
+    upper: tr.querySelector('td[data-lower]').dataset.upper,
+  })));
+  const separatedWarnings = await page.$$eval('#leaderboard p.warning', (ps) => ps.map((p) => p.textContent));
+
+  // A judge file covering three pairs: the study says how little matched.
+  await page.setInputFiles('#scored-input', []);
+  await page.setInputFiles('#judge-input', thinJudge);
+  await page.click('#run-study');
+  await page.waitForFunction(
+    () => [...document.querySelectorAll('#judge p.study-warning')].some((p) => p.textContent.includes('most of the join failed')),
+    null, { timeout: 120000 });
+  const studyWarnings = await page.$$eval('#judge p.study-warning', (ps) => ps.map((p) => p.textContent));
+
+  console.log(JSON.stringify({ liveStatus, liveCount, rows, summary, sawProgress, heldOut, studySummary, sideBySide, reliability, beta, errorText, rowsAfterError, latin1Error, anchorModel, anchoredRows, anchoredSummary, separatedRows, separatedWarnings, studyWarnings, pageErrors }));
 } finally {
   await browser.close();
 }

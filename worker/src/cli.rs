@@ -6,9 +6,9 @@ use crate::engine::Fleet;
 use crate::judge_run::{embed, judge, work, EmbedArgs, EngineArgs, JudgeArgs, WorkerArgs};
 use crate::limits::Limits;
 use crate::server::{serve, ServeConfig};
-use crate::stats::Stats;
+use crate::stats::{Invocation, Stats};
 use crate::store::StoreArgs;
-use clap::{Parser, Subcommand};
+use clap::{CommandFactory, FromArgMatches, Parser, Subcommand};
 use std::net::SocketAddr;
 use std::path::PathBuf;
 use std::process::ExitCode;
@@ -61,7 +61,11 @@ enum Command {
 
 /// Runs the CLI.
 pub fn main() -> ExitCode {
-    let cli = Cli::parse();
+    let matches = Cli::command().get_matches();
+    let cli = match Cli::from_arg_matches(&matches) {
+        Ok(cli) => cli,
+        Err(error) => error.exit(),
+    };
     let result = match cli.command {
         Command::Serve {
             addr,
@@ -78,7 +82,16 @@ pub fn main() -> ExitCode {
             fleets,
             limits,
         }),
-        Command::Stats(stats) => stats.run(),
+        Command::Stats(stats) => {
+            let invocation = match matches.subcommand() {
+                Some(("stats", stats)) => stats.subcommand(),
+                _ => None,
+            };
+            match invocation {
+                Some((name, args)) => stats.run(Invocation::new(name, args)),
+                None => Err(anyhow::anyhow!("`tribunal stats` needs a statistic")),
+            }
+        }
         Command::Judge(args) => judge(args),
         Command::Work(args) => work(args),
         Command::Embed(args) => embed(args),

@@ -115,8 +115,9 @@ pub async fn serve(config: ServeConfig) -> Result<()> {
         .await
         .with_context(|| format!("binding {}", config.addr))?;
     let local = listener.local_addr()?;
-    println!("Tribunal is serving at http://{local}/");
-    std::io::stdout().flush()?;
+    // Told on stdout for scripts that wait for it; a closed stdout does not stop the server.
+    let mut out = std::io::stdout();
+    let _ = writeln!(out, "Tribunal is serving at http://{local}/").and_then(|()| out.flush());
     axum::serve(listener, app)
         .with_graceful_shutdown(async {
             let _ = tokio::signal::ctrl_c().await;

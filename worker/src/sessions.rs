@@ -36,6 +36,7 @@ use serde::Deserialize;
 use std::sync::Arc;
 use tribunal::head_file::{Head, HeadFile};
 use tribunal::judge_prompt::PromptKind;
+use tribunal::provenance::ToolVersion;
 use tribunal::session::{
     check_dataset, content_hash, Analysis, AnalysisSpec, DatasetKind, SessionArchive,
 };
@@ -261,6 +262,7 @@ async fn add_analysis(
         id: random_hex(8)?,
         title: body.title,
         spec: body.spec,
+        created_with: Some(ToolVersion::current()),
     };
     analysis
         .validate(&session.datasets, "analysis", "spec")

@@ -10,7 +10,7 @@ use tribunal::battles::parse_battles_with_column;
 use tribunal::bradley_terry::BradleyTerryParams;
 use tribunal::bt_bootstrap::BtBootstrapParams;
 use tribunal::leaderboard::bradley_terry_leaderboard;
-use tribunal::resample::BootstrapParams;
+use tribunal::resample::{cluster_labels, BootstrapParams};
 
 #[derive(Args)]
 pub struct BtArgs {
@@ -18,22 +18,22 @@ pub struct BtArgs {
     #[arg(long)]
     input: PathBuf,
     /// L2 penalty λ.
-    #[arg(long, default_value_t = BradleyTerryParams::default().lambda)]
+    #[arg(long, default_value_t = BradleyTerryParams::default().lambda, allow_negative_numbers = true)]
     lambda: f64,
     /// Most Newton iterations.
-    #[arg(long, default_value_t = BradleyTerryParams::default().max_iter)]
+    #[arg(long, default_value_t = BradleyTerryParams::default().max_iter, allow_negative_numbers = true)]
     max_iter: usize,
     /// Convergence tolerance on the largest Newton step.
-    #[arg(long, default_value_t = BradleyTerryParams::default().tol)]
+    #[arg(long, default_value_t = BradleyTerryParams::default().tol, allow_negative_numbers = true)]
     tol: f64,
     /// Bootstrap rounds (0: no bootstrap).
-    #[arg(long, default_value_t = BootstrapParams::default().rounds)]
+    #[arg(long, default_value_t = BootstrapParams::default().rounds, allow_negative_numbers = true)]
     bootstrap: usize,
     /// Seed of the bootstrap.
-    #[arg(long, default_value_t = BootstrapParams::default().seed)]
+    #[arg(long, default_value_t = BootstrapParams::default().seed, allow_negative_numbers = true)]
     seed: u64,
     /// Coverage of the bootstrap intervals.
-    #[arg(long, default_value_t = BootstrapParams::default().level)]
+    #[arg(long, default_value_t = BootstrapParams::default().level, allow_negative_numbers = true)]
     level: f64,
     /// Resample clusters given by this column (e.g. `prompt`) instead of battles.
     #[arg(long)]
@@ -62,15 +62,7 @@ pub fn run(args: BtArgs) -> anyhow::Result<String> {
     let (battles, clusters) = match &args.cluster {
         Some(column) => {
             let (battles, values) = parse_battles_with_column(&source, &bytes, column)?;
-            let mut ids = std::collections::HashMap::new();
-            let labels: Vec<usize> = values
-                .iter()
-                .map(|v| {
-                    let next = ids.len();
-                    *ids.entry(v.as_str()).or_insert(next)
-                })
-                .collect();
-            (battles, Some(labels))
+            (battles, Some(cluster_labels(&values)))
         }
         None => (tribunal::battles::parse_battles(&source, &bytes)?, None),
     };

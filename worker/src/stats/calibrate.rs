@@ -44,25 +44,25 @@ pub struct CalibrateArgs {
     #[command(flatten)]
     engine: EngineArgs,
     /// Cross-validation folds.
-    #[arg(long, default_value_t = CrossValidationParams::default().folds)]
+    #[arg(long, default_value_t = CrossValidationParams::default().folds, allow_negative_numbers = true)]
     folds: usize,
     /// Seed of the fold assignment and of the metrics' bootstrap.
-    #[arg(long, default_value_t = CrossValidationParams::default().seed)]
+    #[arg(long, default_value_t = CrossValidationParams::default().seed, allow_negative_numbers = true)]
     seed: u64,
     /// Smallest γ of the log grid.
-    #[arg(long, default_value_t = GammaGrid::default().min)]
+    #[arg(long, default_value_t = GammaGrid::default().min, allow_negative_numbers = true)]
     gamma_min: f64,
     /// Largest γ of the log grid.
-    #[arg(long, default_value_t = GammaGrid::default().max)]
+    #[arg(long, default_value_t = GammaGrid::default().max, allow_negative_numbers = true)]
     gamma_max: f64,
     /// Points of the log grid.
-    #[arg(long, default_value_t = GammaGrid::default().points)]
+    #[arg(long, default_value_t = GammaGrid::default().points, allow_negative_numbers = true)]
     gammas: usize,
     /// Bootstrap rounds of the metrics' intervals.
-    #[arg(long, default_value_t = BootstrapParams::default().rounds)]
+    #[arg(long, default_value_t = BootstrapParams::default().rounds, allow_negative_numbers = true)]
     bootstrap: usize,
     /// Coverage of the metrics' intervals.
-    #[arg(long, default_value_t = BootstrapParams::default().level)]
+    #[arg(long, default_value_t = BootstrapParams::default().level, allow_negative_numbers = true)]
     level: f64,
     /// Use raw embedding coordinates instead of standardising them on the training rows.
     #[arg(long)]
@@ -76,10 +76,10 @@ pub struct CalibrateArgs {
     ablation: Option<String>,
     /// Also fit on random training subsets of these sizes (e.g. `100,200,500`) and report the
     /// test metric's mean and sd over `--repeats` subsets per size.
-    #[arg(long, value_delimiter = ',')]
+    #[arg(long, value_delimiter = ',', allow_hyphen_values = true)]
     train_sizes: Vec<usize>,
     /// Random subsets per training size.
-    #[arg(long, default_value_t = 5)]
+    #[arg(long, default_value_t = 5, allow_negative_numbers = true)]
     repeats: usize,
 }
 

@@ -54,25 +54,25 @@ pub struct IrtArgs {
     human_rater: Option<String>,
     /// The declared rating scale `MIN,MAX` (whole numbers): scores of it a variant never gave
     /// are reported, scores outside it rejected.
-    #[arg(long, value_name = "MIN,MAX", value_parser = scale_range)]
+    #[arg(long, value_name = "MIN,MAX", value_parser = scale_range, allow_hyphen_values = true)]
     range: Option<RatingScale>,
     /// Gauss–Hermite nodes for the integral over θ.
-    #[arg(long, default_value_t = GrmParams::default().quadrature_nodes)]
+    #[arg(long, default_value_t = GrmParams::default().quadrature_nodes, allow_negative_numbers = true)]
     quadrature_nodes: usize,
     /// Most EM steps.
-    #[arg(long, default_value_t = GrmParams::default().max_iter)]
+    #[arg(long, default_value_t = GrmParams::default().max_iter, allow_negative_numbers = true)]
     max_iter: usize,
     /// Converged when an EM step moves no parameter by more than this.
-    #[arg(long, default_value_t = GrmParams::default().tol)]
+    #[arg(long, default_value_t = GrmParams::default().tol, allow_negative_numbers = true)]
     tol: f64,
     /// Plain marginal maximum likelihood: no priors on ln α and β.
     #[arg(long)]
     flat_priors: bool,
     /// Largest acceptable C_V (exclusive).
-    #[arg(long, default_value_t = ReliabilityParams::default().max_c_v)]
+    #[arg(long, default_value_t = ReliabilityParams::default().max_c_v, allow_negative_numbers = true)]
     max_c_v: f64,
     /// Smallest acceptable marginal reliability ρ (exclusive).
-    #[arg(long, default_value_t = ReliabilityParams::default().min_reliability)]
+    #[arg(long, default_value_t = ReliabilityParams::default().min_reliability, allow_negative_numbers = true)]
     min_reliability: f64,
 }
 
@@ -127,8 +127,5 @@ pub fn run(args: IrtArgs) -> anyhow::Result<String> {
         },
     };
     let report = params.fit(&input, human.as_ref())?;
-    for w in &report.warnings {
-        eprintln!("warning: {w}");
-    }
     Ok(serde_json::to_string_pretty(&report)?)
 }

@@ -1,5 +1,7 @@
 //! `tribunal stats …`: each subcommand reads files, calls the `tribunal` statistics and prints
-//! one JSON document on stdout. One module per family of statistics.
+//! one JSON document on stdout, ending with the `record` of how it was made (tool version and
+//! commit, command line, every setting, each input's SHA-256); every warning of the document is
+//! also printed on stderr. One module per family of statistics.
 
 mod bt;
 mod calibrate;
@@ -10,8 +12,13 @@ mod reliability;
 mod study;
 
 use anyhow::Context;
-use clap::Subcommand;
+use clap::{ArgMatches, Subcommand};
+use serde::Serialize;
+use std::collections::BTreeMap;
+use std::io::Write;
 use std::path::Path;
+use std::sync::Mutex;
+use tribunal::provenance::{InputFile, ToolVersion};
 
 // Subcommands with many options are boxed to keep the enum small.
 #[derive(Subcommand)]
@@ -48,8 +55,10 @@ pub enum Stats {
 }
 
 impl Stats {
-    /// Runs the subcommand and prints its JSON.
-    pub fn run(self) -> anyhow::Result<()> {
+    /// Runs the subcommand and prints its JSON with the [`Record`] of this invocation: each
+    /// warning the JSON holds is printed on stderr too, and a reader that goes away early (`|
+    /// head`) ends the command quietly.
+    pub fn run(self, invocation: Invocation) -> anyhow::Result<()> {
         let json = match self {
             Self::Bt(args) => bt::run(args)?,
             Self::SoftElo(args) => study::soft_elo(*args)?,
@@ -65,18 +74,184 @@ impl Stats {
             Self::LabelModel(args) => programs::label_model(*args)?,
             Self::Route(args) => programs::route(*args)?,
         };
-        println!("{json}");
-        Ok(())
+        let report: serde_json::Value = serde_json::from_str(&json)?;
+        for (place, warning) in warnings(&report, "") {
+            eprintln!("warning: {place}{warning}");
+        }
+        let record = Record {
+            tool: ToolVersion::current(),
+            command: invocation.command,
+            arguments: std::env::args().skip(1).collect(),
+            settings: invocation.settings,
+            inputs: take_inputs(),
+        };
+        print_stdout(&with_record(&json, &record)?)
     }
 }
 
-/// Reads an input file (`-` for stdin) and returns its name for messages and its bytes.
+/// How a result was made: tool and build, the command line, every setting with its default
+/// filled in, and the SHA-256 of every input file read.
+#[derive(Serialize)]
+struct Record {
+    tool: ToolVersion,
+    command: String,
+    arguments: Vec<String>,
+    settings: BTreeMap<String, serde_json::Value>,
+    inputs: Vec<InputFile>,
+}
+
+/// The `tribunal stats` subcommand invoked and all its settings as clap resolved them (given
+/// or default), for the record.
+pub struct Invocation {
+    command: String,
+    settings: BTreeMap<String, serde_json::Value>,
+}
+
+impl Invocation {
+    /// From the matches of `tribunal stats NAME …`.
+    pub fn new(name: &str, matches: &ArgMatches) -> Self {
+        let settings = matches
+            .ids()
+            .filter_map(|id| {
+                let raw = matches.try_get_raw(id.as_str()).ok()??;
+                let values: Vec<serde_json::Value> = raw
+                    .map(|v| v.to_string_lossy().into_owned().into())
+                    .collect();
+                let value = match values.len() {
+                    1 => values.into_iter().next()?,
+                    _ => values.into(),
+                };
+                Some((id.as_str().to_owned(), value))
+            })
+            .collect();
+        Self {
+            command: format!("stats {name}"),
+            settings,
+        }
+    }
+}
+
+/// The report `json` (a pretty-printed object) with `"record"` added as its last field, so the
+/// report's own fields keep their order.
+fn with_record(json: &str, record: &Record) -> anyhow::Result<String> {
+    let body = json.trim_end();
+    let Some(open) = body.strip_suffix('}') else {
+        anyhow::bail!("a statistic printed something other than a JSON object");
+    };
+    let record = serde_json::to_string_pretty(record)?.replace('\n', "\n  ");
+    let separator = if open.trim_end().ends_with('{') {
+        ""
+    } else {
+        ","
+    };
+    Ok(format!(
+        "{}{separator}\n  \"record\": {record}\n}}",
+        open.trim_end()
+    ))
+}
+
+/// Every string in a `warnings` array anywhere in `report`, with the place of its array
+/// (`human: `, `runs[1].…: `; empty at the top).
+fn warnings(report: &serde_json::Value, at: &str) -> Vec<(String, String)> {
+    let place = |key: &str| {
+        if at.is_empty() {
+            key.to_owned()
+        } else {
+            format!("{at}.{key}")
+        }
+    };
+    match report {
+        serde_json::Value::Object(map) => map
+            .iter()
+            .flat_map(|(key, value)| match (key.as_str(), value) {
+                ("warnings", serde_json::Value::Array(items)) => items
+                    .iter()
+                    .filter_map(|w| w.as_str())
+                    .map(|w| {
+                        let prefix = if at.is_empty() {
+                            String::new()
+                        } else {
+                            format!("{at}: ")
+                        };
+                        (prefix, w.to_owned())
+                    })
+                    .collect(),
+                _ => warnings(value, &place(key)),
+            })
+            .collect(),
+        serde_json::Value::Array(items) => items
+            .iter()
+            .enumerate()
+            .flat_map(|(i, v)| warnings(v, &format!("{at}[{i}]")))
+            .collect(),
+        _ => Vec::new(),
+    }
+}
+
+/// Writes `text` and a newline to stdout. A closed pipe (the reader stopped reading, as
+/// `| head` does) is not an error: the command ends quietly with status 0.
+fn print_stdout(text: &str) -> anyhow::Result<()> {
+    let mut out = std::io::stdout().lock();
+    match writeln!(out, "{text}").and_then(|()| out.flush()) {
+        Err(e) if e.kind() == std::io::ErrorKind::BrokenPipe => Ok(()),
+        other => Ok(other?),
+    }
+}
+
+/// The input files read so far by this process (one `tribunal stats` command).
+static INPUTS: Mutex<Vec<InputFile>> = Mutex::new(Vec::new());
+
+fn take_inputs() -> Vec<InputFile> {
+    INPUTS
+        .lock()
+        .map(|mut inputs| std::mem::take(&mut *inputs))
+        .unwrap_or_default()
+}
+
+/// Reads an input file (`-` for stdin) and returns its name for messages and its bytes; its
+/// SHA-256 goes into the command's [`Record`].
 pub(crate) fn read_input(path: &Path) -> anyhow::Result<(String, Vec<u8>)> {
-    if path == Path::new("-") {
+    let (name, bytes) = if path == Path::new("-") {
         let mut bytes = Vec::new();
         std::io::Read::read_to_end(&mut std::io::stdin(), &mut bytes)?;
-        return Ok(("<stdin>".to_owned(), bytes));
+        ("<stdin>".to_owned(), bytes)
+    } else {
+        let bytes = std::fs::read(path).with_context(|| format!("reading {}", path.display()))?;
+        (path.display().to_string(), bytes)
+    };
+    if let Ok(mut inputs) = INPUTS.lock() {
+        inputs.push(InputFile::new(&name, &bytes));
     }
-    let bytes = std::fs::read(path).with_context(|| format!("reading {}", path.display()))?;
-    Ok((path.display().to_string(), bytes))
+    Ok((name, bytes))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn the_record_is_the_last_field_and_warnings_are_found_everywhere() {
+        let record = Record {
+            tool: ToolVersion::current(),
+            command: "stats bt".to_owned(),
+            arguments: vec![],
+            settings: BTreeMap::new(),
+            inputs: vec![InputFile::new("a.csv", b"abc")],
+        };
+        let json = "{\n  \"b\": 1,\n  \"a\": {\n    \"warnings\": [\"deep\"]\n  },\n  \"warnings\": [\"top\"]\n}";
+        let out = with_record(json, &record).unwrap();
+        let value: serde_json::Value = serde_json::from_str(&out).unwrap();
+        assert_eq!(value["b"], 1);
+        assert_eq!(value["record"]["inputs"][0]["bytes"], 3);
+        assert!(out.find("\"b\"").unwrap() < out.find("\"record\"").unwrap());
+        assert_eq!(
+            warnings(&value, ""),
+            [
+                ("a: ".to_owned(), "deep".to_owned()),
+                (String::new(), "top".to_owned())
+            ]
+        );
+        assert!(with_record("{}", &record).is_ok());
+        assert!(with_record("[1]", &record).is_err());
+    }
 }

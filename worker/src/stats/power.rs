@@ -9,31 +9,31 @@ use tribunal::power::{Alternative, Effect, PowerParams, SampleSize};
 #[derive(Args)]
 pub struct PowerArgs {
     /// Binary effect: group 1's pass rate …
-    #[arg(long)]
+    #[arg(long, allow_negative_numbers = true)]
     p1: Option<f64>,
     /// … against each of these pass rates of group 2 (comma-separated).
-    #[arg(long, value_delimiter = ',')]
+    #[arg(long, value_delimiter = ',', allow_hyphen_values = true)]
     p2: Vec<f64>,
     /// Continuous effect: group 1's mean score …
-    #[arg(long)]
+    #[arg(long, allow_negative_numbers = true)]
     mean1: Option<f64>,
     /// … against each of these means of group 2 …
-    #[arg(long, value_delimiter = ',')]
+    #[arg(long, value_delimiter = ',', allow_hyphen_values = true)]
     mean2: Vec<f64>,
     /// … with this common standard deviation.
-    #[arg(long)]
+    #[arg(long, allow_negative_numbers = true)]
     sd: Option<f64>,
     /// Or standardised effect sizes (Cohen's d or h) directly.
     #[arg(long, value_delimiter = ',', allow_hyphen_values = true)]
     effect_size: Vec<f64>,
     /// Significance level α.
-    #[arg(long, default_value_t = PowerParams::default().alpha)]
+    #[arg(long, default_value_t = PowerParams::default().alpha, allow_negative_numbers = true)]
     alpha: f64,
     /// Wanted powers (comma-separated).
-    #[arg(long, value_delimiter = ',', default_values_t = [0.8, 0.9])]
+    #[arg(long, value_delimiter = ',', default_values_t = [0.8, 0.9], allow_hyphen_values = true)]
     power: Vec<f64>,
     /// n₂ / n₁.
-    #[arg(long, default_value_t = PowerParams::default().ratio)]
+    #[arg(long, default_value_t = PowerParams::default().ratio, allow_negative_numbers = true)]
     ratio: f64,
     /// `two-sided`, `larger` (group 1 above group 2) or `smaller`.
     #[arg(long, default_value = "two-sided")]

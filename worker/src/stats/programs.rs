@@ -34,25 +34,25 @@ use tribunal::vote_file::{parse_vote_file, VoteFile, VoteOutputs};
 #[derive(Args)]
 pub struct CommitteeArgs {
     /// P(`a` wins) fixed in the label model; learned by EM when absent.
-    #[arg(long)]
+    #[arg(long, allow_negative_numbers = true)]
     class_prior: Option<f64>,
     /// Bootstrap rounds for the accuracy intervals.
-    #[arg(long, default_value_t = 1000)]
+    #[arg(long, default_value_t = 1000, allow_negative_numbers = true)]
     rounds: usize,
     /// Seed of the validation split, the bootstrap and the routing tie order.
-    #[arg(long, default_value_t = 0)]
+    #[arg(long, default_value_t = 0, allow_negative_numbers = true)]
     seed: u64,
     /// Interval coverage.
-    #[arg(long, default_value_t = 0.95)]
+    #[arg(long, default_value_t = 0.95, allow_negative_numbers = true)]
     confidence: f64,
     /// Budget steps of the routing sweep (0, 1/steps, …, 1).
-    #[arg(long, default_value_t = 20)]
+    #[arg(long, default_value_t = 20, allow_negative_numbers = true)]
     steps: usize,
     /// Pairs/s of the program committee, for the routing throughput.
-    #[arg(long)]
+    #[arg(long, allow_negative_numbers = true)]
     program_rate: Option<f64>,
     /// Pairs/s of the LLM judge, for the routing throughput.
-    #[arg(long)]
+    #[arg(long, allow_negative_numbers = true)]
     llm_rate: Option<f64>,
 }
 
@@ -92,13 +92,13 @@ pub struct ProgramsArgs {
     #[arg(long)]
     llm: Option<PathBuf>,
     /// Share of the labelled pairs that choose thresholds and the committee.
-    #[arg(long, default_value_t = 0.3)]
+    #[arg(long, default_value_t = 0.3, allow_negative_numbers = true)]
     validation_share: f64,
     /// Committee size (every program above chance when absent).
-    #[arg(long)]
+    #[arg(long, allow_negative_numbers = true)]
     top_k: Option<usize>,
     /// Dead-zone thresholds to choose from (comma-separated; default 0.00…0.14).
-    #[arg(long, value_delimiter = ',')]
+    #[arg(long, value_delimiter = ',', allow_hyphen_values = true)]
     taus: Vec<f64>,
     /// Bias probes (paired clean/perturbed rows) for flip and bias win rates.
     #[arg(long)]
@@ -108,7 +108,7 @@ pub struct ProgramsArgs {
     votes_out: Option<PathBuf>,
     /// Share of all pairs to escalate to the LLM judge (most uncertain first); with `--llm`
     /// its verdicts replace the committee's there.
-    #[arg(long, default_value_t = 0.0)]
+    #[arg(long, default_value_t = 0.0, allow_negative_numbers = true)]
     budget: f64,
     /// Write the escalated pairs as a judge items CSV (`id,instruction,response,response_b`)
     /// for `tribunal judge`.

@@ -110,13 +110,13 @@ impl ScaleArgs {
 #[derive(Args)]
 pub struct BootArgs {
     /// Seed of the bootstrap (ChaCha8): the same seed gives the same intervals.
-    #[arg(long, default_value_t = BootstrapParams::default().seed)]
+    #[arg(long, default_value_t = BootstrapParams::default().seed, allow_negative_numbers = true)]
     seed: u64,
     /// Bootstrap rounds.
-    #[arg(long, default_value_t = BootstrapParams::default().rounds)]
+    #[arg(long, default_value_t = BootstrapParams::default().rounds, allow_negative_numbers = true)]
     bootstrap: usize,
     /// Coverage of the percentile intervals, in (0, 1).
-    #[arg(long, default_value_t = BootstrapParams::default().level)]
+    #[arg(long, default_value_t = BootstrapParams::default().level, allow_negative_numbers = true)]
     confidence: f64,
 }
 
@@ -156,13 +156,6 @@ pub(super) fn file_rater(path: &Path) -> String {
         .map(|s| s.to_string_lossy().into_owned())
         .filter(|s| !s.trim().is_empty())
         .unwrap_or_else(|| path.display().to_string())
-}
-
-/// Prints each warning on stderr too, for a person reading the terminal.
-fn echo(warnings: &[String]) {
-    for w in warnings {
-        eprintln!("warning: {w}");
-    }
 }
 
 #[derive(Clone, Copy, ValueEnum)]
@@ -206,7 +199,7 @@ pub struct AgreeArgs {
     #[arg(long)]
     slice: Option<String>,
     /// Level at which the slices' adjusted p-values reject.
-    #[arg(long, default_value_t = 0.05)]
+    #[arg(long, default_value_t = 0.05, allow_negative_numbers = true)]
     slice_alpha: f64,
 }
 
@@ -241,7 +234,6 @@ pub fn agree(args: AgreeArgs) -> anyhow::Result<String> {
         slice: None,
     };
     let report = params.fit(&input, &judges)?;
-    echo(&report.warnings);
     let mut json = serde_json::to_value(&report)?;
     if let Some(column) = &args.slice {
         let slices = SliceParams {
@@ -274,19 +266,19 @@ pub struct AaArgs {
     #[arg(long)]
     pass: Option<String>,
     /// Lowest and highest score of the scale, for the mean absolute score difference on 0–1.
-    #[arg(long, value_name = "LO,HI", value_parser = two_numbers)]
+    #[arg(long, value_name = "LO,HI", value_parser = two_numbers, allow_hyphen_values = true)]
     score_range: Option<(f64, f64)>,
     /// Pass-rate delta band, as a proportion.
-    #[arg(long, default_value_t = AaTestParams::default().pass_rate_band)]
+    #[arg(long, default_value_t = AaTestParams::default().pass_rate_band, allow_negative_numbers = true)]
     pass_rate_band: f64,
     /// Band for the share of items whose pass/fail verdict differs.
-    #[arg(long, default_value_t = AaTestParams::default().disagreement_band)]
+    #[arg(long, default_value_t = AaTestParams::default().disagreement_band, allow_negative_numbers = true)]
     disagreement_band: f64,
     /// Band for the κ delta.
-    #[arg(long, default_value_t = AaTestParams::default().kappa_band)]
+    #[arg(long, default_value_t = AaTestParams::default().kappa_band, allow_negative_numbers = true)]
     kappa_band: f64,
     /// Band for the mean absolute score difference on 0–1.
-    #[arg(long, default_value_t = AaTestParams::default().score_band)]
+    #[arg(long, default_value_t = AaTestParams::default().score_band, allow_negative_numbers = true)]
     score_band: f64,
     /// The criterion to analyse, when the file holds several.
     #[arg(long)]
@@ -322,7 +314,6 @@ pub fn aa(args: AaArgs) -> anyhow::Result<String> {
         default_rater: None,
         bytes,
     })?;
-    echo(&report.warnings);
     Ok(serde_json::to_string_pretty(&report)?)
 }
 
@@ -344,16 +335,16 @@ pub struct ConsistencyArgs {
     #[arg(long)]
     label: Option<String>,
     /// Items with fewer repeats are skipped.
-    #[arg(long, default_value_t = ConsistencyParams::default().min_repeats)]
+    #[arg(long, default_value_t = ConsistencyParams::default().min_repeats, allow_negative_numbers = true)]
     min_repeats: usize,
     /// Mean entropy (bits) below this is excellent.
-    #[arg(long, default_value_t = ConsistencyParams::default().excellent_below)]
+    #[arg(long, default_value_t = ConsistencyParams::default().excellent_below, allow_negative_numbers = true)]
     excellent_below: f64,
     /// Mean entropy (bits) below this is good; at or above, unstable.
-    #[arg(long, default_value_t = ConsistencyParams::default().good_below)]
+    #[arg(long, default_value_t = ConsistencyParams::default().good_below, allow_negative_numbers = true)]
     good_below: f64,
     /// Share of inconsistent items above which the metric needs a redesign.
-    #[arg(long, default_value_t = ConsistencyParams::default().review_share)]
+    #[arg(long, default_value_t = ConsistencyParams::default().review_share, allow_negative_numbers = true)]
     review_share: f64,
 }
 
@@ -376,7 +367,6 @@ pub fn consistency(args: ConsistencyArgs) -> anyhow::Result<String> {
         default_rater: Some(file_rater(&args.input)),
         bytes,
     })?;
-    echo(&report.warnings);
     Ok(serde_json::to_string_pretty(&report)?)
 }
 
@@ -413,10 +403,10 @@ pub struct PositionArgs {
     #[arg(long)]
     criterion: Option<String>,
     /// First-position rate under no bias.
-    #[arg(long, default_value_t = PositionBiasParams::default().null_rate)]
+    #[arg(long, default_value_t = PositionBiasParams::default().null_rate, allow_negative_numbers = true)]
     null_rate: f64,
     /// Level below which the binomial test calls the asymmetry significant.
-    #[arg(long, default_value_t = PositionBiasParams::default().significance)]
+    #[arg(long, default_value_t = PositionBiasParams::default().significance, allow_negative_numbers = true)]
     significance: f64,
 }
 
@@ -446,6 +436,5 @@ pub fn position(args: PositionArgs) -> anyhow::Result<String> {
         default_rater: Some(file_rater(&args.input)),
         bytes,
     })?;
-    echo(&report.warnings);
     Ok(serde_json::to_string_pretty(&report)?)
 }

@@ -11,11 +11,11 @@ use super::read_input;
 use anyhow::bail;
 use clap::{Args, ValueEnum};
 use std::path::PathBuf;
-use tribunal::battles::parse_battles_with_column;
 use tribunal::bradley_terry::BradleyTerryParams;
 use tribunal::conformal::{ConformalEvaluationParams, ConformalParams, Nonconformity};
-use tribunal::judge_study::{JudgeStudy, JudgeStudyParams};
-use tribunal::scored_battles::{join_verdicts, parse_scored_battles, ScoredBattles};
+use tribunal::judge_study::JudgeStudy;
+use tribunal::judge_study::JudgeStudyParams;
+use tribunal::scored_battles::{join_battle_files, parse_scored_battles};
 use tribunal::soft_targets::TargetKind;
 
 #[derive(Args)]
@@ -33,25 +33,25 @@ pub struct StudyArgs {
     #[arg(long)]
     key: Option<String>,
     /// L2 penalty λ of every Bradley–Terry fit.
-    #[arg(long, default_value_t = BradleyTerryParams::default().lambda)]
+    #[arg(long, default_value_t = BradleyTerryParams::default().lambda, allow_negative_numbers = true)]
     lambda: f64,
     /// Label-smoothing constant c (App. H), in (0.5, 1).
-    #[arg(long, default_value_t = 0.75)]
+    #[arg(long, default_value_t = 0.75, allow_negative_numbers = true)]
     smoothing: f64,
     /// Miscoverage α of the conformal intervals.
-    #[arg(long, default_value_t = ConformalParams::default().alpha)]
+    #[arg(long, default_value_t = ConformalParams::default().alpha, allow_negative_numbers = true)]
     alpha: f64,
     /// Nonconformity score.
     #[arg(long, value_enum, default_value_t = Score::Normalised)]
     score: Score,
     /// Random calibration/test splits in the conformal evaluation.
-    #[arg(long, default_value_t = ConformalEvaluationParams::default().splits)]
+    #[arg(long, default_value_t = ConformalEvaluationParams::default().splits, allow_negative_numbers = true)]
     splits: usize,
     /// Calibration models per split (default: half the models, at least what α needs).
-    #[arg(long)]
+    #[arg(long, allow_negative_numbers = true)]
     n_calibration: Option<usize>,
     /// Seed of the conformal splits.
-    #[arg(long, default_value_t = ConformalEvaluationParams::default().seed)]
+    #[arg(long, default_value_t = ConformalEvaluationParams::default().seed, allow_negative_numbers = true)]
     seed: u64,
 }
 
@@ -61,31 +61,7 @@ enum Score {
     Unnormalised,
 }
 
-fn load(args: &StudyArgs) -> anyhow::Result<(String, ScoredBattles, usize)> {
-    match (&args.input, &args.human, &args.judge, &args.key) {
-        (Some(input), None, None, _) => {
-            let (source, bytes) = read_input(input)?;
-            let data = parse_scored_battles(&source, &bytes)?;
-            Ok((source, data, 0))
-        }
-        (None, Some(human), Some(judge), Some(key)) => {
-            let (human_source, human_bytes) = read_input(human)?;
-            let (judge_source, judge_bytes) = read_input(judge)?;
-            let (h, h_keys) = parse_battles_with_column(&human_source, &human_bytes, key)?;
-            let (j, j_keys) = parse_battles_with_column(&judge_source, &judge_bytes, key)?;
-            let joined = join_verdicts(&j, &j_keys, &h, &h_keys)?;
-            Ok((
-                format!("{human_source} ⋈ {judge_source} on `{key}`"),
-                joined.data,
-                joined.unmatched,
-            ))
-        }
-        _ => bail!("give either --input, or --human, --judge and --key"),
-    }
-}
-
-fn study(args: &StudyArgs) -> anyhow::Result<(JudgeStudy, usize)> {
-    let (source, data, unmatched) = load(args)?;
+fn study(args: &StudyArgs) -> anyhow::Result<JudgeStudy> {
     let mut params = JudgeStudyParams::default();
     params.held_out.bradley_terry.lambda = args.lambda;
     params.held_out.targets = vec![
@@ -105,21 +81,34 @@ fn study(args: &StudyArgs) -> anyhow::Result<(JudgeStudy, usize)> {
         splits: args.splits,
         seed: args.seed,
     };
-    Ok((params.fit(&source, &data)?, unmatched))
+    match (&args.input, &args.human, &args.judge, &args.key) {
+        (Some(input), None, None, _) => {
+            let (source, bytes) = read_input(input)?;
+            Ok(params.fit(&source, &parse_scored_battles(&source, &bytes)?)?)
+        }
+        (None, Some(human), Some(judge), Some(key)) => {
+            let (human_source, human_bytes) = read_input(human)?;
+            let (judge_source, judge_bytes) = read_input(judge)?;
+            let (source, joined) = join_battle_files(
+                (&human_source, &human_bytes),
+                (&judge_source, &judge_bytes),
+                key,
+            )?;
+            Ok(params.fit_joined(&source, &joined)?)
+        }
+        _ => bail!("give either --input, or --human, --judge and --key"),
+    }
 }
 
 /// The whole study.
 pub fn soft_elo(args: StudyArgs) -> anyhow::Result<String> {
-    let (study, unmatched) = study(&args)?;
-    let mut json = serde_json::to_value(&study)?;
-    json["unmatched_human_battles"] = unmatched.into();
-    Ok(serde_json::to_string_pretty(&json)?)
+    Ok(serde_json::to_string_pretty(&study(&args)?)?)
 }
 
 /// The conformal part: per target kind, the held-out summary, the evaluation over splits and
 /// each model's interval as a new model.
 pub fn conformal(args: StudyArgs) -> anyhow::Result<String> {
-    let (study, unmatched) = study(&args)?;
+    let study = study(&args)?;
     let runs: Vec<serde_json::Value> = study
         .held_out
         .runs
@@ -138,8 +127,11 @@ pub fn conformal(args: StudyArgs) -> anyhow::Result<String> {
         "source": study.source,
         "settings": study.settings.conformal,
         "n_models": study.held_out.n_models,
-        "unmatched_human_battles": unmatched,
+        "n_judge_verdicts": study.n_judge_verdicts,
+        "n_human_battles": study.n_human_battles,
+        "join": study.join,
         "runs": runs,
         "notes": study.notes,
+        "warnings": study.warnings,
     }))?)
 }

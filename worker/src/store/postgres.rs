@@ -22,7 +22,7 @@ const STAMP: &str =
 
 /// Schema migrations, applied in order; the index + 1 is the schema version (the same versions
 /// as the SQLite backend's).
-fn migrations() -> [String; 4] {
+fn migrations() -> [String; 5] {
     [
         format!(
             "CREATE TABLE events (
@@ -101,6 +101,8 @@ fn migrations() -> [String; 4] {
             );
             CREATE INDEX run_units_open ON run_units (stream, unit) WHERE state <> 'done';"
         ),
+        // The tool version and commit that saved an analysis (JSON; NULL before version 5).
+        "ALTER TABLE analyses ADD COLUMN created_with TEXT;".to_owned(),
     ]
 }
 
@@ -236,12 +238,18 @@ fn insert_dataset(
 
 fn insert_analysis(c: &mut impl GenericClient, session: &str, analysis: &Analysis) -> Result<()> {
     c.execute(
-        "INSERT INTO analyses (session, id, title, spec) VALUES ($1, $2, $3, $4)",
+        "INSERT INTO analyses (session, id, title, spec, created_with) \
+         VALUES ($1, $2, $3, $4, $5)",
         &[
             &session,
             &analysis.id,
             &analysis.title,
             &serde_json::to_string(&analysis.spec)?,
+            &analysis
+                .created_with
+                .as_ref()
+                .map(serde_json::to_string)
+                .transpose()?,
         ],
     )?;
     Ok(())
@@ -545,7 +553,8 @@ impl Storage for PgStore {
                 .collect();
             let analyses = c
                 .query(
-                    "SELECT id, title, spec FROM analyses WHERE session = $1 ORDER BY row_id",
+                    "SELECT id, title, spec, created_with FROM analyses WHERE session = $1 \
+                     ORDER BY row_id",
                     &[&id],
                 )?
                 .iter()
@@ -555,6 +564,11 @@ impl Storage for PgStore {
                         title: r.get(1),
                         spec: serde_json::from_str(r.get::<_, &str>(2))
                             .context("a stored analysis spec")?,
+                        created_with: r
+                            .get::<_, Option<&str>>(3)
+                            .map(serde_json::from_str)
+                            .transpose()
+                            .context("a stored analysis's tool version")?,
                     })
                 })
                 .collect::<Result<Vec<_>>>()?;

@@ -77,6 +77,8 @@ const MIGRATIONS: &[&str] = &[
         claimed_at REAL,
         PRIMARY KEY (stream, unit)
     );",
+    // The tool version and commit that saved an analysis (JSON; NULL before version 5).
+    "ALTER TABLE analyses ADD COLUMN created_with TEXT;",
 ];
 
 /// The SQLite file, one connection behind a lock.
@@ -285,23 +287,29 @@ impl Storage for SqliteStore {
         let streams = stmt
             .query_map(params![id], |r| r.get::<_, String>(0))?
             .collect::<rusqlite::Result<Vec<_>>>()?;
-        let mut stmt =
-            conn.prepare("SELECT id, title, spec FROM analyses WHERE session = ?1 ORDER BY rowid")?;
+        let mut stmt = conn.prepare(
+            "SELECT id, title, spec, created_with FROM analyses WHERE session = ?1 ORDER BY rowid",
+        )?;
         let analyses = stmt
             .query_map(params![id], |r| {
                 Ok((
                     r.get::<_, String>(0)?,
                     r.get::<_, String>(1)?,
                     r.get::<_, String>(2)?,
+                    r.get::<_, Option<String>>(3)?,
                 ))
             })?
             .collect::<rusqlite::Result<Vec<_>>>()?
             .into_iter()
-            .map(|(id, title, spec)| {
+            .map(|(id, title, spec, created_with)| {
                 Ok(Analysis {
                     id,
                     title,
                     spec: serde_json::from_str(&spec).context("a stored analysis spec")?,
+                    created_with: created_with
+                        .map(|v| serde_json::from_str(&v))
+                        .transpose()
+                        .context("a stored analysis's tool version")?,
                 })
             })
             .collect::<Result<Vec<_>>>()?;
@@ -578,12 +586,17 @@ fn insert_dataset(
 
 fn insert_analysis(conn: &Connection, session: &str, analysis: &Analysis) -> Result<()> {
     conn.execute(
-        "INSERT INTO analyses (session, id, title, spec) VALUES (?1, ?2, ?3, ?4)",
+        "INSERT INTO analyses (session, id, title, spec, created_with) VALUES (?1, ?2, ?3, ?4, ?5)",
         params![
             session,
             analysis.id,
             analysis.title,
-            serde_json::to_string(&analysis.spec)?
+            serde_json::to_string(&analysis.spec)?,
+            analysis
+                .created_with
+                .as_ref()
+                .map(serde_json::to_string)
+                .transpose()?
         ],
     )?;
     Ok(())

@@ -66,7 +66,7 @@ fn events_are_idempotent_and_survive_reopen(store: Store, reopen: &dyn Fn() -> S
     assert!(b > a);
     drop(store);
     let store = reopen();
-    assert_eq!(store.schema_version().unwrap(), 4);
+    assert_eq!(store.schema_version().unwrap(), 5);
     assert_eq!(
         store.events("s").unwrap(),
         [(1, "first".to_owned()), (2, "b".to_owned())]
@@ -99,6 +99,7 @@ fn an_import_is_written_whole_or_not_at_all(store: Store, blobs: &dyn Fn() -> i6
             bootstrap: BootstrapParams::default(),
             anchor: None,
         },
+        created_with: Some(tribunal::provenance::ToolVersion::current()),
     };
     store.create_session("s1", "h", "first").unwrap();
     assert_eq!(
@@ -108,6 +109,11 @@ fn an_import_is_written_whole_or_not_at_all(store: Store, blobs: &dyn Fn() -> i6
     store.add_analysis("s1", &analysis).unwrap();
     let mut archive = store.archive("s1").unwrap().unwrap();
     archive.validate("archive").unwrap();
+    // The record of who made it survives the store: the analysis's tool version, and the
+    // export's own.
+    let current = Some(tribunal::provenance::ToolVersion::current());
+    assert_eq!(archive.analyses[0].created_with, current);
+    assert_eq!(archive.created_with, current);
     store.import("s2", "h2", &archive).unwrap();
     let mut copy = store.session("s2").unwrap().unwrap();
     copy.id = "s1".to_owned();

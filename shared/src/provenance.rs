@@ -1,0 +1,72 @@
+//! What makes a result reproducible besides its settings and seeds (field guide, Part VI): the
+//! version of the tool that computed it — and the git commit when it was built from a checkout
+//! — and the SHA-256 of every input file.
+//!
+//! Arguments: the input's name and bytes. Returns: [`ToolVersion`] and [`InputFile`] records,
+//! serialisable into any JSON document. No errors.
+
+use crate::session::content_hash;
+use serde::{Deserialize, Serialize};
+
+/// The tool and build that computed a result.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+pub struct ToolVersion {
+    /// `tribunal`.
+    pub tool: String,
+    /// The crate version.
+    pub version: String,
+    /// The git commit of the checkout the build came from; `None` when it was not built from
+    /// one.
+    pub commit: Option<String>,
+}
+
+impl ToolVersion {
+    /// This build.
+    pub fn current() -> Self {
+        Self {
+            tool: "tribunal".to_owned(),
+            version: env!("CARGO_PKG_VERSION").to_owned(),
+            commit: option_env!("TRIBUNAL_GIT_COMMIT").map(str::to_owned),
+        }
+    }
+}
+
+/// One input file as it was read.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+pub struct InputFile {
+    /// The path (or `<stdin>`) as given.
+    pub path: String,
+    /// `sha256:` and the hex digest of the bytes ([`content_hash`]).
+    pub sha256: String,
+    pub bytes: u64,
+}
+
+impl InputFile {
+    /// The record of `bytes` read from `path`.
+    pub fn new(path: &str, bytes: &[u8]) -> Self {
+        Self {
+            path: path.to_owned(),
+            sha256: content_hash(bytes),
+            bytes: bytes.len() as u64,
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn an_input_is_recorded_by_its_sha256() {
+        // SHA-256 of "abc" (FIPS 180-2, appendix B.1).
+        let f = InputFile::new("a.csv", b"abc");
+        assert_eq!(
+            f.sha256,
+            "sha256:ba7816bf8f01cfea414140de5dae2223b00361a396177a9cb410ff61f20015ad"
+        );
+        assert_eq!(f.bytes, 3);
+        let v = ToolVersion::current();
+        assert_eq!((v.tool.as_str(), v.version.as_str()), ("tribunal", "0.1.0"));
+        assert!(v.commit.is_none_or(|c| c.len() == 40));
+    }
+}
