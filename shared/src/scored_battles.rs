@@ -12,6 +12,12 @@
 //! | `judge`              | one judge signal | `model_a`, `model_b`, `tie` (`tie (bothbad)` is a tie) |
 //! | `human`              | no       | the same labels; an empty cell means "not labelled"    |
 //! | `prompt`             | no       | a prompt (cluster) id; an empty cell means none        |
+//! | `key`                | no       | the judged comparison: rows with the same key are human votes on one judgment |
+//!
+//! Rows that share a `key` are several human votes on one comparison the judge judged once:
+//! the first row's judge signal counts for the judge, the later rows are marked
+//! [`ScoredBattle::judge_repeat`] (their human labels all count). They must name the same two
+//! models (in either order) and carry the same judge signal, oriented to their own sides.
 //!
 //! With both orders the score is their mean, s(x) = (s_AB + s_BA) / 2 (seed 002 App. A), and a
 //! battle whose two scores have strictly opposite signs (s_AB · s_BA < 0) is marked
@@ -181,6 +187,7 @@ struct Columns {
     judge: Option<usize>,
     human: Option<usize>,
     prompt: Option<usize>,
+    key: Option<usize>,
 }
 
 impl Columns {
@@ -234,6 +241,7 @@ impl Columns {
             judge,
             human: find("human")?,
             prompt: find("prompt")?,
+            key: find("key")?,
         })
     }
 
@@ -257,7 +265,9 @@ pub fn parse_scored_battles(source: &str, bytes: &[u8]) -> Result<ScoredBattles>
 
     let mut models = ModelIndex::default();
     let mut prompts = ModelIndex::default();
-    let mut battles = Vec::new();
+    let mut battles: Vec<ScoredBattle> = Vec::new();
+    // key → the index of the battle that carries its judge signal.
+    let mut judged: std::collections::HashMap<String, usize> = std::collections::HashMap::new();
     for record in reader.records() {
         let record = record.map_err(|e| csv_error(source, &e))?;
         let row = Row::new(source, &record);
@@ -293,7 +303,7 @@ pub fn parse_scored_battles(source: &str, bytes: &[u8]) -> Result<ScoredBattles>
             .map(|i| row.value(i))
             .filter(|p| !p.is_empty())
             .map(|p| prompts.id(p));
-        battles.push(ScoredBattle {
+        let battle = ScoredBattle {
             a: models.id(a),
             b: models.id(b),
             score,
@@ -303,6 +313,32 @@ pub fn parse_scored_battles(source: &str, bytes: &[u8]) -> Result<ScoredBattles>
             prompt,
             judge_repeat: false,
             line: usize::try_from(line).ok(),
+        };
+        let judge_repeat = match columns.key.map(|i| (i, row.value(i))) {
+            Some((i, key)) if !key.is_empty() => match judged.get(key) {
+                Some(&first) => {
+                    same_judgment(&battles[first], &battle).map_err(|what| {
+                        Error::input(
+                            Location::field(source, line, i + 1, "key"),
+                            format!(
+                                "key `{key}` was judged on line {}; this row {what}: rows with \
+                                 one key are votes on one judgment",
+                                battles[first].line.unwrap_or_default()
+                            ),
+                        )
+                    })?;
+                    true
+                }
+                None => {
+                    judged.insert(key.to_owned(), battles.len());
+                    false
+                }
+            },
+            _ => false,
+        };
+        battles.push(ScoredBattle {
+            judge_repeat,
+            ..battle
         });
     }
     if battles.is_empty() {
@@ -316,6 +352,25 @@ pub fn parse_scored_battles(source: &str, bytes: &[u8]) -> Result<ScoredBattles>
         signal,
         battles,
     })
+}
+
+/// Whether `later` repeats the judgment of `first` (same two models, the same judge signal
+/// seen from its own sides); otherwise what differs.
+fn same_judgment(first: &ScoredBattle, later: &ScoredBattle) -> std::result::Result<(), String> {
+    let flipped = (first.a, first.b) == (later.b, later.a);
+    if !flipped && (first.a, first.b) != (later.a, later.b) {
+        return Err("compares other models".to_owned());
+    }
+    let turn = |v: f64| if flipped { -v } else { v };
+    let turn_target = |y: f64| if flipped { 1.0 - y } else { y };
+    let same = first.score.map(turn) == later.score
+        && first.order_flip == later.order_flip
+        && first.judge.map(turn_target) == later.judge;
+    if same {
+        Ok(())
+    } else {
+        Err("has another judge signal".to_owned())
+    }
 }
 
 impl Row<'_> {
@@ -662,6 +717,40 @@ mod tests {
 
     fn parse(text: &str) -> Result<ScoredBattles> {
         parse_scored_battles("s.csv", text.as_bytes())
+    }
+
+    #[test]
+    fn rows_with_one_key_are_votes_on_one_judgment() {
+        // Key 1 judged once and voted on three times (once from the other side); key 2 once.
+        let data = parse(
+            "key,model_a,model_b,score,human\n\
+             1,x,y,2,model_a\n\
+             1,x,y,2,model_b\n\
+             1,y,x,-2,model_a\n\
+             2,y,z,-1,tie\n\
+             ,x,z,1,model_a\n",
+        )
+        .unwrap();
+        let repeats: Vec<bool> = data.battles.iter().map(|b| b.judge_repeat).collect();
+        assert_eq!(repeats, [false, true, true, false, false]);
+        assert_eq!(data.n_judge_verdicts(), 3);
+        assert_eq!(data.human_battles().battles.len(), 5);
+        let y: Vec<f64> = data
+            .battles
+            .iter()
+            .map(|b| b.hard_target().unwrap())
+            .collect();
+        assert_eq!(data.judge_battles(&y).unwrap().battles.len(), 3);
+        // Another signal, or other models, under one key is an error on that row.
+        let err = parse("key,model_a,model_b,score\n1,x,y,2\n1,x,y,3\n").unwrap_err();
+        assert!(
+            err.to_string().contains("line 3")
+                && err.to_string().contains("key `1` was judged on line 2")
+                && err.to_string().contains("another judge signal"),
+            "{err}"
+        );
+        let err = parse("key,model_a,model_b,score\n1,x,y,2\n1,x,z,2\n").unwrap_err();
+        assert!(err.to_string().contains("compares other models"), "{err}");
     }
 
     #[test]

@@ -75,8 +75,8 @@ impl Stats {
             Self::Route(args) => programs::route(*args)?,
         };
         let report: serde_json::Value = serde_json::from_str(&json)?;
-        for (place, warning) in warnings(&report, "") {
-            eprintln!("warning: {place}{warning}");
+        for line in warning_lines(&report) {
+            eprintln!("{line}");
         }
         let record = Record {
             tool: ToolVersion::current(),
@@ -148,6 +148,23 @@ fn with_record(json: &str, record: &Record) -> anyhow::Result<String> {
         "{}{separator}\n  \"record\": {record}\n}}",
         open.trim_end()
     ))
+}
+
+/// The stderr lines for `report`'s warnings: the top level's first, then each nested one unless
+/// a line already printed says it (reports that gather their parts' warnings at the top keep
+/// the parts' copies too).
+fn warning_lines(report: &serde_json::Value) -> Vec<String> {
+    let (mut top, nested): (Vec<_>, Vec<_>) = warnings(report, "")
+        .into_iter()
+        .partition(|(place, _)| place.is_empty());
+    top.extend(nested);
+    let mut printed: Vec<String> = Vec::new();
+    for (place, warning) in top {
+        if !printed.iter().any(|line| line.contains(&warning)) {
+            printed.push(format!("warning: {place}{warning}"));
+        }
+    }
+    printed
 }
 
 /// Every string in a `warnings` array anywhere in `report`, with the place of its array
@@ -250,6 +267,15 @@ mod tests {
                 ("a: ".to_owned(), "deep".to_owned()),
                 (String::new(), "top".to_owned())
             ]
+        );
+        // Nested and top-level: the top's first; a nested copy of a top-level warning once.
+        let gathered = serde_json::json!({
+            "a": { "warnings": ["same", "own"] },
+            "warnings": ["file: same"],
+        });
+        assert_eq!(
+            warning_lines(&gathered),
+            ["warning: file: same", "warning: a: own"]
         );
         assert!(with_record("{}", &record).is_ok());
         assert!(with_record("[1]", &record).is_err());
