@@ -81,7 +81,10 @@ impl Stats {
         let record = Record {
             tool: ToolVersion::current(),
             command: invocation.command,
-            arguments: std::env::args().skip(1).collect(),
+            arguments: std::env::args_os()
+                .skip(1)
+                .map(|a| a.to_string_lossy().into_owned())
+                .collect(),
             settings: invocation.settings,
             inputs: take_inputs(),
         };
