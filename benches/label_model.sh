@@ -23,12 +23,7 @@ target=$(cargo metadata --format-version 1 --no-deps |
   python3 -c 'import json, sys; print(json.load(sys.stdin)["target_directory"])')
 
 venv=target/bench/venv
-if [ ! -x "$venv/bin/python" ] || ! cmp -s benches/requirements.txt "$venv/requirements.txt"; then
-  python3 -m venv "$venv"
-  "$venv/bin/pip" install -q -r benches/requirements.txt
-  cp benches/requirements.txt "$venv/requirements.txt"
-fi
-py() { env -u OPENBLAS_CORETYPE -u OPENBLAS_L2_SIZE PYTHONDONTWRITEBYTECODE=1 "$venv/bin/python" "$@"; }
+source benches/reference_python.sh
 
 cargo build --locked --release -p tribunal-benches --bin bench-native
 native="$target/release/bench-native"
