@@ -11,15 +11,13 @@
 //! Models whose intervals overlap share ranks; a model separated from all others gets a single
 //! rank (`rank == worst_rank`). Both counts are taken over sorted bounds, O(m log m).
 //!
-//! Arguments: lower and upper bounds, one pair per model (any scale, e.g. Elo), or
-//! [`Interval`]s. Returns: a [`RankRange`] per model, in input order; [`leaderboard_order`] gives
+//! Arguments: lower and upper bounds, one pair per model (any scale, e.g. Elo). Returns: a [`RankRange`] per model, in input order; [`leaderboard_order`] gives
 //! the order in which to show the rows. An unbounded side (a separated model,
 //! [`crate::separation`]) is an infinite bound: −∞ below, +∞ above. Errors:
 //! [`Error::InvalidParam`] when the slices differ in length, a bound is NaN, or a lower bound
 //! exceeds its upper bound.
 
 use crate::error::{Error, Result};
-use crate::resample::Interval;
 use serde::{Deserialize, Serialize};
 
 /// The ranks a model can take given everyone's intervals (1 is best).
@@ -89,16 +87,6 @@ pub fn rank_ranges(lower: &[f64], upper: &[f64]) -> Result<Vec<RankRange>> {
             }
         })
         .collect())
-}
-
-/// [`rank_ranges`] of bootstrap (or any) intervals.
-///
-/// # Errors
-/// As [`rank_ranges`] (an interval without valid rounds has NaN bounds and is rejected).
-pub fn interval_ranks(intervals: &[Interval]) -> Result<Vec<RankRange>> {
-    let lower: Vec<f64> = intervals.iter().map(|i| i.lower).collect();
-    let upper: Vec<f64> = intervals.iter().map(|i| i.upper).collect();
-    rank_ranges(&lower, &upper)
 }
 
 /// Row order of a leaderboard: indices sorted by estimate, highest first, ties broken by name

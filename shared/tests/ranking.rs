@@ -1,9 +1,7 @@
 //! CI-aware ranks on hand-made intervals (rank = 1 + #models whose lower bound exceeds this
 //! upper bound, DESIGN §3). Runs natively and in headless Chromium.
 
-use tribunal::ranking::{
-    ci_aware_ranks, interval_ranks, leaderboard_order, rank_ranges, RankRange,
-};
+use tribunal::ranking::{ci_aware_ranks, leaderboard_order, rank_ranges, RankRange};
 use tribunal::resample::Interval;
 use tribunal::Error;
 
@@ -82,8 +80,10 @@ fn intervals_and_row_order() {
         interval(1600.0, 1570.0, 1630.0),
         interval(1510.0, 1490.0, 1530.0),
     ];
+    let lower: Vec<f64> = intervals.iter().map(|i| i.lower).collect();
+    let upper: Vec<f64> = intervals.iter().map(|i| i.upper).collect();
     assert_eq!(
-        interval_ranks(&intervals).unwrap(),
+        rank_ranges(&lower, &upper).unwrap(),
         ranges(&[(2, 3), (1, 1), (2, 3)])
     );
     let names: Vec<String> = ["x", "y", "z"].iter().map(|s| s.to_string()).collect();
