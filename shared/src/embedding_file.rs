@@ -12,13 +12,34 @@
 //!               then the data; the tensor named `embeddings` is read, or the only tensor
 //! ```
 //!
-//! Arguments: the file's name (for messages) and bytes. Returns: the rows. Errors:
+//! Arguments: the file's name (for messages) and bytes. Returns: the rows. ([`npy_f32`] writes
+//! the `.npy` that `tribunal embed` saves.) Errors:
 //! [`Error::Input`] located by byte offset and part (`magic`, `header`, `data`) for an unknown
 //! format, a malformed header, a dtype other than 32/64-bit little-endian floats, a shape that is
 //! not 2-D, data shorter than the shape needs, a non-finite value, or several tensors none of
 //! which is named `embeddings`.
 
 use crate::error::{Error, Location, Result};
+
+/// The `.npy` (format 1.0, little-endian float32, C order) bytes of `rows`.
+pub fn npy_f32(rows: &[Vec<f32>], dim: usize) -> Vec<u8> {
+    let mut header = format!(
+        "{{'descr': '<f4', 'fortran_order': False, 'shape': ({}, {dim}), }}",
+        rows.len()
+    );
+    // Magic (6) + version (2) + length (2) + header + newline, padded to a multiple of 64.
+    while (10 + header.len() + 1) % 64 != 0 {
+        header.push(' ');
+    }
+    header.push('\n');
+    let mut bytes = b"\x93NUMPY\x01\x00".to_vec();
+    bytes.extend_from_slice(&(header.len() as u16).to_le_bytes());
+    bytes.extend_from_slice(header.as_bytes());
+    for v in rows.iter().flatten() {
+        bytes.extend_from_slice(&v.to_le_bytes());
+    }
+    bytes
+}
 
 /// The rows of an `.npy` or `.safetensors` embedding array.
 ///

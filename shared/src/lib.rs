@@ -73,6 +73,7 @@ pub mod aa_test;
 pub mod ablation;
 pub mod agreement;
 pub mod alpha;
+pub mod analysis;
 pub mod anchor;
 pub mod battles;
 pub mod bias_probe;

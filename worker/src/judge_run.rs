@@ -31,7 +31,7 @@ use crate::engine::local_judge::{Decoding, Generation, LocalJudge, ScorePosition
 use crate::engine::openai_embedder::OpenAiEmbedder;
 use crate::engine::openai_judge::OpenAiParams;
 use crate::engine::{select_device, BackendConfig, DeviceChoice, Judge, ModelPaths};
-use crate::stats::read_input;
+use crate::input_file::read_input;
 use crate::store::{JudgmentKey, Store, StoreArgs};
 use anyhow::{bail, Context};
 use candle_core::Device;
@@ -41,6 +41,7 @@ use serde_json::json;
 use std::collections::HashMap;
 use std::path::{Path, PathBuf};
 use std::time::{Instant, SystemTime, UNIX_EPOCH};
+use tribunal::embedding_file::npy_f32;
 use tribunal::injection::{response_flags, ResponseFlag};
 use tribunal::judge_design::{Design, Planned, RunDesign};
 use tribunal::judge_items::{parse_judge_items, JudgeItem};
@@ -920,26 +921,6 @@ pub fn judge(args: JudgeArgs) -> anyhow::Result<()> {
     Ok(())
 }
 
-/// The `.npy` (format 1.0, little-endian float32, C order) bytes of `rows`.
-fn npy(rows: &[Vec<f32>], dim: usize) -> Vec<u8> {
-    let mut header = format!(
-        "{{'descr': '<f4', 'fortran_order': False, 'shape': ({}, {dim}), }}",
-        rows.len()
-    );
-    // Magic (6) + version (2) + length (2) + header + newline, padded to a multiple of 64.
-    while (10 + header.len() + 1) % 64 != 0 {
-        header.push(' ');
-    }
-    header.push('\n');
-    let mut bytes = b"\x93NUMPY\x01\x00".to_vec();
-    bytes.extend_from_slice(&(header.len() as u16).to_le_bytes());
-    bytes.extend_from_slice(header.as_bytes());
-    for v in rows.iter().flatten() {
-        bytes.extend_from_slice(&v.to_le_bytes());
-    }
-    bytes
-}
-
 pub fn embed(args: EmbedArgs) -> anyhow::Result<()> {
     let (source, bytes) = read_input(&args.input)?;
     let texts = read_texts(&source, &bytes, &args.column)?;
@@ -998,7 +979,7 @@ pub fn embed(args: EmbedArgs) -> anyhow::Result<()> {
     let seconds = started.elapsed().as_secs_f64();
     let dim = rows.first().map_or(0, Vec::len);
     let data = if args.out.extension().is_some_and(|e| e == "npy") {
-        npy(&rows, dim)
+        npy_f32(&rows, dim)
     } else {
         let mut text = String::new();
         for row in &rows {

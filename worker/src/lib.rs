@@ -16,6 +16,7 @@
 pub mod cli;
 pub mod demo;
 pub mod engine;
+pub mod input_file;
 pub mod judge_run;
 pub mod limits;
 pub mod runs;

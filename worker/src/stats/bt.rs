@@ -2,15 +2,13 @@
 //! errors and (unless `--bootstrap 0`) seeded bootstrap intervals and CI-aware ranks, optionally
 //! anchored to one model's Elo (`--anchor MODEL=ELO`).
 
-use super::read_input;
+use super::{add_input, Planned};
 use clap::Args;
 use std::path::PathBuf;
+use tribunal::analysis::{Analysis, Inputs, LeaderboardSpec};
 use tribunal::anchor::Anchor;
-use tribunal::battles::parse_battles_with_column;
 use tribunal::bradley_terry::BradleyTerryParams;
-use tribunal::bt_bootstrap::BtBootstrapParams;
-use tribunal::leaderboard::bradley_terry_leaderboard;
-use tribunal::resample::{cluster_labels, BootstrapParams};
+use tribunal::resample::BootstrapParams;
 
 #[derive(Args)]
 pub struct BtArgs {
@@ -57,39 +55,22 @@ fn parse_anchor(value: &str) -> Result<Anchor, String> {
     })
 }
 
-pub fn run(args: BtArgs) -> anyhow::Result<String> {
-    let (source, bytes) = read_input(&args.input)?;
-    let (battles, clusters) = match &args.cluster {
-        Some(column) => {
-            let (battles, values) = parse_battles_with_column(&source, &bytes, column)?;
-            (battles, Some(cluster_labels(&values)))
-        }
-        None => (tribunal::battles::parse_battles(&source, &bytes)?, None),
+pub fn plan(args: BtArgs) -> anyhow::Result<Planned> {
+    let mut inputs = Inputs::new();
+    add_input(&mut inputs, "battles", &args.input)?;
+    let spec = LeaderboardSpec {
+        bradley_terry: BradleyTerryParams {
+            lambda: args.lambda,
+            max_iter: args.max_iter,
+            tol: args.tol,
+        },
+        bootstrap: BootstrapParams {
+            rounds: args.bootstrap,
+            seed: args.seed,
+            level: args.level,
+        },
+        cluster: args.cluster,
+        anchor: args.anchor,
     };
-    let bt = BradleyTerryParams {
-        lambda: args.lambda,
-        max_iter: args.max_iter,
-        tol: args.tol,
-    };
-    let mut leaderboard = bradley_terry_leaderboard(&source, &battles, &bt)?;
-    if let Some(anchor) = &args.anchor {
-        leaderboard = leaderboard.anchored(anchor, &battles)?;
-    }
-    if args.bootstrap > 0 {
-        let mut plan = BtBootstrapParams {
-            bt,
-            bootstrap: BootstrapParams {
-                rounds: args.bootstrap,
-                seed: args.seed,
-                level: args.level,
-            },
-        }
-        .plan(&battles, clusters.as_deref())?;
-        if let Some(anchor) = &args.anchor {
-            plan = plan.anchored(anchor)?;
-        }
-        let bootstrap = plan.summarise(&plan.rounds(0..args.bootstrap)?)?;
-        leaderboard = leaderboard.with_bootstrap(&bootstrap)?;
-    }
-    Ok(serde_json::to_string_pretty(&leaderboard)?)
+    Ok(Planned::new(Analysis::Leaderboard(spec), inputs))
 }

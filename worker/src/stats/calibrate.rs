@@ -6,17 +6,17 @@
 //! `.safetensors` files, or — with `--rationale COLUMN` — from embedding that text column of
 //! both files with all-MiniLM-L6-v2 (the models under `--models`).
 
-use super::read_input;
+use super::{add_input, Output, Planned};
 use crate::engine::embedder::Embedder;
 use crate::judge_run::{embed_texts, read_texts, EngineArgs};
-use anyhow::Context;
 use clap::Args;
 use std::path::PathBuf;
 use tribunal::ablation::{Ablation, TrainingCurveParams};
+use tribunal::analysis::{Analysis, CalibrationSpec, Input, Inputs};
 use tribunal::calibration::CalibrationParams;
-use tribunal::calibration_data::{parse_calibration, parse_calibration_with_embeddings, HeadKind};
+use tribunal::calibration_data::HeadKind;
 use tribunal::cross_validation::{CrossValidationParams, GammaGrid};
-use tribunal::embedding_file::read_embeddings;
+use tribunal::embedding_file::npy_f32;
 use tribunal::resample::BootstrapParams;
 
 #[derive(Args)]
@@ -103,82 +103,50 @@ fn parse_ablation(value: &str, seed: u64) -> anyhow::Result<Ablation> {
 }
 
 /// The MiniLM embeddings of `column` in a CSV, as f64 rows, and their name for messages.
+/// The `.npy` of the embeddings of `input`'s `column` (what `tribunal embed` writes for it),
+/// with its name.
 fn rationale_embeddings(
     embedder: &Embedder,
-    source: &str,
-    bytes: &[u8],
+    input: &Input,
     column: &str,
-) -> anyhow::Result<(String, Vec<Vec<f64>>)> {
-    let texts = read_texts(source, bytes, column)?;
+) -> anyhow::Result<(String, Vec<u8>)> {
+    let texts = read_texts(&input.name, &input.bytes, column)?;
     let rows = embed_texts(embedder, &texts, 32)?;
+    let dim = rows.first().map_or(0, Vec::len);
     Ok((
-        format!("{source} `{column}` (all-MiniLM-L6-v2)"),
-        rows.into_iter()
-            .map(|r| r.into_iter().map(f64::from).collect())
-            .collect(),
+        format!("{} `{column}` (all-MiniLM-L6-v2)", input.name),
+        npy_f32(&rows, dim),
     ))
 }
 
-pub fn run(args: CalibrateArgs) -> anyhow::Result<String> {
-    let (train_source, train_bytes) = read_input(&args.train)?;
-    let (test_source, test_bytes) = read_input(&args.test)?;
-    // The embeddings of each file, with their name, when they come from outside the CSVs.
-    let embeddings = match (
+pub fn plan(args: CalibrateArgs) -> anyhow::Result<Planned> {
+    let mut inputs = Inputs::new();
+    add_input(&mut inputs, "train", &args.train)?;
+    add_input(&mut inputs, "test", &args.test)?;
+    match (
         &args.rationale,
         &args.train_embeddings,
         &args.test_embeddings,
     ) {
         (Some(column), _, _) => {
             let embedder = args.engine.embedder()?;
-            Some((
-                rationale_embeddings(&embedder, &train_source, &train_bytes, column)?,
-                rationale_embeddings(&embedder, &test_source, &test_bytes, column)?,
-            ))
+            for role in ["train", "test"] {
+                let (name, npy) = rationale_embeddings(&embedder, inputs.get(role)?, column)?;
+                inputs.insert(format!("{role}_embeddings"), name, npy);
+            }
         }
-        (None, Some(train_file), Some(test_file)) => {
-            let file = |path: &PathBuf| -> anyhow::Result<(String, Vec<Vec<f64>>)> {
-                let (name, bytes) = read_input(path)?;
-                let rows = read_embeddings(&name, &bytes)?;
-                Ok((name, rows))
-            };
-            Some((file(train_file)?, file(test_file)?))
+        (None, Some(train), Some(test)) => {
+            add_input(&mut inputs, "train_embeddings", train)?;
+            add_input(&mut inputs, "test_embeddings", test)?;
         }
-        _ => None,
-    };
-    let (mut train, mut test) = match &embeddings {
-        Some(((train_name, train_rows), (test_name, test_rows))) => {
-            let train = parse_calibration_with_embeddings(
-                &train_source,
-                &train_bytes,
-                args.head,
-                None,
-                (train_name, train_rows),
-            )?;
-            let test = parse_calibration_with_embeddings(
-                &test_source,
-                &test_bytes,
-                args.head,
-                Some(train.dim()),
-                (test_name, test_rows),
-            )?;
-            (train, test)
-        }
-        None => {
-            let train = parse_calibration(&train_source, &train_bytes, args.head, None)?;
-            let test = parse_calibration(&test_source, &test_bytes, args.head, Some(train.dim()))?;
-            (train, test)
-        }
-    };
-    let ablation = match &args.ablation {
-        Some(value) => {
-            let ablation = parse_ablation(value, args.seed)?;
-            train = ablation.apply(&train)?;
-            test = ablation.apply(&test)?;
-            Some(ablation)
-        }
-        None => None,
-    };
-    let params = CalibrationParams {
+        _ => {}
+    }
+    let ablation = args
+        .ablation
+        .as_deref()
+        .map(|value| parse_ablation(value, args.seed))
+        .transpose()?;
+    let calibration = CalibrationParams {
         standardize: !args.no_standardize,
         cv: CrossValidationParams {
             folds: args.folds,
@@ -195,21 +163,18 @@ pub fn run(args: CalibrateArgs) -> anyhow::Result<String> {
             level: args.level,
         },
     };
-    let calibration = params.fit(&train, &test)?;
-    if let Some(path) = &args.model_out {
-        std::fs::write(path, calibration.model.to_json()?)
-            .with_context(|| format!("writing {}", path.display()))?;
-    }
-    let mut report = serde_json::to_value(&calibration)?;
-    report["ablation"] = serde_json::to_value(ablation)?;
-    if !args.train_sizes.is_empty() {
-        let curve = TrainingCurveParams {
-            sizes: args.train_sizes.clone(),
-            repeats: args.repeats,
-            seed: args.seed,
-        }
-        .fit(&params, &train, &test)?;
-        report["training_curve"] = serde_json::to_value(curve)?;
-    }
-    Ok(serde_json::to_string_pretty(&report)?)
+    let training_curve = (!args.train_sizes.is_empty()).then(|| TrainingCurveParams {
+        sizes: args.train_sizes.clone(),
+        repeats: args.repeats,
+        seed: args.seed,
+    });
+    let spec = CalibrationSpec {
+        head: args.head,
+        calibration,
+        ablation,
+        training_curve,
+    };
+    let mut planned = Planned::new(Analysis::Calibration(spec), inputs);
+    planned.outputs.extend(args.model_out.map(Output::Model));
+    Ok(planned)
 }

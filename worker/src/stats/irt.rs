@@ -18,14 +18,14 @@
 //! (default: the first in the file), the human scores those of `--human-rater` (default: the
 //! first annotator in the file).
 
-use super::read_input;
-use super::reliability::{file_rater, ColumnArgs, ScaleArgs};
+use super::reliability::{ColumnArgs, ScaleArgs};
+use super::{add_input, Planned};
 use clap::Args;
-use std::path::{Path, PathBuf};
+use std::path::PathBuf;
+use tribunal::analysis::{Analysis, Inputs};
 use tribunal::irt_grm::{GrmParams, RatingScale};
 use tribunal::irt_reliability::ReliabilityParams;
 use tribunal::irt_report::IrtReportParams;
-use tribunal::reliability_report::RatingsFile;
 
 #[derive(Args)]
 pub struct IrtArgs {
@@ -90,25 +90,20 @@ fn scale_range(text: &str) -> Result<RatingScale, String> {
     }
 }
 
-pub fn run(args: IrtArgs) -> anyhow::Result<String> {
-    let read = |path: &Path| {
-        let (source, bytes) = read_input(path)?;
-        anyhow::Ok(RatingsFile {
-            source,
-            default_rater: Some(file_rater(path)),
-            bytes,
-        })
-    };
-    let input = read(&args.input)?;
-    let human = args.human.as_deref().map(read).transpose()?;
+pub fn plan(args: IrtArgs) -> anyhow::Result<Planned> {
+    let mut inputs = Inputs::new();
+    add_input(&mut inputs, "ratings", &args.input)?;
+    if let Some(human) = &args.human {
+        add_input(&mut inputs, "human", human)?;
+    }
     let defaults = GrmParams::default();
     let params = IrtReportParams {
         columns: args.columns.columns(),
         ratings: args.scale.params(),
-        rater: args.rater_name.clone(),
-        criterion: args.criterion.clone(),
-        original: args.original.clone(),
-        human_rater: args.human_rater.clone(),
+        rater: args.rater_name,
+        criterion: args.criterion,
+        original: args.original,
+        human_rater: args.human_rater,
         grm: GrmParams {
             quadrature_nodes: args.quadrature_nodes,
             log_alpha_prior: (!args.flat_priors)
@@ -126,6 +121,5 @@ pub fn run(args: IrtArgs) -> anyhow::Result<String> {
             min_reliability: args.min_reliability,
         },
     };
-    let report = params.fit(&input, human.as_ref())?;
-    Ok(serde_json::to_string_pretty(&report)?)
+    Ok(Planned::new(Analysis::Irt(params), inputs))
 }

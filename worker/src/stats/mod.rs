@@ -1,7 +1,9 @@
-//! `tribunal stats …`: each subcommand reads files, calls the `tribunal` statistics and prints
-//! one JSON document on stdout, ending with the `record` of how it was made (tool version and
-//! commit, command line, every setting, each input's SHA-256); every warning of the document is
-//! also printed on stderr. One module per family of statistics.
+//! `tribunal stats …`: each subcommand maps its flags and files to a [`Spec`] and its
+//! [`Inputs`], runs it with [`tribunal::analysis::run`] (the function the page and saved
+//! sessions call) and prints the report as one JSON document on stdout, ending with the `record`
+//! of how it was made (tool version and commit, command line, every setting, each input's
+//! SHA-256, and the spec itself, which `tribunal stats run` reruns); every warning of the
+//! document is also printed on stderr. One module per family of statistics.
 
 mod bt;
 mod calibrate;
@@ -9,16 +11,19 @@ mod irt;
 mod power;
 mod programs;
 mod reliability;
+mod saved;
 mod study;
 
+use crate::input_file::read_input;
 use anyhow::Context;
 use clap::{ArgMatches, Subcommand};
 use serde::Serialize;
 use std::collections::BTreeMap;
 use std::io::Write;
-use std::path::Path;
-use std::sync::Mutex;
+use std::path::{Path, PathBuf};
+use tribunal::analysis::{Analysis, Inputs, Report, Spec};
 use tribunal::provenance::{InputFile, ToolVersion};
+use tribunal::vote_file::VoteOutputs;
 
 // Subcommands with many options are boxed to keep the enum small.
 #[derive(Subcommand)]
@@ -52,6 +57,9 @@ pub enum Stats {
     LabelModel(Box<programs::LabelModelArgs>),
     /// Routing curves of a vote file's committee with an LLM judge's verdicts as fallback.
     Route(Box<programs::RouteArgs>),
+    /// Reruns a saved analysis spec (a session's, a share link's, or the `record.spec` of an
+    /// earlier `tribunal stats` report) on files given by role: `--input ROLE=FILE`.
+    Run(saved::RunArgs),
 }
 
 impl Stats {
@@ -59,23 +67,29 @@ impl Stats {
     /// warning the JSON holds is printed on stderr too, and a reader that goes away early (`|
     /// head`) ends the command quietly.
     pub fn run(self, invocation: Invocation) -> anyhow::Result<()> {
-        let json = match self {
-            Self::Bt(args) => bt::run(args)?,
-            Self::SoftElo(args) => study::soft_elo(*args)?,
-            Self::Conformal(args) => study::conformal(*args)?,
+        let planned = match self {
+            Self::Bt(args) => bt::plan(args)?,
+            Self::SoftElo(args) => study::plan(*args, study::Part::Whole)?,
+            Self::Conformal(args) => study::plan(*args, study::Part::Conformal)?,
             Self::Agree(args) => reliability::agree(*args)?,
             Self::Aa(args) => reliability::aa(*args)?,
             Self::Consistency(args) => reliability::consistency(*args)?,
             Self::Position(args) => reliability::position(*args)?,
-            Self::Calibrate(args) => calibrate::run(*args)?,
-            Self::Power(args) => power::run(*args)?,
-            Self::Irt(args) => irt::run(*args)?,
+            Self::Calibrate(args) => calibrate::plan(*args)?,
+            Self::Power(args) => power::plan(*args)?,
+            Self::Irt(args) => irt::plan(*args)?,
             Self::Programs(args) => programs::programs(*args)?,
             Self::LabelModel(args) => programs::label_model(*args)?,
             Self::Route(args) => programs::route(*args)?,
+            Self::Run(args) => saved::plan(args)?,
         };
-        let report: serde_json::Value = serde_json::from_str(&json)?;
-        for line in warning_lines(&report) {
+        let report = tribunal::analysis::run(&planned.spec, &planned.inputs)?;
+        for output in &planned.outputs {
+            output.write(&report)?;
+        }
+        let json = serde_json::to_string_pretty(&report)?;
+        let value: serde_json::Value = serde_json::from_str(&json)?;
+        for line in warning_lines(&value) {
             eprintln!("{line}");
         }
         let record = Record {
@@ -86,10 +100,79 @@ impl Stats {
                 .map(|a| a.to_string_lossy().into_owned())
                 .collect(),
             settings: invocation.settings,
-            inputs: take_inputs(),
+            inputs: planned
+                .inputs
+                .roles()
+                .filter_map(|role| planned.inputs.optional(role))
+                .map(|input| InputFile::new(&input.name, &input.bytes))
+                .collect(),
+            spec: planned.spec,
         };
         print_stdout(&with_record(&json, &record)?)
     }
+}
+
+/// A subcommand's analysis on its files, and the files it writes from the report.
+pub(crate) struct Planned {
+    spec: Spec,
+    inputs: Inputs,
+    outputs: Vec<Output>,
+}
+
+impl Planned {
+    /// `analysis` on `inputs`, writing nothing else.
+    fn new(analysis: Analysis, inputs: Inputs) -> Self {
+        Self {
+            spec: Spec::new(analysis, &inputs),
+            inputs,
+            outputs: Vec::new(),
+        }
+    }
+}
+
+/// A file written from a report besides the JSON on stdout.
+enum Output {
+    /// A calibration's model file (`--model-out`).
+    Model(PathBuf),
+    /// The programs committee's votes (`--votes-out`).
+    Votes(PathBuf),
+    /// The escalated pairs as a judge items CSV (`--escalate-out`).
+    Escalated(PathBuf),
+}
+
+impl Output {
+    fn write(&self, report: &Report) -> anyhow::Result<()> {
+        let (path, text) = match (self, report) {
+            (Self::Model(path), Report::Calibration(c)) => (path, c.calibration.model.to_json()?),
+            (Self::Votes(path), Report::Programs(p)) => {
+                let report = &p.report;
+                let Some(file) = &report.votes else {
+                    return Ok(());
+                };
+                let mut escalated = vec![false; file.ids.len()];
+                for &i in &report.escalation.pairs {
+                    escalated[i] = true;
+                }
+                let csv = file.to_csv(&VoteOutputs {
+                    posterior: &report.committee.posterior,
+                    majority: &report.committee.majority,
+                    escalated: &escalated,
+                    verdict: &report.escalation.verdicts,
+                });
+                (path, csv)
+            }
+            (Self::Escalated(path), Report::Programs(p)) => (path, p.escalated_items_csv.clone()),
+            _ => anyhow::bail!("this report has no such output"),
+        };
+        std::fs::write(path, text).with_context(|| format!("writing {}", path.display()))
+    }
+}
+
+/// Reads the file at `path` (`-` for stdin) into `inputs` in `role`.
+fn add_input(inputs: &mut Inputs, role: &str, path: &Path) -> anyhow::Result<()> {
+    let (name, bytes) = read_input(path)?;
+    inputs.insert(role, name, bytes);
+    Ok(())
 }
 
 /// How a result was made: tool and build, the command line, every setting with its default
@@ -101,6 +184,8 @@ struct Record {
     arguments: Vec<String>,
     settings: BTreeMap<String, serde_json::Value>,
     inputs: Vec<InputFile>,
+    /// The analysis and its inputs, as `tribunal stats run` reads it back.
+    spec: Spec,
 }
 
 /// The `tribunal stats` subcommand invoked and all its settings as clap resolved them (given
@@ -218,33 +303,6 @@ fn print_stdout(text: &str) -> anyhow::Result<()> {
     }
 }
 
-/// The input files read so far by this process (one `tribunal stats` command).
-static INPUTS: Mutex<Vec<InputFile>> = Mutex::new(Vec::new());
-
-fn take_inputs() -> Vec<InputFile> {
-    INPUTS
-        .lock()
-        .map(|mut inputs| std::mem::take(&mut *inputs))
-        .unwrap_or_default()
-}
-
-/// Reads an input file (`-` for stdin) and returns its name for messages and its bytes; its
-/// SHA-256 goes into the command's [`Record`].
-pub(crate) fn read_input(path: &Path) -> anyhow::Result<(String, Vec<u8>)> {
-    let (name, bytes) = if path == Path::new("-") {
-        let mut bytes = Vec::new();
-        std::io::Read::read_to_end(&mut std::io::stdin(), &mut bytes)?;
-        ("<stdin>".to_owned(), bytes)
-    } else {
-        let bytes = std::fs::read(path).with_context(|| format!("reading {}", path.display()))?;
-        (path.display().to_string(), bytes)
-    };
-    if let Ok(mut inputs) = INPUTS.lock() {
-        inputs.push(InputFile::new(&name, &bytes));
-    }
-    Ok((name, bytes))
-}
-
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -257,6 +315,7 @@ mod tests {
             arguments: vec![],
             settings: BTreeMap::new(),
             inputs: vec![InputFile::new("a.csv", b"abc")],
+            spec: Spec::new(Analysis::Leaderboard(Default::default()), &Inputs::new()),
         };
         let json = "{\n  \"b\": 1,\n  \"a\": {\n    \"warnings\": [\"deep\"]\n  },\n  \"warnings\": [\"top\"]\n}";
         let out = with_record(json, &record).unwrap();

@@ -2,9 +2,10 @@
 //! versions or models) — every effect × every wanted power — for a binary effect (two pass
 //! rates), a continuous one (two means with a common sd) or standardised effect sizes.
 
+use super::Planned;
 use clap::Args;
-use serde::Serialize;
-use tribunal::power::{Alternative, Effect, PowerParams, SampleSize};
+use tribunal::analysis::{Analysis, Inputs, PowerSpec};
+use tribunal::power::{Alternative, Effect, PowerParams};
 
 #[derive(Args)]
 pub struct PowerArgs {
@@ -40,13 +41,7 @@ pub struct PowerArgs {
     alternative: String,
 }
 
-#[derive(Serialize)]
-struct PowerTable {
-    statistic: &'static str,
-    rows: Vec<SampleSize>,
-}
-
-pub fn run(args: PowerArgs) -> anyhow::Result<String> {
+pub fn plan(args: PowerArgs) -> anyhow::Result<Planned> {
     let alternative = match args.alternative.as_str() {
         "two-sided" => Alternative::TwoSided,
         "larger" => Alternative::Larger,
@@ -80,20 +75,12 @@ pub fn run(args: PowerArgs) -> anyhow::Result<String> {
              --effect-size"
         ),
     };
-    let mut rows = Vec::with_capacity(effects.len() * args.power.len());
-    for effect in &effects {
-        for &power in &args.power {
-            let params = PowerParams {
-                alpha: args.alpha,
-                power,
-                ratio: args.ratio,
-                alternative,
-            };
-            rows.push(params.sample_size(effect)?);
-        }
-    }
-    Ok(serde_json::to_string_pretty(&PowerTable {
-        statistic: "sample_size",
-        rows,
-    })?)
+    let spec = PowerSpec {
+        effects,
+        powers: args.power,
+        alpha: args.alpha,
+        ratio: args.ratio,
+        alternative,
+    };
+    Ok(Planned::new(Analysis::Power(spec), Inputs::new()))
 }

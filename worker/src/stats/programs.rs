@@ -13,24 +13,16 @@
 //!   vote on its labelled test rows.
 //! - `route`: the same plus the routing curves with the LLM judge's verdicts.
 
-use super::read_input;
-use anyhow::Context;
+use super::{add_input, Output, Planned};
 use clap::Args;
-use std::path::{Path, PathBuf};
+use std::path::PathBuf;
+use tribunal::analysis::{Analysis, Inputs};
 use tribunal::label_model::{ClassPrior, LabelModelParams};
-use tribunal::program_pairs::{
-    judge_items_csv, parse_judgments_jsonl, parse_probes, parse_program_pairs, parse_verdicts,
-    Preference, ProgramPair,
-};
-use tribunal::program_report::{
-    builtin_probe_scores, builtin_scores, ProbeScores, ProgramReportParams,
-};
+use tribunal::program_report::ProgramReportParams;
 use tribunal::program_votes::VoteParams;
 use tribunal::resample::BootstrapParams;
 use tribunal::routing::RoutingParams;
-use tribunal::vote_file::{parse_vote_file, VoteFile, VoteOutputs};
 
-/// Settings shared by the three commands.
 #[derive(Args)]
 pub struct CommitteeArgs {
     /// P(`a` wins) fixed in the label model; learned by EM when absent.
@@ -139,20 +131,15 @@ pub struct RouteArgs {
     committee: CommitteeArgs,
 }
 
-fn verdicts(path: &Path, ids: &[&str]) -> anyhow::Result<Vec<Option<Preference>>> {
-    let (source, bytes) = read_input(path)?;
-    if path.extension().is_some_and(|e| e == "jsonl") {
-        Ok(parse_judgments_jsonl(&source, &bytes, ids)?)
-    } else {
-        Ok(parse_verdicts(&source, &bytes, ids)?)
+pub fn programs(args: ProgramsArgs) -> anyhow::Result<Planned> {
+    let mut inputs = Inputs::new();
+    add_input(&mut inputs, "pairs", &args.pairs)?;
+    if let Some(llm) = &args.llm {
+        add_input(&mut inputs, "llm", llm)?;
     }
-}
-
-pub fn programs(args: ProgramsArgs) -> anyhow::Result<String> {
-    let (source, bytes) = read_input(&args.pairs)?;
-    let pairs = parse_program_pairs(&source, &bytes)?;
-    let ids: Vec<&str> = pairs.iter().map(|p| p.id.as_str()).collect();
-    let llm = args.llm.as_ref().map(|p| verdicts(p, &ids)).transpose()?;
+    if let Some(probes) = &args.probes {
+        add_input(&mut inputs, "probes", probes)?;
+    }
     let defaults = VoteParams::default();
     let params = ProgramReportParams {
         validation_share: args.validation_share,
@@ -168,67 +155,29 @@ pub fn programs(args: ProgramsArgs) -> anyhow::Result<String> {
         },
         ..args.committee.params()
     };
-    let probes = args
-        .probes
-        .as_ref()
-        .map(|path| {
-            let (source, bytes) = read_input(path)?;
-            anyhow::Ok(parse_probes(&source, &bytes)?)
-        })
-        .transpose()?;
-    let probe_scores = probes.as_deref().map(builtin_probe_scores);
-    let report = params.fit(
-        &pairs,
-        &builtin_scores(&pairs),
-        llm.as_deref(),
-        probes
-            .as_deref()
-            .zip(probe_scores.as_ref())
-            .map(|(probes, (clean, perturbed))| ProbeScores {
-                probes,
-                clean,
-                perturbed,
-            }),
-    )?;
-    if let (Some(path), Some(file)) = (&args.votes_out, &report.votes) {
-        let mut escalated = vec![false; pairs.len()];
-        report
-            .escalation
-            .pairs
-            .iter()
-            .for_each(|&i| escalated[i] = true);
-        let csv = file.to_csv(&VoteOutputs {
-            posterior: &report.committee.posterior,
-            majority: &report.committee.majority,
-            escalated: &escalated,
-            verdict: &report.escalation.verdicts,
-        });
-        std::fs::write(path, csv).with_context(|| format!("writing {}", path.display()))?;
-    }
-    if let Some(path) = &args.escalate_out {
-        let chosen: Vec<&ProgramPair> =
-            report.escalation.pairs.iter().map(|&i| &pairs[i]).collect();
-        std::fs::write(path, judge_items_csv(&chosen)?)
-            .with_context(|| format!("writing {}", path.display()))?;
-    }
-    Ok(serde_json::to_string_pretty(&report)?)
+    let mut planned = Planned::new(Analysis::Programs(params), inputs);
+    planned.outputs.extend(args.votes_out.map(Output::Votes));
+    planned
+        .outputs
+        .extend(args.escalate_out.map(Output::Escalated));
+    Ok(planned)
 }
 
-fn vote_file(path: &Path) -> anyhow::Result<VoteFile> {
-    let (source, bytes) = read_input(path)?;
-    Ok(parse_vote_file(&source, &bytes)?)
+pub fn label_model(args: LabelModelArgs) -> anyhow::Result<Planned> {
+    let mut inputs = Inputs::new();
+    add_input(&mut inputs, "votes", &args.votes)?;
+    Ok(Planned::new(
+        Analysis::LabelModel(args.committee.params()),
+        inputs,
+    ))
 }
 
-pub fn label_model(args: LabelModelArgs) -> anyhow::Result<String> {
-    let file = vote_file(&args.votes)?;
-    let report = args.committee.params().committee(&file, None)?;
-    Ok(serde_json::to_string_pretty(&report)?)
-}
-
-pub fn route(args: RouteArgs) -> anyhow::Result<String> {
-    let file = vote_file(&args.votes)?;
-    let ids: Vec<&str> = file.ids.iter().map(String::as_str).collect();
-    let llm = verdicts(&args.llm, &ids)?;
-    let report = args.committee.params().committee(&file, Some(&llm))?;
-    Ok(serde_json::to_string_pretty(&report)?)
+pub fn route(args: RouteArgs) -> anyhow::Result<Planned> {
+    let mut inputs = Inputs::new();
+    add_input(&mut inputs, "votes", &args.votes)?;
+    add_input(&mut inputs, "llm", &args.llm)?;
+    Ok(Planned::new(
+        Analysis::Routing(args.committee.params()),
+        inputs,
+    ))
 }

@@ -24,19 +24,20 @@
 //! without `--categories` the labels found in all of them, sorted, so a label has one code in
 //! every file.
 
-use super::read_input;
+use super::{add_input, Planned};
 use clap::{Args, ValueEnum};
-use std::path::{Path, PathBuf};
+use std::path::PathBuf;
 use tribunal::aa_report::AaReportParams;
 use tribunal::aa_test::AaTestParams;
 use tribunal::alpha::AlphaLevel;
+use tribunal::analysis::{AgreementSpec, Analysis, Inputs};
 use tribunal::consistency::ConsistencyParams;
 use tribunal::consistency_report::ConsistencyReportParams;
 use tribunal::kappa::KappaParams;
 use tribunal::position_bias::PositionBiasParams;
 use tribunal::position_report::{Orders, PositionLabels, PositionReportParams};
 use tribunal::ratings::{Columns, RatingsParams, ScoreScale};
-use tribunal::reliability_report::{AgreementReportParams, RatingsFile};
+use tribunal::reliability_report::AgreementReportParams;
 use tribunal::resample::BootstrapParams;
 use tribunal::slices::SliceParams;
 
@@ -147,17 +148,6 @@ fn two_numbers(text: &str) -> Result<(f64, f64), String> {
     }
 }
 
-/// The name a file gives the rater of its rows when it has no rater column: its stem.
-pub(super) fn file_rater(path: &Path) -> String {
-    if path == Path::new("-") {
-        return "stdin".to_owned();
-    }
-    path.file_stem()
-        .map(|s| s.to_string_lossy().into_owned())
-        .filter(|s| !s.trim().is_empty())
-        .unwrap_or_else(|| path.display().to_string())
-}
-
 #[derive(Clone, Copy, ValueEnum)]
 enum Level {
     Nominal,
@@ -203,22 +193,13 @@ pub struct AgreeArgs {
     slice_alpha: f64,
 }
 
-pub fn agree(args: AgreeArgs) -> anyhow::Result<String> {
-    let read = |path: &Path, default_rater: Option<String>| {
-        let (source, bytes) = read_input(path)?;
-        Ok(RatingsFile {
-            source,
-            default_rater,
-            bytes,
-        })
-    };
-    let input = read(&args.input, None)?;
-    let judges = args
-        .judge
-        .iter()
-        .map(|p| read(p, Some(file_rater(p))))
-        .collect::<anyhow::Result<Vec<_>>>()?;
-    let params = AgreementReportParams {
+pub fn agree(args: AgreeArgs) -> anyhow::Result<Planned> {
+    let mut inputs = Inputs::new();
+    add_input(&mut inputs, "ratings", &args.input)?;
+    for (i, path) in args.judge.iter().enumerate() {
+        add_input(&mut inputs, &AgreementSpec::judge_role(i + 1), path)?;
+    }
+    let report = AgreementReportParams {
         columns: args.columns.columns(),
         ratings: args.scale.params(),
         level: args.level.map(|level| match level {
@@ -228,22 +209,21 @@ pub fn agree(args: AgreeArgs) -> anyhow::Result<String> {
             Level::Ratio => AlphaLevel::Ratio,
         }),
         bootstrap: args.boot.params(),
-        pairs: args.pair.clone(),
-        criterion: args.criterion.clone(),
-        variant: args.variant.clone(),
+        pairs: args.pair,
+        criterion: args.criterion,
+        variant: args.variant,
         slice: None,
     };
-    let report = params.fit(&input, &judges)?;
-    let mut json = serde_json::to_value(&report)?;
-    if let Some(column) = &args.slice {
-        let slices = SliceParams {
-            column: column.clone(),
-            alpha: args.slice_alpha,
-        }
-        .fit(&params, &input, &judges)?;
-        json["slices"] = serde_json::to_value(slices)?;
-    }
-    Ok(serde_json::to_string_pretty(&json)?)
+    let slices = args.slice.map(|column| SliceParams {
+        column,
+        alpha: args.slice_alpha,
+    });
+    let spec = AgreementSpec {
+        report,
+        judges: args.judge.len(),
+        slices,
+    };
+    Ok(Planned::new(Analysis::Agreement(spec), inputs))
 }
 
 #[derive(Args)]
@@ -288,9 +268,10 @@ pub struct AaArgs {
     variant: Option<String>,
 }
 
-pub fn aa(args: AaArgs) -> anyhow::Result<String> {
-    let (source, bytes) = read_input(&args.input)?;
-    let report = AaReportParams {
+pub fn aa(args: AaArgs) -> anyhow::Result<Planned> {
+    let mut inputs = Inputs::new();
+    add_input(&mut inputs, "ratings", &args.input)?;
+    let params = AaReportParams {
         columns: args.columns.columns(),
         ratings: args.scale.params(),
         runs: args.runs.clone(),
@@ -308,13 +289,8 @@ pub fn aa(args: AaArgs) -> anyhow::Result<String> {
                 .unwrap_or(AaTestParams::default().score_range),
             kappa: KappaParams::default(),
         },
-    }
-    .fit(&RatingsFile {
-        source,
-        default_rater: None,
-        bytes,
-    })?;
-    Ok(serde_json::to_string_pretty(&report)?)
+    };
+    Ok(Planned::new(Analysis::Aa(params), inputs))
 }
 
 #[derive(Args)]
@@ -348,9 +324,10 @@ pub struct ConsistencyArgs {
     review_share: f64,
 }
 
-pub fn consistency(args: ConsistencyArgs) -> anyhow::Result<String> {
-    let (source, bytes) = read_input(&args.input)?;
-    let report = ConsistencyReportParams {
+pub fn consistency(args: ConsistencyArgs) -> anyhow::Result<Planned> {
+    let mut inputs = Inputs::new();
+    add_input(&mut inputs, "ratings", &args.input)?;
+    let params = ConsistencyReportParams {
         columns: args.columns.columns(),
         ratings: args.scale.params(),
         rater: args.rater_name.clone(),
@@ -361,13 +338,8 @@ pub fn consistency(args: ConsistencyArgs) -> anyhow::Result<String> {
             review_share: args.review_share,
             label: args.label.clone(),
         },
-    }
-    .fit(&RatingsFile {
-        source,
-        default_rater: Some(file_rater(&args.input)),
-        bytes,
-    })?;
-    Ok(serde_json::to_string_pretty(&report)?)
+    };
+    Ok(Planned::new(Analysis::Consistency(params), inputs))
 }
 
 #[derive(Args)]
@@ -410,9 +382,10 @@ pub struct PositionArgs {
     significance: f64,
 }
 
-pub fn position(args: PositionArgs) -> anyhow::Result<String> {
-    let (source, bytes) = read_input(&args.input)?;
-    let report = PositionReportParams {
+pub fn position(args: PositionArgs) -> anyhow::Result<Planned> {
+    let mut inputs = Inputs::new();
+    add_input(&mut inputs, "ratings", &args.input)?;
+    let params = PositionReportParams {
         columns: args.columns.columns(),
         labels: PositionLabels {
             first: args.first.clone(),
@@ -430,11 +403,6 @@ pub fn position(args: PositionArgs) -> anyhow::Result<String> {
             null_rate: args.null_rate,
             significance: args.significance,
         },
-    }
-    .fit(&RatingsFile {
-        source,
-        default_rater: Some(file_rater(&args.input)),
-        bytes,
-    })?;
-    Ok(serde_json::to_string_pretty(&report)?)
+    };
+    Ok(Planned::new(Analysis::Position(params), inputs))
 }

@@ -7,15 +7,14 @@
 //! human battles CSV and a judge battles CSV joined on a key column (`--human`, `--judge`,
 //! `--key`; LLMFAO's pair `id`).
 
-use super::read_input;
+use super::{add_input, Planned};
 use anyhow::bail;
 use clap::{Args, ValueEnum};
 use std::path::PathBuf;
+use tribunal::analysis::{Analysis, Inputs, StudySpec};
 use tribunal::bradley_terry::BradleyTerryParams;
 use tribunal::conformal::{ConformalEvaluationParams, ConformalParams, Nonconformity};
-use tribunal::judge_study::JudgeStudy;
 use tribunal::judge_study::JudgeStudyParams;
-use tribunal::scored_battles::{join_battle_files, parse_scored_battles};
 use tribunal::soft_targets::TargetKind;
 
 #[derive(Args)]
@@ -61,15 +60,24 @@ enum Score {
     Unnormalised,
 }
 
-fn study(args: &StudyArgs) -> anyhow::Result<JudgeStudy> {
-    let mut params = JudgeStudyParams::default();
-    params.held_out.bradley_terry.lambda = args.lambda;
-    params.held_out.targets = vec![
+/// Which part of the study a subcommand prints.
+pub enum Part {
+    /// Everything (`soft-elo`).
+    Whole,
+    /// Per target kind, the held-out summary, the evaluation over splits and each model's
+    /// interval as a new model (`conformal`).
+    Conformal,
+}
+
+pub fn plan(args: StudyArgs, part: Part) -> anyhow::Result<Planned> {
+    let mut study = JudgeStudyParams::default();
+    study.held_out.bradley_terry.lambda = args.lambda;
+    study.held_out.targets = vec![
         TargetKind::Hard,
         TargetKind::Soft { beta: None },
         TargetKind::LabelSmoothing { c: args.smoothing },
     ];
-    params.conformal = ConformalEvaluationParams {
+    study.conformal = ConformalEvaluationParams {
         conformal: ConformalParams {
             alpha: args.alpha,
             score: match args.score {
@@ -81,57 +89,23 @@ fn study(args: &StudyArgs) -> anyhow::Result<JudgeStudy> {
         splits: args.splits,
         seed: args.seed,
     };
-    match (&args.input, &args.human, &args.judge, &args.key) {
+    let mut inputs = Inputs::new();
+    let key = match (&args.input, &args.human, &args.judge, args.key) {
         (Some(input), None, None, _) => {
-            let (source, bytes) = read_input(input)?;
-            Ok(params.fit(&source, &parse_scored_battles(&source, &bytes)?)?)
+            add_input(&mut inputs, "scored_battles", input)?;
+            None
         }
         (None, Some(human), Some(judge), Some(key)) => {
-            let (human_source, human_bytes) = read_input(human)?;
-            let (judge_source, judge_bytes) = read_input(judge)?;
-            let (source, joined) = join_battle_files(
-                (&human_source, &human_bytes),
-                (&judge_source, &judge_bytes),
-                key,
-            )?;
-            Ok(params.fit_joined(&source, &joined)?)
+            add_input(&mut inputs, "human", human)?;
+            add_input(&mut inputs, "judge", judge)?;
+            Some(key)
         }
         _ => bail!("give either --input, or --human, --judge and --key"),
-    }
-}
-
-/// The whole study.
-pub fn soft_elo(args: StudyArgs) -> anyhow::Result<String> {
-    Ok(serde_json::to_string_pretty(&study(&args)?)?)
-}
-
-/// The conformal part: per target kind, the held-out summary, the evaluation over splits and
-/// each model's interval as a new model.
-pub fn conformal(args: StudyArgs) -> anyhow::Result<String> {
-    let study = study(&args)?;
-    let runs: Vec<serde_json::Value> = study
-        .held_out
-        .runs
-        .iter()
-        .zip(&study.conformal)
-        .map(|(run, conformal)| {
-            serde_json::json!({
-                "target": run.name,
-                "held_out_mae": run.mae,
-                "held_out_spearman": run.spearman,
-                "conformal": conformal,
-            })
-        })
-        .collect();
-    Ok(serde_json::to_string_pretty(&serde_json::json!({
-        "source": study.source,
-        "settings": study.settings.conformal,
-        "n_models": study.held_out.n_models,
-        "n_judge_verdicts": study.n_judge_verdicts,
-        "n_human_battles": study.n_human_battles,
-        "join": study.join,
-        "runs": runs,
-        "notes": study.notes,
-        "warnings": study.warnings,
-    }))?)
+    };
+    let spec = StudySpec { key, study };
+    let analysis = match part {
+        Part::Whole => Analysis::JudgeStudy(spec),
+        Part::Conformal => Analysis::Conformal(spec),
+    };
+    Ok(Planned::new(analysis, inputs))
 }

@@ -1,0 +1,178 @@
+//! The files an analysis reads, by role: [`Inputs`] carry the bytes, a [`Spec`](super::Spec)
+//! keeps an [`InputRef`] (content hash and name) of each.
+
+use crate::error::{Error, Result};
+use crate::session::content_hash;
+use serde::{Deserialize, Serialize};
+use std::collections::BTreeMap;
+
+/// A file as a spec names it.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+pub struct InputRef {
+    /// [`content_hash`] of the bytes.
+    pub hash: String,
+    /// The file's name when the spec was made: where a file without a rater column gets its
+    /// rater's name ([`rater_of_file`]), so a rerun on a copy elsewhere names it the same.
+    pub name: String,
+}
+
+/// A file's name (for located errors) and bytes.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+pub struct Input {
+    pub name: String,
+    pub bytes: Vec<u8>,
+}
+
+/// The files of one run of an analysis: role → file.
+#[derive(Debug, Clone, Default, PartialEq, Eq, Serialize, Deserialize)]
+pub struct Inputs {
+    files: BTreeMap<String, Input>,
+}
+
+impl Inputs {
+    pub fn new() -> Self {
+        Self::default()
+    }
+
+    /// Adds the file `name` with `bytes` in `role` (replacing one already there).
+    pub fn insert(&mut self, role: impl Into<String>, name: impl Into<String>, bytes: Vec<u8>) {
+        self.files.insert(
+            role.into(),
+            Input {
+                name: name.into(),
+                bytes,
+            },
+        );
+    }
+
+    /// The roles given, in order.
+    pub fn roles(&self) -> impl Iterator<Item = &String> + Clone {
+        self.files.keys()
+    }
+
+    /// Each file's content hash and name, by role.
+    pub fn refs(&self) -> BTreeMap<String, InputRef> {
+        self.files
+            .iter()
+            .map(|(role, input)| {
+                let reference = InputRef {
+                    hash: content_hash(&input.bytes),
+                    name: input.name.clone(),
+                };
+                (role.clone(), reference)
+            })
+            .collect()
+    }
+
+    /// The roles are `spec`'s and each file's content hash is the one `spec` names.
+    ///
+    /// # Errors
+    /// [`Error::InvalidParam`] naming the first role missing, extra or with other content.
+    pub fn check_against(&self, spec: &BTreeMap<String, InputRef>) -> Result<()> {
+        for (role, expected) in spec {
+            let input = self.files.get(role).ok_or_else(|| {
+                Error::param(
+                    "inputs",
+                    format!(
+                        "the spec reads `{}` in the role `{role}`; no file was given in it",
+                        expected.name
+                    ),
+                )
+            })?;
+            let found = content_hash(&input.bytes);
+            if found != expected.hash {
+                return Err(Error::param(
+                    "inputs",
+                    format!(
+                        "role `{role}`: `{}` is not the file the spec was made on (its content \
+                         is {found}; the spec's `{}` is {})",
+                        input.name, expected.name, expected.hash
+                    ),
+                ));
+            }
+        }
+        if let Some(extra) = self.files.keys().find(|role| !spec.contains_key(*role)) {
+            return Err(Error::param(
+                "inputs",
+                format!(
+                    "a file was given in the role `{extra}`, which the spec does not read \
+                     (it reads {})",
+                    spec.keys().cloned().collect::<Vec<_>>().join(", ")
+                ),
+            ));
+        }
+        Ok(())
+    }
+
+    /// The file in `role`.
+    ///
+    /// # Errors
+    /// [`Error::InvalidParam`] when there is none.
+    pub fn get(&self, role: &str) -> Result<&Input> {
+        self.files
+            .get(role)
+            .ok_or_else(|| Error::param("inputs", format!("no file in the role `{role}`")))
+    }
+
+    /// The file in `role`, if any.
+    pub fn optional(&self, role: &str) -> Option<&Input> {
+        self.files.get(role)
+    }
+}
+
+/// The rater a file without a rater column stands for: its name without folders and
+/// extension (`runs/gpt-4.csv` → `gpt-4`); standard input is `stdin`.
+pub fn rater_of_file(name: &str) -> String {
+    if name == "-" || name == "<stdin>" {
+        return "stdin".to_owned();
+    }
+    let base = name.rsplit(['/', '\\']).next().unwrap_or(name);
+    let stem = match base.rsplit_once('.') {
+        Some((stem, _)) if !stem.is_empty() => stem,
+        _ => base,
+    };
+    if stem.trim().is_empty() {
+        name.to_owned()
+    } else {
+        stem.to_owned()
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn raters_are_named_after_the_file_stem() {
+        assert_eq!(rater_of_file("runs/gpt-4.csv"), "gpt-4");
+        assert_eq!(rater_of_file("C:\\x\\judge.v2.csv"), "judge.v2");
+        assert_eq!(rater_of_file(".hidden"), ".hidden");
+        assert_eq!(rater_of_file("<stdin>"), "stdin");
+        assert_eq!(rater_of_file("plain"), "plain");
+    }
+
+    #[test]
+    fn a_file_with_other_content_or_a_missing_role_is_refused() {
+        let mut inputs = Inputs::new();
+        inputs.insert("battles", "a.csv", b"model_a,model_b,winner\n".to_vec());
+        let refs = inputs.refs();
+        assert!(inputs.check_against(&refs).is_ok());
+        let mut other = Inputs::new();
+        other.insert(
+            "battles",
+            "b.csv",
+            b"model_a,model_b,winner\nx,y,model_a\n".to_vec(),
+        );
+        let message = other.check_against(&refs).unwrap_err().to_string();
+        assert!(
+            message.contains("role `battles`") && message.contains("a.csv"),
+            "{message}"
+        );
+        let message = Inputs::new().check_against(&refs).unwrap_err().to_string();
+        assert!(message.contains("no file was given"), "{message}");
+        let mut extra = inputs.clone();
+        extra.insert("judge", "j.csv", Vec::new());
+        let message = extra.check_against(&refs).unwrap_err().to_string();
+        assert!(message.contains("`judge`"), "{message}");
+    }
+}

@@ -1,0 +1,34 @@
+//! Analyses as specs: every statistic Tribunal computes, with its settings and the datasets it
+//! reads, as one serialisable [`Spec`] that anyone recomputes with [`run`].
+//!
+//! Model: a [`Spec`] is an [`Analysis`] (which statistic, with every setting, seeds included)
+//! and its inputs by role — `battles`, `ratings`, `judge.1`, `train`, … — each named by the
+//! [`content_hash`](crate::session::content_hash) of the file's bytes and the file's name. It
+//! holds no numbers: the CLI (`tribunal stats <name>` builds one from its flags; `tribunal stats
+//! run SPEC.json --input ROLE=FILE` runs a saved one), the page and a saved session all call
+//! [`run`] on the same spec and the same bytes and get the same [`Report`].
+//!
+//! Arguments: the spec and the [`Inputs`] (role → file name and bytes).
+//!
+//! Returns: the typed [`Report`] of the analysis; serialised, each report is the JSON its
+//! `tribunal stats` subcommand prints (without the `record`).
+//!
+//! Errors: a spec of another [`SPEC_VERSION`], inputs whose roles are not the analysis's, or a
+//! file whose content hash is not the spec's are [`Error::InvalidParam`](crate::Error); then the
+//! statistic's own errors (located parse errors, settings out of range, too little data).
+
+mod inputs;
+mod report;
+mod run;
+mod spec;
+
+pub use inputs::{rater_of_file, Input, InputRef, Inputs};
+pub use report::{
+    AgreementWithSlices, CalibrationReport, ConformalReport, ConformalTarget, PowerTable,
+    ProgramsReport, Report,
+};
+pub use run::run;
+pub use spec::{
+    AgreementSpec, Analysis, CalibrationSpec, LeaderboardSpec, PowerSpec, Roles, Spec, StudySpec,
+    SPEC_VERSION,
+};

@@ -1,0 +1,128 @@
+//! [`Report`]: what [`run`](super::run) returns, one variant per analysis kind. Serialised, a
+//! report is the JSON document its `tribunal stats` subcommand prints (without the `record`);
+//! every count and warning is a field of the typed report, none is patched in afterwards.
+
+use crate::aa_report::AaReport;
+use crate::ablation::{Ablation, TrainingCurve};
+use crate::calibration::Calibration;
+use crate::conformal::ConformalEvaluationParams;
+use crate::consistency_report::ConsistencyReport;
+use crate::irt_report::IrtReport;
+use crate::judge_study::{ConformalRun, JudgeStudy};
+use crate::leaderboard::Leaderboard;
+use crate::position_report::PositionReport;
+use crate::power::SampleSize;
+use crate::program_report::{CommitteeReport, ProgramReport};
+use crate::reliability_report::AgreementReport;
+use crate::scored_battles::JoinSummary;
+use crate::slices::SliceReport;
+use serde::Serialize;
+
+/// The result of one analysis.
+#[derive(Debug, Clone, PartialEq, Serialize)]
+#[serde(untagged)]
+pub enum Report {
+    Leaderboard(Box<Leaderboard>),
+    JudgeStudy(Box<JudgeStudy>),
+    Conformal(Box<ConformalReport>),
+    Agreement(Box<AgreementWithSlices>),
+    Aa(Box<AaReport>),
+    Consistency(Box<ConsistencyReport>),
+    Position(Box<PositionReport>),
+    Irt(Box<IrtReport>),
+    Calibration(Box<CalibrationReport>),
+    Power(Box<PowerTable>),
+    Programs(Box<ProgramsReport>),
+    LabelModel(Box<CommitteeReport>),
+    Routing(Box<CommitteeReport>),
+}
+
+/// The conformal part of a judge study: per held-out target kind, its held-out accuracy and
+/// its conformal run.
+#[derive(Debug, Clone, PartialEq, Serialize)]
+pub struct ConformalReport {
+    pub source: String,
+    pub settings: ConformalEvaluationParams,
+    pub n_models: usize,
+    pub n_judge_verdicts: usize,
+    pub n_human_battles: usize,
+    pub join: Option<JoinSummary>,
+    pub runs: Vec<ConformalTarget>,
+    pub notes: Vec<String>,
+    pub warnings: Vec<String>,
+}
+
+/// One target kind of a [`ConformalReport`].
+#[derive(Debug, Clone, PartialEq, Serialize)]
+pub struct ConformalTarget {
+    pub target: String,
+    pub held_out_mae: f64,
+    pub held_out_spearman: Option<f64>,
+    /// `None` where too few models for α.
+    pub conformal: Option<ConformalRun>,
+}
+
+impl ConformalReport {
+    /// The conformal part of `study`.
+    pub fn of(study: &JudgeStudy) -> Self {
+        Self {
+            source: study.source.clone(),
+            settings: study.settings.conformal,
+            n_models: study.held_out.n_models,
+            n_judge_verdicts: study.n_judge_verdicts,
+            n_human_battles: study.n_human_battles,
+            join: study.join.clone(),
+            runs: study
+                .held_out
+                .runs
+                .iter()
+                .zip(&study.conformal)
+                .map(|(run, conformal)| ConformalTarget {
+                    target: run.name.clone(),
+                    held_out_mae: run.mae,
+                    held_out_spearman: run.spearman,
+                    conformal: conformal.clone(),
+                })
+                .collect(),
+            notes: study.notes.clone(),
+            warnings: study.warnings.clone(),
+        }
+    }
+}
+
+/// The agreement report, with the per-slice table when it was asked for.
+#[derive(Debug, Clone, PartialEq, Serialize)]
+pub struct AgreementWithSlices {
+    #[serde(flatten)]
+    pub report: AgreementReport,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub slices: Option<SliceReport>,
+}
+
+/// A calibration, the ablation applied to its files (if any) and its training-size curve
+/// (when asked for).
+#[derive(Debug, Clone, PartialEq, Serialize)]
+pub struct CalibrationReport {
+    #[serde(flatten)]
+    pub calibration: Calibration,
+    pub ablation: Option<Ablation>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub training_curve: Option<TrainingCurve>,
+}
+
+/// The sample sizes of every effect at every power.
+#[derive(Debug, Clone, PartialEq, Serialize)]
+pub struct PowerTable {
+    /// Always `sample_size`.
+    pub statistic: &'static str,
+    pub rows: Vec<SampleSize>,
+}
+
+/// The programs report with the pairs it escalates, as the items CSV of a judge run.
+#[derive(Debug, Clone, PartialEq, Serialize)]
+pub struct ProgramsReport {
+    #[serde(flatten)]
+    pub report: ProgramReport,
+    /// The escalated pairs as a judge items CSV (what `--escalate-out` writes).
+    pub escalated_items_csv: String,
+}

@@ -1,0 +1,261 @@
+//! [`Spec`]: one analysis with every setting and its inputs by role.
+
+use super::inputs::{InputRef, Inputs};
+use crate::aa_report::AaReportParams;
+use crate::ablation::{Ablation, TrainingCurveParams};
+use crate::anchor::Anchor;
+use crate::bradley_terry::BradleyTerryParams;
+use crate::calibration::CalibrationParams;
+use crate::calibration_data::HeadKind;
+use crate::consistency_report::ConsistencyReportParams;
+use crate::error::{Error, Result};
+use crate::irt_report::IrtReportParams;
+use crate::judge_study::JudgeStudyParams;
+use crate::position_report::PositionReportParams;
+use crate::power::{Alternative, Effect};
+use crate::program_report::ProgramReportParams;
+use crate::reliability_report::AgreementReportParams;
+use crate::resample::BootstrapParams;
+use crate::slices::SliceParams;
+use serde::{Deserialize, Serialize};
+use std::collections::BTreeMap;
+
+/// The spec layout this crate writes and reads.
+pub const SPEC_VERSION: u32 = 1;
+
+/// An analysis with its inputs: what a saved analysis, a share link and `tribunal stats run`
+/// recompute.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct Spec {
+    /// [`SPEC_VERSION`] when written.
+    pub version: u32,
+    /// The statistic and its settings (`"analysis": "leaderboard", …`).
+    #[serde(flatten)]
+    pub analysis: Analysis,
+    /// Role → the file read in that role.
+    pub inputs: BTreeMap<String, InputRef>,
+}
+
+impl Spec {
+    /// `analysis` on `inputs` (their content hashes and names become the spec's inputs).
+    pub fn new(analysis: Analysis, inputs: &Inputs) -> Self {
+        Self {
+            version: SPEC_VERSION,
+            analysis,
+            inputs: inputs.refs(),
+        }
+    }
+
+    /// The spec's version is this crate's, its roles are its analysis's, and `inputs` are the
+    /// same files (role for role, content hash for content hash).
+    ///
+    /// # Errors
+    /// [`Error::InvalidParam`] naming what differs.
+    pub fn check(&self, inputs: &Inputs) -> Result<()> {
+        if self.version != SPEC_VERSION {
+            return Err(Error::param(
+                "version",
+                format!(
+                    "this build reads analysis specs of version {SPEC_VERSION}, found {}",
+                    self.version
+                ),
+            ));
+        }
+        self.analysis.roles().check(self.inputs.keys())?;
+        inputs.check_against(&self.inputs)
+    }
+}
+
+/// The roles of an analysis's inputs.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Roles {
+    pub required: Vec<String>,
+    pub optional: Vec<String>,
+}
+
+impl Roles {
+    fn new(required: &[&str], optional: &[&str]) -> Self {
+        let owned = |roles: &[&str]| roles.iter().map(|r| (*r).to_owned()).collect();
+        Self {
+            required: owned(required),
+            optional: owned(optional),
+        }
+    }
+
+    /// Every required role is among `given`, and every given role is a role of the analysis.
+    ///
+    /// # Errors
+    /// [`Error::InvalidParam`] naming the missing or unknown role.
+    pub fn check<'a>(&self, given: impl Iterator<Item = &'a String> + Clone) -> Result<()> {
+        let expected = || {
+            let mut all: Vec<String> = self.required.clone();
+            all.extend(self.optional.iter().map(|r| format!("{r} (optional)")));
+            if all.is_empty() {
+                "no input files".to_owned()
+            } else {
+                format!("the roles {}", all.join(", "))
+            }
+        };
+        if let Some(missing) = self
+            .required
+            .iter()
+            .find(|r| !given.clone().any(|g| g == *r))
+        {
+            return Err(Error::param(
+                "inputs",
+                format!("no file in the role `{missing}`; expected {}", expected()),
+            ));
+        }
+        if let Some(unknown) = given
+            .clone()
+            .find(|g| !self.required.contains(g) && !self.optional.contains(g))
+        {
+            return Err(Error::param(
+                "inputs",
+                format!("unknown role `{unknown}`; expected {}", expected()),
+            ));
+        }
+        Ok(())
+    }
+}
+
+/// A statistic with every setting: one variant per analysis kind.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[serde(tag = "analysis", rename_all = "snake_case")]
+pub enum Analysis {
+    /// The Bradley–Terry leaderboard of `battles` (`tribunal stats bt`).
+    Leaderboard(LeaderboardSpec),
+    /// A judge against human labels: both leaderboards, β, the held-out protocol and conformal
+    /// intervals (`tribunal stats soft-elo`).
+    JudgeStudy(StudySpec),
+    /// The conformal part of the judge study (`tribunal stats conformal`).
+    Conformal(StudySpec),
+    /// Agreement of the raters of `ratings` and of judges `judge.1` … against their majority
+    /// (`tribunal stats agree`).
+    Agreement(AgreementSpec),
+    /// The A/A test of two runs of one judge in `ratings` (`tribunal stats aa`).
+    Aa(AaReportParams),
+    /// Self-consistency of repeated judgments in `ratings` (`tribunal stats consistency`).
+    Consistency(ConsistencyReportParams),
+    /// Position bias of a pairwise judge in `ratings` (`tribunal stats position`).
+    Position(PositionReportParams),
+    /// The graded response model of a judge under prompt variants in `ratings`, against the
+    /// humans of `human` when given (`tribunal stats irt`).
+    Irt(IrtReportParams),
+    /// A calibration head fitted on `train` and scored on `test` (`tribunal stats calibrate`).
+    Calibration(CalibrationSpec),
+    /// Sample sizes to compare two groups (`tribunal stats power`); reads no file.
+    Power(PowerSpec),
+    /// Programmatic judges on a `pairs` file (`tribunal stats programs`).
+    Programs(ProgramReportParams),
+    /// The label model on a `votes` file (`tribunal stats label-model`).
+    LabelModel(ProgramReportParams),
+    /// Routing a `votes` file's committee to the `llm` judge's verdicts (`tribunal stats route`).
+    Routing(ProgramReportParams),
+}
+
+impl Analysis {
+    /// The analysis's name, as the spec's `analysis` field spells it.
+    pub fn name(&self) -> &'static str {
+        match self {
+            Self::Leaderboard(_) => "leaderboard",
+            Self::JudgeStudy(_) => "judge_study",
+            Self::Conformal(_) => "conformal",
+            Self::Agreement(_) => "agreement",
+            Self::Aa(_) => "aa",
+            Self::Consistency(_) => "consistency",
+            Self::Position(_) => "position",
+            Self::Irt(_) => "irt",
+            Self::Calibration(_) => "calibration",
+            Self::Power(_) => "power",
+            Self::Programs(_) => "programs",
+            Self::LabelModel(_) => "label_model",
+            Self::Routing(_) => "routing",
+        }
+    }
+
+    /// The roles of the files the analysis reads.
+    pub fn roles(&self) -> Roles {
+        match self {
+            Self::Leaderboard(_) => Roles::new(&["battles"], &[]),
+            Self::JudgeStudy(study) | Self::Conformal(study) => match study.key {
+                Some(_) => Roles::new(&["human", "judge"], &[]),
+                None => Roles::new(&["scored_battles"], &[]),
+            },
+            Self::Agreement(agreement) => {
+                let mut roles = Roles::new(&["ratings"], &[]);
+                roles
+                    .required
+                    .extend((1..=agreement.judges).map(AgreementSpec::judge_role));
+                roles
+            }
+            Self::Aa(_) | Self::Consistency(_) | Self::Position(_) => Roles::new(&["ratings"], &[]),
+            Self::Irt(_) => Roles::new(&["ratings"], &["human"]),
+            Self::Calibration(_) => {
+                Roles::new(&["train", "test"], &["train_embeddings", "test_embeddings"])
+            }
+            Self::Power(_) => Roles::new(&[], &[]),
+            Self::Programs(_) => Roles::new(&["pairs"], &["llm", "probes"]),
+            Self::LabelModel(_) => Roles::new(&["votes"], &[]),
+            Self::Routing(_) => Roles::new(&["votes", "llm"], &[]),
+        }
+    }
+}
+
+/// The leaderboard's settings. No bootstrap when `bootstrap.rounds` is 0.
+#[derive(Debug, Clone, PartialEq, Default, Serialize, Deserialize)]
+pub struct LeaderboardSpec {
+    pub bradley_terry: BradleyTerryParams,
+    pub bootstrap: BootstrapParams,
+    /// Resample clusters of battles given by this column (e.g. `prompt`) instead of battles.
+    pub cluster: Option<String>,
+    /// One model's fixed Elo: ratings, SEs and intervals become differences against it.
+    pub anchor: Option<Anchor>,
+}
+
+/// A judge study's settings: with `key`, the `human` and `judge` battles files joined on that
+/// column; without, one `scored_battles` file.
+#[derive(Debug, Clone, PartialEq, Default, Serialize, Deserialize)]
+pub struct StudySpec {
+    pub key: Option<String>,
+    pub study: JudgeStudyParams,
+}
+
+/// The agreement report's settings, the number of judge files (roles `judge.1` … `judge.N`,
+/// each file's rater named after the file unless it has a rater column) and the per-slice
+/// table's when wanted.
+#[derive(Debug, Clone, PartialEq, Default, Serialize, Deserialize)]
+pub struct AgreementSpec {
+    pub report: AgreementReportParams,
+    pub judges: usize,
+    pub slices: Option<SliceParams>,
+}
+
+impl AgreementSpec {
+    /// The role of the `i`-th judge file (from 1).
+    pub fn judge_role(i: usize) -> String {
+        format!("judge.{i}")
+    }
+}
+
+/// A calibration's settings: the head, the fit (cross-validated γ, bootstrap), an ablation of
+/// both files before fitting, and the training-size curve when wanted.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct CalibrationSpec {
+    pub head: HeadKind,
+    pub calibration: CalibrationParams,
+    pub ablation: Option<Ablation>,
+    pub training_curve: Option<TrainingCurveParams>,
+}
+
+/// A sample-size table: every effect at every wanted power.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct PowerSpec {
+    pub effects: Vec<Effect>,
+    pub powers: Vec<f64>,
+    /// Significance level of the test.
+    pub alpha: f64,
+    /// Size of the second group over the first.
+    pub ratio: f64,
+    pub alternative: Alternative,
+}

@@ -1,0 +1,444 @@
+//! Every analysis is a spec: each `tribunal stats` subcommand records the [`Spec`] it ran, and
+//! `tribunal stats run` on that spec, with copies of the files under other names, prints the
+//! same report (every number equal, not merely close) — from a bare spec, a saved analysis
+//! (`{"spec": …}`) or the whole earlier report. A file with other content, a missing or an
+//! unknown role, and a spec of another version are refused with a message that says which.
+//!
+//! [`Spec`]: tribunal::analysis::Spec
+
+use serde_json::Value;
+use std::path::{Path, PathBuf};
+use tribunal_e2e::{root, run_tribunal, temp_dir};
+
+const CROWD: &str = "tests/data/llmfao/crowd-comparisons.csv";
+const GPT4: &str = "tests/data/llmfao/gpt4-crowd-comparisons.csv";
+const LLMFAO: [&str; 8] = [
+    "--item", "id", "--rater", "worker", "--score", "winner", "--scale", "nominal",
+];
+
+fn json_of(args: &[&str]) -> Value {
+    let out = run_tribunal(args);
+    assert!(
+        out.status.success(),
+        "{args:?}: {}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    serde_json::from_slice(&out.stdout).expect("JSON on stdout")
+}
+
+/// The error of `args`: exit status 1, or 2 for a command line clap refuses.
+fn stderr_of(args: &[&str]) -> String {
+    let out = run_tribunal(args);
+    assert!(
+        matches!(out.status.code(), Some(1 | 2)),
+        "{args:?} should fail"
+    );
+    String::from_utf8_lossy(&out.stderr).into_owned()
+}
+
+/// How `stats run` is handed the spec.
+#[derive(Clone, Copy)]
+enum Form {
+    /// The spec document alone.
+    Bare,
+    /// A saved analysis: `{"id": …, "spec": …}`.
+    Saved,
+    /// The whole earlier report; the spec is its `record.spec`.
+    Report,
+}
+
+/// Runs `args`; then `stats run` on the record's spec (handed over as `form`) with each role's
+/// file copied into `dir` under another name. The reports without their records are equal, the
+/// rerun records the same spec, and its `record.command` is `stats run`. Returns the report.
+fn reruns_identically(dir: &Path, form: Form, args: &[&str]) -> Value {
+    let mut first = json_of(args);
+    let spec = first["record"]["spec"].clone();
+    assert_eq!(spec["version"], 1, "{spec}");
+    let document = match form {
+        Form::Bare => spec.clone(),
+        Form::Saved => serde_json::json!({ "id": "a1", "spec": spec }),
+        Form::Report => first.clone(),
+    };
+    let spec_path = dir.join(format!("{}-spec.json", args[1]));
+    std::fs::write(&spec_path, document.to_string()).unwrap();
+    let mut rerun: Vec<String> = vec!["stats".into(), "run".into(), path(&spec_path)];
+    for (role, input) in spec["inputs"].as_object().expect("inputs") {
+        let original = root().join(input["name"].as_str().expect("a file name"));
+        let copy = dir.join(format!("copy-of-{}-{role}", args[1]));
+        std::fs::copy(&original, &copy).expect("copying an input");
+        rerun.extend(["--input".into(), format!("{role}={}", path(&copy))]);
+    }
+    let rerun: Vec<&str> = rerun.iter().map(String::as_str).collect();
+    let mut second = json_of(&rerun);
+    let (first_record, second_record) = (first["record"].take(), second["record"].take());
+    assert_eq!(first, second, "{args:?}: the rerun's report differs");
+    assert_eq!(first_record["spec"], second_record["spec"]);
+    assert_eq!(second_record["command"], "stats run");
+    first["record"] = first_record;
+    first
+}
+
+fn path(p: &Path) -> String {
+    p.to_str().expect("a UTF-8 path").to_owned()
+}
+
+fn write(dir: &Path, name: &str, text: &str) -> PathBuf {
+    let p = dir.join(name);
+    std::fs::write(&p, text).unwrap();
+    p
+}
+
+#[test]
+fn leaderboards_and_judge_studies_rerun_from_their_specs() {
+    let dir = temp_dir("specs-rankings");
+    let board = reruns_identically(
+        &dir,
+        Form::Bare,
+        &[
+            "stats",
+            "bt",
+            "--input",
+            CROWD,
+            "--bootstrap",
+            "40",
+            "--seed",
+            "3",
+            "--cluster",
+            "prompt",
+            "--anchor",
+            "GPT 4=1200",
+        ],
+    );
+    let spec = &board["record"]["spec"];
+    assert_eq!(spec["analysis"], "leaderboard");
+    assert_eq!(spec["cluster"], "prompt");
+    assert_eq!(spec["anchor"]["model"], "GPT 4");
+    assert_eq!(spec["bootstrap"]["rounds"], 40);
+    // The report names the file the spec was made on, whatever the copy is called.
+    assert_eq!(board["source"], CROWD);
+
+    let study = reruns_identically(
+        &dir,
+        Form::Saved,
+        &[
+            "stats", "soft-elo", "--human", CROWD, "--judge", GPT4, "--key", "id", "--splits", "20",
+        ],
+    );
+    assert_eq!(study["record"]["spec"]["analysis"], "judge_study");
+    assert_eq!(study["record"]["spec"]["key"], "id");
+    let conformal = reruns_identically(
+        &dir,
+        Form::Report,
+        &[
+            "stats",
+            "conformal",
+            "--human",
+            CROWD,
+            "--judge",
+            GPT4,
+            "--key",
+            "id",
+            "--splits",
+            "20",
+            "--alpha",
+            "0.2",
+        ],
+    );
+    assert_eq!(conformal["record"]["spec"]["analysis"], "conformal");
+    assert_eq!(conformal["settings"]["conformal"]["alpha"], 0.2);
+    // The conformal report is the conformal part of the study of the same settings.
+    assert_eq!(conformal["n_judge_verdicts"], study["n_judge_verdicts"]);
+}
+
+#[test]
+fn reliability_reports_rerun_from_their_specs() {
+    let dir = temp_dir("specs-reliability");
+    let mut agree = vec![
+        "stats",
+        "agree",
+        "--input",
+        CROWD,
+        "--judge",
+        GPT4,
+        "--bootstrap",
+        "30",
+        "--slice",
+        "prompt",
+    ];
+    agree.extend(LLMFAO);
+    let report = reruns_identically(&dir, Form::Bare, &agree);
+    // The judge file has no rater column: its rater is named after the file the spec recorded,
+    // not after the copy `stats run` read.
+    assert_eq!(report["judges"][0]["rater"], "gpt4-crowd-comparisons");
+    assert!(report["slices"].is_object(), "{}", report["slices"]);
+    assert_eq!(report["record"]["spec"]["judges"], 1);
+
+    let runs = write(
+        &dir,
+        "runs.csv",
+        "item,rater,score\n1,run1,pass\n1,run2,pass\n1,gold,pass\n2,run1,fail\n2,run2,pass\n\
+         2,gold,fail\n3,run1,pass\n3,run2,pass\n3,gold,pass\n4,run1,fail\n4,run2,fail\n\
+         4,gold,pass\n",
+    );
+    let runs = path(&runs);
+    reruns_identically(
+        &dir,
+        Form::Bare,
+        &[
+            "stats",
+            "aa",
+            "--input",
+            &runs,
+            "--scale",
+            "nominal",
+            "--runs",
+            "run1,run2",
+            "--gold",
+            "gold",
+            "--pass",
+            "pass",
+        ],
+    );
+    let repeats = write(
+        &dir,
+        "repeats.csv",
+        "item,criterion,variant,score\nq1,coverage,r1,1\nq1,coverage,r2,1\nq1,coverage,r3,0\n\
+         q2,coverage,r1,0\nq2,coverage,r2,1\nq2,coverage,r3,0\n",
+    );
+    let consistency = reruns_identically(
+        &dir,
+        Form::Saved,
+        &["stats", "consistency", "--input", &path(&repeats)],
+    );
+    assert_eq!(consistency["record"]["spec"]["analysis"], "consistency");
+    let orders = write(
+        &dir,
+        "orders.csv",
+        "item,variant,score\np1,ab,left\np1,ba,right\np2,ab,left\np2,ba,left\np3,ab,tie\n\
+         p3,ba,right\np4,ab,right\n",
+    );
+    reruns_identically(
+        &dir,
+        Form::Report,
+        &[
+            "stats",
+            "position",
+            "--input",
+            &path(&orders),
+            "--bootstrap",
+            "50",
+        ],
+    );
+    reruns_identically(
+        &dir,
+        Form::Bare,
+        &[
+            "stats",
+            "irt",
+            "--input",
+            "tests/fixtures/small-irt-judge.csv",
+            "--human",
+            "tests/fixtures/small-irt-human.csv",
+        ],
+    );
+    let power = reruns_identically(
+        &dir,
+        Form::Bare,
+        &[
+            "stats", "power", "--p1", "0.6", "--p2", "0.5,0.55", "--power", "0.8,0.9",
+        ],
+    );
+    assert_eq!(power["rows"].as_array().map(Vec::len), Some(4));
+    assert_eq!(power["record"]["spec"]["inputs"], serde_json::json!({}));
+}
+
+/// An LS calibration file: an embedding of `d` numbers, the judge's score and the human label,
+/// from a fixed linear rule with a deterministic wobble.
+fn calibration_csv(rows: usize, offset: usize) -> String {
+    let mut text = String::from("embedding,score,human\n");
+    for i in offset..offset + rows {
+        let e: Vec<f64> = (0..4)
+            .map(|j| (((i * 7 + j * 13) % 17) as f64 - 8.0) / 8.0)
+            .collect();
+        let score = 3.0 + e[0] - 0.5 * e[1];
+        let human = score + 0.8 * e[2] + 0.1 * ((i % 5) as f64 - 2.0);
+        let cells: Vec<String> = e.iter().map(|x| format!("{x:e}")).collect();
+        text.push_str(&format!("{},{score},{human}\n", cells.join(" ")));
+    }
+    text
+}
+
+#[test]
+fn calibrations_and_programs_rerun_from_their_specs() {
+    let dir = temp_dir("specs-calibration");
+    let train = path(&write(&dir, "train.csv", &calibration_csv(60, 0)));
+    let test = path(&write(&dir, "test.csv", &calibration_csv(30, 60)));
+    let model = dir.join("model.json");
+    let report = reruns_identically(
+        &dir,
+        Form::Bare,
+        &[
+            "stats",
+            "calibrate",
+            "--head",
+            "ls",
+            "--train",
+            &train,
+            "--test",
+            &test,
+            "--bootstrap",
+            "50",
+            "--gammas",
+            "5",
+            "--folds",
+            "3",
+            "--ablation",
+            "drop:0.25",
+            "--train-sizes",
+            "20,40",
+            "--repeats",
+            "2",
+            "--model-out",
+            &path(&model),
+        ],
+    );
+    let spec = &report["record"]["spec"];
+    assert_eq!(spec["analysis"], "calibration");
+    assert_eq!(spec["ablation"]["ablation"], "drop_features", "{spec}");
+    assert_eq!(spec["ablation"]["fraction"], 0.25);
+    assert!(report["training_curve"].is_object());
+    // The model file is the report's model.
+    let written: Value = serde_json::from_slice(&std::fs::read(&model).unwrap()).unwrap();
+    assert_eq!(
+        written["training_data_hash"],
+        report["model"]["training_data_hash"]
+    );
+
+    let data = |name: &str| format!("tests/data/llmfao/{name}");
+    let votes = dir.join("votes.csv");
+    let programs = reruns_identically(
+        &dir,
+        Form::Report,
+        &[
+            "stats",
+            "programs",
+            "--pairs",
+            &data("pairs.csv"),
+            "--llm",
+            &data("gpt4-verdicts.csv"),
+            "--probes",
+            &data("probes.csv"),
+            "--top-k",
+            "4",
+            "--rounds",
+            "50",
+            "--seed",
+            "7",
+            "--budget",
+            "0.1",
+            "--votes-out",
+            &path(&votes),
+        ],
+    );
+    // The escalated pairs travel in the report, as the items CSV a judge run reads.
+    let items = programs["escalated_items_csv"].as_str().expect("a CSV");
+    let rows = csv::Reader::from_reader(items.as_bytes()).records().count();
+    assert_eq!(
+        Some(rows as u64),
+        programs["escalation"]["escalated"].as_u64()
+    );
+    assert!(rows > 0);
+    let v = path(&votes);
+    let label_model = reruns_identically(
+        &dir,
+        Form::Bare,
+        &[
+            "stats",
+            "label-model",
+            "--votes",
+            &v,
+            "--rounds",
+            "50",
+            "--seed",
+            "7",
+        ],
+    );
+    assert_eq!(
+        label_model["label_model"],
+        programs["committee"]["label_model"]
+    );
+    reruns_identically(
+        &dir,
+        Form::Saved,
+        &[
+            "stats",
+            "route",
+            "--votes",
+            &v,
+            "--llm",
+            &data("gpt4-verdicts.csv"),
+            "--rounds",
+            "50",
+            "--seed",
+            "7",
+        ],
+    );
+}
+
+#[test]
+fn a_rerun_refuses_other_files_missing_or_unknown_roles_and_other_versions() {
+    let dir = temp_dir("specs-refused");
+    let report = json_of(&["stats", "bt", "--input", CROWD, "--bootstrap", "0"]);
+    let spec_path = dir.join("spec.json");
+    std::fs::write(&spec_path, report["record"]["spec"].to_string()).unwrap();
+    let spec = path(&spec_path);
+
+    let err = stderr_of(&["stats", "run", &spec, "--input", &format!("battles={GPT4}")]);
+    assert!(
+        err.contains("role `battles`") && err.contains("not the file the spec was made on"),
+        "{err}"
+    );
+    let err = stderr_of(&["stats", "run", &spec]);
+    assert!(
+        err.contains("the role `battles`") && err.contains("no file was given"),
+        "{err}"
+    );
+    let battles = format!("battles={CROWD}");
+    let judge = format!("judge={GPT4}");
+    let err = stderr_of(&[
+        "stats", "run", &spec, "--input", &battles, "--input", &judge,
+    ]);
+    assert!(err.contains("the role `judge`"), "{err}");
+    let err = stderr_of(&[
+        "stats", "run", &spec, "--input", &battles, "--input", &battles,
+    ]);
+    assert!(err.contains("given twice"), "{err}");
+    let err = stderr_of(&["stats", "run", &spec, "--input", CROWD]);
+    assert!(err.contains("expected ROLE=FILE"), "{err}");
+
+    let mut future = report["record"]["spec"].clone();
+    future["version"] = 99.into();
+    std::fs::write(&spec_path, future.to_string()).unwrap();
+    let err = stderr_of(&["stats", "run", &spec, "--input", &battles]);
+    assert!(err.contains("version 1, found 99"), "{err}");
+
+    // A spec whose roles are not its analysis's.
+    let mut wrong = report["record"]["spec"].clone();
+    wrong["inputs"] = serde_json::json!({ "ratings": wrong["inputs"]["battles"].clone() });
+    std::fs::write(&spec_path, wrong.to_string()).unwrap();
+    let err = stderr_of(&[
+        "stats",
+        "run",
+        &spec,
+        "--input",
+        &format!("ratings={CROWD}"),
+    ]);
+    assert!(
+        err.contains("no file in the role `battles`; expected the roles battles"),
+        "{err}"
+    );
+
+    std::fs::write(&spec_path, "{\"analysis\": \"nonsense\"}").unwrap();
+    let err = stderr_of(&["stats", "run", &spec]);
+    assert!(err.contains("expected an analysis spec"), "{err}");
+}
