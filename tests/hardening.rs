@@ -10,7 +10,6 @@ use std::time::{Duration, Instant};
 use tokio_tungstenite::tungstenite::Message;
 use tribunal::protocol::{decode, encode, ClientMessage, ServerMessage};
 use tribunal::resample::BootstrapParams;
-use tribunal::session::AnalysisSpec;
 use tribunal_e2e::{
     api_worker, create_session, http, postgres_database, session_view, start_run, temp_dir,
     tribunal_bin, upload_items, Worker,
@@ -273,10 +272,11 @@ fn no_cross_origin_grant_and_every_write_needs_the_owner_token() {
             format!("/api/sessions/{id}/analyses"),
             serde_json::json!({
                 "title": "t",
-                "spec": AnalysisSpec::Leaderboard {
-                    dataset: hash.clone(),
-                    bootstrap: BootstrapParams::default(),
-                    anchor: None,
+                "spec": {
+                    "statistic": "leaderboard",
+                    "dataset": hash.clone(),
+                    "bootstrap": BootstrapParams::default(),
+                    "anchor": null,
                 },
             })
             .to_string()

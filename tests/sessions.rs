@@ -2,7 +2,10 @@
 //! the session id, writes need the owner token (a missing or wrong one is 403 and changes
 //! nothing), bad uploads are located 422s that store nothing, the same content is stored
 //! once, ids cannot be enumerated, and an exported session imports into a second worker
-//! with a different data directory as the same session.
+//! with a different data directory as the same session. A session holds datasets of every
+//! kind an analysis reads (binary embedding arrays included) and saved analyses of every
+//! kind, each checked against the session's datasets; a saved analysis reruns with `tribunal
+//! stats run` on the datasets downloaded from the session into the numbers it was made with.
 
 use std::path::Path;
 use std::time::Instant;
@@ -112,7 +115,10 @@ fn writes_need_the_owner_token_and_bad_input_stores_nothing() {
 
     // A kind that does not exist, and a file that is not of its kind: 422, nothing stored.
     for (kind, expected) in [
-        ("labels", "expected battles, items, ratings or pairs"),
+        (
+            "labels",
+            "expected one of battles, items, ratings, pairs, scored_battles",
+        ),
         ("items", "instruction"),
     ] {
         let auth = bearer(&token);
@@ -269,7 +275,7 @@ fn an_exported_session_imports_into_another_worker_unchanged() {
     assert_eq!(export.status, 200);
     let archive = export.json();
     assert_eq!(archive["format"], "tribunal-session");
-    assert_eq!(archive["version"], 1);
+    assert_eq!(archive["version"], 2);
     assert!(!String::from_utf8_lossy(&export.body).contains(&token));
 
     // A damaged archive is refused whole: nothing is written on B.
@@ -321,4 +327,195 @@ fn an_exported_session_imports_into_another_worker_unchanged() {
         save_analysis(&b, new_id, Some(new_token), &hash).status,
         201
     );
+}
+
+/// POSTs `spec` as an analysis titled `title`.
+fn save_spec(
+    worker: &Worker,
+    id: &str,
+    token: &str,
+    title: &str,
+    spec: &serde_json::Value,
+) -> HttpAnswer {
+    let auth = bearer(token);
+    http(
+        worker.authority(),
+        "POST",
+        &format!("/api/sessions/{id}/analyses"),
+        &[&auth, "Content-Type: application/json"],
+        serde_json::json!({ "title": title, "spec": spec })
+            .to_string()
+            .as_bytes(),
+    )
+}
+
+#[test]
+fn analyses_of_any_kind_are_checked_saved_exported_and_rerun() {
+    let a = api_worker("sessions-kinds-a");
+    let b = api_worker("sessions-kinds-b");
+    let (id, token) = create_session(&a, "kinds");
+    let ratings = std::fs::read(root().join("tests/fixtures/small-ratings.csv")).unwrap();
+    let upload_kind = |kind: &str, name: &str, bytes: &[u8]| {
+        let auth = bearer(&token);
+        http(
+            a.authority(),
+            "POST",
+            &format!("/api/sessions/{id}/datasets?kind={kind}&name={name}"),
+            &[&auth],
+            bytes,
+        )
+    };
+    let stored = upload_kind("ratings", "small-ratings.csv", &ratings);
+    assert_eq!(
+        stored.status,
+        201,
+        "{}",
+        String::from_utf8_lossy(&stored.body)
+    );
+    let ratings_hash = stored.json()["hash"].as_str().unwrap().to_owned();
+    // A binary dataset: an embedding array, stored and served byte for byte.
+    let npy = tribunal::embedding_file::npy_f32(&[vec![0.25, -1.5], vec![3.0, 0.0]], 2);
+    let stored = upload_kind("embeddings", "e.npy", &npy);
+    assert_eq!(
+        stored.status,
+        201,
+        "{}",
+        String::from_utf8_lossy(&stored.body)
+    );
+    assert_eq!(stored.json()["rows"], 2);
+    let npy_hash = stored.json()["hash"].as_str().unwrap().to_owned();
+    let served = http(
+        a.authority(),
+        "GET",
+        &format!("/api/sessions/{id}/datasets/{npy_hash}"),
+        &[],
+        b"",
+    );
+    assert_eq!(served.body, npy);
+    let refused = upload_kind("embeddings", "bad.npy", b"not an array");
+    assert_eq!(refused.status, 422);
+
+    // The CLI's agreement report and the spec it records.
+    let cli = stdout_json(&run_tribunal(&[
+        "stats",
+        "agree",
+        "--input",
+        "tests/fixtures/small-ratings.csv",
+        "--bootstrap",
+        "60",
+        "--seed",
+        "4",
+        "--pair",
+        "judge,alice",
+    ]));
+    let spec = cli["record"]["spec"].clone();
+    assert_eq!(spec["inputs"]["ratings"]["hash"], ratings_hash.as_str());
+    let saved = save_spec(&a, &id, &token, "agreement", &spec);
+    assert_eq!(
+        saved.status,
+        201,
+        "{}",
+        String::from_utf8_lossy(&saved.body)
+    );
+    let analysis_id = saved.json()["id"].as_str().unwrap().to_owned();
+    // A role read from a dataset of another kind, or from none of the session's, is refused.
+    let mut wrong = spec.clone();
+    wrong["inputs"]["ratings"]["hash"] = npy_hash.clone().into();
+    let answer = save_spec(&a, &id, &token, "wrong", &wrong);
+    assert_eq!(answer.status, 422);
+    assert!(
+        answer.json()["error"]
+            .as_str()
+            .unwrap()
+            .contains("reads a ratings dataset in the role `ratings`; e.npy is embeddings"),
+        "{}",
+        answer.json()
+    );
+    wrong["inputs"]["ratings"]["hash"] = "sha256:00".into();
+    let answer = save_spec(&a, &id, &token, "wrong", &wrong);
+    assert_eq!(answer.status, 422);
+    assert!(answer.json()["error"]
+        .as_str()
+        .unwrap()
+        .contains("not in this session"));
+    let mut unknown = spec.clone();
+    unknown["analysis"] = "nonsense".into();
+    let answer = save_spec(&a, &id, &token, "wrong", &unknown);
+    assert_eq!(answer.status, 422);
+    assert!(answer.json()["error"]
+        .as_str()
+        .unwrap()
+        .contains("not an analysis spec"));
+
+    // Exported (the array as base64) and imported on B: the same session, the same analyses.
+    let original = get_session(&a, &id).json();
+    assert_eq!(original["analyses"][0]["spec"], spec);
+    let export = http(
+        a.authority(),
+        "GET",
+        &format!("/api/sessions/{id}/export"),
+        &[],
+        b"",
+    );
+    let archive = export.json();
+    assert_eq!(archive["version"], 2);
+    let array = archive["datasets"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .find(|d| d["kind"] == "embeddings")
+        .unwrap();
+    assert!(array["content"].as_str().unwrap().is_ascii());
+    let imported = http(
+        b.authority(),
+        "POST",
+        "/api/sessions/import",
+        &[],
+        &export.body,
+    );
+    assert_eq!(
+        imported.status,
+        201,
+        "{}",
+        String::from_utf8_lossy(&imported.body)
+    );
+    let new_id = imported.json()["id"].as_str().unwrap().to_owned();
+    let mut copy = get_session(&b, &new_id).json();
+    copy["id"] = original["id"].clone();
+    assert_eq!(copy, original);
+    let served = http(
+        b.authority(),
+        "GET",
+        &format!("/api/sessions/{new_id}/datasets/{npy_hash}"),
+        &[],
+        b"",
+    );
+    assert_eq!(served.body, npy);
+
+    // The saved analysis, downloaded from B with its dataset, reruns into the CLI's numbers.
+    let dir = tribunal_e2e::temp_dir("sessions-kinds");
+    let saved_spec = &copy["analyses"][0];
+    assert_eq!(saved_spec["id"], analysis_id.as_str());
+    let spec_path = dir.join("analysis.json");
+    std::fs::write(&spec_path, saved_spec.to_string()).unwrap();
+    let data = http(
+        b.authority(),
+        "GET",
+        &format!("/api/sessions/{new_id}/datasets/{ratings_hash}"),
+        &[],
+        b"",
+    );
+    let data_path = dir.join("downloaded.csv");
+    std::fs::write(&data_path, &data.body).unwrap();
+    let mut rerun = stdout_json(&run_tribunal(&[
+        "stats",
+        "run",
+        spec_path.to_str().unwrap(),
+        "--input",
+        &format!("ratings={}", data_path.to_str().unwrap()),
+    ]));
+    let mut cli = cli;
+    cli["record"].take();
+    rerun["record"].take();
+    assert_eq!(rerun, cli);
 }

@@ -444,7 +444,7 @@ fn confusion(id: &'static str, title: String, classes: &[Value], matrix: &Value)
 
 /// The report of one calibration.
 #[component]
-fn CalibrationView(report: Value, model: String) -> impl IntoView {
+pub(crate) fn CalibrationView(report: Value, model: String) -> impl IntoView {
     let cv = &report["cv"];
     let floats = |v: &Value| -> Vec<f64> {
         v.as_array()

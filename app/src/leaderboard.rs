@@ -4,17 +4,20 @@
 //! can be compared with human labels (seed 002): both leaderboards, held-out hard vs smoothed
 //! (vs soft, with scores) Elo, and split-conformal intervals for new models.
 
+use crate::analysis_view::{Computed, SaveAndShare};
 use crate::charts::{ForestPlot, ForestRow, ReliabilityDiagram, ScatterPlot};
 use gloo_file::futures::read_as_bytes;
 use gloo_worker::WorkerBridge;
 use leptos::prelude::*;
 use leptos::task::spawn_local;
+use tribunal::analysis::{Analysis, LeaderboardSpec, Spec, StudySpec};
 use tribunal::anchor::Anchor;
-use tribunal::bt_bootstrap::{BtBootstrapParams, Replicate};
-use tribunal::judge_study::{JudgeStudy, JudgeStudyParams};
+use tribunal::bradley_terry::BradleyTerryParams;
+use tribunal::bt_bootstrap::Replicate;
+use tribunal::judge_study::JudgeStudy;
 use tribunal::leaderboard::Leaderboard;
 use tribunal::resample::BootstrapParams;
-use tribunal_app::stats_worker::{spawn_stats_worker, Job, Reply, StatsWorker, StudyInput, Upload};
+use tribunal_app::stats_worker::{spawn_stats_worker, Job, Reply, RoleFile, StatsWorker, Upload};
 use web_sys::HtmlInputElement;
 
 /// How many workers share a bootstrap.
@@ -25,8 +28,7 @@ const WORKERS: usize = 2;
 struct Pending {
     request: u64,
     battles: Option<Upload>,
-    params: BtBootstrapParams,
-    anchor: Option<Anchor>,
+    spec: LeaderboardSpec,
     chunks: Vec<(usize, Option<Vec<Replicate>>)>,
     fitted: Option<Leaderboard>,
 }
@@ -42,12 +44,25 @@ async fn read(input: &HtmlInputElement) -> Option<Result<Upload, String>> {
     )
 }
 
-/// What the leaderboard on screen was fitted from: the file, the bootstrap and the anchor.
+/// What the leaderboard on screen was fitted from: the file and every setting.
 #[derive(Clone)]
 pub struct BoardInput {
     pub upload: Upload,
-    pub bootstrap: BootstrapParams,
-    pub anchor: Option<Anchor>,
+    pub spec: LeaderboardSpec,
+}
+
+impl BoardInput {
+    /// The analysis: its spec and its file.
+    pub fn computed(&self) -> Computed {
+        let files = vec![RoleFile::text("battles", self.upload.clone())];
+        Computed {
+            spec: Spec::new(
+                Analysis::Leaderboard(self.spec.clone()),
+                &RoleFile::inputs(&files),
+            ),
+            files,
+        }
+    }
 }
 
 /// A leaderboard fitted in web workers: the point fit first, then the bootstrap's rounds split
@@ -108,8 +123,7 @@ impl BoardRun {
                         self.shown.set_value(self.pending.with_value(|p| {
                             Some(BoardInput {
                                 upload: p.battles.clone()?,
-                                bootstrap: p.params.bootstrap,
-                                anchor: p.anchor.clone(),
+                                spec: p.spec.clone(),
                             })
                         }));
                         self.error.set(None);
@@ -159,14 +173,10 @@ impl BoardRun {
         }
     }
 
-    /// Fits `upload`: worker 0 fits, runs the first share of rounds and later summarises; the
-    /// others run the remaining shares.
-    pub fn fit(self, upload: Upload, bootstrap: BootstrapParams, anchor: Option<Anchor>) {
-        let rounds = bootstrap.rounds;
-        let params = BtBootstrapParams {
-            bootstrap,
-            ..BtBootstrapParams::default()
-        };
+    /// Fits `upload` as `spec` says: worker 0 fits, runs the first share of rounds and later
+    /// summarises; the others run the remaining shares.
+    pub fn fit(self, upload: Upload, spec: LeaderboardSpec) {
+        let rounds = spec.bootstrap.rounds;
         let request = self.pending.with_value(|p| p.request) + 1;
         let bounds: Vec<(usize, usize)> = if rounds > 1 {
             (0..WORKERS)
@@ -179,8 +189,7 @@ impl BoardRun {
         self.pending.set_value(Pending {
             request,
             battles: Some(upload.clone()),
-            params,
-            anchor: anchor.clone(),
+            spec: spec.clone(),
             chunks: bounds.iter().map(|&(a, _)| (a, None)).collect(),
             fitted: None,
         });
@@ -192,8 +201,7 @@ impl BoardRun {
             Job::Fit {
                 request,
                 battles: upload.clone(),
-                params,
-                anchor,
+                spec: spec.clone(),
                 start,
                 end,
             },
@@ -204,7 +212,7 @@ impl BoardRun {
                 Job::Rounds {
                     request,
                     battles: upload.clone(),
-                    params,
+                    spec: spec.clone(),
                     start: a,
                     end: b,
                 },
@@ -215,7 +223,7 @@ impl BoardRun {
     fn summarise_when_ready(self) {
         let job = self.pending.with_value(|p| {
             let fitted = p.fitted.clone()?;
-            if p.params.bootstrap.rounds < 2 || p.chunks.iter().any(|c| c.1.is_none()) {
+            if p.spec.bootstrap.rounds < 2 || p.chunks.iter().any(|c| c.1.is_none()) {
                 return None;
             }
             let mut chunks: Vec<_> = p.chunks.iter().collect();
@@ -266,41 +274,63 @@ pub fn LeaderboardPage() -> impl IntoView {
     let run = BoardRun::spawn();
     let rounds = RwSignal::new(BootstrapParams::default().rounds);
     let seed = RwSignal::new(BootstrapParams::default().seed);
+    let lambda = RwSignal::new(BradleyTerryParams::default().lambda);
+    let cluster = RwSignal::new(String::new());
     let anchor_model = RwSignal::new(String::new());
     let anchor_elo = RwSignal::new(1500.0);
-    let bootstrap = move || BootstrapParams {
-        rounds: rounds.get_untracked(),
-        seed: seed.get_untracked(),
-        ..BootstrapParams::default()
+    // Every setting of the form: what the leaderboard is fitted with, shared and saved.
+    let spec = move || LeaderboardSpec {
+        bradley_terry: BradleyTerryParams {
+            lambda: lambda.get_untracked(),
+            ..BradleyTerryParams::default()
+        },
+        bootstrap: BootstrapParams {
+            rounds: rounds.get_untracked(),
+            seed: seed.get_untracked(),
+            ..BootstrapParams::default()
+        },
+        cluster: Some(cluster.get_untracked().trim().to_owned()).filter(|c| !c.is_empty()),
+        anchor: {
+            let model = anchor_model.get_untracked();
+            (!model.is_empty()).then(|| Anchor {
+                model,
+                elo: anchor_elo.get_untracked(),
+            })
+        },
     };
-    let anchor = move || {
-        let model = anchor_model.get_untracked();
-        (!model.is_empty()).then(|| Anchor {
-            model,
-            elo: anchor_elo.get_untracked(),
-        })
-    };
+    let computed = RwSignal::new(None::<Computed>);
+    // A new fit of other data or settings (not the bootstrap finishing) is a new analysis.
+    Effect::new(move |_| {
+        run.board.track();
+        let now = run.shown().map(|shown| shown.computed());
+        if computed.with_untracked(|c| *c != now) {
+            computed.set(now);
+        }
+    });
     let study = RwSignal::new(None::<JudgeStudy>);
     let study_error = RwSignal::new(None::<String>);
     let study_busy = RwSignal::new(false);
+    let study_computed = RwSignal::new(None::<Computed>);
+    let study_pending = StoredValue::new_local(None::<Computed>);
     let study_worker = StoredValue::new_local(spawn_stats_worker(move |reply| {
-        if let Reply::Studied { result, .. } = reply {
+        if let Reply::Analysed { result, .. } = reply {
             study_busy.set(false);
-            match *result {
+            let read = result.and_then(|value| {
+                serde_json::from_value::<JudgeStudy>(value)
+                    .map_err(|e| format!("the report could not be read: {e}"))
+            });
+            match read {
                 Ok(s) => {
                     study.set(Some(s));
                     study_error.set(None);
+                    study_computed.set(study_pending.get_value());
                 }
                 Err(message) => study_error.set(Some(message)),
             }
         }
     }));
-    let share = RwSignal::new(None::<Result<String, String>>);
 
-    let fit = move |upload: Upload| {
-        share.set(None);
-        run.fit(upload, bootstrap(), anchor())
-    };
+    let fit = move |upload: Upload| run.fit(upload, spec());
     let on_battles = move |ev: leptos::ev::Event| {
         let input: HtmlInputElement = event_target(&ev);
         run.say(Some("reading the file…".to_owned()));
@@ -316,8 +346,8 @@ pub fn LeaderboardPage() -> impl IntoView {
         });
     };
 
-    // A new anchor refits the file on screen.
-    let on_anchor = move || {
+    // A new setting refits the file on screen.
+    let refit = move || {
         if let Some(shown) = run.shown() {
             fit(shown.upload);
         }
@@ -327,12 +357,6 @@ pub fn LeaderboardPage() -> impl IntoView {
             .get()
             .map(|lb| lb.ratings.into_iter().map(|r| r.model).collect::<Vec<_>>())
             .unwrap_or_default()
-    };
-    // The leaderboard on screen as a link that carries its data in the fragment.
-    let share_link = move |_| {
-        if let Some(shown) = run.shown() {
-            share.set(Some(crate::session::fragment_link(&shown)));
-        }
     };
 
     let human_ref = NodeRef::<leptos::html::Input>::new();
@@ -346,27 +370,42 @@ pub fn LeaderboardPage() -> impl IntoView {
         };
         study_busy.set(true);
         spawn_local(async move {
-            let input = match (read(&h).await, read(&j).await, read(&sc).await) {
-                (_, _, Some(Ok(scored))) => Ok(StudyInput::Scored(scored)),
-                (Some(Ok(human)), Some(Ok(judge)), _) => Ok(StudyInput::Joined {
-                    human,
-                    judge,
-                    key: key.get_untracked(),
-                }),
+            let files = match (read(&h).await, read(&j).await, read(&sc).await) {
+                (_, _, Some(Ok(scored))) => {
+                    Ok((None, vec![RoleFile::text("scored_battles", scored)]))
+                }
+                (Some(Ok(human)), Some(Ok(judge)), _) => Ok((
+                    Some(key.get_untracked()),
+                    vec![
+                        RoleFile::text("human", human),
+                        RoleFile::text("judge", judge),
+                    ],
+                )),
                 (Some(Err(e)), _, _) | (_, Some(Err(e)), _) | (_, _, Some(Err(e))) => Err(e),
                 _ => Err(
                     "choose a scored-battles CSV, or both a human and a judge battles CSV"
                         .to_owned(),
                 ),
             };
-            match input {
-                Ok(input) => study_worker.with_value(|w| {
-                    w.send(Job::Study {
-                        request: 0,
-                        input,
-                        params: Box::new(JudgeStudyParams::default()),
+            match files {
+                Ok((key, files)) => {
+                    let analysis = Analysis::JudgeStudy(StudySpec {
+                        key,
+                        ..StudySpec::default()
+                    });
+                    let spec = Spec::new(analysis, &RoleFile::inputs(&files));
+                    study_pending.set_value(Some(Computed {
+                        spec: spec.clone(),
+                        files: files.clone(),
+                    }));
+                    study_worker.with_value(|w| {
+                        w.send(Job::Analyse {
+                            request: 0,
+                            spec: Box::new(spec),
+                            files,
+                        })
                     })
-                }),
+                }
                 Err(message) => {
                     study_error.set(Some(message));
                     study_busy.set(false);
@@ -381,7 +420,7 @@ pub fn LeaderboardPage() -> impl IntoView {
             <p class="hint">
                 "Pick a battles CSV (" <code>"model_a,model_b,winner"</code> " or LLMFAO's "
                 <code>"left,right,winner"</code>
-                "). Bradley–Terry (λ = 0.01) with sandwich standard errors, then a seeded bootstrap with CI-aware ranks — all in this browser, in web workers; the file is not uploaded anywhere."
+                "). Bradley–Terry with sandwich standard errors, then a seeded bootstrap with CI-aware ranks (resampling battles, or clusters of battles such as prompts) — all in this browser, in web workers; the file is not uploaded anywhere."
             </p>
             <div class="controls">
                 <label>"Bootstrap rounds "
@@ -392,10 +431,24 @@ pub fn LeaderboardPage() -> impl IntoView {
                     <input id="seed" type="number" min="0" prop:value=move || seed.get().to_string()
                         on:change=move |ev| seed.set(event_target_value(&ev).parse().unwrap_or(0)) />
                 </label>
+                <label>"L2 penalty λ "
+                    <input id="lambda" type="number" min="0" step="any" prop:value=move || lambda.get().to_string()
+                        on:change=move |ev| {
+                            if let Ok(value) = event_target_value(&ev).parse() {
+                                lambda.set(value);
+                                refit();
+                            }
+                        } />
+                </label>
+                <label>"Resample clusters by column "
+                    <input id="cluster" type="text" placeholder="none: resample battles (e.g. prompt)"
+                        prop:value=move || cluster.get()
+                        on:change=move |ev| { cluster.set(event_target_value(&ev).trim().to_owned()); refit(); } />
+                </label>
                 <label>"Anchor model "
                     <input id="anchor-model" type="text" list="anchor-models" placeholder="none: mean at 1500"
                         prop:value=move || anchor_model.get()
-                        on:change=move |ev| { anchor_model.set(event_target_value(&ev).trim().to_owned()); on_anchor(); } />
+                        on:change=move |ev| { anchor_model.set(event_target_value(&ev).trim().to_owned()); refit(); } />
                     <datalist id="anchor-models">
                         {move || models().into_iter().map(|m| view! { <option value=m></option> }).collect_view()}
                     </datalist>
@@ -405,7 +458,7 @@ pub fn LeaderboardPage() -> impl IntoView {
                         on:change=move |ev| {
                             if let Ok(elo) = event_target_value(&ev).parse() {
                                 anchor_elo.set(elo);
-                                on_anchor();
+                                refit();
                             }
                         } />
                 </label>
@@ -414,15 +467,7 @@ pub fn LeaderboardPage() -> impl IntoView {
                 </label>
             </div>
             <BoardRunView run />
-            {move || run.board.get().is_some().then(|| view! {
-                <p class="controls">
-                    <button id="share-link" on:click=share_link>"Share as a link (data in the link, not uploaded)"</button>
-                </p>
-            })}
-            {move || share.get().map(|link| match link {
-                Ok(url) => view! { <p class="share">"Link: " <input id="share-url" type="text" readonly prop:value=url /></p> }.into_any(),
-                Err(message) => view! { <div id="share-error" class="error" role="alert">{message}</div> }.into_any(),
-            })}
+            <SaveAndShare computed title="Leaderboard" />
         </section>
         <section id="judge" class="card">
             <h2>"Judge against humans"</h2>
@@ -442,6 +487,7 @@ pub fn LeaderboardPage() -> impl IntoView {
             {move || study_busy.get().then(|| view! { <p class="busy">"fitting the held-out protocol…"</p> })}
             {move || study_error.get().map(|m| view! { <div id="study-error" class="error" role="alert">{m}</div> })}
             {move || study.get().map(|s| view! { <StudyView study=s /> })}
+            <SaveAndShare computed=study_computed title="Judge against humans" prefix="study-" />
         </section>
     }
 }
@@ -543,7 +589,7 @@ pub fn LeaderboardView(lb: Leaderboard) -> impl IntoView {
 
 /// A judge study: agreement, held-out runs, conformal intervals, residuals, reliability.
 #[component]
-fn StudyView(study: JudgeStudy) -> impl IntoView {
+pub(crate) fn StudyView(study: JudgeStudy) -> impl IntoView {
     let a = &study.agreement;
     let agreement = format!(
         "{} · {} human votes, {} judge verdicts · judge vs human leaderboard on {} models: Spearman ρ = {:.3}, Kendall τ-b = {:.3}, Elo MAE = {:.1}",

@@ -1,6 +1,8 @@
 //! The Tribunal browser app. Statistics come from the `tribunal` crate compiled to WASM; this
 //! crate only reads files, talks to the worker and renders.
 
+mod analysis_view;
+mod api;
 mod calibrate;
 mod charts;
 mod fields;

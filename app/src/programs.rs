@@ -357,7 +357,7 @@ fn FailuresTable(results: Vec<SandboxResult>) -> impl IntoView {
 
 /// The report of one run.
 #[component]
-fn ProgramsView(report: Value) -> impl IntoView {
+pub(crate) fn ProgramsView(report: Value) -> impl IntoView {
     let c = &report["committee"];
     let summary = format!(
         "{} pairs · {} for validation (seed {}) · {} labelled test pairs ({} ties left out) · committee of {}",

@@ -15,6 +15,7 @@
 //! `data-theta-ratio`, `data-dw`, `data-ok`). A malformed file shows the located error and keeps
 //! the previous results.
 
+use crate::analysis_view::{Computed, SaveAndShare};
 use crate::charts::ScatterPlot;
 use crate::fields::{text_field, RatingsFields};
 use crate::format::{fixed, num};
@@ -24,11 +25,12 @@ use leptos::prelude::*;
 use leptos::task::spawn_local;
 use serde_json::Value;
 use tribunal::alpha::AlphaLevel;
+use tribunal::analysis::{AgreementSpec, Analysis, Spec};
 use tribunal::irt_report::IrtReportParams;
 use tribunal::reliability_report::{AgreementReportParams, RatingsFile};
 use tribunal::resample::BootstrapParams;
 use tribunal::slices::SliceParams;
-use tribunal_app::stats_worker::{spawn_stats_worker, Job, Reply, StatsWorker};
+use tribunal_app::stats_worker::{spawn_stats_worker, Job, Reply, RoleFile, StatsWorker};
 use web_sys::HtmlInputElement;
 
 /// The files chosen in `input`, read.
@@ -72,14 +74,17 @@ pub fn ReliabilityPage() -> impl IntoView {
     let irt = RwSignal::new(None::<Vec<Value>>);
     let irt_error = RwSignal::new(None::<String>);
     let irt_busy = RwSignal::new(false);
+    let computed = RwSignal::new(None::<Computed>);
+    let pending = StoredValue::new_local(None::<Computed>);
 
     let on_reply = move |reply: Reply| match reply {
-        Reply::Agreed { request: r, result } if r == request.get_value() => {
+        Reply::Analysed { request: r, result } if r == request.get_value() => {
             busy.set(false);
             match result {
                 Ok(value) => {
                     report.set(Some(value));
                     error.set(None);
+                    computed.set(pending.get_value());
                 }
                 Err(message) => error.set(Some(message)),
             }
@@ -160,7 +165,7 @@ pub fn ReliabilityPage() -> impl IntoView {
                     ..IrtReportParams::default()
                 }),
             });
-            let params = AgreementReportParams {
+            let report = AgreementReportParams {
                 columns,
                 ratings: scale,
                 bootstrap: BootstrapParams {
@@ -178,20 +183,34 @@ pub fn ReliabilityPage() -> impl IntoView {
                 },
                 ..AgreementReportParams::default()
             };
-            send(Job::Agreement {
-                request: r,
-                input,
-                judges: judge_files
+            let mut files = vec![RoleFile::new("ratings", input.source, input.bytes)];
+            files.extend(
+                judge_files
                     .into_iter()
-                    .map(|(name, bytes)| RatingsFile::judge(&name, bytes))
-                    .collect(),
-                params: Box::new(params),
+                    .enumerate()
+                    .map(|(i, (name, bytes))| {
+                        RoleFile::new(AgreementSpec::judge_role(i + 1), name, bytes)
+                    }),
+            );
+            let analysis = Analysis::Agreement(AgreementSpec {
+                report,
+                judges: files.len() - 1,
                 slices: Some(slice.get_untracked().trim().to_owned())
                     .filter(|c| !c.is_empty())
                     .map(|column| SliceParams {
                         column,
                         alpha: 0.05,
                     }),
+            });
+            let spec = Spec::new(analysis, &RoleFile::inputs(&files));
+            pending.set_value(Some(Computed {
+                spec: spec.clone(),
+                files: files.clone(),
+            }));
+            send(Job::Analyse {
+                request: r,
+                spec: Box::new(spec),
+                files,
             });
         });
     };
@@ -237,6 +256,7 @@ pub fn ReliabilityPage() -> impl IntoView {
             {move || busy.get().then(|| view! { <p class="busy" id="rel-busy">"computing agreement and bootstrap intervals…"</p> })}
             {move || error.get().map(|m| view! { <div id="rel-error" class="error" role="alert">{m}</div> })}
             {move || report.get().map(|r| view! { <ReportView report=r /> })}
+            <SaveAndShare computed title="Agreement" prefix="rel-" />
             {move || irt_busy.get().then(|| view! { <p class="busy">"fitting the graded response models…"</p> })}
             {move || irt_error.get().map(|m| view! { <div id="irt-error" class="error" role="alert">{m}</div> })}
             {move || irt.get().map(|cells| view! { <IrtTable cells /> })}
@@ -320,7 +340,7 @@ fn interval(reading: &Value) -> (f64, f64, f64) {
 
 /// A report: summary, α, judges against the majority, warnings, plot.
 #[component]
-fn ReportView(report: Value) -> impl IntoView {
+pub(crate) fn ReportView(report: Value) -> impl IntoView {
     let settings = &report["settings"];
     let boot = &settings["bootstrap"];
     let level = num(&boot["level"]);
@@ -619,7 +639,7 @@ fn SliceTable(slices: Value) -> impl IntoView {
 
 /// The IRT table: one row per judge × criterion.
 #[component]
-fn IrtTable(cells: Vec<Value>) -> impl IntoView {
+pub(crate) fn IrtTable(cells: Vec<Value>) -> impl IntoView {
     let rows = cells
         .iter()
         .map(|cell| {

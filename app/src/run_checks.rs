@@ -1,6 +1,6 @@
 //! The judge-runs card of the Reliability page (seed 001, Parts IV–VI): is one judge stable
-//! against itself? Pick a long-format ratings CSV and a check; a web worker runs the report its
-//! CLI subcommand prints ([`RunCheck`]) and the card shows it:
+//! against itself? Pick a long-format ratings CSV and a check; a web worker runs its analysis
+//! spec (the report its CLI subcommand prints) and the card shows it:
 //!
 //! - A/A test (`tribunal stats aa`): two runs of one configuration as two raters of the file;
 //!   each check's delta against its band with the green/amber/red flag (row class
@@ -19,6 +19,7 @@
 //! Values in data attributes are full precision; a malformed file shows the located error and
 //! keeps the previous result.
 
+use crate::analysis_view::{Computed, SaveAndShare};
 use crate::fields::{text_field, RatingsFields};
 use crate::format::{fixed, num};
 use crate::reliability::read_all;
@@ -28,13 +29,13 @@ use leptos::task::spawn_local;
 use serde_json::Value;
 use tribunal::aa_report::AaReportParams;
 use tribunal::aa_test::AaTestParams;
+use tribunal::analysis::{Analysis, Spec};
 use tribunal::consistency::ConsistencyParams;
 use tribunal::consistency_report::ConsistencyReportParams;
 use tribunal::position_bias::PositionBiasParams;
 use tribunal::position_report::PositionReportParams;
-use tribunal::reliability_report::RatingsFile;
 use tribunal::resample::BootstrapParams;
-use tribunal_app::stats_worker::{spawn_stats_worker, Job, Reply, RunCheck, StatsWorker};
+use tribunal_app::stats_worker::{spawn_stats_worker, Job, Reply, RoleFile, StatsWorker};
 
 /// `Some(text)` unless it is blank.
 fn given(text: String) -> Option<String> {
@@ -58,15 +59,18 @@ pub fn RunChecksCard() -> impl IntoView {
     let busy = RwSignal::new(false);
     let request = StoredValue::new(0_u64);
     let input_ref = NodeRef::<leptos::html::Input>::new();
+    let computed = RwSignal::new(None::<Computed>);
+    let pending = StoredValue::new_local(None::<Computed>);
 
     let on_reply = move |reply: Reply| {
-        if let Reply::RunChecked { request: r, result } = reply {
+        if let Reply::Analysed { request: r, result } = reply {
             if r == request.get_value() {
                 busy.set(false);
                 match result {
                     Ok(value) => {
                         report.set(Some(value));
                         error.set(None);
+                        computed.set(pending.get_value());
                     }
                     Err(message) => error.set(Some(message)),
                 }
@@ -96,8 +100,8 @@ pub fn RunChecksCard() -> impl IntoView {
             };
             let (columns, ratings) = fields.settings();
             let (source, bytes) = file;
-            let job = match check.get_untracked().as_str() {
-                "consistency" => RunCheck::Consistency(ConsistencyReportParams {
+            let analysis = match check.get_untracked().as_str() {
+                "consistency" => Analysis::Consistency(ConsistencyReportParams {
                     columns,
                     ratings,
                     rater: given(judge.get_untracked()),
@@ -106,7 +110,7 @@ pub fn RunChecksCard() -> impl IntoView {
                         ..ConsistencyParams::default()
                     },
                 }),
-                "position" => RunCheck::Position(PositionReportParams {
+                "position" => Analysis::Position(PositionReportParams {
                     columns,
                     rater: given(judge.get_untracked()),
                     test: PositionBiasParams {
@@ -119,7 +123,7 @@ pub fn RunChecksCard() -> impl IntoView {
                     },
                     ..PositionReportParams::default()
                 }),
-                _ => RunCheck::Aa(AaReportParams {
+                _ => Analysis::Aa(AaReportParams {
                     columns,
                     ratings,
                     runs: (run_a.get_untracked(), run_b.get_untracked()),
@@ -133,12 +137,17 @@ pub fn RunChecksCard() -> impl IntoView {
             let r = request.get_value() + 1;
             request.set_value(r);
             // A file without the rater column is one judge named after the file, as in the CLI.
-            let input = RatingsFile::judge(&source, bytes);
+            let files = vec![RoleFile::new("ratings", source, bytes)];
+            let spec = Spec::new(analysis, &RoleFile::inputs(&files));
+            pending.set_value(Some(Computed {
+                spec: spec.clone(),
+                files: files.clone(),
+            }));
             worker.with_value(|w: &WorkerBridge<StatsWorker>| {
-                w.send(Job::RunCheck {
+                w.send(Job::Analyse {
                     request: r,
-                    input,
-                    check: Box::new(job),
+                    spec: Box::new(spec),
+                    files,
                 })
             });
         });
@@ -197,13 +206,14 @@ pub fn RunChecksCard() -> impl IntoView {
             {move || busy.get().then(|| view! { <p class="busy">"checking the runs…"</p> })}
             {move || error.get().map(|m| view! { <div id="runs-error" class="error" role="alert">{m}</div> })}
             {move || report.get().map(|r| view! { <CheckView report=r /> })}
+            <SaveAndShare computed title="Judge runs check" prefix="runs-" />
         </section>
     }
 }
 
 /// A report by its `statistic`, then its warnings.
 #[component]
-fn CheckView(report: Value) -> impl IntoView {
+pub(crate) fn CheckView(report: Value) -> impl IntoView {
     let body = match report["statistic"].as_str() {
         Some("aa_test") => view! { <AaView report=report.clone() /> }.into_any(),
         Some("self_consistency") => view! { <ConsistencyView report=report.clone() /> }.into_any(),

@@ -1,27 +1,27 @@
 //! Sessions and sharing. The home page's Sessions card starts a session on the worker (or
 //! imports an archive) and lists the sessions this device has opened. `/s/<id>` shows a
-//! session — datasets, judge runs, saved analyses, the share link and the export — and lets
-//! its owner add datasets (battles, judge items, ratings, labelled pairs; each checked by its
-//! parser on the worker) and save a leaderboard analysis of a battles dataset. `/s/<id>/a/<analysis>`
-//! recomputes a saved analysis here from the stored data, settings and seed. `/#share=…`
-//! recomputes an on-device analysis whose data travel in the link's fragment, which no
-//! server sees.
+//! session — datasets, judge runs, saved analyses with their kinds, the share link and the
+//! export — and lets its owner add datasets (every [`DatasetKind`], each checked by its parser
+//! on the worker) and save a leaderboard analysis of a battles dataset; the analysis pages save
+//! theirs with [`crate::analysis_view::SaveAndShare`]. `/s/<id>/a/<analysis>` recomputes a
+//! saved analysis of any kind here from the stored data and its spec. `/#share=…` recomputes an
+//! on-device analysis whose data travel in the link's fragment, which no server sees.
 //!
 //! Owner tokens stay on this device (local storage): an owner link `/s/<id>#owner=TOKEN`
 //! hands one to another device; the share link never carries it.
 
-use crate::leaderboard::{BoardInput, BoardRun, BoardRunView};
+use crate::analysis_view::AnalysisView;
+use crate::api;
 use crate::runs::RunWatch;
-use gloo_net::http::{Request, Response};
 use leptos::prelude::*;
 use leptos::task::spawn_local;
 use serde::{Deserialize, Serialize};
+use std::collections::BTreeMap;
+use tribunal::analysis::{Analysis as Statistic, InputRef, LeaderboardSpec, Spec};
 use tribunal::resample::BootstrapParams;
-use tribunal::session::{
-    content_hash, Analysis, AnalysisSpec, DatasetKind, DatasetMeta, SessionView,
-};
+use tribunal::session::{DatasetKind, DatasetMeta, SessionView};
 use tribunal::share_link::{decode, encode, SharedAnalysis};
-use tribunal_app::stats_worker::Upload;
+use tribunal_app::stats_worker::RoleFile;
 
 /// The local-storage key of the recent sessions list.
 const RECENT_KEY: &str = "tribunal.sessions";
@@ -86,7 +86,7 @@ fn recent() -> Vec<Recent> {
 }
 
 /// Records a visit (most recent first), keeping a known title and token unless new ones come.
-fn remember(id: &str, title: Option<String>, token: Option<String>) {
+pub(crate) fn remember(id: &str, title: Option<String>, token: Option<String>) {
     let mut list = recent();
     let old = list.iter().position(|r| r.id == id).map(|k| list.remove(k));
     let entry = Recent {
@@ -106,90 +106,38 @@ fn remember(id: &str, title: Option<String>, token: Option<String>) {
     }
 }
 
-fn owner_token(id: &str) -> Option<String> {
+pub(crate) fn owner_token(id: &str) -> Option<String> {
     recent()
         .into_iter()
         .find(|r| r.id == id)
         .and_then(|r| r.owner_token)
 }
 
-fn origin() -> String {
+pub(crate) fn origin() -> String {
     window().location().origin().unwrap_or_default()
 }
 
-fn go(path: &str) {
+pub(crate) fn go(path: &str) {
     let _ = window().location().set_href(path);
 }
 
-/// The body of a response, or the API's `{"error"}` message (or the status) when it failed.
-async fn body<T: for<'de> Deserialize<'de>>(response: Response) -> Result<T, String> {
-    if response.ok() {
-        return response
-            .json()
-            .await
-            .map_err(|e| format!("unexpected answer from the worker: {e}"));
-    }
-    let status = response.status();
-    let message = response
-        .json::<serde_json::Value>()
-        .await
-        .ok()
-        .and_then(|v| v["error"].as_str().map(str::to_owned))
-        .unwrap_or_else(|| response.status_text());
-    Err(format!("HTTP {status}: {message}"))
+/// The sessions this device owns: (id, title, owner token).
+pub(crate) fn owned_sessions() -> Vec<(String, String, String)> {
+    recent()
+        .into_iter()
+        .filter_map(|r| Some((r.id, r.title, r.owner_token?)))
+        .collect()
 }
 
-/// Sends a built request and reads its answer as [`body`] does.
-async fn send<T: for<'de> Deserialize<'de>>(
-    request: Result<Request, gloo_net::Error>,
-) -> Result<T, String> {
-    let request = request.map_err(|e| e.to_string())?;
-    body(request.send().await.map_err(unreachable_worker)?).await
-}
-
-fn unreachable_worker(e: gloo_net::Error) -> String {
-    format!("the worker could not be reached: {e}")
-}
-
-#[derive(Deserialize)]
-struct Created {
-    id: String,
-    owner_token: String,
-}
-
-async fn fetch_session(id: &str) -> Result<SessionView, String> {
-    body(
-        Request::get(&format!("/api/sessions/{id}"))
-            .send()
-            .await
-            .map_err(unreachable_worker)?,
-    )
-    .await
-}
-
-/// The link that carries `input` — data, bootstrap and anchor — in its fragment.
-pub fn fragment_link(input: &BoardInput) -> Result<String, String> {
+/// The link that carries `spec` and its files in its fragment.
+pub fn fragment_link(spec: &Spec, files: &[RoleFile]) -> Result<String, String> {
     let shared = SharedAnalysis {
-        name: input.upload.name.clone(),
-        data: input.upload.text.clone(),
-        spec: AnalysisSpec::Leaderboard {
-            dataset: content_hash(input.upload.text.as_bytes()),
-            bootstrap: input.bootstrap,
-            anchor: input.anchor.clone(),
-        },
+        spec: spec.clone(),
+        inputs: RoleFile::inputs(files),
     };
     encode(&shared)
         .map(|fragment| format!("{}/#share={fragment}", origin()))
         .map_err(|e| e.to_string())
-}
-
-/// Fits `spec` on `upload` in `run`.
-fn recompute(run: BoardRun, upload: Upload, spec: AnalysisSpec) {
-    match spec {
-        AnalysisSpec::Leaderboard {
-            bootstrap, anchor, ..
-        } => run.fit(upload, bootstrap, anchor),
-    }
 }
 
 /// The home page's card: new session, import, recent sessions on this device.
@@ -200,10 +148,7 @@ pub fn SessionsCard() -> impl IntoView {
     let import_ref = NodeRef::<leptos::html::Input>::new();
     let create = move |_| {
         spawn_local(async move {
-            let request = Request::post("/api/sessions")
-                .json(&serde_json::json!({ "title": title.get_untracked() }));
-            let outcome = send::<Created>(request).await;
-            match outcome {
+            match api::create_session(&title.get_untracked()).await {
                 Ok(c) => {
                     remember(&c.id, Some(title.get_untracked()), Some(c.owner_token));
                     go(&format!("/s/{}", c.id));
@@ -219,11 +164,7 @@ pub fn SessionsCard() -> impl IntoView {
                 Ok(None) => return,
                 Err(message) => return error.set(Some(message)),
             };
-            let request = Request::post("/api/sessions/import")
-                .header("Content-Type", "application/json")
-                .body(file.text);
-            let outcome = send::<Created>(request).await;
-            match outcome {
+            match api::import_session(file.text).await {
                 Ok(c) => {
                     remember(&c.id, None, Some(c.owner_token));
                     go(&format!("/s/{}", c.id));
@@ -294,7 +235,7 @@ pub fn SessionPage(id: String) -> impl IntoView {
         move || {
             let id = id.clone();
             spawn_local(async move {
-                let view = fetch_session(&id).await;
+                let view = api::fetch_session(&id).await;
                 if let Ok(v) = &view {
                     remember(&v.id, Some(v.title.clone()), None);
                 }
@@ -310,23 +251,17 @@ pub fn SessionPage(id: String) -> impl IntoView {
         move |_| {
             let (id, token, load) = (id.clone(), token.clone().unwrap_or_default(), load.clone());
             spawn_local(async move {
-                let file =
-                    match crate::files::chosen_text(dataset_ref.get_untracked().as_ref()).await {
+                let (name, bytes) =
+                    match crate::files::chosen(dataset_ref.get_untracked().as_ref()).await {
                         Ok(Some(file)) => file,
                         Ok(None) => return,
                         Err(message) => return error.set(Some(message)),
                     };
-                let url = format!(
-                    "/api/sessions/{id}/datasets?kind={}&name={}",
-                    kind.get_untracked(),
-                    String::from(js_sys::encode_uri_component(&file.name))
-                );
-                let request = Request::post(&url)
-                    .header("Authorization", &format!("Bearer {token}"))
-                    .header("Content-Type", "text/csv")
-                    .body(file.text);
-                let outcome = send::<serde_json::Value>(request).await;
-                match outcome {
+                let kind = match DatasetKind::parse(&kind.get_untracked()) {
+                    Ok(kind) => kind,
+                    Err(e) => return error.set(Some(e.to_string())),
+                };
+                match api::add_dataset(&id, &token, kind, &name, &bytes).await {
                     Ok(_) => {
                         error.set(None);
                         load();
@@ -345,32 +280,36 @@ pub fn SessionPage(id: String) -> impl IntoView {
         move |_| {
             let (id, token) = (id.clone(), token.clone());
             let chosen = dataset.get_untracked();
-            let fallback = session.with_untracked(|s| {
-                datasets_of(s, DatasetKind::Battles)
-                    .first()
-                    .map(|d| d.hash.clone())
+            let battles = session.with_untracked(|s| {
+                let all = datasets_of(s, DatasetKind::Battles);
+                all.iter()
+                    .find(|d| d.hash == chosen)
+                    .or_else(|| all.first())
+                    .cloned()
             });
-            let spec = AnalysisSpec::Leaderboard {
-                dataset: if chosen.is_empty() {
-                    fallback.unwrap_or_default()
-                } else {
-                    chosen
-                },
+            let Some(battles) = battles else {
+                return error.set(Some("add a battles dataset first".to_owned()));
+            };
+            let board = LeaderboardSpec {
                 bootstrap: BootstrapParams {
                     rounds: rounds.get_untracked(),
                     seed: seed.get_untracked(),
                     ..BootstrapParams::default()
                 },
-                anchor: None,
+                ..LeaderboardSpec::default()
             };
-            let payload =
-                serde_json::json!({ "title": analysis_title.get_untracked(), "spec": spec });
+            let input = InputRef {
+                hash: battles.hash,
+                name: battles.name,
+            };
+            let spec = Spec {
+                version: tribunal::analysis::SPEC_VERSION,
+                analysis: Statistic::Leaderboard(board),
+                inputs: BTreeMap::from([("battles".to_owned(), input)]),
+            };
+            let title = analysis_title.get_untracked();
             spawn_local(async move {
-                let request = Request::post(&format!("/api/sessions/{id}/analyses"))
-                    .header("Authorization", &format!("Bearer {token}"))
-                    .json(&payload);
-                let outcome = send::<Analysis>(request).await;
-                match outcome {
+                match api::add_analysis(&id, &token, &title, &spec).await {
                     Ok(a) => go(&format!("/s/{id}/a/{}", a.id)),
                     Err(message) => error.set(Some(message)),
                 }
@@ -419,10 +358,7 @@ pub fn SessionPage(id: String) -> impl IntoView {
                 }
             });
             spawn_local(async move {
-                let request = Request::post(&format!("/api/sessions/{id}/runs"))
-                    .header("Authorization", &format!("Bearer {token}"))
-                    .json(&payload);
-                match send::<serde_json::Value>(request).await {
+                match api::start_run(&id, &token, &payload).await {
                     Ok(_) => {
                         error.set(None);
                         load();
@@ -442,7 +378,7 @@ pub fn SessionPage(id: String) -> impl IntoView {
                         {DatasetKind::ALL.into_iter().map(|k| view! { <option value=k.as_str()>{k.as_str()}</option> }).collect_view()}
                     </select>
                 </label>
-                <label class="file">"CSV " <input id="dataset-input" type="file" accept=".csv,text/csv" node_ref=dataset_ref /></label>
+                <label class="file">"File " <input id="dataset-input" type="file" accept=".csv,.jsonl,.npy,.safetensors" node_ref=dataset_ref /></label>
                 <button id="add-dataset" on:click=upload>"Upload to the session"</button>
             </div>
             <h3>"Run the local judge"</h3>
@@ -529,7 +465,15 @@ fn SessionContents(session: SessionView) -> impl IntoView {
     let analyses = session
         .analyses
         .iter()
-        .map(|a| view! { <li><a class="analysis-link" href=format!("/s/{id}/a/{}", a.id)>{a.title.clone()}</a></li> })
+        .map(|a| {
+            let kind = a.spec.analysis.name().replace('_', " ");
+            view! {
+                <li data-kind=a.spec.analysis.name()>
+                    <a class="analysis-link" href=format!("/s/{id}/a/{}", a.id)>{a.title.clone()}</a>
+                    <span class="hint">{format!(" — {kind}")}</span>
+                </li>
+            }
+        })
         .collect_view();
     view! {
         <h2 id="session-title-shown">{session.title.clone()}</h2>
@@ -549,17 +493,15 @@ fn SessionContents(session: SessionView) -> impl IntoView {
     }
 }
 
-/// `/s/<id>/a/<analysis>`: a saved analysis, recomputed here.
+/// `/s/<id>/a/<analysis>`: a saved analysis, recomputed here from the session's datasets.
 #[component]
 pub fn AnalysisPage(id: String, analysis: String) -> impl IntoView {
-    let run = BoardRun::spawn();
-    let heading = RwSignal::new(None::<String>);
-    let failed = RwSignal::new(None::<String>);
+    let loaded = RwSignal::new(None::<Result<(String, Spec, Vec<RoleFile>), String>>);
     {
         let (id, analysis) = (id.clone(), analysis.clone());
         spawn_local(async move {
             let outcome = async {
-                let session = fetch_session(&id).await?;
+                let session = api::fetch_session(&id).await?;
                 remember(&session.id, Some(session.title.clone()), None);
                 let a = session
                     .analyses
@@ -567,85 +509,74 @@ pub fn AnalysisPage(id: String, analysis: String) -> impl IntoView {
                     .find(|a| a.id == analysis)
                     .ok_or_else(|| format!("the session has no analysis {analysis}"))?
                     .clone();
-                let meta = session
-                    .datasets
-                    .iter()
-                    .find(|d| d.hash == a.spec.dataset())
-                    .ok_or_else(|| "the analysis's dataset is not in the session".to_owned())?
-                    .clone();
-                let response = Request::get(&format!("/api/sessions/{id}/datasets/{}", meta.hash))
-                    .send()
-                    .await
-                    .map_err(unreachable_worker)?;
-                if !response.ok() {
-                    return Err(format!(
-                        "HTTP {}: the dataset could not be read",
-                        response.status()
-                    ));
+                let mut files = Vec::new();
+                for (role, input) in &a.spec.inputs {
+                    let meta = session
+                        .datasets
+                        .iter()
+                        .find(|d| d.hash == input.hash)
+                        .ok_or_else(|| format!("the dataset of `{role}` is not in the session"))?;
+                    let bytes = api::fetch_dataset(&id, meta).await?;
+                    files.push(RoleFile::new(role.clone(), meta.name.clone(), bytes));
                 }
-                let text = response.text().await.map_err(|e| e.to_string())?;
-                if content_hash(text.as_bytes()) != meta.hash {
-                    return Err(format!("{}: the data do not match their hash", meta.name));
-                }
-                heading.set(Some(format!("{} — {}", session.title, a.title)));
-                Ok::<_, String>((
-                    Upload {
-                        name: meta.name,
-                        text,
-                    },
-                    a.spec,
-                ))
+                Ok::<_, String>((format!("{} — {}", session.title, a.title), a.spec, files))
             };
-            match outcome.await {
-                Ok((upload, spec)) => recompute(run, upload, spec),
-                Err(message) => failed.set(Some(message)),
-            }
+            loaded.set(Some(outcome.await));
         });
     }
     let share = format!("{}/s/{id}/a/{analysis}", origin());
     view! {
-        <section id="leaderboard" class="card">
-            <p><a id="back-to-session" href=format!("/s/{id}")>"← session"</a></p>
-            <h2 id="analysis-title-shown">{move || heading.get().unwrap_or_else(|| "Saved analysis".to_owned())}</h2>
-            <p class="hint">"Recomputed in this browser from the session's stored data, settings and seed."</p>
-            <p class="share">"Share (read-only): " <input id="analysis-share-url" type="text" readonly prop:value=share /></p>
-            {move || failed.get().map(|m| view! { <div id="analysis-error" class="error" role="alert">{m}</div> })}
-            <BoardRunView run />
-        </section>
+        <p><a id="back-to-session" href=format!("/s/{id}")>"← session"</a></p>
+        <p class="share">"Share (read-only): " <input id="analysis-share-url" type="text" readonly prop:value=share /></p>
+        {move || match loaded.get() {
+            None => view! { <p class="busy">"loading the analysis…"</p> }.into_any(),
+            Some(Err(message)) => view! { <div id="analysis-error" class="error" role="alert">{message}</div> }.into_any(),
+            Some(Ok((heading, spec, files))) => view! {
+                <AnalysisView spec files heading note="Recomputed in this browser from the session's stored data, settings and seed." />
+            }.into_any(),
+        }}
     }
 }
 
 /// `/#share=…`: an analysis whose data came in the link.
 #[component]
 pub fn SharedPage(fragment: String) -> impl IntoView {
-    let run = BoardRun::spawn();
-    let decoded = decode(&fragment);
-    let note = match &decoded {
-        Ok(shared) => format!(
-            "{} ({} bytes) came inside this link and was not sent to any server; the leaderboard is recomputed here with the shared settings and seed.",
-            shared.name,
-            shared.data.len()
-        ),
-        Err(_) => String::new(),
-    };
-    let failed = decoded.as_ref().err().map(ToString::to_string);
-    if let Ok(shared) = decoded {
-        recompute(
-            run,
-            Upload {
-                name: shared.name,
-                text: shared.data,
-            },
-            shared.spec,
-        );
-    }
-    view! {
-        <section id="leaderboard" class="card">
-            <p><a href="/">"← home"</a></p>
-            <h2>"Shared leaderboard"</h2>
-            <p class="hint" id="shared-note">{note}</p>
-            {failed.map(|m| view! { <div id="shared-error" class="error" role="alert">{m}</div> })}
-            <BoardRunView run />
-        </section>
+    match decode(&fragment) {
+        Ok(shared) => {
+            let files: Vec<RoleFile> = shared
+                .spec
+                .inputs
+                .keys()
+                .filter_map(|role| {
+                    let input = shared.inputs.optional(role)?;
+                    Some(RoleFile::new(
+                        role.clone(),
+                        input.name.clone(),
+                        input.bytes.clone(),
+                    ))
+                })
+                .collect();
+            let sizes: Vec<String> = files
+                .iter()
+                .map(|f| format!("{} ({} bytes)", f.name, f.bytes().len()))
+                .collect();
+            let note = format!(
+                "{} came inside this link and was not sent to any server; the analysis is recomputed here with the shared settings and seed.",
+                sizes.join(", ")
+            );
+            let heading = format!("Shared {}", shared.spec.analysis.name().replace('_', " "));
+            view! {
+                <p><a href="/">"← home"</a></p>
+                <AnalysisView spec=shared.spec files heading note note_id="shared-note" />
+            }
+            .into_any()
+        }
+        Err(e) => view! {
+            <section id="leaderboard" class="card">
+                <p><a href="/">"← home"</a></p>
+                <div id="shared-error" class="error" role="alert">{e.to_string()}</div>
+            </section>
+        }
+        .into_any(),
     }
 }

@@ -3,12 +3,16 @@
 //! request number (the page ignores replies to requests it has superseded). Trunk builds it as
 //! `stats-worker.js` + `stats-worker_bg.wasm` (`data-type="worker"`).
 //!
-//! An agreement report ([`Job::Agreement`]), a check of a judge's runs ([`Job::RunCheck`]), an
-//! IRT table ([`Job::Irt`]) and a programs report ([`Job::Programs`]) each run whole in
-//! one worker and come back as the JSON value the CLI prints (undefined statistics are `null`
-//! there, which a typed `f64` could not read back).
+//! Any analysis that runs whole in one worker — a judge study, an agreement report, a check of
+//! a judge's runs, a saved analysis of any kind — is an [`Job::Analyse`] of its
+//! [`tribunal::analysis::Spec`] on its files, run by [`tribunal::analysis::run`] (what the CLI
+//! and `tribunal stats run` call), and comes back as the JSON value the CLI prints (undefined
+//! statistics are `null` there, which a typed `f64` could not read back). The IRT table
+//! ([`Job::Irt`]: every judge × criterion) and a programs report with the user's own programs
+//! ([`Job::Programs`]) run whole too.
 //!
-//! A bootstrap is split across workers. The worker that fits the point leaderboard
+//! A leaderboard's bootstrap is split across workers, each reading the same
+//! [`LeaderboardSpec`]. The worker that fits the point leaderboard
 //! ([`Job::Fit`]) answers with it at once, then runs its share of the rounds on the same parsed
 //! file and keeps the prepared bootstrap; the other workers each parse the file and run a range
 //! of rounds ([`Job::Rounds`]). All report progress every [`ROUNDS_PER_PROGRESS`] rounds, and the
@@ -26,33 +30,26 @@
 use gloo_worker::{Codec, HandlerId, Spawnable, Worker, WorkerBridge, WorkerScope};
 use serde::de::DeserializeOwned;
 use serde::{Deserialize, Serialize};
-use tribunal::aa_report::AaReportParams;
-use tribunal::anchor::Anchor;
-use tribunal::battles::{parse_battles, Battles};
+use tribunal::analysis::{run, Inputs, LeaderboardSpec, Spec};
+use tribunal::battles::Battles;
 use tribunal::bradley_terry::BradleyTerryParams;
 use tribunal::bt_bootstrap::{BtBootstrapParams, BtBootstrapPlan, Replicate};
 use tribunal::calibration::CalibrationParams;
 use tribunal::calibration_data::{
     parse_calibration, parse_calibration_with_embeddings, CalibrationData, HeadKind,
 };
-use tribunal::consistency_report::ConsistencyReportParams;
 use tribunal::cross_validation::CvCurve;
 use tribunal::embedding_file::read_embeddings;
 use tribunal::irt_report::IrtReportParams;
-use tribunal::judge_study::{JudgeStudy, JudgeStudyParams};
 use tribunal::leaderboard::{bradley_terry_leaderboard, Leaderboard};
-use tribunal::position_report::PositionReportParams;
 use tribunal::program_pairs::{
-    judge_items_csv, parse_judgments_jsonl, parse_probes, parse_program_pairs, parse_verdicts,
-    Probe, ProgramPair,
+    judge_items_csv, parse_llm_verdicts, parse_probes, parse_program_pairs, Probe, ProgramPair,
 };
 use tribunal::program_report::{
     builtin_probe_scores, builtin_scores, ProbeScores, ProgramReport, ProgramReportParams,
 };
 use tribunal::program_votes::ScoreMatrix;
-use tribunal::reliability_report::{AgreementReportParams, RatingsFile};
-use tribunal::scored_battles::{join_battle_files, parse_scored_battles};
-use tribunal::slices::SliceParams;
+use tribunal::reliability_report::RatingsFile;
 use wasm_bindgen::JsValue;
 
 /// Where the page finds the worker script (Trunk's output name for the `stats-worker` bin).
@@ -107,6 +104,62 @@ impl Upload {
     }
 }
 
+/// A file in a role of an analysis ([`tribunal::analysis::Spec::inputs`]): UTF-8 text travels
+/// as text, anything else (an embedding array) as bytes.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct RoleFile {
+    pub role: String,
+    pub name: String,
+    pub content: Content,
+}
+
+/// A file's content.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub enum Content {
+    Text(String),
+    Bytes(Vec<u8>),
+}
+
+impl RoleFile {
+    /// The file `name` with `bytes` in `role`.
+    pub fn new(role: impl Into<String>, name: impl Into<String>, bytes: Vec<u8>) -> Self {
+        let content = match String::from_utf8(bytes) {
+            Ok(text) => Content::Text(text),
+            Err(e) => Content::Bytes(e.into_bytes()),
+        };
+        Self {
+            role: role.into(),
+            name: name.into(),
+            content,
+        }
+    }
+
+    /// A text file in `role`.
+    pub fn text(role: impl Into<String>, upload: Upload) -> Self {
+        Self {
+            role: role.into(),
+            name: upload.name,
+            content: Content::Text(upload.text),
+        }
+    }
+
+    pub fn bytes(&self) -> &[u8] {
+        match &self.content {
+            Content::Text(text) => text.as_bytes(),
+            Content::Bytes(bytes) => bytes,
+        }
+    }
+
+    /// The files as an analysis's inputs.
+    pub fn inputs(files: &[Self]) -> Inputs {
+        let mut inputs = Inputs::new();
+        for file in files {
+            inputs.insert(file.role.clone(), file.name.clone(), file.bytes().to_vec());
+        }
+        inputs
+    }
+}
+
 /// A named binary input file (an embedding array).
 #[derive(Debug, Clone, Serialize, Deserialize)]
 pub struct BinaryUpload {
@@ -117,14 +170,13 @@ pub struct BinaryUpload {
 /// Work for the statistics worker.
 #[derive(Debug, Clone, Serialize, Deserialize)]
 pub enum Job {
-    /// Parse a battles CSV and fit the leaderboard (point estimates, sandwich SEs), anchored
-    /// when `anchor` is given; then run bootstrap rounds `start..end` on it and keep the
+    /// Parse a battles CSV and fit the leaderboard of `spec` (point estimates, sandwich SEs,
+    /// anchored when it says so); then run bootstrap rounds `start..end` on it and keep the
     /// prepared bootstrap for [`Job::Summarise`].
     Fit {
         request: u64,
         battles: Upload,
-        params: BtBootstrapParams,
-        anchor: Option<Anchor>,
+        spec: LeaderboardSpec,
         start: usize,
         end: usize,
     },
@@ -132,7 +184,7 @@ pub enum Job {
     Rounds {
         request: u64,
         battles: Upload,
-        params: BtBootstrapParams,
+        spec: LeaderboardSpec,
         start: usize,
         end: usize,
     },
@@ -149,20 +201,11 @@ pub enum Job {
         request: u64,
         battles: Vec<(String, String, f64)>,
     },
-    /// A judge against humans.
-    Study {
+    /// An analysis run whole: `spec` on the files of its roles.
+    Analyse {
         request: u64,
-        input: StudyInput,
-        params: Box<JudgeStudyParams>,
-    },
-    /// Agreement of a group of raters and of judges against its majority.
-    Agreement {
-        request: u64,
-        input: RatingsFile,
-        judges: Vec<RatingsFile>,
-        params: Box<AgreementReportParams>,
-        /// Also the per-slice table (`slices` in the JSON), as `stats agree --slice` prints.
-        slices: Option<SliceParams>,
+        spec: Box<Spec>,
+        files: Vec<RoleFile>,
     },
     /// Parse a calibration's training file (and its embedding file) and keep it as `version`.
     LoadCalibration {
@@ -189,12 +232,6 @@ pub enum Job {
         test_embeddings: Option<BinaryUpload>,
         params: CalibrationParams,
         curve: CvCurve,
-    },
-    /// A check of a judge's own runs: A/A, self-consistency or position bias.
-    RunCheck {
-        request: u64,
-        input: RatingsFile,
-        check: Box<RunCheck>,
     },
     /// The IRT report of every judge × criterion of a ratings file with variants.
     Irt {
@@ -228,42 +265,6 @@ pub struct UserProgram {
     pub scores: Vec<Option<f64>>,
 }
 
-/// A check of a judge's runs on one ratings file; each is the report its CLI subcommand prints.
-#[derive(Debug, Clone, Serialize, Deserialize)]
-pub enum RunCheck {
-    /// `tribunal stats aa`.
-    Aa(AaReportParams),
-    /// `tribunal stats consistency`.
-    Consistency(ConsistencyReportParams),
-    /// `tribunal stats position`.
-    Position(PositionReportParams),
-}
-
-impl RunCheck {
-    /// The report's JSON, as the CLI prints it.
-    fn run(&self, input: &RatingsFile) -> Result<serde_json::Value, String> {
-        let json = match self {
-            Self::Aa(params) => params.fit(input).map(serde_json::to_value),
-            Self::Consistency(params) => params.fit(input).map(serde_json::to_value),
-            Self::Position(params) => params.fit(input).map(serde_json::to_value),
-        };
-        json.map_err(|e| e.to_string())?.map_err(|e| e.to_string())
-    }
-}
-
-/// The input of a judge study.
-#[derive(Debug, Clone, Serialize, Deserialize)]
-pub enum StudyInput {
-    /// Human battles and judge battles joined on a key column (LLMFAO's pair `id`).
-    Joined {
-        human: Upload,
-        judge: Upload,
-        key: String,
-    },
-    /// One scored-battles CSV (judge scores or verdicts, and human labels).
-    Scored(Upload),
-}
-
 /// The worker's answers.
 #[derive(Debug, Clone, Serialize, Deserialize)]
 pub enum Reply {
@@ -282,12 +283,8 @@ pub enum Reply {
         request: u64,
         result: Result<Leaderboard, String>,
     },
-    Studied {
-        request: u64,
-        result: Box<Result<JudgeStudy, String>>,
-    },
-    /// The agreement report's JSON, as the CLI prints it.
-    Agreed {
+    /// The report of an [`Job::Analyse`], as the CLI prints it.
+    Analysed {
         request: u64,
         result: Result<serde_json::Value, String>,
     },
@@ -308,11 +305,6 @@ pub enum Reply {
     Calibrated {
         request: u64,
         result: Result<(serde_json::Value, String), String>,
-    },
-    /// The run check's JSON, as the CLI prints it.
-    RunChecked {
-        request: u64,
-        result: Result<serde_json::Value, String>,
     },
     /// The IRT cells' JSON (judge × criterion).
     IrtFitted {
@@ -358,39 +350,27 @@ impl StatsWorker {
     }
 }
 
-fn study(input: &StudyInput, params: &JudgeStudyParams) -> tribunal::Result<JudgeStudy> {
-    match input {
-        StudyInput::Joined { human, judge, key } => {
-            let (source, joined) = join_battle_files(
-                (&human.name, human.text.as_bytes()),
-                (&judge.name, judge.text.as_bytes()),
-                key,
-            )?;
-            params.fit_joined(&source, &joined)
-        }
-        StudyInput::Scored(upload) => params.fit(
-            &upload.name,
-            &parse_scored_battles(&upload.name, upload.text.as_bytes())?,
-        ),
-    }
+/// `spec` on `files`: the report as the CLI prints it.
+fn analyse(spec: &Spec, files: &[RoleFile]) -> Result<serde_json::Value, String> {
+    let report = run(spec, &RoleFile::inputs(files)).map_err(|e| e.to_string())?;
+    serde_json::to_value(report).map_err(|e| e.to_string())
 }
 
-/// What `tribunal stats agree` prints (with `--slice` when `slices` is given).
-fn agreement(
-    input: &RatingsFile,
-    judges: &[RatingsFile],
-    params: &AgreementReportParams,
-    slices: Option<&SliceParams>,
-) -> Result<serde_json::Value, String> {
-    let report = params.fit(input, judges).map_err(|e| e.to_string())?;
-    let mut json = serde_json::to_value(report).map_err(|e| e.to_string())?;
-    if let Some(slices) = slices {
-        let table = slices
-            .fit(params, input, judges)
-            .map_err(|e| e.to_string())?;
-        json["slices"] = serde_json::to_value(table).map_err(|e| e.to_string())?;
+/// The bootstrap of `spec` on `battles` (clustered and anchored as it says).
+fn plan(
+    spec: &LeaderboardSpec,
+    battles: &Battles,
+    clusters: Option<&[usize]>,
+) -> tribunal::Result<BtBootstrapPlan> {
+    let plan = BtBootstrapParams {
+        bt: spec.bradley_terry,
+        bootstrap: spec.bootstrap,
     }
-    Ok(json)
+    .plan(battles, clusters)?;
+    match &spec.anchor {
+        Some(anchor) => plan.anchored(anchor),
+        None => Ok(plan),
+    }
 }
 
 fn parse_probe_upload(probes: Option<&Upload>) -> tribunal::Result<Vec<Probe>> {
@@ -449,13 +429,7 @@ fn programs_report(
     let probes = parse_probe_upload(probes)?;
     let ids: Vec<&str> = parsed.iter().map(|p| p.id.as_str()).collect();
     let verdicts = llm
-        .map(|l| {
-            if l.name.ends_with(".jsonl") {
-                parse_judgments_jsonl(&l.name, l.text.as_bytes(), &ids)
-            } else {
-                parse_verdicts(&l.name, l.text.as_bytes(), &ids)
-            }
-        })
+        .map(|l| parse_llm_verdicts(&l.name, l.text.as_bytes(), &ids))
         .transpose()?;
     let n = parsed.len();
     let scores = builtin_scores(&parsed).join(&user_scores(user, 0, n, 2))?;
@@ -539,10 +513,6 @@ fn calibrate(
     Ok((report, model))
 }
 
-fn parse(upload: &Upload) -> tribunal::Result<Battles> {
-    parse_battles(&upload.name, upload.text.as_bytes())
-}
-
 /// Runs rounds `start..end` of `plan`, reporting progress to `id`.
 fn rounds(
     scope: &WorkerScope<StatsWorker>,
@@ -588,20 +558,21 @@ impl Worker for StatsWorker {
             Job::Fit {
                 request,
                 battles,
-                params,
-                anchor,
+                spec,
                 start,
                 end,
             } => {
                 self.bootstrap = None;
-                let fitted = parse(&battles)
-                    .and_then(|b| {
-                        let leaderboard = bradley_terry_leaderboard(&battles.name, &b, &params.bt)?;
-                        let leaderboard = match &anchor {
+                let fitted = spec
+                    .battles(&battles.name, battles.text.as_bytes())
+                    .and_then(|(b, clusters)| {
+                        let leaderboard =
+                            bradley_terry_leaderboard(&battles.name, &b, &spec.bradley_terry)?;
+                        let leaderboard = match &spec.anchor {
                             Some(anchor) => leaderboard.anchored(anchor, &b)?,
                             None => leaderboard,
                         };
-                        Ok((b, leaderboard))
+                        Ok((b, clusters, leaderboard))
                     })
                     .map_err(|e| e.to_string());
                 scope.respond(
@@ -610,19 +581,14 @@ impl Worker for StatsWorker {
                         request,
                         result: fitted
                             .as_ref()
-                            .map(|(_, lb)| lb.clone())
+                            .map(|(_, _, lb)| lb.clone())
                             .map_err(Clone::clone),
                     },
                 );
-                let (Ok((b, _)), true) = (fitted, start < end) else {
+                let (Ok((b, clusters, _)), true) = (fitted, start < end) else {
                     return;
                 };
-                let result = params
-                    .plan(&b, None)
-                    .and_then(|plan| match &anchor {
-                        Some(anchor) => plan.anchored(anchor),
-                        None => Ok(plan),
-                    })
+                let result = plan(&spec, &b, clusters.as_deref())
                     .and_then(|plan| {
                         let replicates = rounds(scope, id, request, &plan, start, end)?;
                         self.bootstrap = Some((request, plan));
@@ -638,14 +604,15 @@ impl Worker for StatsWorker {
             Job::Rounds {
                 request,
                 battles,
-                params,
+                spec,
                 start,
                 end,
             } => Reply::Rounds {
                 request,
                 start,
-                result: parse(&battles)
-                    .and_then(|b| params.plan(&b, None))
+                result: spec
+                    .battles(&battles.name, battles.text.as_bytes())
+                    .and_then(|(b, clusters)| plan(&spec, &b, clusters.as_deref()))
                     .and_then(|plan| rounds(scope, id, request, &plan, start, end))
                     .map_err(|e| e.to_string()),
             },
@@ -676,23 +643,13 @@ impl Worker for StatsWorker {
                 )
                 .map_err(|e| e.to_string()),
             },
-            Job::Study {
+            Job::Analyse {
                 request,
-                input,
-                params,
-            } => Reply::Studied {
+                spec,
+                files,
+            } => Reply::Analysed {
                 request,
-                result: Box::new(study(&input, &params).map_err(|e| e.to_string())),
-            },
-            Job::Agreement {
-                request,
-                input,
-                judges,
-                params,
-                slices,
-            } => Reply::Agreed {
-                request,
-                result: agreement(&input, &judges, &params, slices.as_ref()),
+                result: analyse(&spec, &files),
             },
             Job::LoadCalibration {
                 version,
@@ -734,14 +691,6 @@ impl Worker for StatsWorker {
                 result: self.kept(version).and_then(|train| {
                     calibrate(train, &test, test_embeddings.as_ref(), &params, curve)
                 }),
-            },
-            Job::RunCheck {
-                request,
-                input,
-                check,
-            } => Reply::RunChecked {
-                request,
-                result: check.run(&input),
             },
             Job::Irt {
                 request,

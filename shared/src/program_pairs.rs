@@ -149,6 +149,24 @@ pub fn parse_program_pairs(source: &str, bytes: &[u8]) -> Result<Vec<ProgramPair
     Ok(pairs)
 }
 
+/// An LLM judge's verdicts on the pairs with ids `ids`, in their order: a `tribunal judge` run's
+/// JSON lines when the file's name ends in `.jsonl` ([`parse_judgments_jsonl`]), else a verdicts
+/// CSV ([`parse_verdicts`]).
+///
+/// # Errors
+/// Those of the reader the name picks.
+pub fn parse_llm_verdicts(
+    source: &str,
+    bytes: &[u8],
+    ids: &[&str],
+) -> Result<Vec<Option<Preference>>> {
+    if source.ends_with(".jsonl") {
+        parse_judgments_jsonl(source, bytes, ids)
+    } else {
+        parse_verdicts(source, bytes, ids)
+    }
+}
+
 /// Reads a verdicts file `id,label` over the pairs with ids `ids`: the verdict of each pair, in
 /// the order of `ids` (`None` where the file has no row for a pair).
 pub fn parse_verdicts(source: &str, bytes: &[u8], ids: &[&str]) -> Result<Vec<Option<Preference>>> {

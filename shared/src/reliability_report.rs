@@ -44,16 +44,27 @@ pub struct RatingsFile {
 
 impl RatingsFile {
     /// A judge's file: without the rater column its rows are rated by the file's name without
-    /// folders and extension (`runs/gpt4.csv` → `gpt4`).
+    /// folders and extension (`runs/gpt4.csv` → `gpt4`; standard input, `<stdin>`, is `stdin`).
     pub fn judge(source: &str, bytes: Vec<u8>) -> Self {
-        let name = source.rsplit(['/', '\\']).next().unwrap_or(source);
+        let source_name = if source == "<stdin>" { "stdin" } else { source };
+        let name = source_name
+            .rsplit(['/', '\\'])
+            .next()
+            .unwrap_or(source_name);
         let stem = match name.rsplit_once('.') {
             Some((stem, _)) if !stem.trim().is_empty() => stem,
             _ => name,
         };
         Self {
             source: source.to_owned(),
-            default_rater: Some(if stem.trim().is_empty() { source } else { stem }.to_owned()),
+            default_rater: Some(
+                if stem.trim().is_empty() {
+                    source_name
+                } else {
+                    stem
+                }
+                .to_owned(),
+            ),
             bytes,
         }
     }
@@ -400,6 +411,11 @@ mod tests {
         assert_eq!(j.default_rater.as_deref(), Some("gpt4"));
         let j = RatingsFile::judge("C:\\x\\judge", Vec::new());
         assert_eq!(j.default_rater.as_deref(), Some("judge"));
+        let j = RatingsFile::judge("runs/judge.v2.csv", Vec::new());
+        assert_eq!(j.default_rater.as_deref(), Some("judge.v2"));
+        let j = RatingsFile::judge("<stdin>", Vec::new());
+        assert_eq!(j.default_rater.as_deref(), Some("stdin"));
+        assert_eq!(j.source, "<stdin>");
     }
 
     #[test]

@@ -2,10 +2,13 @@
 //!
 //! Model: a session holds datasets, judge-run reproducibility records and saved analyses. A
 //! dataset is content-addressed — its id is [`content_hash`] of its bytes, so the same upload
-//! is stored once however often it is added. A saved analysis is a statistic with its settings
-//! and seed ([`AnalysisSpec`]); it stores no numbers, so whoever opens it recomputes exactly
-//! the same ones from the stored data. A [`SessionArchive`] is the whole session as one
-//! self-describing JSON document that another worker imports with identical results.
+//! is stored once however often it is added. A saved analysis is an [`analysis::Spec`] (the
+//! statistic with every setting and seed, and its inputs by role → dataset hash); it stores no
+//! numbers, so whoever opens it recomputes exactly the same ones from the stored data. A
+//! [`SessionArchive`] is the whole session as one self-describing JSON document that another
+//! worker imports with identical results. Archives and stored analyses of version 1 (a
+//! leaderboard was the only analysis: `{"statistic": "leaderboard", "dataset", "bootstrap",
+//! "anchor"}`) still read, as the leaderboard spec they meant.
 //!
 //! Arguments: dataset bytes with their [`DatasetKind`] and name ([`check_dataset`]); an
 //! archive ([`SessionArchive::validate`]); an analysis against a session's datasets
@@ -15,25 +18,32 @@
 //!
 //! Errors: a dataset that does not parse as its kind is the parser's located error; an
 //! archive with another format or version, a dataset whose content does not match its hash,
-//! an analysis naming a dataset that is not in the session, a duplicate analysis id, or
-//! settings out of range are [`Error::Input`] located at the archive's field, or
-//! [`Error::InvalidParam`].
+//! an analysis naming a dataset that is not in the session or of a kind its role does not read,
+//! a duplicate analysis id, or a spec of another version are [`Error::Input`] located at the
+//! archive's field.
 
+use crate::analysis::{self, Analysis as Statistic, InputRef, LeaderboardSpec, Spec};
 use crate::anchor::Anchor;
-use crate::battles::parse_battles;
+use crate::battles::{csv_error, parse_battles};
+use crate::csv_row;
+use crate::embedding_file::read_embeddings;
 use crate::error::{Error, Location, Result};
 use crate::judge_items::parse_judge_items;
-use crate::program_pairs::parse_program_pairs;
+use crate::program_pairs::{parse_probes, parse_program_pairs};
 use crate::provenance::ToolVersion;
 use crate::ratings::{RatingsParams, ScoreScale};
 use crate::resample::BootstrapParams;
-use serde::{Deserialize, Serialize};
+use crate::scored_battles::parse_scored_battles;
+use crate::vote_file::parse_vote_file;
+use base64::Engine;
+use serde::{Deserialize, Deserializer, Serialize};
 use sha2::{Digest, Sha256};
+use std::collections::BTreeMap;
 
 /// The `format` field of every archive.
 pub const ARCHIVE_FORMAT: &str = "tribunal-session";
-/// The archive layout this crate writes and reads.
-pub const ARCHIVE_VERSION: u32 = 1;
+/// The archive layout this crate writes; it reads this one and version 1 (leaderboard-only).
+pub const ARCHIVE_VERSION: u32 = 2;
 
 /// What a dataset holds; it decides the parser that checks it.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
@@ -47,11 +57,35 @@ pub enum DatasetKind {
     Ratings,
     /// Response pairs with human labels (`id,instruction,response,response_b[,label]`).
     Pairs,
+    /// Battles with a judge's score or verdict and the human label
+    /// ([`crate::scored_battles`]).
+    ScoredBattles,
+    /// A calibration head's training or test rows (a CSV; its columns depend on the head).
+    Calibration,
+    /// An embedding array (`.npy` or `.safetensors`), row i for the CSV's data row i.
+    Embeddings,
+    /// An LLM judge's verdicts on pairs: an `id,label` CSV or a `tribunal judge` `.jsonl`.
+    Verdicts,
+    /// Perturbation probes of a pairs file ([`crate::program_pairs::parse_probes`]).
+    Probes,
+    /// A committee's vote file ([`crate::vote_file`]).
+    Votes,
 }
 
 impl DatasetKind {
     /// Every kind, in the order the app lists them.
-    pub const ALL: [Self; 4] = [Self::Battles, Self::Items, Self::Ratings, Self::Pairs];
+    pub const ALL: [Self; 10] = [
+        Self::Battles,
+        Self::Items,
+        Self::Ratings,
+        Self::Pairs,
+        Self::ScoredBattles,
+        Self::Calibration,
+        Self::Embeddings,
+        Self::Verdicts,
+        Self::Probes,
+        Self::Votes,
+    ];
 
     /// The kind's name, as [`DatasetKind::parse`] reads it.
     pub fn as_str(self) -> &'static str {
@@ -60,6 +94,12 @@ impl DatasetKind {
             Self::Items => "items",
             Self::Ratings => "ratings",
             Self::Pairs => "pairs",
+            Self::ScoredBattles => "scored_battles",
+            Self::Calibration => "calibration",
+            Self::Embeddings => "embeddings",
+            Self::Verdicts => "verdicts",
+            Self::Probes => "probes",
+            Self::Votes => "votes",
         }
     }
 
@@ -69,11 +109,46 @@ impl DatasetKind {
             .into_iter()
             .find(|k| k.as_str() == text)
             .ok_or_else(|| {
+                let names: Vec<&str> = Self::ALL.iter().map(|k| k.as_str()).collect();
                 Error::param(
                     "kind",
-                    format!("expected battles, items, ratings or pairs, found `{text}`"),
+                    format!("expected one of {}, found `{text}`", names.join(", ")),
                 )
             })
+    }
+
+    /// Whether the content is binary (every other kind is UTF-8 text).
+    pub fn is_binary(self) -> bool {
+        self == Self::Embeddings
+    }
+
+    /// The kind of dataset `statistic` reads in `role`.
+    pub fn of_role(statistic: &Statistic, role: &str) -> Self {
+        match statistic {
+            Statistic::Leaderboard(_) | Statistic::JudgeStudy(_) | Statistic::Conformal(_) => {
+                match role {
+                    "scored_battles" => Self::ScoredBattles,
+                    _ => Self::Battles,
+                }
+            }
+            Statistic::Agreement(_)
+            | Statistic::Aa(_)
+            | Statistic::Consistency(_)
+            | Statistic::Position(_)
+            | Statistic::Irt(_) => Self::Ratings,
+            Statistic::Calibration(_) => match role {
+                "train_embeddings" | "test_embeddings" => Self::Embeddings,
+                _ => Self::Calibration,
+            },
+            Statistic::Programs(_) | Statistic::LabelModel(_) | Statistic::Routing(_) => match role
+            {
+                "pairs" => Self::Pairs,
+                "probes" => Self::Probes,
+                "votes" => Self::Votes,
+                _ => Self::Verdicts,
+            },
+            Statistic::Power(_) => Self::Ratings,
+        }
     }
 }
 
@@ -114,6 +189,13 @@ pub fn check_dataset(kind: DatasetKind, name: &str, bytes: &[u8]) -> Result<Data
             params.parse(name, bytes)?.ratings.len()
         }
         DatasetKind::Pairs => parse_program_pairs(name, bytes)?.len(),
+        DatasetKind::ScoredBattles => parse_scored_battles(name, bytes)?.battles.len(),
+        DatasetKind::Calibration => csv_rows(name, bytes)?,
+        DatasetKind::Embeddings => read_embeddings(name, bytes)?.len(),
+        DatasetKind::Verdicts if name.ends_with(".jsonl") => jsonl_rows(name, bytes)?,
+        DatasetKind::Verdicts => csv_rows(name, bytes)?,
+        DatasetKind::Probes => parse_probes(name, bytes)?.len(),
+        DatasetKind::Votes => parse_vote_file(name, bytes)?.ids.len(),
     };
     Ok(DatasetMeta {
         hash: content_hash(bytes),
@@ -124,27 +206,96 @@ pub fn check_dataset(kind: DatasetKind, name: &str, bytes: &[u8]) -> Result<Data
     })
 }
 
-/// A statistic with its settings and seed: what a saved analysis recomputes.
-#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+/// The data rows of a well-formed CSV (a header, every row as wide).
+fn csv_rows(name: &str, bytes: &[u8]) -> Result<usize> {
+    let (mut reader, _) = csv_row::open(name, bytes)?;
+    let mut rows = 0;
+    for record in reader.records() {
+        record.map_err(|e| csv_error(name, &e))?;
+        rows += 1;
+    }
+    Ok(rows)
+}
+
+/// The records of a JSON Lines file: every line that is not blank is one JSON object.
+fn jsonl_rows(name: &str, bytes: &[u8]) -> Result<usize> {
+    let mut rows = 0;
+    for (i, line) in bytes.split(|&b| b == b'\n').enumerate() {
+        if line.iter().all(u8::is_ascii_whitespace) {
+            continue;
+        }
+        match serde_json::from_slice::<serde_json::Value>(line) {
+            Ok(serde_json::Value::Object(_)) => rows += 1,
+            Ok(_) => {
+                return Err(Error::input(
+                    Location::line(name, i as u64 + 1),
+                    "expected a JSON object per line",
+                ))
+            }
+            Err(e) => {
+                return Err(Error::input(
+                    Location::line(name, i as u64 + 1),
+                    format!("expected a JSON object per line: {e}"),
+                ))
+            }
+        }
+    }
+    Ok(rows)
+}
+
+/// A saved analysis of version 1, when the leaderboard was the only one: read, never written.
+#[derive(Deserialize)]
 #[serde(tag = "statistic", rename_all = "snake_case")]
-pub enum AnalysisSpec {
-    /// The Bradley–Terry leaderboard of a battles dataset with seeded bootstrap intervals,
-    /// optionally anchored.
+pub(crate) enum SpecV1 {
     Leaderboard {
-        /// The dataset's [`content_hash`].
         dataset: String,
         bootstrap: BootstrapParams,
         anchor: Option<Anchor>,
     },
 }
 
-impl AnalysisSpec {
-    /// The dataset the analysis reads.
-    pub fn dataset(&self) -> &str {
-        match self {
-            Self::Leaderboard { dataset, .. } => dataset,
+impl SpecV1 {
+    /// The spec it meant: the leaderboard of the battles `dataset` (its name unrecorded, so it
+    /// is named as the session names it) with the default Bradley–Terry settings.
+    pub(crate) fn upgrade(self) -> Spec {
+        let Self::Leaderboard {
+            dataset,
+            bootstrap,
+            anchor,
+        } = self;
+        let spec = LeaderboardSpec {
+            bootstrap,
+            anchor,
+            ..LeaderboardSpec::default()
+        };
+        let input = InputRef {
+            hash: dataset,
+            name: String::new(),
+        };
+        Spec {
+            version: analysis::SPEC_VERSION,
+            analysis: Statistic::Leaderboard(spec),
+            inputs: BTreeMap::from([("battles".to_owned(), input)]),
         }
     }
+}
+
+/// A stored or archived spec: the current layout, or version 1's (`"statistic": …`) upgraded.
+///
+/// # Errors
+/// The JSON error of the layout it claims to be.
+pub fn spec_from_value(value: serde_json::Value) -> serde_json::Result<Spec> {
+    if value.get("statistic").is_some() {
+        serde_json::from_value::<SpecV1>(value).map(SpecV1::upgrade)
+    } else {
+        serde_json::from_value::<Spec>(value)
+    }
+}
+
+fn spec_of_any_version<'de, D: Deserializer<'de>>(
+    deserializer: D,
+) -> std::result::Result<Spec, D::Error> {
+    spec_from_value(serde_json::Value::deserialize(deserializer)?).map_err(serde::de::Error::custom)
 }
 
 /// A saved analysis.
@@ -153,7 +304,8 @@ pub struct Analysis {
     /// Unique within its session; part of the analysis URL `/s/<session>/a/<id>`.
     pub id: String,
     pub title: String,
-    pub spec: AnalysisSpec,
+    #[serde(deserialize_with = "spec_of_any_version")]
+    pub spec: Spec,
     /// The tool and commit that saved it (the spec holds its settings, seed and dataset
     /// SHA-256); `None` for analyses saved before this was recorded.
     #[serde(default)]
@@ -182,27 +334,42 @@ impl Analysis {
                 ),
             ));
         }
-        match &self.spec {
-            AnalysisSpec::Leaderboard {
-                dataset, bootstrap, ..
-            } => {
-                bootstrap.validate()?;
-                match datasets.iter().find(|d| &d.hash == dataset) {
-                    Some(d) if d.kind == DatasetKind::Battles => Ok(()),
-                    Some(d) => Err(Error::input(
-                        at(),
-                        format!(
-                            "a leaderboard needs a battles dataset; {} is {:?}",
-                            d.name, d.kind
-                        ),
-                    )),
-                    None => Err(Error::input(
-                        at(),
-                        format!("the dataset {dataset} is not in this session"),
-                    )),
+        let invalid = |message: String| Error::input(at(), message);
+        if self.spec.version != analysis::SPEC_VERSION {
+            return Err(invalid(format!(
+                "this build reads analysis specs of version {}, found {}",
+                analysis::SPEC_VERSION,
+                self.spec.version
+            )));
+        }
+        let statistic = &self.spec.analysis;
+        statistic.validate()?;
+        statistic
+            .roles()
+            .check(self.spec.inputs.keys())
+            .map_err(|e| invalid(e.to_string()))?;
+        for (role, input) in &self.spec.inputs {
+            let wanted = DatasetKind::of_role(statistic, role);
+            match datasets.iter().find(|d| d.hash == input.hash) {
+                Some(d) if d.kind == wanted => {}
+                Some(d) => {
+                    return Err(invalid(format!(
+                        "the {} analysis reads a {} dataset in the role `{role}`; {} is {}",
+                        statistic.name(),
+                        wanted.as_str(),
+                        d.name,
+                        d.kind.as_str()
+                    )))
+                }
+                None => {
+                    return Err(invalid(format!(
+                        "the dataset {} (role `{role}`) is not in this session",
+                        input.hash
+                    )))
                 }
             }
         }
+        Ok(())
     }
 }
 
@@ -227,8 +394,43 @@ pub struct SessionView {
 pub struct ArchivedDataset {
     #[serde(flatten)]
     pub meta: DatasetMeta,
-    /// The dataset's bytes as UTF-8 text (every dataset kind is CSV).
+    /// The dataset's bytes: UTF-8 text, or base64 (standard, padded) for a binary kind
+    /// ([`DatasetKind::is_binary`]).
     pub content: String,
+}
+
+impl ArchivedDataset {
+    /// `bytes` of the dataset `meta`, encoded as its kind is.
+    pub fn new(meta: DatasetMeta, bytes: &[u8]) -> Self {
+        let content = if meta.kind.is_binary() {
+            base64::engine::general_purpose::STANDARD.encode(bytes)
+        } else {
+            String::from_utf8_lossy(bytes).into_owned()
+        };
+        Self { meta, content }
+    }
+
+    /// The dataset's bytes.
+    ///
+    /// # Errors
+    /// [`Error::Input`] located at `field` of `source` when a binary dataset's content is not
+    /// base64.
+    pub fn bytes(&self, source: &str, field: &str) -> Result<Vec<u8>> {
+        if !self.meta.kind.is_binary() {
+            return Ok(self.content.as_bytes().to_vec());
+        }
+        base64::engine::general_purpose::STANDARD
+            .decode(&self.content)
+            .map_err(|e| {
+                Error::input(
+                    Location {
+                        field: Some(field.to_owned()),
+                        ..Location::line(source, 0)
+                    },
+                    format!("{}: expected base64 content, {e}", self.meta.name),
+                )
+            })
+    }
 }
 
 /// A whole session in one self-describing document: format, version, datasets with their
@@ -251,8 +453,8 @@ pub struct SessionArchive {
 }
 
 impl SessionArchive {
-    /// The archive of a session and its datasets' contents (in the view's order).
-    pub fn new(view: SessionView, contents: Vec<String>) -> Self {
+    /// The archive of a session and its datasets' bytes (in the view's order).
+    pub fn new(view: SessionView, contents: Vec<Vec<u8>>) -> Self {
         Self {
             format: ARCHIVE_FORMAT.to_owned(),
             version: ARCHIVE_VERSION,
@@ -263,7 +465,7 @@ impl SessionArchive {
                 .datasets
                 .into_iter()
                 .zip(contents)
-                .map(|(meta, content)| ArchivedDataset { meta, content })
+                .map(|(meta, bytes)| ArchivedDataset::new(meta, &bytes))
                 .collect(),
             runs: view.runs,
             analyses: view.analyses,
@@ -277,18 +479,19 @@ impl SessionArchive {
             field: Some(field),
             ..Location::line(source, 0)
         };
-        if self.format != ARCHIVE_FORMAT || self.version != ARCHIVE_VERSION {
+        if self.format != ARCHIVE_FORMAT || !(1..=ARCHIVE_VERSION).contains(&self.version) {
             return Err(Error::input(
                 at("format".to_owned()),
                 format!(
-                    "expected a `{ARCHIVE_FORMAT}` archive version {ARCHIVE_VERSION}, found `{}` version {}",
+                    "expected a `{ARCHIVE_FORMAT}` archive of version 1 to {ARCHIVE_VERSION}, found `{}` version {}",
                     self.format, self.version
                 ),
             ));
         }
         let mut metas = Vec::with_capacity(self.datasets.len());
         for (i, d) in self.datasets.iter().enumerate() {
-            let checked = check_dataset(d.meta.kind, &d.meta.name, d.content.as_bytes())?;
+            let bytes = d.bytes(source, &format!("datasets[{i}].content"))?;
+            let checked = check_dataset(d.meta.kind, &d.meta.name, &bytes)?;
             if checked.hash != d.meta.hash {
                 return Err(Error::input(
                     at(format!("datasets[{i}].hash")),
@@ -332,14 +535,12 @@ mod tests {
     fn archive() -> SessionArchive {
         let meta = check_dataset(DatasetKind::Battles, "b.csv", BATTLES.as_bytes()).unwrap();
         assert_eq!(meta.rows, 2);
+        let mut inputs = analysis::Inputs::new();
+        inputs.insert("battles", "b.csv", BATTLES.as_bytes().to_vec());
         let analysis = Analysis {
             id: "a1".to_owned(),
             title: "board".to_owned(),
-            spec: AnalysisSpec::Leaderboard {
-                dataset: meta.hash.clone(),
-                bootstrap: BootstrapParams::default(),
-                anchor: None,
-            },
+            spec: Spec::new(Statistic::Leaderboard(LeaderboardSpec::default()), &inputs),
             created_with: None,
         };
         SessionArchive::new(
@@ -352,7 +553,7 @@ mod tests {
                 streams: Vec::new(),
                 analyses: vec![analysis],
             },
-            vec![BATTLES.to_owned()],
+            vec![BATTLES.as_bytes().to_vec()],
         )
     }
 
@@ -399,16 +600,122 @@ mod tests {
         let e = a.validate("a.json").unwrap_err();
         assert!(e.to_string().contains("appears twice"), "{e}");
         let mut a = archive();
-        a.analyses[0].spec = AnalysisSpec::Leaderboard {
-            dataset: content_hash(b"other"),
-            bootstrap: BootstrapParams::default(),
-            anchor: None,
-        };
+        a.analyses[0].spec.inputs.insert(
+            "battles".to_owned(),
+            InputRef {
+                hash: content_hash(b"other"),
+                name: "o.csv".to_owned(),
+            },
+        );
         let e = a.validate("a.json").unwrap_err();
         assert!(e.to_string().contains("not in this session"), "{e}");
         let mut a = archive();
-        a.version = 2;
+        a.version = 3;
         assert!(a.validate("a.json").is_err());
+        // A role the analysis does not read, a dataset of another kind, bad settings.
+        let mut a = archive();
+        let battles = a.analyses[0].spec.inputs.remove("battles").unwrap();
+        a.analyses[0]
+            .spec
+            .inputs
+            .insert("ratings".to_owned(), battles.clone());
+        let e = a.validate("a.json").unwrap_err();
+        assert!(
+            e.to_string().contains("no file in the role `battles`"),
+            "{e}"
+        );
+        let mut a = archive();
+        a.analyses[0].spec.analysis = Statistic::Aa(crate::aa_report::AaReportParams {
+            runs: ("r1".to_owned(), "r2".to_owned()),
+            ..serde_json::from_value(serde_json::json!({
+                "columns": crate::ratings::Columns::default(),
+                "ratings": RatingsParams::default(),
+                "runs": ["r1", "r2"],
+                "gold": null, "pass": null, "criterion": null, "variant": null,
+                "test": crate::aa_test::AaTestParams::default(),
+            }))
+            .unwrap()
+        });
+        a.analyses[0].spec.inputs = BTreeMap::from([("ratings".to_owned(), battles)]);
+        let e = a.validate("a.json").unwrap_err();
+        assert!(
+            e.to_string()
+                .contains("reads a ratings dataset in the role `ratings`; b.csv is battles"),
+            "{e}"
+        );
+        let mut a = archive();
+        if let Statistic::Leaderboard(board) = &mut a.analyses[0].spec.analysis {
+            board.bootstrap.level = 1.5;
+        }
+        assert!(a.validate("a.json").is_err());
+    }
+
+    /// A version-1 archive, as the previous release exported it: the leaderboard spec had
+    /// `statistic`, `dataset`, `bootstrap` and `anchor`.
+    const V1_ARCHIVE: &str = r#"{
+      "format": "tribunal-session", "version": 1, "title": "t", "created_at": "now",
+      "datasets": [{"hash": "HASH", "kind": "battles", "name": "b.csv", "bytes": 43, "rows": 2,
+                    "content": "model_a,model_b,winner\nA,B,model_a\nB,C,tie\n"}],
+      "runs": [],
+      "analyses": [{"id": "a1", "title": "board",
+                    "spec": {"statistic": "leaderboard", "dataset": "HASH",
+                             "bootstrap": {"rounds": 300, "seed": 7, "level": 0.9},
+                             "anchor": {"model": "A", "elo": 1000.0}}}]
+    }"#;
+
+    #[test]
+    fn a_version_1_archive_imports_as_the_leaderboard_spec_it_meant() {
+        let hash = content_hash(BATTLES.as_bytes());
+        let archive: SessionArchive =
+            serde_json::from_str(&V1_ARCHIVE.replace("HASH", &hash)).unwrap();
+        archive.validate("v1.json").unwrap();
+        let spec = &archive.analyses[0].spec;
+        assert_eq!(spec.version, analysis::SPEC_VERSION);
+        let Statistic::Leaderboard(board) = &spec.analysis else {
+            panic!("expected a leaderboard, found {spec:?}");
+        };
+        assert_eq!(board.bootstrap.rounds, 300);
+        assert_eq!(board.bootstrap.seed, 7);
+        assert_eq!(board.anchor.as_ref().map(|a| a.elo), Some(1000.0));
+        assert_eq!(
+            board.bradley_terry,
+            crate::bradley_terry::BradleyTerryParams::default()
+        );
+        assert_eq!(spec.inputs["battles"].hash, hash);
+        // It runs on the session's dataset, named as the session names it.
+        let mut inputs = analysis::Inputs::new();
+        inputs.insert("battles", "b.csv", BATTLES.as_bytes().to_vec());
+        let analysis::Report::Leaderboard(report) = analysis::run(spec, &inputs).unwrap() else {
+            panic!("expected a leaderboard report");
+        };
+        assert_eq!(report.source, "b.csv");
+        // Exported again, it is a version-2 archive of the same analysis.
+        let again = SessionArchive {
+            version: ARCHIVE_VERSION,
+            ..archive.clone()
+        };
+        let back: SessionArchive =
+            serde_json::from_str(&serde_json::to_string(&again).unwrap()).unwrap();
+        assert_eq!(back.analyses, archive.analyses);
+    }
+
+    #[test]
+    fn binary_datasets_travel_as_base64() {
+        let npy = crate::embedding_file::npy_f32(&[vec![1.0, 2.0], vec![3.0, 4.0]], 2);
+        let meta = check_dataset(DatasetKind::Embeddings, "e.npy", &npy).unwrap();
+        assert_eq!(meta.rows, 2);
+        let archived = ArchivedDataset::new(meta, &npy);
+        assert!(archived.content.is_ascii());
+        assert_eq!(archived.bytes("a.json", "content").unwrap(), npy);
+        let mut bad = archived;
+        bad.content.push('!');
+        let e = bad.bytes("a.json", "datasets[0].content").unwrap_err();
+        assert!(e.to_string().contains("base64"), "{e}");
+        // JSON Lines verdicts: a located error for a line that is not an object.
+        let e = check_dataset(DatasetKind::Verdicts, "v.jsonl", b"{\"id\": 1}\n[1]\n").unwrap_err();
+        assert_eq!(e.location().map(|l| l.line), Some(2), "{e}");
+        let e = check_dataset(DatasetKind::Calibration, "c.csv", b"a,b\n1,2\n3\n").unwrap_err();
+        assert_eq!(e.location().map(|l| l.line), Some(3), "{e}");
     }
 
     #[test]

@@ -4,9 +4,12 @@
 //!   digits) and the token 256 (64 hex digits), both from the OS; the store keeps only the
 //!   token's SHA-256.
 //! - `GET /sessions/{id}` → the [`SessionView`]; `GET /sessions/{id}/datasets/{hash}` → its
-//!   CSV; `GET /sessions/{id}/export` → the [`SessionArchive`]. Anyone holding the id reads.
-//! - `POST /sessions/{id}/datasets?kind=battles&name=FILE` (body: the CSV) and
-//!   `POST /sessions/{id}/analyses` `{"title", "spec"}` need `Authorization: Bearer TOKEN`:
+//!   bytes (CSV text, or an embedding array); `GET /sessions/{id}/export` → the
+//!   [`SessionArchive`]. Anyone holding the id reads.
+//! - `POST /sessions/{id}/datasets?kind=battles&name=FILE` (body: the file; any
+//!   [`DatasetKind`]) and `POST /sessions/{id}/analyses` `{"title", "spec"}` (an
+//!   [`tribunal::analysis::Spec`] of any analysis, its inputs datasets of the session of the
+//!   kinds their roles read) need `Authorization: Bearer TOKEN`:
 //!   a missing or wrong token is 403 and writes nothing. A dataset that does not parse is 422
 //!   with the located error, and nothing is stored.
 //! - `POST /sessions/{id}/runs` `{"items": HASH, "config": {…judge.toml as JSON…}}` (owner
@@ -38,7 +41,7 @@ use tribunal::head_file::{Head, HeadFile};
 use tribunal::judge_prompt::PromptKind;
 use tribunal::provenance::ToolVersion;
 use tribunal::session::{
-    check_dataset, content_hash, Analysis, AnalysisSpec, DatasetKind, SessionArchive,
+    check_dataset, content_hash, spec_from_value, Analysis, DatasetKind, SessionArchive,
 };
 
 /// An API error: its status and a message for a person, sent as `{"error": …}`.
@@ -204,13 +207,25 @@ async fn dataset(
     State(Sessions { store, .. }): State<Sessions>,
     Path((id, hash)): Path<(String, String)>,
 ) -> ApiResult<Response> {
-    let content = store.dataset(&id, &hash)?.ok_or_else(|| {
+    let missing = || {
         ApiError(
             StatusCode::NOT_FOUND,
             "no such dataset in this session".to_owned(),
         )
-    })?;
-    Ok(([(header::CONTENT_TYPE, "text/csv; charset=utf-8")], content).into_response())
+    };
+    let session = store.session(&id)?.ok_or_else(missing)?;
+    let meta = session
+        .datasets
+        .iter()
+        .find(|d| d.hash == hash)
+        .ok_or_else(missing)?;
+    let content = store.dataset(&id, &hash)?.ok_or_else(missing)?;
+    let content_type = if meta.kind.is_binary() {
+        "application/octet-stream"
+    } else {
+        "text/csv; charset=utf-8"
+    };
+    Ok(([(header::CONTENT_TYPE, content_type)], content).into_response())
 }
 
 #[derive(Deserialize)]
@@ -247,7 +262,8 @@ async fn add_dataset(
 #[derive(Deserialize)]
 struct NewAnalysis {
     title: String,
-    spec: AnalysisSpec,
+    /// An analysis spec; version 1's leaderboard spec is read too.
+    spec: serde_json::Value,
 }
 
 async fn add_analysis(
@@ -258,10 +274,16 @@ async fn add_analysis(
 ) -> ApiResult<Response> {
     authorise(&store, &id, &headers)?;
     let session = store.session(&id)?.ok_or_else(not_found)?;
+    let spec = spec_from_value(body.spec).map_err(|e| {
+        ApiError(
+            StatusCode::UNPROCESSABLE_ENTITY,
+            format!("spec: not an analysis spec: {e}"),
+        )
+    })?;
     let analysis = Analysis {
         id: random_hex(8)?,
         title: body.title,
-        spec: body.spec,
+        spec,
         created_with: Some(ToolVersion::current()),
     };
     analysis

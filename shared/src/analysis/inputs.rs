@@ -11,8 +11,8 @@ use std::collections::BTreeMap;
 pub struct InputRef {
     /// [`content_hash`] of the bytes.
     pub hash: String,
-    /// The file's name when the spec was made: where a file without a rater column gets its
-    /// rater's name ([`rater_of_file`]), so a rerun on a copy elsewhere names it the same.
+    /// The file's name when the spec was made: the report names the file so (and a file
+    /// without a rater column names its rater after it), whatever a rerun's copy is called.
     pub name: String,
 }
 
@@ -120,36 +120,9 @@ impl Inputs {
     }
 }
 
-/// The rater a file without a rater column stands for: its name without folders and
-/// extension (`runs/gpt-4.csv` → `gpt-4`); standard input is `stdin`.
-pub fn rater_of_file(name: &str) -> String {
-    if name == "-" || name == "<stdin>" {
-        return "stdin".to_owned();
-    }
-    let base = name.rsplit(['/', '\\']).next().unwrap_or(name);
-    let stem = match base.rsplit_once('.') {
-        Some((stem, _)) if !stem.is_empty() => stem,
-        _ => base,
-    };
-    if stem.trim().is_empty() {
-        name.to_owned()
-    } else {
-        stem.to_owned()
-    }
-}
-
 #[cfg(test)]
 mod tests {
     use super::*;
-
-    #[test]
-    fn raters_are_named_after_the_file_stem() {
-        assert_eq!(rater_of_file("runs/gpt-4.csv"), "gpt-4");
-        assert_eq!(rater_of_file("C:\\x\\judge.v2.csv"), "judge.v2");
-        assert_eq!(rater_of_file(".hidden"), ".hidden");
-        assert_eq!(rater_of_file("<stdin>"), "stdin");
-        assert_eq!(rater_of_file("plain"), "plain");
-    }
 
     #[test]
     fn a_file_with_other_content_or_a_missing_role_is_refused() {

@@ -22,7 +22,7 @@ mod report;
 mod run;
 mod spec;
 
-pub use inputs::{rater_of_file, Input, InputRef, Inputs};
+pub use inputs::{Input, InputRef, Inputs};
 pub use report::{
     AgreementWithSlices, CalibrationReport, ConformalReport, ConformalTarget, PowerTable,
     ProgramsReport, Report,

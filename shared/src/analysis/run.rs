@@ -1,13 +1,12 @@
 //! [`run`]: a spec on its inputs. The one place where files become reports: each analysis
 //! reads its roles, parses them and calls its statistic.
 
-use super::inputs::{rater_of_file, InputRef, Inputs};
+use super::inputs::{InputRef, Inputs};
 use super::report::{
     AgreementWithSlices, CalibrationReport, ConformalReport, PowerTable, ProgramsReport, Report,
 };
 use super::spec::StudySpec;
 use super::spec::{AgreementSpec, Analysis, CalibrationSpec, LeaderboardSpec, PowerSpec, Spec};
-use crate::battles::{parse_battles, parse_battles_with_column};
 use crate::bt_bootstrap::BtBootstrapParams;
 use crate::calibration_data::CalibrationData;
 use crate::calibration_data::{parse_calibration, parse_calibration_with_embeddings};
@@ -17,14 +16,12 @@ use crate::judge_study::JudgeStudy;
 use crate::leaderboard::{bradley_terry_leaderboard, Leaderboard};
 use crate::power::PowerParams;
 use crate::program_pairs::{
-    judge_items_csv, parse_judgments_jsonl, parse_probes, parse_program_pairs, parse_verdicts,
-    Preference, ProgramPair,
+    judge_items_csv, parse_llm_verdicts, parse_probes, parse_program_pairs, Preference, ProgramPair,
 };
 use crate::program_report::{
     builtin_probe_scores, builtin_scores, ProbeScores, ProgramReportParams,
 };
 use crate::reliability_report::RatingsFile;
-use crate::resample::cluster_labels;
 use crate::scored_battles::{join_battle_files, parse_scored_battles};
 use crate::vote_file::{parse_vote_file, VoteFile};
 use std::collections::BTreeMap;
@@ -99,7 +96,11 @@ struct File<'a> {
 impl<'a> Files<'a> {
     fn optional(&self, role: &str) -> Option<File<'a>> {
         let input = self.inputs.optional(role)?;
-        let name = self.spec.get(role).map_or(&input.name, |r| &r.name);
+        // A spec that recorded no name (a version-1 session's) names the file as given.
+        let name = match self.spec.get(role) {
+            Some(recorded) if !recorded.name.is_empty() => &recorded.name,
+            _ => &input.name,
+        };
         Some(File {
             name,
             bytes: &input.bytes,
@@ -115,23 +116,22 @@ impl<'a> Files<'a> {
     /// file when `named` holds.
     fn ratings(&self, role: &str, named: bool) -> Result<RatingsFile> {
         let file = self.get(role)?;
-        Ok(RatingsFile {
-            source: file.name.to_owned(),
-            default_rater: named.then(|| rater_of_file(file.name)),
-            bytes: file.bytes.to_vec(),
+        let bytes = file.bytes.to_vec();
+        Ok(if named {
+            RatingsFile::judge(file.name, bytes)
+        } else {
+            RatingsFile {
+                source: file.name.to_owned(),
+                default_rater: None,
+                bytes,
+            }
         })
     }
 }
 
 fn leaderboard(params: &LeaderboardSpec, files: &Files) -> Result<Leaderboard> {
     let input = files.get("battles")?;
-    let (battles, clusters) = match &params.cluster {
-        Some(column) => {
-            let (battles, values) = parse_battles_with_column(input.name, input.bytes, column)?;
-            (battles, Some(cluster_labels(&values)))
-        }
-        None => (parse_battles(input.name, input.bytes)?, None),
-    };
+    let (battles, clusters) = params.battles(input.name, input.bytes)?;
     let mut board = bradley_terry_leaderboard(input.name, &battles, &params.bradley_terry)?;
     if let Some(anchor) = &params.anchor {
         board = board.anchored(anchor, &battles)?;
@@ -250,14 +250,8 @@ fn power(params: &PowerSpec) -> Result<PowerTable> {
     })
 }
 
-/// An LLM judge's verdicts on the pairs `ids`: a `tribunal judge` run's `.jsonl`, or a
-/// verdicts CSV.
 fn verdicts(input: File, ids: &[&str]) -> Result<Vec<Option<Preference>>> {
-    if input.name.ends_with(".jsonl") {
-        parse_judgments_jsonl(input.name, input.bytes, ids)
-    } else {
-        parse_verdicts(input.name, input.bytes, ids)
-    }
+    parse_llm_verdicts(input.name, input.bytes, ids)
 }
 
 fn programs(params: &ProgramReportParams, files: &Files) -> Result<ProgramsReport> {

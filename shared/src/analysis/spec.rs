@@ -4,6 +4,7 @@ use super::inputs::{InputRef, Inputs};
 use crate::aa_report::AaReportParams;
 use crate::ablation::{Ablation, TrainingCurveParams};
 use crate::anchor::Anchor;
+use crate::battles::{parse_battles, parse_battles_with_column, Battles};
 use crate::bradley_terry::BradleyTerryParams;
 use crate::calibration::CalibrationParams;
 use crate::calibration_data::HeadKind;
@@ -15,7 +16,7 @@ use crate::position_report::PositionReportParams;
 use crate::power::{Alternative, Effect};
 use crate::program_report::ProgramReportParams;
 use crate::reliability_report::AgreementReportParams;
-use crate::resample::BootstrapParams;
+use crate::resample::{cluster_labels, BootstrapParams};
 use crate::slices::SliceParams;
 use serde::{Deserialize, Serialize};
 use std::collections::BTreeMap;
@@ -174,6 +175,34 @@ impl Analysis {
         }
     }
 
+    /// Checks the settings that can be checked without the data (a saved analysis is refused
+    /// up front rather than failing when opened); the rest are checked when it runs.
+    ///
+    /// # Errors
+    /// [`Error::InvalidParam`] for a setting out of range.
+    pub fn validate(&self) -> Result<()> {
+        match self {
+            Self::Leaderboard(board) => {
+                board.bradley_terry.validate()?;
+                if board.bootstrap.rounds > 0 {
+                    board.bootstrap.validate()?;
+                }
+                Ok(())
+            }
+            Self::JudgeStudy(study) | Self::Conformal(study) => study.study.validate(),
+            Self::Calibration(calibration) => calibration.calibration.validate(),
+            Self::Agreement(_)
+            | Self::Aa(_)
+            | Self::Consistency(_)
+            | Self::Position(_)
+            | Self::Irt(_)
+            | Self::Power(_)
+            | Self::Programs(_)
+            | Self::LabelModel(_)
+            | Self::Routing(_) => Ok(()),
+        }
+    }
+
     /// The roles of the files the analysis reads.
     pub fn roles(&self) -> Roles {
         match self {
@@ -211,6 +240,23 @@ pub struct LeaderboardSpec {
     pub cluster: Option<String>,
     /// One model's fixed Elo: ratings, SEs and intervals become differences against it.
     pub anchor: Option<Anchor>,
+}
+
+impl LeaderboardSpec {
+    /// The battles of a battles file, and with [`LeaderboardSpec::cluster`] each battle's
+    /// cluster (the column's values, numbered in sorted order) for the bootstrap.
+    ///
+    /// # Errors
+    /// The file's located parse errors; a missing cluster column.
+    pub fn battles(&self, source: &str, bytes: &[u8]) -> Result<(Battles, Option<Vec<usize>>)> {
+        match &self.cluster {
+            Some(column) => {
+                let (battles, values) = parse_battles_with_column(source, bytes, column)?;
+                Ok((battles, Some(cluster_labels(&values))))
+            }
+            None => Ok((parse_battles(source, bytes)?, None)),
+        }
+    }
 }
 
 /// A judge study's settings: with `key`, the `human` and `judge` battles files joined on that

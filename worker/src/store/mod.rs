@@ -21,11 +21,12 @@
 pub mod postgres;
 pub mod sqlite;
 
-use anyhow::{bail, Result};
+use anyhow::{bail, Context, Result};
 use clap::Args;
 use std::path::PathBuf;
 use std::sync::Arc;
-use tribunal::session::{Analysis, DatasetMeta, SessionArchive, SessionView};
+use tribunal::analysis::Spec;
+use tribunal::session::{spec_from_value, Analysis, DatasetMeta, SessionArchive, SessionView};
 
 /// The idempotent key of one judgment.
 #[derive(Debug, Clone, PartialEq, Eq, Hash, PartialOrd, Ord)]
@@ -117,14 +118,18 @@ pub trait Storage: Send + Sync {
             .datasets
             .iter()
             .map(|d| {
-                let bytes = self
-                    .dataset(id, &d.hash)?
-                    .ok_or_else(|| anyhow::anyhow!("the content of {} is missing", d.hash))?;
-                String::from_utf8(bytes).map_err(|_| anyhow::anyhow!("{} is not UTF-8", d.name))
+                self.dataset(id, &d.hash)?
+                    .ok_or_else(|| anyhow::anyhow!("the content of {} is missing", d.hash))
             })
             .collect::<Result<Vec<_>>>()?;
         Ok(Some(SessionArchive::new(view, contents)))
     }
+}
+
+/// A stored analysis spec, of this version or version 1 ([`spec_from_value`]).
+fn stored_spec(text: &str) -> Result<Spec> {
+    let value = serde_json::from_str(text).context("a stored analysis spec")?;
+    spec_from_value(value).context("a stored analysis spec")
 }
 
 /// A handle to the store; cheap to clone.

@@ -562,8 +562,7 @@ impl Storage for PgStore {
                     Ok(Analysis {
                         id: r.get(0),
                         title: r.get(1),
-                        spec: serde_json::from_str(r.get::<_, &str>(2))
-                            .context("a stored analysis spec")?,
+                        spec: super::stored_spec(r.get::<_, &str>(2))?,
                         created_with: r
                             .get::<_, Option<&str>>(3)
                             .map(serde_json::from_str)
@@ -637,7 +636,7 @@ impl Storage for PgStore {
                 &[&id, &owner_hash, &archive.title, &archive.created_at],
             )?;
             for d in &archive.datasets {
-                insert_dataset(&mut tx, &id, &d.meta, d.content.as_bytes())?;
+                insert_dataset(&mut tx, &id, &d.meta, &d.bytes("archive", "content")?)?;
             }
             for (k, run) in archive.runs.iter().enumerate() {
                 let started_at = run

@@ -305,7 +305,7 @@ impl Storage for SqliteStore {
                 Ok(Analysis {
                     id,
                     title,
-                    spec: serde_json::from_str(&spec).context("a stored analysis spec")?,
+                    spec: super::stored_spec(&spec)?,
                     created_with: created_with
                         .map(|v| serde_json::from_str(&v))
                         .transpose()
@@ -386,7 +386,7 @@ impl Storage for SqliteStore {
             params![id, owner_hash, archive.title, archive.created_at],
         )?;
         for d in &archive.datasets {
-            insert_dataset(&tx, id, &d.meta, d.content.as_bytes())?;
+            insert_dataset(&tx, id, &d.meta, &d.bytes("archive", "content")?)?;
         }
         for (k, run) in archive.runs.iter().enumerate() {
             tx.execute(

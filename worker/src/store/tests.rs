@@ -6,8 +6,8 @@ use super::postgres::PgStore;
 use super::sqlite::SqliteStore;
 use super::*;
 use std::collections::HashSet;
-use tribunal::resample::BootstrapParams;
-use tribunal::session::{check_dataset, AnalysisSpec, DatasetKind};
+use tribunal::analysis::{Analysis as Statistic, Inputs, LeaderboardSpec, Spec};
+use tribunal::session::{check_dataset, DatasetKind};
 
 fn sqlite(name: &str) -> (Store, std::path::PathBuf) {
     let dir = std::env::temp_dir().join(format!("tribunal-store-{name}-{}", std::process::id()));
@@ -88,17 +88,17 @@ fn a_judgment_key_is_stored_once(store: Store) {
     assert!(store.judgments("other").unwrap().is_empty());
 }
 
-fn an_import_is_written_whole_or_not_at_all(store: Store, blobs: &dyn Fn() -> i64) {
+/// `sql` runs one statement on the store's database: a `SELECT COUNT(*)`'s count, or the rows
+/// another statement changed.
+fn an_import_is_written_whole_or_not_at_all(store: Store, sql: &dyn Fn(&str) -> i64) {
     let csv = "model_a,model_b,winner\nA,B,model_a\nB,C,tie\n";
     let meta = check_dataset(DatasetKind::Battles, "b.csv", csv.as_bytes()).unwrap();
+    let mut inputs = Inputs::new();
+    inputs.insert("battles", "b.csv", csv.as_bytes().to_vec());
     let analysis = Analysis {
         id: "a1".to_owned(),
         title: "board".to_owned(),
-        spec: AnalysisSpec::Leaderboard {
-            dataset: meta.hash.clone(),
-            bootstrap: BootstrapParams::default(),
-            anchor: None,
-        },
+        spec: Spec::new(Statistic::Leaderboard(LeaderboardSpec::default()), &inputs),
         created_with: Some(tribunal::provenance::ToolVersion::current()),
     };
     store.create_session("s1", "h", "first").unwrap();
@@ -125,10 +125,34 @@ fn an_import_is_written_whole_or_not_at_all(store: Store, blobs: &dyn Fn() -> i6
     assert_eq!(store.session("s3").unwrap(), None);
     assert_eq!(store.owner_hash("s3").unwrap(), None);
     assert_eq!(
-        blobs(),
+        sql("SELECT COUNT(*) FROM blobs"),
         1,
         "one content, three sessions' worth of references"
     );
+    // A spec stored by the previous release (version 1, leaderboard-only) reads as the
+    // leaderboard spec it meant.
+    let v1 = format!(
+        r#"{{"statistic":"leaderboard","dataset":"{}","bootstrap":{{"rounds":300,"seed":7,"level":0.9}},"anchor":null}}"#,
+        meta.hash
+    );
+    let changed = sql(&format!(
+        "UPDATE analyses SET spec = '{v1}' WHERE session = 's1' AND id = 'a1'"
+    ));
+    assert_eq!(changed, 1);
+    let read = store.session("s1").unwrap().unwrap().analyses[0]
+        .spec
+        .clone();
+    let Statistic::Leaderboard(board) = &read.analysis else {
+        panic!("expected a leaderboard, found {read:?}");
+    };
+    assert_eq!((board.bootstrap.rounds, board.bootstrap.seed), (300, 7));
+    assert_eq!(read.inputs["battles"].hash, meta.hash);
+    store
+        .archive("s1")
+        .unwrap()
+        .unwrap()
+        .validate("archive")
+        .unwrap();
 }
 
 /// Two stores on one database stand for two workers.
@@ -245,25 +269,28 @@ fn postgres_a_judgment_key_is_stored_once() {
 #[test]
 fn sqlite_an_import_is_written_whole_or_not_at_all() {
     let (store, path) = sqlite("import");
-    an_import_is_written_whole_or_not_at_all(store, &|| {
-        rusqlite::Connection::open(&path)
-            .unwrap()
-            .query_row("SELECT COUNT(*) FROM blobs", [], |r| r.get(0))
-            .unwrap()
+    an_import_is_written_whole_or_not_at_all(store, &|statement| {
+        let conn = rusqlite::Connection::open(&path).unwrap();
+        if statement.starts_with("SELECT") {
+            conn.query_row(statement, [], |r| r.get(0)).unwrap()
+        } else {
+            conn.execute(statement, []).unwrap() as i64
+        }
     });
 }
 
 #[test]
 fn postgres_an_import_is_written_whole_or_not_at_all() {
     let (store, url) = postgres("import");
-    an_import_is_written_whole_or_not_at_all(store, &|| {
-        let url = url.clone();
+    an_import_is_written_whole_or_not_at_all(store, &|statement| {
+        let (url, statement) = (url.clone(), statement.to_owned());
         std::thread::spawn(move || {
-            ::postgres::Client::connect(&url, ::postgres::NoTls)
-                .unwrap()
-                .query_one("SELECT COUNT(*) FROM blobs", &[])
-                .unwrap()
-                .get(0)
+            let mut client = ::postgres::Client::connect(&url, ::postgres::NoTls).unwrap();
+            if statement.starts_with("SELECT") {
+                client.query_one(&statement, &[]).unwrap().get(0)
+            } else {
+                client.execute(&statement, &[]).unwrap() as i64
+            }
         })
         .join()
         .unwrap()
