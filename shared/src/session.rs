@@ -31,7 +31,6 @@ use crate::error::{Error, Location, Result};
 use crate::judge_items::parse_judge_items;
 use crate::program_pairs::{parse_probes, parse_program_pairs};
 use crate::provenance::ToolVersion;
-use crate::ratings::{RatingsParams, ScoreScale};
 use crate::resample::BootstrapParams;
 use crate::scored_battles::parse_scored_battles;
 use crate::vote_file::parse_vote_file;
@@ -53,7 +52,8 @@ pub enum DatasetKind {
     Battles,
     /// Items for a judge run (`id,instruction,response[,response_b]`).
     Items,
-    /// Long-format ratings (`item,rater,score[,variant][,criterion]`), scores read as labels.
+    /// Long-format ratings (`item,rater,score[,variant][,criterion]` or any columns an
+    /// analysis maps to these): a well-formed CSV.
     Ratings,
     /// Response pairs with human labels (`id,instruction,response,response_b[,label]`).
     Pairs,
@@ -181,13 +181,9 @@ pub fn check_dataset(kind: DatasetKind, name: &str, bytes: &[u8]) -> Result<Data
     let rows = match kind {
         DatasetKind::Battles => parse_battles(name, bytes)?.battles.len(),
         DatasetKind::Items => parse_judge_items(name, bytes, false)?.len(),
-        DatasetKind::Ratings => {
-            let params = RatingsParams {
-                scale: ScoreScale::Nominal,
-                categories: None,
-            };
-            params.parse(name, bytes)?.ratings.len()
-        }
+        // Which columns hold item, rater and score is the analysis's setting: a ratings
+        // dataset is any well-formed CSV, read by the analysis's column mapping when it runs.
+        DatasetKind::Ratings => csv_rows(name, bytes)?,
         DatasetKind::Pairs => parse_program_pairs(name, bytes)?.len(),
         DatasetKind::ScoredBattles => parse_scored_battles(name, bytes)?.battles.len(),
         DatasetKind::Calibration => csv_rows(name, bytes)?,
@@ -629,7 +625,7 @@ mod tests {
             runs: ("r1".to_owned(), "r2".to_owned()),
             ..serde_json::from_value(serde_json::json!({
                 "columns": crate::ratings::Columns::default(),
-                "ratings": RatingsParams::default(),
+                "ratings": crate::ratings::RatingsParams::default(),
                 "runs": ["r1", "r2"],
                 "gold": null, "pass": null, "criterion": null, "variant": null,
                 "test": crate::aa_test::AaTestParams::default(),
@@ -752,8 +748,17 @@ mod tests {
                 .rows,
             2
         );
-        // A battles file is not ratings: the missing column is named.
-        let e = check_dataset(DatasetKind::Ratings, "b.csv", BATTLES.as_bytes()).unwrap_err();
-        assert_eq!(e.location().map(|l| l.line), Some(1), "{e}");
+        // Ratings are read by each analysis's column mapping: any well-formed CSV is a ratings
+        // dataset (LLMFAO's `id,worker,winner` too), a ragged one is not.
+        let crowd = "id,worker,winner\n1,w1,left\n1,w2,tie\n";
+        assert_eq!(
+            check_dataset(DatasetKind::Ratings, "c.csv", crowd.as_bytes())
+                .unwrap()
+                .rows,
+            2
+        );
+        let e =
+            check_dataset(DatasetKind::Ratings, "r.csv", b"item,rater,score\n1,a\n").unwrap_err();
+        assert_eq!(e.location().map(|l| l.line), Some(2), "{e}");
     }
 }

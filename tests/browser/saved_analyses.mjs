@@ -1,0 +1,104 @@
+// Drives saving analyses of several kinds from their pages into a session, and opening each
+// saved analysis as a visitor, in headless Chromium with playwright-core.
+// Usage: node saved_analyses.mjs URL CROWD_CSV GPT4_CSV RATINGS_CSV REPEATS_CSV
+// 1. Owner: a new session (its owner token stays in this context's local storage).
+// 2. On the home page: a judge study (crowd vs GPT-4 joined on `id`), an agreement report (with
+//    the rater pair judge,alice) and a self-consistency check, each saved to the session with
+//    its page's "Save to session" button, which opens the saved analysis.
+// 3. Visitor (a fresh context, no owner token): opens each saved analysis, waits for the
+//    recomputed report and reads it from the page's download link; tries to save an analysis
+//    into the session with the link only.
+// Prints one JSON object: the analyses' URLs and the reports the visitor's browser computed.
+import { launchChromium, openPage } from './chromium.mjs';
+
+const [url, crowd, gpt4, ratings, repeats] = process.argv.slice(2);
+const browser = await launchChromium();
+const pageErrors = [];
+
+// Clicks `save` once `save` is shown, and returns the saved analysis's URL.
+async function saveFrom(page, save) {
+  await page.waitForSelector(save, { state: 'visible', timeout: 120000 });
+  await page.click(save);
+  const saved = /\/s\/[0-9a-f]{32}\/a\/[0-9a-f]+$/;
+  await page.waitForFunction(
+    (error) => /\/s\/[0-9a-f]{32}\/a\/[0-9a-f]+$/.test(location.pathname) || document.querySelector(error),
+    `${save}-error`, { timeout: 60000 });
+  if (!saved.test(page.url())) {
+    throw new Error(`${save}: ${await page.textContent(`${save}-error`)}`);
+  }
+  return page.url();
+}
+
+async function home(page) {
+  await page.goto(url);
+  await page.waitForSelector('#new-session', { timeout: 30000 });
+}
+
+// The report the analysis page recomputed, read from its download link.
+async function reportAt(page, analysisUrl) {
+  await page.goto(analysisUrl);
+  await page.waitForSelector('#analysis-download, #analysis-error', { timeout: 120000 });
+  const error = await page.$('#analysis-error');
+  if (error) return { error: await error.textContent() };
+  const href = await page.getAttribute('#analysis-download', 'href');
+  return JSON.parse(decodeURIComponent(href.slice(href.indexOf(',') + 1)));
+}
+
+try {
+  const opened = await openPage(browser, url);
+  const owner = opened.page;
+  owner.on('pageerror', (e) => pageErrors.push(String(e)));
+  pageErrors.push(...opened.pageErrors);
+  await owner.waitForSelector('#new-session', { timeout: 30000 });
+  await owner.fill('#session-title', 'saved analyses');
+  await owner.dispatchEvent('#session-title', 'change');
+  await owner.click('#new-session');
+  await owner.waitForURL(/\/s\/[0-9a-f]{32}$/, { timeout: 30000 });
+  const sessionUrl = owner.url();
+
+  await home(owner);
+  await owner.setInputFiles('#human-input', crowd);
+  await owner.setInputFiles('#judge-input', gpt4);
+  await owner.click('#run-study');
+  const studyUrl = await saveFrom(owner, '#study-save');
+
+  await home(owner);
+  await owner.setInputFiles('#rel-input', ratings);
+  await owner.fill('#rel-pairs', 'judge,alice');
+  await owner.dispatchEvent('#rel-pairs', 'change');
+  await owner.click('#rel-run');
+  const agreementUrl = await saveFrom(owner, '#rel-save');
+
+  await home(owner);
+  await owner.selectOption('#runs-check', 'consistency');
+  await owner.setInputFiles('#runs-input', repeats);
+  await owner.click('#runs-run');
+  const consistencyUrl = await saveFrom(owner, '#runs-save');
+  await owner.goto(sessionUrl);
+  await owner.waitForSelector('#analyses li', { timeout: 30000 });
+  const kinds = await owner.$$eval('#analyses li', (lis) => lis.map((li) => li.dataset.kind));
+
+  const context = await browser.newContext({ viewport: { width: 1200, height: 900 } });
+  const visitor = await context.newPage();
+  visitor.on('pageerror', (e) => pageErrors.push(String(e)));
+  const reports = {
+    study: await reportAt(visitor, studyUrl),
+    agreement: await reportAt(visitor, agreementUrl),
+    consistency: await reportAt(visitor, consistencyUrl),
+  };
+  const sessionId = sessionUrl.split('/s/')[1];
+  const visitorWrite = await visitor.evaluate(async (id) => {
+    const session = await (await fetch(`/api/sessions/${id}`)).json();
+    const r = await fetch(`/api/sessions/${id}/analyses`, {
+      method: 'POST', headers: { 'Content-Type': 'application/json' },
+      body: JSON.stringify({ title: 'x', spec: session.analyses[0].spec }),
+    });
+    return r.status;
+  }, sessionId);
+
+  console.log(JSON.stringify({
+    pageErrors, sessionUrl, studyUrl, agreementUrl, consistencyUrl, kinds, reports, visitorWrite,
+  }));
+} finally {
+  await browser.close();
+}
