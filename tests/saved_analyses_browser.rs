@@ -1,6 +1,7 @@
 //! Analyses of several kinds saved from their pages and opened by link (driver:
 //! `tests/browser/saved_analyses.mjs`): a judge study (LLMFAO crowd vs GPT-4), an agreement
-//! report and a self-consistency check, each saved to a session from its page's "Save to
+//! report, a self-consistency check and an LS calibration whose embeddings come in `.npy` files
+//! (binary datasets of the session), each saved to a session from its page's "Save to
 //! session" button, then opened by the analysis URL in a second browser context without the
 //! owner token. The report the visitor's browser recomputes equals `tribunal stats run` on the
 //! spec and the datasets downloaded from the session (every number to 1e-9, every other value
@@ -8,7 +9,8 @@
 
 use serde_json::Value;
 use tribunal_e2e::{
-    app_worker, http, root, run_browser_driver, run_tribunal, stdout_json, temp_dir,
+    app_worker, http, ls_files_with_npy, miscalibrated_ls_files, root, run_browser_driver,
+    run_tribunal, stdout_json, temp_dir,
 };
 
 /// `ours` and `theirs` hold the same values: numbers to 1e-9 (relative to their size), the rest
@@ -51,6 +53,8 @@ fn saved_analyses_of_every_page_reopen_with_the_clis_numbers() {
          q3,coverage,r2,1\nq3,coverage,r3,1\n",
     )
     .unwrap();
+    let (train, test) = miscalibrated_ls_files(&dir);
+    let [train_scores, test_scores, train_npy, test_npy] = ls_files_with_npy(&dir, &train, &test);
     let data = |name: &str| root().join(name);
     let page = run_browser_driver(
         "saved_analyses.mjs",
@@ -60,11 +64,15 @@ fn saved_analyses_of_every_page_reopen_with_the_clis_numbers() {
             data("tests/data/llmfao/gpt4-crowd-comparisons.csv").as_os_str(),
             data("tests/fixtures/small-ratings.csv").as_os_str(),
             repeats.as_os_str(),
+            train_scores.as_os_str(),
+            test_scores.as_os_str(),
+            train_npy.as_os_str(),
+            test_npy.as_os_str(),
         ],
     );
     assert_eq!(
         page["kinds"],
-        serde_json::json!(["judge_study", "agreement", "consistency"])
+        serde_json::json!(["judge_study", "agreement", "consistency", "calibration"])
     );
     assert_eq!(page["visitorWrite"], 403);
 
@@ -82,6 +90,7 @@ fn saved_analyses_of_every_page_reopen_with_the_clis_numbers() {
         ("study", "studyUrl"),
         ("agreement", "agreementUrl"),
         ("consistency", "consistencyUrl"),
+        ("calibration", "calibrationUrl"),
     ] {
         let analysis_id = page[url_key].as_str().unwrap().rsplit('/').next().unwrap();
         let saved = session["analyses"]
@@ -108,7 +117,7 @@ fn saved_analyses_of_every_page_reopen_with_the_clis_numbers() {
                 b"",
             )
             .body;
-            let path = dir.join(format!("{name}-{role}.csv"));
+            let path = dir.join(format!("{name}-{role}.download"));
             std::fs::write(&path, body).unwrap();
             args.extend(["--input".to_owned(), format!("{role}={}", path.display())]);
         }

@@ -11,8 +11,11 @@
 //! `.safetensors` files instead of the `embedding` column. The files stay in the browser. Cells carry
 //! full-precision values in data attributes (`data-head`, `data-base`, `data-difference`,
 //! `data-lower`, `data-upper`); a malformed file shows the located error and keeps the previous
-//! result.
+//! result. A finished calibration is an analysis spec with its files: shared as a link or saved
+//! to a session, it reopens through [`tribunal::analysis::run`] in one worker — the same
+//! curve (each fold's losses do not depend on which worker computed them), the same numbers.
 
+use crate::analysis_view::{Computed, SaveAndShare};
 use crate::charts::CvCurvePlot;
 use crate::files::{chosen, chosen_text, data_url};
 use crate::format::{interval, num};
@@ -20,12 +23,13 @@ use gloo_worker::WorkerBridge;
 use leptos::prelude::*;
 use leptos::task::spawn_local;
 use serde_json::Value;
+use tribunal::analysis::{Analysis, CalibrationSpec, Spec};
 use tribunal::calibration::CalibrationParams;
 use tribunal::calibration_data::HeadKind;
 use tribunal::cross_validation::{CrossValidationParams, CvCurve};
 use tribunal::resample::BootstrapParams;
 use tribunal_app::stats_worker::{
-    spawn_stats_worker, BinaryUpload, Job, Reply, StatsWorker, Upload,
+    spawn_stats_worker, BinaryUpload, Job, Reply, RoleFile, StatsWorker, Upload,
 };
 use web_sys::HtmlInputElement;
 
@@ -51,11 +55,37 @@ const WORKERS: usize = 2;
 /// refit.
 #[derive(Default)]
 struct PendingCv {
+    head: Option<HeadKind>,
     params: CalibrationParams,
     folds: Vec<Option<Vec<f64>>>,
     units: usize,
     started: f64,
     inputs: Option<Inputs>,
+    /// The run's files once all are read: the analysis's inputs.
+    files: Vec<RoleFile>,
+}
+
+/// The files of a calibration as an analysis's inputs: the training CSV and test CSV, and
+/// their embedding files when given.
+fn role_files(
+    train: &Upload,
+    train_embeddings: Option<&BinaryUpload>,
+    test: &Upload,
+    test_embeddings: Option<&BinaryUpload>,
+) -> Vec<RoleFile> {
+    let mut files = vec![
+        RoleFile::text("train", train.clone()),
+        RoleFile::text("test", test.clone()),
+    ];
+    for (role, file) in [
+        ("train_embeddings", train_embeddings),
+        ("test_embeddings", test_embeddings),
+    ] {
+        if let Some(f) = file {
+            files.push(RoleFile::new(role, f.name.clone(), f.bytes.clone()));
+        }
+    }
+    files
 }
 
 /// A run's test inputs, read for the scores once the curve is joined, and whether the
@@ -79,6 +109,9 @@ pub fn CalibratePage() -> impl IntoView {
     let folds = RwSignal::new(CrossValidationParams::default().folds);
     let seed = RwSignal::new(CrossValidationParams::default().seed);
     let report = RwSignal::new(None::<(Value, String)>);
+    let computed = RwSignal::new(None::<Computed>);
+    // The training file (and embeddings) of each version, as read.
+    let train_read = StoredValue::new_local(None::<(u64, Upload, Option<BinaryUpload>)>);
     let error = RwSignal::new(None::<String>);
     let busy = RwSignal::new(false);
     // The cross-validation of the last run: its γ and how long it took, ms.
@@ -121,17 +154,29 @@ pub fn CalibratePage() -> impl IntoView {
                 Ok::<_, String>((test, test_embeddings))
             };
             match files.await {
-                Ok((test, test_embeddings)) if r == request.get_value() => send(
-                    1,
-                    Job::Calibrate {
-                        request: r,
-                        version: v,
-                        test,
-                        test_embeddings,
-                        params,
-                        curve,
-                    },
-                ),
+                Ok((test, test_embeddings)) if r == request.get_value() => {
+                    let files = train_read.with_value(|t| match t {
+                        Some((kept, train, train_embeddings)) if *kept == v => role_files(
+                            train,
+                            train_embeddings.as_ref(),
+                            &test,
+                            test_embeddings.as_ref(),
+                        ),
+                        _ => Vec::new(),
+                    });
+                    pending.update_value(|p| p.files = files);
+                    send(
+                        1,
+                        Job::Calibrate {
+                            request: r,
+                            version: v,
+                            test,
+                            test_embeddings,
+                            params,
+                            curve,
+                        },
+                    )
+                }
                 Ok(_) => {}
                 Err(message) => {
                     if r == request.get_value() {
@@ -200,6 +245,20 @@ pub fn CalibratePage() -> impl IntoView {
                 Ok(done) => {
                     report.set(Some(done));
                     error.set(None);
+                    computed.set(pending.with_value(|p| {
+                        let spec = CalibrationSpec {
+                            head: p.head?,
+                            calibration: p.params,
+                            ablation: None,
+                            training_curve: None,
+                        };
+                        let spec =
+                            Spec::new(Analysis::Calibration(spec), &RoleFile::inputs(&p.files));
+                        Some(Computed {
+                            spec,
+                            files: p.files.clone(),
+                        })
+                    }));
                 }
                 Err(message) => error.set(Some(message)),
             }
@@ -227,6 +286,7 @@ pub fn CalibratePage() -> impl IntoView {
             match files.await {
                 Ok((upload, embeddings)) if v == version.get_value() => {
                     loaded.set_value(v);
+                    train_read.set_value(Some((v, upload.clone(), embeddings.clone())));
                     for k in 0..WORKERS {
                         send(
                             k,
@@ -268,10 +328,10 @@ pub fn CalibratePage() -> impl IntoView {
         let (Some(_), Some(test)) = (train_ref.get(), test_ref.get()) else {
             return;
         };
-        if let Err(message) = head.get_untracked().parse::<HeadKind>() {
-            error.set(Some(message));
-            return;
-        }
+        let kind = match head.get_untracked().parse::<HeadKind>() {
+            Ok(kind) => kind,
+            Err(message) => return error.set(Some(message)),
+        };
         busy.set(true);
         error.set(None);
         cv_done.set(None);
@@ -292,6 +352,7 @@ pub fn CalibratePage() -> impl IntoView {
         let r = request.get_value() + 1;
         request.set_value(r);
         pending.set_value(PendingCv {
+            head: Some(kind),
             params,
             folds: vec![None; params.cv.folds],
             units: 0,
@@ -304,6 +365,7 @@ pub fn CalibratePage() -> impl IntoView {
                     .and_then(|input| input.files())
                     .is_some_and(|files| files.length() > 0),
             }),
+            files: Vec::new(),
         });
         // The folds start at once on the training rows the workers hold (parsed when the file
         // was chosen); the test files are read once the curve is joined.
@@ -371,6 +433,7 @@ pub fn CalibratePage() -> impl IntoView {
             {move || busy.get().then(|| view! { <p class="busy">{move || if cv_done.get().is_some() { "scoring on the test rows…" } else { "cross-validating…" }}</p> })}
             {move || error.get().map(|m| view! { <div id="cal-error" class="error" role="alert">{m}</div> })}
             {move || report.get().map(|(r, model)| view! { <CalibrationView report=r model /> })}
+            <SaveAndShare computed title="Calibration" prefix="cal-" />
         </section>
     }
 }

@@ -1,17 +1,20 @@
 // Drives saving analyses of several kinds from their pages into a session, and opening each
 // saved analysis as a visitor, in headless Chromium with playwright-core.
-// Usage: node saved_analyses.mjs URL CROWD_CSV GPT4_CSV RATINGS_CSV REPEATS_CSV
+// Usage: node saved_analyses.mjs URL CROWD_CSV GPT4_CSV RATINGS_CSV REPEATS_CSV \
+//   TRAIN_SCORES_CSV TEST_SCORES_CSV TRAIN_NPY TEST_NPY
 // 1. Owner: a new session (its owner token stays in this context's local storage).
 // 2. On the home page: a judge study (crowd vs GPT-4 joined on `id`), an agreement report (with
-//    the rater pair judge,alice) and a self-consistency check, each saved to the session with
-//    its page's "Save to session" button, which opens the saved analysis.
+//    the rater pair judge,alice), a self-consistency check and an LS calibration with its
+//    embeddings in `.npy` files, each saved to the session with its page's "Save to session"
+//    button, which opens the saved analysis.
 // 3. Visitor (a fresh context, no owner token): opens each saved analysis, waits for the
 //    recomputed report and reads it from the page's download link; tries to save an analysis
 //    into the session with the link only.
 // Prints one JSON object: the analyses' URLs and the reports the visitor's browser computed.
 import { launchChromium, openPage } from './chromium.mjs';
 
-const [url, crowd, gpt4, ratings, repeats] = process.argv.slice(2);
+const [url, crowd, gpt4, ratings, repeats, trainScores, testScores, trainNpy, testNpy] =
+  process.argv.slice(2);
 const browser = await launchChromium();
 const pageErrors = [];
 
@@ -74,6 +77,14 @@ try {
   await owner.setInputFiles('#runs-input', repeats);
   await owner.click('#runs-run');
   const consistencyUrl = await saveFrom(owner, '#runs-save');
+
+  await home(owner);
+  await owner.setInputFiles('#cal-train-emb', trainNpy);
+  await owner.setInputFiles('#cal-test-emb', testNpy);
+  await owner.setInputFiles('#cal-train', trainScores);
+  await owner.setInputFiles('#cal-test', testScores);
+  await owner.click('#cal-run');
+  const calibrationUrl = await saveFrom(owner, '#cal-save');
   await owner.goto(sessionUrl);
   await owner.waitForSelector('#analyses li', { timeout: 30000 });
   const kinds = await owner.$$eval('#analyses li', (lis) => lis.map((li) => li.dataset.kind));
@@ -85,6 +96,7 @@ try {
     study: await reportAt(visitor, studyUrl),
     agreement: await reportAt(visitor, agreementUrl),
     consistency: await reportAt(visitor, consistencyUrl),
+    calibration: await reportAt(visitor, calibrationUrl),
   };
   const sessionId = sessionUrl.split('/s/')[1];
   const visitorWrite = await visitor.evaluate(async (id) => {
@@ -97,7 +109,8 @@ try {
   }, sessionId);
 
   console.log(JSON.stringify({
-    pageErrors, sessionUrl, studyUrl, agreementUrl, consistencyUrl, kinds, reports, visitorWrite,
+    pageErrors, sessionUrl, studyUrl, agreementUrl, consistencyUrl, calibrationUrl, kinds, reports,
+    visitorWrite,
   }));
 } finally {
   await browser.close();
