@@ -241,6 +241,22 @@ fn reliability_reports_rerun_from_their_specs() {
             "tests/fixtures/small-irt-human.csv",
         ],
     );
+    let table = reruns_identically(
+        &dir,
+        Form::Saved,
+        &[
+            "stats",
+            "irt",
+            "--each",
+            "--input",
+            "tests/fixtures/small-irt-judge.csv",
+            "--human",
+            "tests/fixtures/small-irt-human.csv",
+        ],
+    );
+    assert_eq!(table["record"]["spec"]["analysis"], "irt_table");
+    assert_eq!(table["statistic"], "irt_table");
+    assert!(!table["cells"].as_array().unwrap().is_empty());
     let power = reruns_identically(
         &dir,
         Form::Bare,

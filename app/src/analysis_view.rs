@@ -225,6 +225,10 @@ fn report_view(analysis: &Analysis, report: Value) -> AnyView {
             });
             view! { <IrtTable cells=vec![cell] /> }.into_any()
         }
+        Analysis::IrtTable(_) => {
+            let cells = report["cells"].as_array().cloned().unwrap_or_default();
+            view! { <IrtTable cells /> }.into_any()
+        }
         Analysis::Calibration(_) => {
             let model = serde_json::to_string_pretty(&report["model"]).unwrap_or_default();
             view! { <CalibrationView report model /> }.into_any()

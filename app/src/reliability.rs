@@ -8,8 +8,8 @@
 //! κ (and on the numeric scale weighted κ and Pearson/Spearman/Kendall) with intervals; α at the
 //! chosen level (by default nominal or interval by scale). Cells carry full-precision values in data
 //! attributes (`data-alpha`, `data-kappa`, `data-lower`, `data-upper`). When the ratings have a
-//! `variant` column, a second job runs [`IrtReportParams::fit_each`] (what `tribunal stats irt`
-//! prints, per judge × criterion, with an optional human ratings CSV for θ_ratio and D_W) and
+//! `variant` column, a second worker runs [`IrtReportParams::fit_each`] (what `tribunal stats irt
+//! --each` prints, per judge × criterion, with an optional human ratings CSV for θ_ratio and D_W) and
 //! the IRT table shows C_V, ρ, θ_ratio and D_W, highlighted where C_V ≤ the C_V threshold (0.10)
 //! and ρ ≥ the reliability threshold (0.70) as in seed 003 (`data-cv`, `data-rho`,
 //! `data-theta-ratio`, `data-dw`, `data-ok`). A malformed file shows the located error and keeps
@@ -27,7 +27,7 @@ use serde_json::Value;
 use tribunal::alpha::AlphaLevel;
 use tribunal::analysis::{AgreementSpec, Analysis, Spec};
 use tribunal::irt_report::IrtReportParams;
-use tribunal::reliability_report::{AgreementReportParams, RatingsFile};
+use tribunal::reliability_report::AgreementReportParams;
 use tribunal::resample::BootstrapParams;
 use tribunal::slices::SliceParams;
 use tribunal_app::stats_worker::{spawn_stats_worker, Job, Reply, RoleFile, StatsWorker};
@@ -76,6 +76,8 @@ pub fn ReliabilityPage() -> impl IntoView {
     let irt_busy = RwSignal::new(false);
     let computed = RwSignal::new(None::<Computed>);
     let pending = StoredValue::new_local(None::<Computed>);
+    let irt_computed = RwSignal::new(None::<Computed>);
+    let irt_pending = StoredValue::new_local(None::<Computed>);
 
     let on_reply = move |reply: Reply| match reply {
         Reply::Analysed { request: r, result } if r == request.get_value() => {
@@ -89,12 +91,18 @@ pub fn ReliabilityPage() -> impl IntoView {
                 Err(message) => error.set(Some(message)),
             }
         }
-        Reply::IrtFitted { request: r, result } if r == request.get_value() => {
+        _ => {}
+    };
+    // The IRT table runs in a worker of its own, beside the agreement report.
+    let on_irt = move |reply: Reply| match reply {
+        Reply::Analysed { request: r, result } if r == request.get_value() => {
             irt_busy.set(false);
             match result {
                 Ok(value) => {
                     // No cells: the file has no variant column, so there is no IRT table.
-                    irt.set(value.as_array().filter(|c| !c.is_empty()).cloned());
+                    let cells = value["cells"].as_array().filter(|c| !c.is_empty()).cloned();
+                    irt_computed.set(cells.is_some().then(|| irt_pending.get_value()).flatten());
+                    irt.set(cells);
                     irt_error.set(None);
                 }
                 Err(message) => irt_error.set(Some(message)),
@@ -102,6 +110,7 @@ pub fn ReliabilityPage() -> impl IntoView {
         }
         _ => {}
     };
+    let irt_worker = StoredValue::new_local(spawn_stats_worker(on_irt));
     let worker = StoredValue::new_local(spawn_stats_worker(on_reply));
     let send = move |job: Job| worker.with_value(|w: &WorkerBridge<StatsWorker>| w.send(job));
 
@@ -144,26 +153,34 @@ pub fn ReliabilityPage() -> impl IntoView {
                     return;
                 }
             };
-            let input = RatingsFile {
-                source,
-                default_rater: None,
-                bytes,
-            };
             let r = request.get_value() + 1;
             request.set_value(r);
             irt_busy.set(true);
-            send(Job::Irt {
-                request: r,
-                input: input.clone(),
-                human: human_files
+            let mut irt_files = vec![RoleFile::new("ratings", source.clone(), bytes.clone())];
+            irt_files.extend(
+                human_files
                     .into_iter()
                     .next()
-                    .map(|(name, bytes)| RatingsFile::judge(&name, bytes)),
-                params: Box::new(IrtReportParams {
+                    .map(|(name, bytes)| RoleFile::new("human", name, bytes)),
+            );
+            let irt_spec = Spec::new(
+                Analysis::IrtTable(IrtReportParams {
                     columns: columns.clone(),
                     ratings: scale.clone(),
                     ..IrtReportParams::default()
                 }),
+                &RoleFile::inputs(&irt_files),
+            );
+            irt_pending.set_value(Some(Computed {
+                spec: irt_spec.clone(),
+                files: irt_files.clone(),
+            }));
+            irt_worker.with_value(|w: &WorkerBridge<StatsWorker>| {
+                w.send(Job::Analyse {
+                    request: r,
+                    spec: Box::new(irt_spec),
+                    files: irt_files,
+                })
             });
             let report = AgreementReportParams {
                 columns,
@@ -183,7 +200,7 @@ pub fn ReliabilityPage() -> impl IntoView {
                 },
                 ..AgreementReportParams::default()
             };
-            let mut files = vec![RoleFile::new("ratings", input.source, input.bytes)];
+            let mut files = vec![RoleFile::new("ratings", source, bytes)];
             files.extend(
                 judge_files
                     .into_iter()
@@ -260,6 +277,7 @@ pub fn ReliabilityPage() -> impl IntoView {
             {move || irt_busy.get().then(|| view! { <p class="busy">"fitting the graded response models…"</p> })}
             {move || irt_error.get().map(|m| view! { <div id="irt-error" class="error" role="alert">{m}</div> })}
             {move || irt.get().map(|cells| view! { <IrtTable cells /> })}
+            <SaveAndShare computed=irt_computed title="IRT table" prefix="irt-" />
         </section>
     }
 }

@@ -7,9 +7,8 @@
 //! a judge's runs, a saved analysis of any kind — is an [`Job::Analyse`] of its
 //! [`tribunal::analysis::Spec`] on its files, run by [`tribunal::analysis::run`] (what the CLI
 //! and `tribunal stats run` call), and comes back as the JSON value the CLI prints (undefined
-//! statistics are `null` there, which a typed `f64` could not read back). The IRT table
-//! ([`Job::Irt`]: every judge × criterion) and a programs report with the user's own programs
-//! ([`Job::Programs`]) run whole too.
+//! statistics are `null` there, which a typed `f64` could not read back). A programs report
+//! with the user's own programs ([`Job::Programs`]) runs whole too.
 //!
 //! A leaderboard's bootstrap is split across workers, each reading the same
 //! [`LeaderboardSpec`]. The worker that fits the point leaderboard
@@ -40,7 +39,6 @@ use tribunal::calibration_data::{
 };
 use tribunal::cross_validation::CvCurve;
 use tribunal::embedding_file::read_embeddings;
-use tribunal::irt_report::IrtReportParams;
 use tribunal::leaderboard::{bradley_terry_leaderboard, Leaderboard};
 use tribunal::program_pairs::{
     judge_items_csv, parse_llm_verdicts, parse_probes, parse_program_pairs, Probe, ProgramPair,
@@ -49,7 +47,6 @@ use tribunal::program_report::{
     builtin_probe_scores, builtin_scores, ProbeScores, ProgramReport, ProgramReportParams,
 };
 use tribunal::program_votes::ScoreMatrix;
-use tribunal::reliability_report::RatingsFile;
 use wasm_bindgen::JsValue;
 
 /// Where the page finds the worker script (Trunk's output name for the `stats-worker` bin).
@@ -233,13 +230,6 @@ pub enum Job {
         params: CalibrationParams,
         curve: CvCurve,
     },
-    /// The IRT report of every judge × criterion of a ratings file with variants.
-    Irt {
-        request: u64,
-        input: RatingsFile,
-        human: Option<RatingsFile>,
-        params: Box<IrtReportParams>,
-    },
     /// The (query, response) texts the user's programs score, in [`program_texts`] order.
     ProgramTexts {
         request: u64,
@@ -305,11 +295,6 @@ pub enum Reply {
     Calibrated {
         request: u64,
         result: Result<(serde_json::Value, String), String>,
-    },
-    /// The IRT cells' JSON (judge × criterion).
-    IrtFitted {
-        request: u64,
-        result: Result<serde_json::Value, String>,
     },
     /// The texts to run the user's programs on.
     ProgramTexts {
@@ -691,18 +676,6 @@ impl Worker for StatsWorker {
                 result: self.kept(version).and_then(|train| {
                     calibrate(train, &test, test_embeddings.as_ref(), &params, curve)
                 }),
-            },
-            Job::Irt {
-                request,
-                input,
-                human,
-                params,
-            } => Reply::IrtFitted {
-                request,
-                result: params
-                    .fit_each(&input, human.as_ref())
-                    .map_err(|e| e.to_string())
-                    .and_then(|cells| serde_json::to_value(cells).map_err(|e| e.to_string())),
             },
             Job::ProgramTexts {
                 request,

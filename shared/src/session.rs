@@ -135,7 +135,8 @@ impl DatasetKind {
             | Statistic::Aa(_)
             | Statistic::Consistency(_)
             | Statistic::Position(_)
-            | Statistic::Irt(_) => Self::Ratings,
+            | Statistic::Irt(_)
+            | Statistic::IrtTable(_) => Self::Ratings,
             Statistic::Calibration(_) => match role {
                 "train_embeddings" | "test_embeddings" => Self::Embeddings,
                 _ => Self::Calibration,

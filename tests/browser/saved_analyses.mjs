@@ -1,10 +1,11 @@
 // Drives saving analyses of several kinds from their pages into a session, and opening each
 // saved analysis as a visitor, in headless Chromium with playwright-core.
 // Usage: node saved_analyses.mjs URL CROWD_CSV GPT4_CSV RATINGS_CSV REPEATS_CSV \
-//   TRAIN_SCORES_CSV TEST_SCORES_CSV TRAIN_NPY TEST_NPY
+//   TRAIN_SCORES_CSV TEST_SCORES_CSV TRAIN_NPY TEST_NPY IRT_JUDGE_CSV IRT_HUMAN_CSV
 // 1. Owner: a new session (its owner token stays in this context's local storage).
 // 2. On the home page: a judge study (crowd vs GPT-4 joined on `id`), an agreement report (with
-//    the rater pair judge,alice), a self-consistency check and an LS calibration with its
+//    the rater pair judge,alice), an IRT table (a judge under prompt variants, with human
+//    ratings), a self-consistency check and an LS calibration with its
 //    embeddings in `.npy` files, each saved to the session with its page's "Save to session"
 //    button, which opens the saved analysis.
 // 3. Visitor (a fresh context, no owner token): opens each saved analysis, waits for the
@@ -13,8 +14,8 @@
 // Prints one JSON object: the analyses' URLs and the reports the visitor's browser computed.
 import { launchChromium, openPage } from './chromium.mjs';
 
-const [url, crowd, gpt4, ratings, repeats, trainScores, testScores, trainNpy, testNpy] =
-  process.argv.slice(2);
+const [url, crowd, gpt4, ratings, repeats, trainScores, testScores, trainNpy, testNpy, irtJudge,
+  irtHuman] = process.argv.slice(2);
 const browser = await launchChromium();
 const pageErrors = [];
 
@@ -73,6 +74,12 @@ try {
   const agreementUrl = await saveFrom(owner, '#rel-save');
 
   await home(owner);
+  await owner.setInputFiles('#rel-input', irtJudge);
+  await owner.setInputFiles('#rel-human', irtHuman);
+  await owner.click('#rel-run');
+  const irtUrl = await saveFrom(owner, '#irt-save');
+
+  await home(owner);
   await owner.selectOption('#runs-check', 'consistency');
   await owner.setInputFiles('#runs-input', repeats);
   await owner.click('#runs-run');
@@ -95,6 +102,7 @@ try {
   const reports = {
     study: await reportAt(visitor, studyUrl),
     agreement: await reportAt(visitor, agreementUrl),
+    irt: await reportAt(visitor, irtUrl),
     consistency: await reportAt(visitor, consistencyUrl),
     calibration: await reportAt(visitor, calibrationUrl),
   };
@@ -109,7 +117,8 @@ try {
   }, sessionId);
 
   console.log(JSON.stringify({
-    pageErrors, sessionUrl, studyUrl, agreementUrl, consistencyUrl, calibrationUrl, kinds, reports,
+    pageErrors, sessionUrl, studyUrl, agreementUrl, irtUrl, consistencyUrl, calibrationUrl, kinds,
+    reports,
     visitorWrite,
   }));
 } finally {

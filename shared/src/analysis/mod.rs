@@ -24,7 +24,7 @@ mod spec;
 
 pub use inputs::{Input, InputRef, Inputs};
 pub use report::{
-    AgreementWithSlices, CalibrationReport, ConformalReport, ConformalTarget, PowerTable,
+    AgreementWithSlices, CalibrationReport, ConformalReport, ConformalTarget, IrtTable, PowerTable,
     ProgramsReport, Report,
 };
 pub use run::run;

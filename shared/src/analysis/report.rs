@@ -7,7 +7,7 @@ use crate::ablation::{Ablation, TrainingCurve};
 use crate::calibration::Calibration;
 use crate::conformal::ConformalEvaluationParams;
 use crate::consistency_report::ConsistencyReport;
-use crate::irt_report::IrtReport;
+use crate::irt_report::{IrtCell, IrtReport};
 use crate::judge_study::{ConformalRun, JudgeStudy};
 use crate::leaderboard::Leaderboard;
 use crate::position_report::PositionReport;
@@ -30,6 +30,7 @@ pub enum Report {
     Consistency(Box<ConsistencyReport>),
     Position(Box<PositionReport>),
     Irt(Box<IrtReport>),
+    IrtTable(Box<IrtTable>),
     Calibration(Box<CalibrationReport>),
     Power(Box<PowerTable>),
     Programs(Box<ProgramsReport>),
@@ -97,6 +98,15 @@ pub struct AgreementWithSlices {
     pub report: AgreementReport,
     #[serde(skip_serializing_if = "Option::is_none")]
     pub slices: Option<SliceReport>,
+}
+
+/// The IRT report of every judge × criterion of a ratings file.
+#[derive(Debug, Clone, PartialEq, Serialize)]
+pub struct IrtTable {
+    /// Always `irt_table`.
+    pub statistic: &'static str,
+    /// In the file's order; none for a file without a variant column.
+    pub cells: Vec<IrtCell>,
 }
 
 /// A calibration, the ablation applied to its files (if any) and its training-size curve

@@ -3,7 +3,8 @@
 
 use super::inputs::{InputRef, Inputs};
 use super::report::{
-    AgreementWithSlices, CalibrationReport, ConformalReport, PowerTable, ProgramsReport, Report,
+    AgreementWithSlices, CalibrationReport, ConformalReport, IrtTable, PowerTable, ProgramsReport,
+    Report,
 };
 use super::spec::StudySpec;
 use super::spec::{AgreementSpec, Analysis, CalibrationSpec, LeaderboardSpec, PowerSpec, Spec};
@@ -54,13 +55,19 @@ pub fn run(spec: &Spec, inputs: &Inputs) -> Result<Report> {
         Analysis::Position(params) => {
             Report::Position(Box::new(params.fit(&files.ratings("ratings", true)?)?))
         }
-        Analysis::Irt(params) => {
+        Analysis::Irt(params) | Analysis::IrtTable(params) => {
             let human = files
                 .optional("human")
                 .map(|_| files.ratings("human", true))
                 .transpose()?;
             let input = files.ratings("ratings", true)?;
-            Report::Irt(Box::new(params.fit(&input, human.as_ref())?))
+            match &spec.analysis {
+                Analysis::IrtTable(_) => Report::IrtTable(Box::new(IrtTable {
+                    statistic: "irt_table",
+                    cells: params.fit_each(&input, human.as_ref())?,
+                })),
+                _ => Report::Irt(Box::new(params.fit(&input, human.as_ref())?)),
+            }
         }
         Analysis::Calibration(params) => {
             Report::Calibration(Box::new(calibration(params, &files)?))

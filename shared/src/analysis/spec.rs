@@ -143,6 +143,9 @@ pub enum Analysis {
     /// The graded response model of a judge under prompt variants in `ratings`, against the
     /// humans of `human` when given (`tribunal stats irt`).
     Irt(IrtReportParams),
+    /// The IRT report of every judge × criterion of `ratings`, each against the humans of
+    /// `human` when given (`tribunal stats irt --each`; the Reliability page's IRT table).
+    IrtTable(IrtReportParams),
     /// A calibration head fitted on `train` and scored on `test` (`tribunal stats calibrate`).
     Calibration(CalibrationSpec),
     /// Sample sizes to compare two groups (`tribunal stats power`); reads no file.
@@ -167,6 +170,7 @@ impl Analysis {
             Self::Consistency(_) => "consistency",
             Self::Position(_) => "position",
             Self::Irt(_) => "irt",
+            Self::IrtTable(_) => "irt_table",
             Self::Calibration(_) => "calibration",
             Self::Power(_) => "power",
             Self::Programs(_) => "programs",
@@ -196,6 +200,7 @@ impl Analysis {
             | Self::Consistency(_)
             | Self::Position(_)
             | Self::Irt(_)
+            | Self::IrtTable(_)
             | Self::Power(_)
             | Self::Programs(_)
             | Self::LabelModel(_)
@@ -219,7 +224,7 @@ impl Analysis {
                 roles
             }
             Self::Aa(_) | Self::Consistency(_) | Self::Position(_) => Roles::new(&["ratings"], &[]),
-            Self::Irt(_) => Roles::new(&["ratings"], &["human"]),
+            Self::Irt(_) | Self::IrtTable(_) => Roles::new(&["ratings"], &["human"]),
             Self::Calibration(_) => {
                 Roles::new(&["train", "test"], &["train_embeddings", "test_embeddings"])
             }

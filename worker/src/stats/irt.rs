@@ -11,6 +11,9 @@
 //! that used two or more scores, otherwise null with a warning) against `--max-c-v` and
 //! `--min-reliability` ([`ReliabilityParams::intrinsic_consistency`]).
 //!
+//! With `--each`, the same for every judge × criterion of the file, one cell each (a cell that
+//! cannot be fitted holds its error): the Reliability page's IRT table.
+//!
 //! With `--human FILE` (annotators as raters, the same items) a second GRM is fitted to the
 //! human ratings (annotators as the variants), and on the items both rated the command reports
 //! θ_range, θ_ratio (Eq. 5–6) and D_W (Eq. 7) with the medians of seed 003's Fig. 1
@@ -68,6 +71,10 @@ pub struct IrtArgs {
     /// Plain marginal maximum likelihood: no priors on ln α and β.
     #[arg(long)]
     flat_priors: bool,
+    /// Every judge × criterion of the file, each its own report (the Reliability page's IRT
+    /// table), instead of one judge on one criterion.
+    #[arg(long, conflicts_with_all = ["rater_name", "criterion"])]
+    each: bool,
     /// Largest acceptable C_V (exclusive).
     #[arg(long, default_value_t = ReliabilityParams::default().max_c_v, allow_negative_numbers = true)]
     max_c_v: f64,
@@ -121,5 +128,10 @@ pub fn plan(args: IrtArgs) -> anyhow::Result<Planned> {
             min_reliability: args.min_reliability,
         },
     };
-    Ok(Planned::new(Analysis::Irt(params), inputs))
+    let analysis = if args.each {
+        Analysis::IrtTable(params)
+    } else {
+        Analysis::Irt(params)
+    };
+    Ok(Planned::new(analysis, inputs))
 }
