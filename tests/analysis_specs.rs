@@ -364,6 +364,52 @@ fn calibrations_and_programs_rerun_from_their_specs() {
         programs["escalation"]["escalated"].as_u64()
     );
     assert!(rows > 0);
+    // The user's own programs travel as their scores: an oracle that scores the labelled
+    // winner 1 and the loser 0 (abstaining on ties) sits beside the built-in library and is
+    // right on every validation pair it votes on.
+    let mut oracle = String::from("oracle\n");
+    let mut reader = csv::Reader::from_path(root().join(data("pairs.csv"))).unwrap();
+    let label = reader
+        .headers()
+        .unwrap()
+        .iter()
+        .position(|h| h == "label")
+        .unwrap();
+    for record in reader.records() {
+        let record = record.unwrap();
+        oracle.push_str(match &record[label] {
+            "a" => "1\n0\n",
+            "b" => "0\n1\n",
+            _ => "\"\"\n\"\"\n",
+        });
+    }
+    let user_scores = write(&dir, "user-scores.csv", &oracle);
+    let with_user = reruns_identically(
+        &dir,
+        Form::Bare,
+        &[
+            "stats",
+            "programs",
+            "--pairs",
+            &data("pairs.csv"),
+            "--rounds",
+            "50",
+            "--user-scores",
+            &path(&user_scores),
+        ],
+    );
+    let row = with_user["programs"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .find(|p| p["name"] == "oracle")
+        .expect("the user program among the programs");
+    assert_eq!(row["accuracy"], 1.0, "{row}");
+    assert_eq!(
+        with_user["record"]["spec"]["inputs"]["user_scores"]["name"],
+        path(&user_scores)
+    );
+
     let v = path(&votes);
     let label_model = reruns_identically(
         &dir,

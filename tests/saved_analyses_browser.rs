@@ -1,8 +1,9 @@
 //! Analyses of several kinds saved from their pages and opened by link (driver:
 //! `tests/browser/saved_analyses.mjs`): a judge study (LLMFAO crowd vs GPT-4), an agreement
 //! report, an IRT table (a judge under prompt variants, with human ratings), a
-//! self-consistency check and an LS calibration whose embeddings come in `.npy` files
-//! (binary datasets of the session), each saved to a session from its page's "Save to
+//! self-consistency check, an LS calibration whose embeddings come in `.npy` files (binary
+//! datasets of the session) and a programs report with a JavaScript program of the user's own
+//! (its sandbox scores saved as a dataset), each saved to a session from its page's "Save to
 //! session" button, then opened by the analysis URL in a second browser context without the
 //! owner token. The report the visitor's browser recomputes equals `tribunal stats run` on the
 //! spec and the datasets downloaded from the session (every number to 1e-9 — the IRT fit's
@@ -72,6 +73,7 @@ fn saved_analyses_of_every_page_reopen_with_the_clis_numbers() {
             test_npy.as_os_str(),
             data("tests/fixtures/small-irt-judge.csv").as_os_str(),
             data("tests/fixtures/small-irt-human.csv").as_os_str(),
+            data("tests/data/llmfao/pairs.csv").as_os_str(),
         ],
     );
     assert_eq!(
@@ -81,7 +83,8 @@ fn saved_analyses_of_every_page_reopen_with_the_clis_numbers() {
             "agreement",
             "irt_table",
             "consistency",
-            "calibration"
+            "calibration",
+            "programs"
         ])
     );
     assert_eq!(page["visitorWrite"], 403);
@@ -102,6 +105,7 @@ fn saved_analyses_of_every_page_reopen_with_the_clis_numbers() {
         ("irt", "irtUrl"),
         ("consistency", "consistencyUrl"),
         ("calibration", "calibrationUrl"),
+        ("programs", "programsUrl"),
     ] {
         let analysis_id = page[url_key].as_str().unwrap().rsplit('/').next().unwrap();
         let saved = session["analyses"]
@@ -144,6 +148,12 @@ fn saved_analyses_of_every_page_reopen_with_the_clis_numbers() {
         let tol = if name == "irt" { 1e-8 } else { 1e-9 };
         assert_same(visitor, &cli, tol, name);
     }
+    // The user's program sits among the programs.
+    assert!(page["reports"]["programs"]["programs"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .any(|p| p["name"] == "length_ratio"));
     // The study joined the judge with the crowd on the shared `id`s.
     assert!(page["reports"]["study"]["join"]["matched_human_battles"].as_u64() > Some(0));
 }

@@ -3,14 +3,16 @@
 //! programs `judgingFunction(query, response)` of your own. The user's programs run in the
 //! sandbox (`public/program_sandbox.js`: a Web Worker per program, network APIs removed, a
 //! time limit per call; a call that throws, hangs or returns a non-number abstains and is
-//! counted); then the statistics web worker runs [`ProgramReportParams::fit`] — the report
-//! `tribunal stats programs` prints — on the built-in library plus those scores. The page shows
+//! counted); then the statistics web worker runs the programs analysis — the report `tribunal
+//! stats programs` prints — on the built-in library plus those scores, which travel as the
+//! analysis's `user_scores` file (so a saved or shared report reopens with them). The page shows
 //! each program's τ, coverage and accuracy, the label model against majority vote (and the LLM
 //! judge), the committee's learned accuracies, the routing curves, the bias probes, and the
 //! user programs' failures, and the staged policy at the chosen escalation share (the LLM
 //! verdicts may be a `tribunal judge` run's `.jsonl`). Cells carry full-precision values in
 //! data attributes. Nothing leaves the browser.
 
+use crate::analysis_view::{Computed, SaveAndShare};
 use crate::charts::RoutingPlot;
 use crate::files::{chosen_text, data_url};
 use crate::format::{fixed, interval, num};
@@ -20,13 +22,13 @@ use leptos::task::spawn_local;
 use serde::{Deserialize, Serialize};
 use serde_json::Value;
 use std::collections::BTreeMap;
+use tribunal::analysis::{Analysis, Spec};
 use tribunal::program_report::ProgramReportParams;
+use tribunal::program_user_scores::{UserProgram, UserScores};
 use tribunal::program_votes::VoteParams;
 use tribunal::resample::BootstrapParams;
 use tribunal::routing::RoutingParams;
-use tribunal_app::stats_worker::{
-    spawn_stats_worker, Job, Reply, StatsWorker, Upload, UserProgram,
-};
+use tribunal_app::stats_worker::{spawn_stats_worker, Job, Reply, RoleFile, StatsWorker, Upload};
 use wasm_bindgen::prelude::*;
 
 #[wasm_bindgen]
@@ -149,21 +151,37 @@ pub fn ProgramsPage() -> impl IntoView {
         busy.set(false);
         progress.set(String::new());
     };
+    let computed = RwSignal::new(None::<Computed>);
+    let pending_spec = StoredValue::new_local(None::<Computed>);
     let report_job = move |r: u64, user: Vec<UserProgram>| {
         let Some((pairs, llm, probes)) = pending.get_value() else {
             return;
         };
-        match params() {
-            Ok(params) => send(Job::Programs {
-                request: r,
-                pairs,
-                llm,
-                probes,
-                user,
-                params: Box::new(params),
-            }),
-            Err(message) => fail(message),
+        let params = match params() {
+            Ok(params) => params,
+            Err(message) => return fail(message),
+        };
+        let mut files = vec![RoleFile::text("pairs", pairs)];
+        files.extend(llm.map(|l| RoleFile::text("llm", l)));
+        files.extend(probes.map(|p| RoleFile::text("probes", p)));
+        if !user.is_empty() {
+            let csv = UserScores { programs: user }.to_csv();
+            files.push(RoleFile::new(
+                "user_scores",
+                "user-program-scores.csv",
+                csv.into_bytes(),
+            ));
         }
+        let spec = Spec::new(Analysis::Programs(params), &RoleFile::inputs(&files));
+        pending_spec.set_value(Some(Computed {
+            spec: spec.clone(),
+            files: files.clone(),
+        }));
+        send(Job::Analyse {
+            request: r,
+            spec: Box::new(spec),
+            files,
+        });
     };
     let on_reply = move |reply: Reply| match reply {
         Reply::ProgramTexts { request: r, result } if r == request.get_value() => match result {
@@ -189,13 +207,14 @@ pub fn ProgramsPage() -> impl IntoView {
             }
             Err(message) => fail(message),
         },
-        Reply::ProgramsReported { request: r, result } if r == request.get_value() => {
+        Reply::Analysed { request: r, result } if r == request.get_value() => {
             busy.set(false);
             progress.set(String::new());
             match result {
                 Ok(value) => {
                     report.set(Some(value));
                     error.set(None);
+                    computed.set(pending_spec.get_value());
                 }
                 Err(message) => error.set(Some(message)),
             }
@@ -318,6 +337,7 @@ pub fn ProgramsPage() -> impl IntoView {
             {move || error.get().map(|m| view! { <div id="prog-error" class="error" role="alert">{m}</div> })}
             {move || (!failures.get().is_empty()).then(|| view! { <FailuresTable results=failures.get() /> })}
             {move || report.get().map(|r| view! { <ProgramsView report=r /> })}
+            <SaveAndShare computed title="Programs" prefix="prog-" />
         </section>
     }
 }

@@ -8,7 +8,8 @@
 //! [`tribunal::analysis::Spec`] on its files, run by [`tribunal::analysis::run`] (what the CLI
 //! and `tribunal stats run` call), and comes back as the JSON value the CLI prints (undefined
 //! statistics are `null` there, which a typed `f64` could not read back). A programs report
-//! with the user's own programs ([`Job::Programs`]) runs whole too.
+//! with the user's own programs is one too: the page runs them in its sandbox on the texts of
+//! [`Job::ProgramTexts`] and sends their scores as the analysis's `user_scores` file.
 //!
 //! A leaderboard's bootstrap is split across workers, each reading the same
 //! [`LeaderboardSpec`]. The worker that fits the point leaderboard
@@ -40,13 +41,8 @@ use tribunal::calibration_data::{
 use tribunal::cross_validation::CvCurve;
 use tribunal::embedding_file::read_embeddings;
 use tribunal::leaderboard::{bradley_terry_leaderboard, Leaderboard};
-use tribunal::program_pairs::{
-    judge_items_csv, parse_llm_verdicts, parse_probes, parse_program_pairs, Probe, ProgramPair,
-};
-use tribunal::program_report::{
-    builtin_probe_scores, builtin_scores, ProbeScores, ProgramReport, ProgramReportParams,
-};
-use tribunal::program_votes::ScoreMatrix;
+use tribunal::program_pairs::{parse_probes, parse_program_pairs, Probe};
+use tribunal::program_user_scores::program_texts;
 use wasm_bindgen::JsValue;
 
 /// Where the page finds the worker script (Trunk's output name for the `stats-worker` bin).
@@ -236,23 +232,6 @@ pub enum Job {
         pairs: Upload,
         probes: Option<Upload>,
     },
-    /// The programs report (what `tribunal stats programs` prints) with the built-in library
-    /// and the user's programs' scores.
-    Programs {
-        request: u64,
-        pairs: Upload,
-        llm: Option<Upload>,
-        probes: Option<Upload>,
-        user: Vec<UserProgram>,
-        params: Box<ProgramReportParams>,
-    },
-}
-
-/// A user program's scores of the [`program_texts`], `None` where it abstained.
-#[derive(Debug, Clone, Serialize, Deserialize)]
-pub struct UserProgram {
-    pub name: String,
-    pub scores: Vec<Option<f64>>,
 }
 
 /// The worker's answers.
@@ -300,11 +279,6 @@ pub enum Reply {
     ProgramTexts {
         request: u64,
         result: Result<Vec<(String, String)>, String>,
-    },
-    /// The programs report's JSON, as the CLI prints it.
-    ProgramsReported {
-        request: u64,
-        result: Result<serde_json::Value, String>,
     },
 }
 
@@ -360,102 +334,6 @@ fn plan(
 
 fn parse_probe_upload(probes: Option<&Upload>) -> tribunal::Result<Vec<Probe>> {
     probes.map_or(Ok(Vec::new()), |p| parse_probes(&p.name, p.text.as_bytes()))
-}
-
-/// The texts user programs score: per pair (query, `response`) and (query, `response_b`); then
-/// per probe the clean pair's two and the perturbed pair's two.
-pub fn program_texts(pairs: &[ProgramPair], probes: &[Probe]) -> Vec<(String, String)> {
-    let both = |p: &ProgramPair| {
-        [
-            (p.query.clone(), p.response_a.clone()),
-            (p.query.clone(), p.response_b.clone()),
-        ]
-    };
-    pairs
-        .iter()
-        .flat_map(both)
-        .chain(probes.iter().flat_map(|p| {
-            let [a, b] = both(&p.clean);
-            let [c, d] = both(&p.perturbed);
-            [a, b, c, d]
-        }))
-        .collect()
-}
-
-/// The user programs' scores of `count` pairs whose texts start at `offset` in
-/// [`program_texts`] order, `stride` texts apart.
-fn user_scores(user: &[UserProgram], offset: usize, count: usize, stride: usize) -> ScoreMatrix {
-    let score = |s: Option<&Option<f64>>| s.copied().flatten().unwrap_or(f64::NAN);
-    let mut scores = Vec::with_capacity(count * user.len());
-    for i in 0..count {
-        let at = offset + i * stride;
-        scores.extend(
-            user.iter()
-                .map(|u| [score(u.scores.get(at)), score(u.scores.get(at + 1))]),
-        );
-    }
-    ScoreMatrix {
-        programs: user.iter().map(|u| u.name.clone()).collect(),
-        pairs: count,
-        scores,
-    }
-}
-
-/// The report `tribunal stats programs` prints, with the user's programs beside the built-in
-/// ones.
-fn programs_report(
-    pairs: &Upload,
-    llm: Option<&Upload>,
-    probes: Option<&Upload>,
-    user: &[UserProgram],
-    params: &ProgramReportParams,
-) -> tribunal::Result<(ProgramReport, Vec<ProgramPair>)> {
-    let parsed = parse_program_pairs(&pairs.name, pairs.text.as_bytes())?;
-    let probes = parse_probe_upload(probes)?;
-    let ids: Vec<&str> = parsed.iter().map(|p| p.id.as_str()).collect();
-    let verdicts = llm
-        .map(|l| parse_llm_verdicts(&l.name, l.text.as_bytes(), &ids))
-        .transpose()?;
-    let n = parsed.len();
-    let scores = builtin_scores(&parsed).join(&user_scores(user, 0, n, 2))?;
-    let m = probes.len();
-    let (clean, perturbed) = builtin_probe_scores(&probes);
-    let clean_scores = clean.join(&user_scores(user, 2 * n, m, 4))?;
-    let perturbed_scores = perturbed.join(&user_scores(user, 2 * n + 2, m, 4))?;
-    let report = params.fit(
-        &parsed,
-        &scores,
-        verdicts.as_deref(),
-        (m > 0).then_some(ProbeScores {
-            probes: &probes,
-            clean: &clean_scores,
-            perturbed: &perturbed_scores,
-        }),
-    )?;
-    Ok((report, parsed))
-}
-
-/// The programs report's JSON, with the escalated pairs as a judge items CSV
-/// (`escalated_items_csv`, what `--escalate-out` writes).
-fn programs_json(
-    pairs: &Upload,
-    llm: Option<&Upload>,
-    probes: Option<&Upload>,
-    user: &[UserProgram],
-    params: &ProgramReportParams,
-) -> Result<serde_json::Value, String> {
-    let (report, parsed) =
-        programs_report(pairs, llm, probes, user, params).map_err(|e| e.to_string())?;
-    let escalated: Vec<&ProgramPair> = report
-        .escalation
-        .pairs
-        .iter()
-        .map(|&i| &parsed[i])
-        .collect();
-    let csv = judge_items_csv(&escalated).map_err(|e| e.to_string())?;
-    let mut json = serde_json::to_value(report).map_err(|e| e.to_string())?;
-    json["escalated_items_csv"] = serde_json::Value::String(csv);
-    Ok(json)
 }
 
 /// Calibration rows of `head` from a CSV, with the embeddings of `file` instead of its
@@ -686,17 +564,6 @@ impl Worker for StatsWorker {
                 result: parse_program_pairs(&pairs.name, pairs.text.as_bytes())
                     .and_then(|p| Ok(program_texts(&p, &parse_probe_upload(probes.as_ref())?)))
                     .map_err(|e| e.to_string()),
-            },
-            Job::Programs {
-                request,
-                pairs,
-                llm,
-                probes,
-                user,
-                params,
-            } => Reply::ProgramsReported {
-                request,
-                result: programs_json(&pairs, llm.as_ref(), probes.as_ref(), &user, &params),
             },
         };
         scope.respond(id, reply);

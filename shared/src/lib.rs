@@ -25,6 +25,8 @@
 //! - [`agreement`]: two-rater and group agreement with bootstrap intervals and bands.
 //! - [`reliability_report`]: the agreement report (α, rater pairs, judges vs the majority).
 //! - [`aa_test`]: A/A test of a judge: two identical runs against acceptance bands.
+//! - [`analysis`]: every analysis as a spec (settings, seed, inputs by role and hash) and the one
+//!   `run` from spec and files to its report, for the CLI, the page and saved sessions.
 //! - [`aa_report`]: the A/A report of two runs in a ratings file.
 //! - [`consistency`]: self-consistency of repeated judgments (per-criterion entropy).
 //! - [`consistency_report`]: the self-consistency report of repeats in a ratings file.
@@ -62,11 +64,12 @@
 //! - [`label_model`]: Dawid–Skene label model over program votes, and majority vote.
 //! - [`routing`]: routing uncertain pairs to an LLM judge: accuracy–throughput curves.
 //! - [`program_report`]: the programs report (committee, label model vs majority, routing).
+//! - [`program_user_scores`]: the texts user programs score and their scores as a file.
 //! - [`vote_file`]: the CSV of a committee's votes on pairs.
 //! - [`bias_probe`]: flip rate and bias win rate of a pairwise judge under perturbations.
 //! - [`separation`]: where Bradley–Terry ratings are not identified (a model that never loses).
-//! - [`session`]: sessions — content-addressed datasets, saved analyses, the session archive.
-//! - [`share_link`]: an on-device analysis and its data compressed into a URL fragment.
+//! - [`session`]: sessions — content-addressed datasets, saved analysis specs, the archive.
+//! - [`share_link`]: an analysis spec and its files compressed into a URL fragment.
 
 pub mod aa_report;
 pub mod aa_test;
@@ -120,6 +123,7 @@ pub mod power;
 pub mod program_library;
 pub mod program_pairs;
 pub mod program_report;
+pub mod program_user_scores;
 pub mod program_votes;
 pub mod protocol;
 pub mod provenance;

@@ -70,11 +70,13 @@ pub enum DatasetKind {
     Probes,
     /// A committee's vote file ([`crate::vote_file`]).
     Votes,
+    /// User programs' scores of a pairs file's texts ([`crate::program_user_scores`]).
+    ProgramScores,
 }
 
 impl DatasetKind {
     /// Every kind, in the order the app lists them.
-    pub const ALL: [Self; 10] = [
+    pub const ALL: [Self; 11] = [
         Self::Battles,
         Self::Items,
         Self::Ratings,
@@ -85,6 +87,7 @@ impl DatasetKind {
         Self::Verdicts,
         Self::Probes,
         Self::Votes,
+        Self::ProgramScores,
     ];
 
     /// The kind's name, as [`DatasetKind::parse`] reads it.
@@ -100,6 +103,7 @@ impl DatasetKind {
             Self::Verdicts => "verdicts",
             Self::Probes => "probes",
             Self::Votes => "votes",
+            Self::ProgramScores => "program_scores",
         }
     }
 
@@ -193,6 +197,8 @@ pub fn check_dataset(kind: DatasetKind, name: &str, bytes: &[u8]) -> Result<Data
         DatasetKind::Verdicts => csv_rows(name, bytes)?,
         DatasetKind::Probes => parse_probes(name, bytes)?.len(),
         DatasetKind::Votes => parse_vote_file(name, bytes)?.ids.len(),
+        // How many texts the scores must cover is the analysis's pairs file's: checked then.
+        DatasetKind::ProgramScores => csv_rows(name, bytes)?,
     };
     Ok(DatasetMeta {
         hash: content_hash(bytes),

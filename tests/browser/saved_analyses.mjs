@@ -1,12 +1,13 @@
 // Drives saving analyses of several kinds from their pages into a session, and opening each
 // saved analysis as a visitor, in headless Chromium with playwright-core.
 // Usage: node saved_analyses.mjs URL CROWD_CSV GPT4_CSV RATINGS_CSV REPEATS_CSV \
-//   TRAIN_SCORES_CSV TEST_SCORES_CSV TRAIN_NPY TEST_NPY IRT_JUDGE_CSV IRT_HUMAN_CSV
+//   TRAIN_SCORES_CSV TEST_SCORES_CSV TRAIN_NPY TEST_NPY IRT_JUDGE_CSV IRT_HUMAN_CSV PAIRS_CSV
 // 1. Owner: a new session (its owner token stays in this context's local storage).
 // 2. On the home page: a judge study (crowd vs GPT-4 joined on `id`), an agreement report (with
 //    the rater pair judge,alice), an IRT table (a judge under prompt variants, with human
-//    ratings), a self-consistency check and an LS calibration with its
-//    embeddings in `.npy` files, each saved to the session with its page's "Save to session"
+//    ratings), a self-consistency check, an LS calibration with its embeddings in `.npy`
+//    files and a programs report with a program of the user's own (its scores computed in the
+//    sandbox travel with the analysis), each saved to the session with its page's "Save to session"
 //    button, which opens the saved analysis.
 // 3. Visitor (a fresh context, no owner token): opens each saved analysis, waits for the
 //    recomputed report and reads it from the page's download link; tries to save an analysis
@@ -15,7 +16,7 @@
 import { launchChromium, openPage } from './chromium.mjs';
 
 const [url, crowd, gpt4, ratings, repeats, trainScores, testScores, trainNpy, testNpy, irtJudge,
-  irtHuman] = process.argv.slice(2);
+  irtHuman, pairs] = process.argv.slice(2);
 const browser = await launchChromium();
 const pageErrors = [];
 
@@ -92,6 +93,16 @@ try {
   await owner.setInputFiles('#cal-test', testScores);
   await owner.click('#cal-run');
   const calibrationUrl = await saveFrom(owner, '#cal-save');
+
+  await home(owner);
+  await owner.setInputFiles('#prog-pairs', pairs);
+  await owner.fill('#prog-name', 'length_ratio');
+  await owner.dispatchEvent('#prog-name', 'change');
+  await owner.fill('#prog-code',
+    'function judgingFunction(query, response) { return response.length / (1 + query.length); }');
+  await owner.click('#prog-add');
+  await owner.click('#prog-run');
+  const programsUrl = await saveFrom(owner, '#prog-save');
   await owner.goto(sessionUrl);
   await owner.waitForSelector('#analyses li', { timeout: 30000 });
   const kinds = await owner.$$eval('#analyses li', (lis) => lis.map((li) => li.dataset.kind));
@@ -105,6 +116,7 @@ try {
     irt: await reportAt(visitor, irtUrl),
     consistency: await reportAt(visitor, consistencyUrl),
     calibration: await reportAt(visitor, calibrationUrl),
+    programs: await reportAt(visitor, programsUrl),
   };
   const sessionId = sessionUrl.split('/s/')[1];
   const visitorWrite = await visitor.evaluate(async (id) => {
@@ -117,8 +129,8 @@ try {
   }, sessionId);
 
   console.log(JSON.stringify({
-    pageErrors, sessionUrl, studyUrl, agreementUrl, irtUrl, consistencyUrl, calibrationUrl, kinds,
-    reports,
+    pageErrors, sessionUrl, studyUrl, agreementUrl, irtUrl, consistencyUrl, calibrationUrl,
+    programsUrl, kinds, reports,
     visitorWrite,
   }));
 } finally {

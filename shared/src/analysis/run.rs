@@ -22,6 +22,7 @@ use crate::program_pairs::{
 use crate::program_report::{
     builtin_probe_scores, builtin_scores, ProbeScores, ProgramReportParams,
 };
+use crate::program_user_scores::UserScores;
 use crate::reliability_report::RatingsFile;
 use crate::scored_battles::{join_battle_files, parse_scored_battles};
 use crate::vote_file::{parse_vote_file, VoteFile};
@@ -273,10 +274,25 @@ fn programs(params: &ProgramReportParams, files: &Files) -> Result<ProgramsRepor
         .optional("probes")
         .map(|file| parse_probes(file.name, file.bytes))
         .transpose()?;
-    let probe_scores = probes.as_deref().map(builtin_probe_scores);
+    let (n, m) = (pairs.len(), probes.as_ref().map_or(0, Vec::len));
+    // The user's own programs beside the built-in ones, when their scores came along.
+    let user = files
+        .optional("user_scores")
+        .map(|file| UserScores::parse(file.name, file.bytes, 2 * n + 4 * m))
+        .transpose()?
+        .unwrap_or_default();
+    let scores = builtin_scores(&pairs).join(&user.pair_scores(n))?;
+    let probe_scores = probes
+        .as_deref()
+        .map(|probes| {
+            let (clean, perturbed) = builtin_probe_scores(probes);
+            let (user_clean, user_perturbed) = user.probe_scores(n, m);
+            Ok::<_, crate::Error>((clean.join(&user_clean)?, perturbed.join(&user_perturbed)?))
+        })
+        .transpose()?;
     let report = params.fit(
         &pairs,
-        &builtin_scores(&pairs),
+        &scores,
         llm.as_deref(),
         probes
             .as_deref()

@@ -150,7 +150,9 @@ pub enum Analysis {
     Calibration(CalibrationSpec),
     /// Sample sizes to compare two groups (`tribunal stats power`); reads no file.
     Power(PowerSpec),
-    /// Programmatic judges on a `pairs` file (`tribunal stats programs`).
+    /// Programmatic judges on a `pairs` file, with an LLM judge's verdicts (`llm`), bias
+    /// probes (`probes`) and the user's own programs' scores (`user_scores`) when given
+    /// (`tribunal stats programs`).
     Programs(ProgramReportParams),
     /// The label model on a `votes` file (`tribunal stats label-model`).
     LabelModel(ProgramReportParams),
@@ -229,7 +231,7 @@ impl Analysis {
                 Roles::new(&["train", "test"], &["train_embeddings", "test_embeddings"])
             }
             Self::Power(_) => Roles::new(&[], &[]),
-            Self::Programs(_) => Roles::new(&["pairs"], &["llm", "probes"]),
+            Self::Programs(_) => Roles::new(&["pairs"], &["llm", "probes", "user_scores"]),
             Self::LabelModel(_) => Roles::new(&["votes"], &[]),
             Self::Routing(_) => Roles::new(&["votes", "llm"], &[]),
         }

@@ -95,6 +95,11 @@ pub struct ProgramsArgs {
     /// Bias probes (paired clean/perturbed rows) for flip and bias win rates.
     #[arg(long)]
     probes: Option<PathBuf>,
+    /// Your own programs' scores (a column per program, a row per text: each pair's two
+    /// responses, then each probe's clean and perturbed pairs; empty: abstained), as the
+    /// Programs page computes them in its sandbox.
+    #[arg(long)]
+    user_scores: Option<PathBuf>,
     /// Write the committee's votes on every pair to this vote file.
     #[arg(long)]
     votes_out: Option<PathBuf>,
@@ -139,6 +144,9 @@ pub fn programs(args: ProgramsArgs) -> anyhow::Result<Planned> {
     }
     if let Some(probes) = &args.probes {
         add_input(&mut inputs, "probes", probes)?;
+    }
+    if let Some(scores) = &args.user_scores {
+        add_input(&mut inputs, "user_scores", scores)?;
     }
     let defaults = VoteParams::default();
     let params = ProgramReportParams {
