@@ -264,7 +264,7 @@ fn no_cross_origin_grant_and_every_write_needs_the_owner_token() {
     let csv = battles(3);
     let dataset = upload(&worker, &id, &token, "b.csv", &csv);
     assert_eq!(dataset.0, 201);
-    let hash = tribunal::session::content_hash(&csv);
+    let hash = tribunal::provenance::content_hash(&csv);
     let writes: [(&str, String, Vec<u8>); 3] = [
         ("POST", format!("/api/sessions/{id}/datasets?kind=battles&name=c.csv"), battles(4)),
         (

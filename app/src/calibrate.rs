@@ -15,10 +15,10 @@
 //! to a session, it reopens through [`tribunal::analysis::run`] in one worker — the same
 //! curve (each fold's losses do not depend on which worker computed them), the same numbers.
 
-use crate::analysis_view::{Computed, SaveAndShare};
 use crate::charts::CvCurvePlot;
 use crate::files::{chosen, chosen_text, data_url};
 use crate::format::{interval, num};
+use crate::save_share::{Computed, SaveAndShare};
 use gloo_worker::WorkerBridge;
 use leptos::prelude::*;
 use leptos::task::spawn_local;

@@ -4,8 +4,8 @@
 //! can be compared with human labels (seed 002): both leaderboards, held-out hard vs smoothed
 //! (vs soft, with scores) Elo, and split-conformal intervals for new models.
 
-use crate::analysis_view::{Computed, SaveAndShare};
 use crate::charts::{ForestPlot, ForestRow, ReliabilityDiagram, ScatterPlot};
+use crate::save_share::{Computed, SaveAndShare};
 use gloo_file::futures::read_as_bytes;
 use gloo_worker::WorkerBridge;
 use leptos::prelude::*;

@@ -5,6 +5,7 @@ mod analysis_view;
 mod api;
 mod calibrate;
 mod charts;
+mod device;
 mod fields;
 mod files;
 mod format;
@@ -14,6 +15,7 @@ mod programs;
 mod reliability;
 mod run_checks;
 mod runs;
+mod save_share;
 mod session;
 
 use leptos::prelude::*;

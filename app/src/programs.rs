@@ -12,10 +12,10 @@
 //! verdicts may be a `tribunal judge` run's `.jsonl`). Cells carry full-precision values in
 //! data attributes. Nothing leaves the browser.
 
-use crate::analysis_view::{Computed, SaveAndShare};
 use crate::charts::RoutingPlot;
 use crate::files::{chosen_text, data_url};
 use crate::format::{fixed, interval, num};
+use crate::save_share::{Computed, SaveAndShare};
 use gloo_worker::WorkerBridge;
 use leptos::prelude::*;
 use leptos::task::spawn_local;

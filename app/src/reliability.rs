@@ -15,10 +15,10 @@
 //! `data-theta-ratio`, `data-dw`, `data-ok`). A malformed file shows the located error and keeps
 //! the previous results.
 
-use crate::analysis_view::{Computed, SaveAndShare};
 use crate::charts::ScatterPlot;
 use crate::fields::{text_field, RatingsFields};
 use crate::format::{fixed, num};
+use crate::save_share::{Computed, SaveAndShare};
 use gloo_file::futures::read_as_bytes;
 use gloo_worker::WorkerBridge;
 use leptos::prelude::*;

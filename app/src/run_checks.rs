@@ -19,10 +19,10 @@
 //! Values in data attributes are full precision; a malformed file shows the located error and
 //! keeps the previous result.
 
-use crate::analysis_view::{Computed, SaveAndShare};
 use crate::fields::{text_field, RatingsFields};
 use crate::format::{fixed, num};
 use crate::reliability::read_all;
+use crate::save_share::{Computed, SaveAndShare};
 use gloo_worker::WorkerBridge;
 use leptos::prelude::*;
 use leptos::task::spawn_local;

@@ -12,19 +12,16 @@
 
 use crate::analysis_view::AnalysisView;
 use crate::api;
+use crate::device::{go, origin, owner_token, recent, remember};
 use crate::runs::RunWatch;
 use leptos::prelude::*;
 use leptos::task::spawn_local;
-use serde::{Deserialize, Serialize};
 use std::collections::BTreeMap;
 use tribunal::analysis::{Analysis as Statistic, InputRef, LeaderboardSpec, Spec};
 use tribunal::resample::BootstrapParams;
 use tribunal::session::{DatasetKind, DatasetMeta, SessionView};
-use tribunal::share_link::{decode, encode, SharedAnalysis};
+use tribunal::share_link::decode;
 use tribunal_app::stats_worker::RoleFile;
-
-/// The local-storage key of the recent sessions list.
-const RECENT_KEY: &str = "tribunal.sessions";
 
 /// Where the page is.
 pub enum Route {
@@ -64,80 +61,6 @@ pub fn route() -> Route {
             None => Route::Home,
         },
     }
-}
-
-/// A session this device has opened.
-#[derive(Debug, Clone, Serialize, Deserialize)]
-struct Recent {
-    id: String,
-    title: String,
-    /// Present when this device owns the session.
-    owner_token: Option<String>,
-}
-
-fn recent() -> Vec<Recent> {
-    window()
-        .local_storage()
-        .ok()
-        .flatten()
-        .and_then(|s| s.get_item(RECENT_KEY).ok().flatten())
-        .and_then(|text| serde_json::from_str(&text).ok())
-        .unwrap_or_default()
-}
-
-/// Records a visit (most recent first), keeping a known title and token unless new ones come.
-pub(crate) fn remember(id: &str, title: Option<String>, token: Option<String>) {
-    let mut list = recent();
-    let old = list.iter().position(|r| r.id == id).map(|k| list.remove(k));
-    let entry = Recent {
-        id: id.to_owned(),
-        title: title
-            .or_else(|| old.as_ref().map(|r| r.title.clone()))
-            .unwrap_or_default(),
-        owner_token: token.or_else(|| old.and_then(|r| r.owner_token)),
-    };
-    list.insert(0, entry);
-    list.truncate(20);
-    if let (Some(storage), Ok(text)) = (
-        window().local_storage().ok().flatten(),
-        serde_json::to_string(&list),
-    ) {
-        let _ = storage.set_item(RECENT_KEY, &text);
-    }
-}
-
-pub(crate) fn owner_token(id: &str) -> Option<String> {
-    recent()
-        .into_iter()
-        .find(|r| r.id == id)
-        .and_then(|r| r.owner_token)
-}
-
-pub(crate) fn origin() -> String {
-    window().location().origin().unwrap_or_default()
-}
-
-pub(crate) fn go(path: &str) {
-    let _ = window().location().set_href(path);
-}
-
-/// The sessions this device owns: (id, title, owner token).
-pub(crate) fn owned_sessions() -> Vec<(String, String, String)> {
-    recent()
-        .into_iter()
-        .filter_map(|r| Some((r.id, r.title, r.owner_token?)))
-        .collect()
-}
-
-/// The link that carries `spec` and its files in its fragment.
-pub fn fragment_link(spec: &Spec, files: &[RoleFile]) -> Result<String, String> {
-    let shared = SharedAnalysis {
-        spec: spec.clone(),
-        inputs: RoleFile::inputs(files),
-    };
-    encode(&shared)
-        .map(|fragment| format!("{}/#share={fragment}", origin()))
-        .map_err(|e| e.to_string())
 }
 
 /// The home page's card: new session, import, recent sessions on this device.

@@ -11,7 +11,7 @@
 //! model *a* (the `model_a` / `left` side). Errors name the source, line, column and field, and
 //! say what was expected.
 
-use crate::csv_row::{find_unique, read_header, with_separator_hint};
+use crate::csv_row::{csv_error, find_unique, read_header, with_separator_hint};
 use crate::error::{Error, Location, Result};
 use serde::{Deserialize, Serialize};
 use std::collections::HashMap;
@@ -261,34 +261,6 @@ fn parse(source: &str, bytes: &[u8], extra: Option<&str>) -> Result<(Battles, Ve
         },
         extras,
     ))
-}
-
-/// Converts a csv reader error into a located [`Error::Input`].
-pub(crate) fn csv_error(source: &str, error: &csv::Error) -> Error {
-    match error.kind() {
-        csv::ErrorKind::UnequalLengths {
-            pos,
-            expected_len,
-            len,
-        } => Error::input(
-            Location::line(source, pos.as_ref().map_or(0, csv::Position::line)),
-            format!("expected {expected_len} fields as in the header, found {len}"),
-        ),
-        csv::ErrorKind::Utf8 { pos, err } => Error::input(
-            Location {
-                source: source.to_owned(),
-                line: pos.as_ref().map_or(0, csv::Position::line),
-                column: Some(err.field() + 1),
-                field: None,
-                byte: None,
-            },
-            "expected UTF-8 text, found invalid bytes",
-        ),
-        _ => Error::input(
-            Location::line(source, error.position().map_or(0, csv::Position::line)),
-            error.to_string(),
-        ),
-    }
 }
 
 #[cfg(test)]

@@ -21,9 +21,9 @@
 //! human class not among the `p_` columns, a repeated rank or a list of one response;
 //! [`Error::Insufficient`] for a header without rows.
 
-use crate::battles::csv_error;
 use crate::btl2_head::Btl2Data;
 use crate::btl_head::BtlData;
+use crate::csv_row::csv_error;
 use crate::csv_row::{read_header, Row};
 use crate::error::{Error, Location, Result};
 use crate::ls_head::LsData;

@@ -9,7 +9,6 @@
 //! the place where the problem is: a quoted field that is never closed (named by the line and
 //! column where it begins), and a header that looks semicolon- or tab-separated.
 
-use crate::battles::csv_error;
 use crate::error::{Error, Location, Result};
 use std::io;
 
@@ -339,6 +338,34 @@ impl<'r> Row<'r> {
             Ok(_) => Err(self.error(i, name, format!("expected a finite number, found `{text}`"))),
             Err(_) => Err(self.error(i, name, format!("expected a number, found `{text}`"))),
         }
+    }
+}
+
+/// Converts a csv reader error into a located [`Error::Input`].
+pub(crate) fn csv_error(source: &str, error: &csv::Error) -> Error {
+    match error.kind() {
+        csv::ErrorKind::UnequalLengths {
+            pos,
+            expected_len,
+            len,
+        } => Error::input(
+            Location::line(source, pos.as_ref().map_or(0, csv::Position::line)),
+            format!("expected {expected_len} fields as in the header, found {len}"),
+        ),
+        csv::ErrorKind::Utf8 { pos, err } => Error::input(
+            Location {
+                source: source.to_owned(),
+                line: pos.as_ref().map_or(0, csv::Position::line),
+                column: Some(err.field() + 1),
+                field: None,
+                byte: None,
+            },
+            "expected UTF-8 text, found invalid bytes",
+        ),
+        _ => Error::input(
+            Location::line(source, error.position().map_or(0, csv::Position::line)),
+            error.to_string(),
+        ),
     }
 }
 

@@ -57,7 +57,7 @@ pub fn parse_judge_items(source: &str, bytes: &[u8], pairwise: bool) -> Result<V
     let mut items = Vec::new();
     let mut seen: HashMap<String, u64> = HashMap::new();
     for record in reader.records() {
-        let record = record.map_err(|e| crate::battles::csv_error(source, &e))?;
+        let record = record.map_err(|e| crate::csv_row::csv_error(source, &e))?;
         let row = Row::new(source, &record);
         let key = row.required(id, "id")?.to_owned();
         if let Some(first) = seen.insert(key.clone(), row.line) {

@@ -132,7 +132,7 @@ pub fn parse_program_pairs(source: &str, bytes: &[u8]) -> Result<Vec<ProgramPair
     let mut pairs = Vec::new();
     let mut seen = HashMap::new();
     for record in reader.records() {
-        let record = record.map_err(|e| crate::battles::csv_error(source, &e))?;
+        let record = record.map_err(|e| crate::csv_row::csv_error(source, &e))?;
         let row = Row::new(source, &record);
         pairs.push(ProgramPair {
             id: unique_id(&row, id, &mut seen)?,
@@ -179,7 +179,7 @@ pub fn parse_verdicts(source: &str, bytes: &[u8], ids: &[&str]) -> Result<Vec<Op
     let mut seen = HashMap::new();
     let mut rows = 0;
     for record in reader.records() {
-        let record = record.map_err(|e| crate::battles::csv_error(source, &e))?;
+        let record = record.map_err(|e| crate::csv_row::csv_error(source, &e))?;
         let row = Row::new(source, &record);
         let key = unique_id(&row, id, &mut seen)?;
         let Some(&i) = index.get(key.as_str()) else {
@@ -360,7 +360,7 @@ pub fn parse_probes(source: &str, bytes: &[u8]) -> Result<Vec<Probe>> {
     type Halves = (String, Option<ProgramPair>, Option<(ProgramPair, i8)>, u64);
     let mut probes: Vec<(String, Halves)> = Vec::new();
     for record in reader.records() {
-        let record = record.map_err(|e| crate::battles::csv_error(source, &e))?;
+        let record = record.map_err(|e| crate::csv_row::csv_error(source, &e))?;
         let row = Row::new(source, &record);
         let key = row.required(id, "id")?.to_owned();
         let name = row.required(bias, "bias")?.to_owned();

@@ -17,8 +17,8 @@
 //! Errors: [`Error::Input`] located at the line and column of a cell that is not a number, a
 //! file with another number of rows than texts, or a duplicate program name.
 
-use crate::battles::csv_error;
 use crate::csv_row;
+use crate::csv_row::csv_error;
 use crate::error::{Error, Location, Result};
 use crate::program_pairs::{Probe, ProgramPair};
 use crate::program_votes::ScoreMatrix;

@@ -5,8 +5,8 @@
 //! Arguments: the input's name and bytes. Returns: [`ToolVersion`] and [`InputFile`] records,
 //! serialisable into any JSON document. No errors.
 
-use crate::session::content_hash;
 use serde::{Deserialize, Serialize};
+use sha2::{Digest, Sha256};
 
 /// The tool and build that computed a result.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
@@ -50,6 +50,17 @@ impl InputFile {
             bytes: bytes.len() as u64,
         }
     }
+}
+
+/// `sha256:` and the 64 hex digits of the SHA-256 of `bytes`.
+pub fn content_hash(bytes: &[u8]) -> String {
+    let digest = Sha256::digest(bytes);
+    let mut hex = String::with_capacity(7 + 64);
+    hex.push_str("sha256:");
+    for byte in digest {
+        hex.push_str(&format!("{byte:02x}"));
+    }
+    hex
 }
 
 #[cfg(test)]

@@ -43,7 +43,8 @@
 //! (empty, padded or repeated column names included) or a selection naming an unknown rater,
 //! criterion, variant or slice column.
 
-use crate::battles::{csv_error, ModelIndex};
+use crate::battles::ModelIndex;
+use crate::csv_row::csv_error;
 use crate::csv_row::{open, with_separator_hint};
 use crate::error::{Error, Location, Result};
 use crate::irt_grm::RatingMatrix as GrmMatrix;

@@ -34,7 +34,8 @@
 //! non-finite score, and an unknown verdict or label; [`Error::Insufficient`] for a header without
 //! rows. Lines are those an editor shows, whatever the line endings (`\r\n` included).
 
-use crate::battles::{csv_error, parse_battles_with_column, Battle, Battles, Layout, ModelIndex};
+use crate::battles::{parse_battles_with_column, Battle, Battles, Layout, ModelIndex};
+use crate::csv_row::csv_error;
 use crate::csv_row::{find_unique, open, with_separator_hint, Row};
 use crate::error::{Error, Location, Result};
 use serde::{Deserialize, Serialize};

@@ -24,19 +24,19 @@
 
 use crate::analysis::{self, Analysis as Statistic, InputRef, LeaderboardSpec, Spec};
 use crate::anchor::Anchor;
-use crate::battles::{csv_error, parse_battles};
+use crate::battles::parse_battles;
 use crate::csv_row;
+use crate::csv_row::csv_error;
 use crate::embedding_file::read_embeddings;
 use crate::error::{Error, Location, Result};
 use crate::judge_items::parse_judge_items;
 use crate::program_pairs::{parse_probes, parse_program_pairs};
-use crate::provenance::ToolVersion;
+use crate::provenance::{content_hash, ToolVersion};
 use crate::resample::BootstrapParams;
 use crate::scored_battles::parse_scored_battles;
 use crate::vote_file::parse_vote_file;
 use base64::Engine;
 use serde::{Deserialize, Deserializer, Serialize};
-use sha2::{Digest, Sha256};
 use std::collections::BTreeMap;
 
 /// The `format` field of every archive.
@@ -168,17 +168,6 @@ pub struct DatasetMeta {
     pub bytes: u64,
     /// Data rows the parser read (battles, items, ratings or pairs).
     pub rows: u64,
-}
-
-/// `sha256:` and the 64 hex digits of the SHA-256 of `bytes`.
-pub fn content_hash(bytes: &[u8]) -> String {
-    let digest = Sha256::digest(bytes);
-    let mut hex = String::with_capacity(7 + 64);
-    hex.push_str("sha256:");
-    for byte in digest {
-        hex.push_str(&format!("{byte:02x}"));
-    }
-    hex
 }
 
 /// Parses `bytes` as `kind` (errors located in `name`) and returns the dataset's metadata.

@@ -250,7 +250,7 @@ mod tests {
         let old = serde_json::json!({
             "name": "old.csv",
             "data": data,
-            "spec": {"statistic": "leaderboard", "dataset": crate::session::content_hash(data.as_bytes()),
+            "spec": {"statistic": "leaderboard", "dataset": crate::provenance::content_hash(data.as_bytes()),
                      "bootstrap": {"rounds": 200, "seed": 7, "level": 0.9}, "anchor": null},
         });
         let opened = decode(&format!("v1.{}", pack(&old))).unwrap();

@@ -131,7 +131,7 @@ pub fn parse_vote_file(source: &str, bytes: &[u8]) -> Result<VoteFile> {
     };
     let mut seen = HashMap::new();
     for record in reader.records() {
-        let record = record.map_err(|e| crate::battles::csv_error(source, &e))?;
+        let record = record.map_err(|e| crate::csv_row::csv_error(source, &e))?;
         let row = Row::new(source, &record);
         file.ids.push(unique_id(&row, id, &mut seen)?);
         file.labels

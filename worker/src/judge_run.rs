@@ -46,7 +46,7 @@ use tribunal::injection::{response_flags, ResponseFlag};
 use tribunal::judge_design::{Design, Planned, RunDesign};
 use tribunal::judge_items::{parse_judge_items, JudgeItem};
 use tribunal::judge_prompt::{BinaryScores, CriteriaScores, PromptParams};
-use tribunal::session::content_hash;
+use tribunal::provenance::content_hash;
 
 /// Decoding settings of the config file.
 #[derive(Debug, Clone, Copy, PartialEq, Serialize, Deserialize)]

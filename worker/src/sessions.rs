@@ -39,10 +39,8 @@ use serde::Deserialize;
 use std::sync::Arc;
 use tribunal::head_file::{Head, HeadFile};
 use tribunal::judge_prompt::PromptKind;
-use tribunal::provenance::ToolVersion;
-use tribunal::session::{
-    check_dataset, content_hash, spec_from_value, Analysis, DatasetKind, SessionArchive,
-};
+use tribunal::provenance::{content_hash, ToolVersion};
+use tribunal::session::{check_dataset, spec_from_value, Analysis, DatasetKind, SessionArchive};
 
 /// An API error: its status and a message for a person, sent as `{"error": …}`.
 #[derive(Debug)]

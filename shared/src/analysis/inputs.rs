@@ -2,7 +2,7 @@
 //! keeps an [`InputRef`] (content hash and name) of each.
 
 use crate::error::{Error, Result};
-use crate::session::content_hash;
+use crate::provenance::content_hash;
 use serde::{Deserialize, Serialize};
 use std::collections::BTreeMap;
 
