@@ -1,6 +1,6 @@
 //! Records the git commit the crate is built from (when built from a checkout) as
 //! `TRIBUNAL_GIT_COMMIT`, for the reproducibility record of every result
-//! ([`tribunal::provenance`]).
+//! ([`tribunal::io::provenance`]).
 
 use std::path::Path;
 use std::process::Command;

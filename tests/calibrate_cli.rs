@@ -4,7 +4,7 @@
 //! held-out rows, the model file is written and loads, and bad files fail with located errors.
 
 use std::path::Path;
-use tribunal::head_file::{Head, HeadFile};
+use tribunal::calibration::head_file::{Head, HeadFile};
 use tribunal_e2e::{
     btl_fixture_csv, embedding_cell, floats, heads_fixture, miscalibrated_ls_files, npy_f64,
     run_tribunal, stdout_json, temp_dir, write_csv,

@@ -22,7 +22,7 @@
 
 use serde_json::Value;
 use std::path::Path;
-use tribunal::judge_prompt::{PromptItem, PromptKind, PromptParams};
+use tribunal::judging::judge_prompt::{PromptItem, PromptKind, PromptParams};
 use tribunal_e2e::{judge_args, root, run_tribunal, temp_dir, tribunal_bin};
 
 fn run_ok(args: &[&str]) -> String {

@@ -8,8 +8,8 @@ use std::io::{Read, Write};
 use std::process::{Command, Stdio};
 use std::time::{Duration, Instant};
 use tokio_tungstenite::tungstenite::Message;
-use tribunal::protocol::{decode, encode, ClientMessage, ServerMessage};
-use tribunal::resample::BootstrapParams;
+use tribunal::math::resample::BootstrapParams;
+use tribunal::sessions::protocol::{decode, encode, ClientMessage, ServerMessage};
 use tribunal_e2e::{
     api_worker, create_session, http, postgres_database, session_view, start_run, temp_dir,
     tribunal_bin, upload_items, Worker,
@@ -264,7 +264,7 @@ fn no_cross_origin_grant_and_every_write_needs_the_owner_token() {
     let csv = battles(3);
     let dataset = upload(&worker, &id, &token, "b.csv", &csv);
     assert_eq!(dataset.0, 201);
-    let hash = tribunal::provenance::content_hash(&csv);
+    let hash = tribunal::io::provenance::content_hash(&csv);
     let writes: [(&str, String, Vec<u8>); 3] = [
         ("POST", format!("/api/sessions/{id}/datasets?kind=battles&name=c.csv"), battles(4)),
         (

@@ -8,7 +8,7 @@
 //! from the session page and watches the count of stored judgments grow, reloads mid-run and
 //! ends with each judgment shown once, with the judge's tokens per second, the unparsed count,
 //! each judgment's p_s and rationale, and the running leaderboard of the items' models, all
-//! equal to what the run's stored events give (the leaderboard: `tribunal::leaderboard` on
+//! equal to what the run's stored events give (the leaderboard: `tribunal::rankings::leaderboard` on
 //! each judgment's preference for the file's response, recomputed here from p_s); a visitor
 //! with the share link sees the finished run and the same leaderboard.
 
@@ -17,12 +17,14 @@ use serde_json::{json, Value};
 use std::collections::BTreeMap;
 use std::time::Duration;
 use tokio_tungstenite::tungstenite::Message;
-use tribunal::battles::Battles;
-use tribunal::bradley_terry::BradleyTerryParams;
-use tribunal::btl_head::{BtlData, BtlParams};
-use tribunal::head_file::{Head, HeadFile};
-use tribunal::leaderboard::bradley_terry_leaderboard;
-use tribunal::protocol::{decode, encode, ClientMessage, JudgmentEvent, RunEvent, ServerMessage};
+use tribunal::calibration::btl_head::{BtlData, BtlParams};
+use tribunal::calibration::head_file::{Head, HeadFile};
+use tribunal::rankings::battles::Battles;
+use tribunal::rankings::bradley_terry::BradleyTerryParams;
+use tribunal::rankings::leaderboard::bradley_terry_leaderboard;
+use tribunal::sessions::protocol::{
+    decode, encode, ClientMessage, JudgmentEvent, RunEvent, ServerMessage,
+};
 use tribunal_e2e::{
     api_worker, create_session, http, root, run_browser_driver, run_tribunal, session_view,
     start_run, temp_dir, Worker,

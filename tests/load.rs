@@ -8,7 +8,7 @@
 use futures_util::{SinkExt, StreamExt};
 use std::time::{Duration, Instant};
 use tokio_tungstenite::tungstenite::Message;
-use tribunal::protocol::{decode, encode, ClientMessage, RunEvent, ServerMessage};
+use tribunal::sessions::protocol::{decode, encode, ClientMessage, RunEvent, ServerMessage};
 use tribunal_e2e::{api_worker, create_session, start_run, upload_items, Fleet, Worker};
 
 const VIEWERS: usize = 100;

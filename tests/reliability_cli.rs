@@ -644,9 +644,9 @@ fn position_bias_of_the_llmfao_judges_and_an_ab_ba_file() {
 
 #[test]
 fn irt_fits_the_grm_per_variant_and_aligns_with_humans() {
-    use tribunal::irt_grm::GrmParams;
-    use tribunal::irt_reliability::{HumanAlignment, ReliabilityParams};
-    use tribunal::ratings::{RatingsParams, Selection};
+    use tribunal::reliability::irt::irt_grm::GrmParams;
+    use tribunal::reliability::irt::irt_reliability::{HumanAlignment, ReliabilityParams};
+    use tribunal::reliability::ratings::{RatingsParams, Selection};
 
     let json = run_json(&["stats", "irt", "--input", IRT_JUDGE, "--human", IRT_HUMAN]);
     assert_eq!(json["statistic"], "irt_grm");
@@ -707,7 +707,7 @@ fn irt_fits_the_grm_per_variant_and_aligns_with_humans() {
     let human = read(IRT_HUMAN).matrix(&Selection::default()).unwrap();
     let hgrm = human.whole_scores().unwrap();
     let hfit = GrmParams::default().fit(&hgrm).unwrap();
-    let scores = |m: &tribunal::irt_grm::RatingMatrix| m.variant_scores(0);
+    let scores = |m: &tribunal::reliability::irt::irt_grm::RatingMatrix| m.variant_scores(0);
     let alignment = HumanAlignment::compute(
         &fit.theta_mean,
         &scores(&grm),

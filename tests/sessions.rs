@@ -374,7 +374,7 @@ fn analyses_of_any_kind_are_checked_saved_exported_and_rerun() {
     );
     let ratings_hash = stored.json()["hash"].as_str().unwrap().to_owned();
     // A binary dataset: an embedding array, stored and served byte for byte.
-    let npy = tribunal::embedding_file::npy_f32(&[vec![0.25, -1.5], vec![3.0, 0.0]], 2);
+    let npy = tribunal::io::embedding_file::npy_f32(&[vec![0.25, -1.5], vec![3.0, 0.0]], 2);
     let stored = upload_kind("embeddings", "e.npy", &npy);
     assert_eq!(
         stored.status,

@@ -4,7 +4,9 @@
 use futures_util::{SinkExt, StreamExt};
 use std::io::{Read, Write};
 use tokio_tungstenite::tungstenite::Message;
-use tribunal::protocol::{decode, encode, ClientMessage, ServerMessage, PROTOCOL_VERSION};
+use tribunal::sessions::protocol::{
+    decode, encode, ClientMessage, ServerMessage, PROTOCOL_VERSION,
+};
 use tribunal_e2e::Worker;
 
 type Socket =

@@ -11,8 +11,8 @@ use crate::run_checks::CheckView;
 use leptos::prelude::*;
 use serde_json::Value;
 use tribunal::analysis::{Analysis, Spec};
-use tribunal::judge_study::JudgeStudy;
-use tribunal::leaderboard::Leaderboard;
+use tribunal::rankings::judge_study::JudgeStudy;
+use tribunal::rankings::leaderboard::Leaderboard;
 use tribunal_app::stats_worker::{spawn_stats_worker, Content, Job, Reply, RoleFile, Upload};
 
 /// `spec` recomputed on `files` in web workers, under `heading` and `note` (`note_id` names the

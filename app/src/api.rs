@@ -5,8 +5,8 @@
 use gloo_net::http::{Request, Response};
 use serde::{Deserialize, Serialize};
 use tribunal::analysis::Spec;
-use tribunal::provenance::content_hash;
-use tribunal::session::{Analysis, DatasetKind, DatasetMeta, SessionView};
+use tribunal::io::provenance::content_hash;
+use tribunal::sessions::session::{Analysis, DatasetKind, DatasetMeta, SessionView};
 
 /// A new session's id and its owner token.
 #[derive(Deserialize)]

@@ -1,5 +1,5 @@
 //! The Calibrate page (seed 000): pick a head kind, a training and a test calibration CSV
-//! (columns per head kind, see `tribunal::calibration_data`). Two web workers parse the
+//! (columns per head kind, see `tribunal::calibration::calibration_data`). Two web workers parse the
 //! training file as soon as it is chosen (a malformed one shows its located error at once) and
 //! share the cross-validation's folds when the run starts; the page joins their losses into the
 //! curve, and one worker refits the training rows it holds at the chosen γ and scores the head
@@ -24,10 +24,10 @@ use leptos::prelude::*;
 use leptos::task::spawn_local;
 use serde_json::Value;
 use tribunal::analysis::{Analysis, CalibrationSpec, Spec};
+use tribunal::calibration::calibration_data::HeadKind;
+use tribunal::calibration::cross_validation::{CrossValidationParams, CvCurve};
 use tribunal::calibration::CalibrationParams;
-use tribunal::calibration_data::HeadKind;
-use tribunal::cross_validation::{CrossValidationParams, CvCurve};
-use tribunal::resample::BootstrapParams;
+use tribunal::math::resample::BootstrapParams;
 use tribunal_app::stats_worker::{
     spawn_stats_worker, BinaryUpload, Job, Reply, RoleFile, StatsWorker, Upload,
 };

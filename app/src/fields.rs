@@ -2,7 +2,7 @@
 //! and scale of a long-format ratings CSV.
 
 use leptos::prelude::*;
-use tribunal::ratings::{Columns, RatingsParams, ScoreScale};
+use tribunal::reliability::ratings::{Columns, RatingsParams, ScoreScale};
 
 /// A labelled text input with id `id` that writes `value` on change.
 pub fn text_field(id: String, label: &'static str, value: RwSignal<String>) -> impl IntoView {

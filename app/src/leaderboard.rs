@@ -11,12 +11,12 @@ use gloo_worker::WorkerBridge;
 use leptos::prelude::*;
 use leptos::task::spawn_local;
 use tribunal::analysis::{Analysis, LeaderboardSpec, Spec, StudySpec};
-use tribunal::anchor::Anchor;
-use tribunal::bradley_terry::BradleyTerryParams;
-use tribunal::bt_bootstrap::Replicate;
-use tribunal::judge_study::JudgeStudy;
-use tribunal::leaderboard::Leaderboard;
-use tribunal::resample::BootstrapParams;
+use tribunal::math::resample::BootstrapParams;
+use tribunal::rankings::anchor::Anchor;
+use tribunal::rankings::bradley_terry::BradleyTerryParams;
+use tribunal::rankings::bt_bootstrap::Replicate;
+use tribunal::rankings::judge_study::JudgeStudy;
+use tribunal::rankings::leaderboard::Leaderboard;
 use tribunal_app::stats_worker::{spawn_stats_worker, Job, Reply, RoleFile, StatsWorker, Upload};
 use web_sys::HtmlInputElement;
 

@@ -7,10 +7,10 @@ use gloo_net::websocket::futures::WebSocket;
 use gloo_net::websocket::Message;
 use leptos::prelude::*;
 use leptos::task::spawn_local;
-use tribunal::battles::Battles;
-use tribunal::bradley_terry::BradleyTerryParams;
-use tribunal::leaderboard::bradley_terry_leaderboard;
-use tribunal::protocol::{decode, encode, ClientMessage, ServerMessage};
+use tribunal::rankings::battles::Battles;
+use tribunal::rankings::bradley_terry::BradleyTerryParams;
+use tribunal::rankings::leaderboard::bradley_terry_leaderboard;
+use tribunal::sessions::protocol::{decode, encode, ClientMessage, ServerMessage};
 
 /// The demo request: fixed seed, so every visitor sees the same stream.
 const DEMO: ClientMessage = ClientMessage::StartDemo {

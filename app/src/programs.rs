@@ -23,11 +23,11 @@ use serde::{Deserialize, Serialize};
 use serde_json::Value;
 use std::collections::BTreeMap;
 use tribunal::analysis::{Analysis, Spec};
-use tribunal::program_report::ProgramReportParams;
-use tribunal::program_user_scores::{UserProgram, UserScores};
-use tribunal::program_votes::VoteParams;
-use tribunal::resample::BootstrapParams;
-use tribunal::routing::RoutingParams;
+use tribunal::math::resample::BootstrapParams;
+use tribunal::programs::program_report::ProgramReportParams;
+use tribunal::programs::program_user_scores::{UserProgram, UserScores};
+use tribunal::programs::program_votes::VoteParams;
+use tribunal::programs::routing::RoutingParams;
 use tribunal_app::stats_worker::{spawn_stats_worker, Job, Reply, RoleFile, StatsWorker, Upload};
 use wasm_bindgen::prelude::*;
 

@@ -24,12 +24,12 @@ use gloo_worker::WorkerBridge;
 use leptos::prelude::*;
 use leptos::task::spawn_local;
 use serde_json::Value;
-use tribunal::alpha::AlphaLevel;
 use tribunal::analysis::{AgreementSpec, Analysis, Spec};
-use tribunal::irt_report::IrtReportParams;
-use tribunal::reliability_report::AgreementReportParams;
-use tribunal::resample::BootstrapParams;
-use tribunal::slices::SliceParams;
+use tribunal::math::resample::BootstrapParams;
+use tribunal::reliability::alpha::AlphaLevel;
+use tribunal::reliability::irt::irt_report::IrtReportParams;
+use tribunal::reliability::reliability_report::AgreementReportParams;
+use tribunal::reliability::slices::SliceParams;
 use tribunal_app::stats_worker::{spawn_stats_worker, Job, Reply, RoleFile, StatsWorker};
 use web_sys::HtmlInputElement;
 

@@ -27,14 +27,14 @@ use gloo_worker::WorkerBridge;
 use leptos::prelude::*;
 use leptos::task::spawn_local;
 use serde_json::Value;
-use tribunal::aa_report::AaReportParams;
-use tribunal::aa_test::AaTestParams;
 use tribunal::analysis::{Analysis, Spec};
-use tribunal::consistency::ConsistencyParams;
-use tribunal::consistency_report::ConsistencyReportParams;
-use tribunal::position_bias::PositionBiasParams;
-use tribunal::position_report::PositionReportParams;
-use tribunal::resample::BootstrapParams;
+use tribunal::math::resample::BootstrapParams;
+use tribunal::reliability::aa_report::AaReportParams;
+use tribunal::reliability::aa_test::AaTestParams;
+use tribunal::reliability::consistency::ConsistencyParams;
+use tribunal::reliability::consistency_report::ConsistencyReportParams;
+use tribunal::reliability::position_bias::PositionBiasParams;
+use tribunal::reliability::position_report::PositionReportParams;
 use tribunal_app::stats_worker::{spawn_stats_worker, Job, Reply, RoleFile, StatsWorker};
 
 /// `Some(text)` unless it is blank.

@@ -14,8 +14,10 @@ use gloo_net::websocket::Message;
 use gloo_worker::WorkerBridge;
 use leptos::prelude::*;
 use leptos::task::spawn_local;
-use tribunal::leaderboard::Leaderboard;
-use tribunal::protocol::{decode, encode, ClientMessage, JudgmentEvent, RunEvent, ServerMessage};
+use tribunal::rankings::leaderboard::Leaderboard;
+use tribunal::sessions::protocol::{
+    decode, encode, ClientMessage, JudgmentEvent, RunEvent, ServerMessage,
+};
 use tribunal_app::stats_worker::{spawn_stats_worker, Job, Reply, StatsWorker};
 
 /// One judgment as shown.

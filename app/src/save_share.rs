@@ -8,8 +8,8 @@ use crate::device::{go, origin, owned_sessions};
 use leptos::prelude::*;
 use leptos::task::spawn_local;
 use tribunal::analysis::Spec;
-use tribunal::session::DatasetKind;
-use tribunal::share_link::{encode, SharedAnalysis};
+use tribunal::sessions::session::DatasetKind;
+use tribunal::sessions::share_link::{encode, SharedAnalysis};
 use tribunal_app::stats_worker::RoleFile;
 
 /// A spec and its files, as a page last computed them.

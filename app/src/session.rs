@@ -18,9 +18,9 @@ use leptos::prelude::*;
 use leptos::task::spawn_local;
 use std::collections::BTreeMap;
 use tribunal::analysis::{Analysis as Statistic, InputRef, LeaderboardSpec, Spec};
-use tribunal::resample::BootstrapParams;
-use tribunal::session::{DatasetKind, DatasetMeta, SessionView};
-use tribunal::share_link::decode;
+use tribunal::math::resample::BootstrapParams;
+use tribunal::sessions::session::{DatasetKind, DatasetMeta, SessionView};
+use tribunal::sessions::share_link::decode;
 use tribunal_app::stats_worker::RoleFile;
 
 /// Where the page is.

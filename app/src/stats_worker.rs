@@ -31,18 +31,18 @@ use gloo_worker::{Codec, HandlerId, Spawnable, Worker, WorkerBridge, WorkerScope
 use serde::de::DeserializeOwned;
 use serde::{Deserialize, Serialize};
 use tribunal::analysis::{run, Inputs, LeaderboardSpec, Spec};
-use tribunal::battles::Battles;
-use tribunal::bradley_terry::BradleyTerryParams;
-use tribunal::bt_bootstrap::{BtBootstrapParams, BtBootstrapPlan, Replicate};
-use tribunal::calibration::CalibrationParams;
-use tribunal::calibration_data::{
+use tribunal::calibration::calibration_data::{
     parse_calibration, parse_calibration_with_embeddings, CalibrationData, HeadKind,
 };
-use tribunal::cross_validation::CvCurve;
-use tribunal::embedding_file::read_embeddings;
-use tribunal::leaderboard::{bradley_terry_leaderboard, Leaderboard};
-use tribunal::program_pairs::{parse_probes, parse_program_pairs, Probe};
-use tribunal::program_user_scores::program_texts;
+use tribunal::calibration::cross_validation::CvCurve;
+use tribunal::calibration::CalibrationParams;
+use tribunal::io::embedding_file::read_embeddings;
+use tribunal::programs::program_pairs::{parse_probes, parse_program_pairs, Probe};
+use tribunal::programs::program_user_scores::program_texts;
+use tribunal::rankings::battles::Battles;
+use tribunal::rankings::bradley_terry::BradleyTerryParams;
+use tribunal::rankings::bt_bootstrap::{BtBootstrapParams, BtBootstrapPlan, Replicate};
+use tribunal::rankings::leaderboard::{bradley_terry_leaderboard, Leaderboard};
 use wasm_bindgen::JsValue;
 
 /// Where the page finds the worker script (Trunk's output name for the `stats-worker` bin).

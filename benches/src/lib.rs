@@ -8,24 +8,24 @@
 
 pub mod synthetic;
 
-use tribunal::alpha::{AlphaLevel, AlphaParams};
-use tribunal::battles::{parse_battles, Battles};
-use tribunal::bradley_terry::BradleyTerryParams;
-use tribunal::bt_bootstrap::BtBootstrapParams;
-use tribunal::btl_head::BtlParams;
-use tribunal::calibration_data::{parse_calibration, CalibrationData, HeadKind};
-use tribunal::cross_validation::{fit_with_cv, CrossValidationParams};
-use tribunal::irt_grm::{GrmParams, RatingMatrix as GrmMatrix};
-use tribunal::kappa::KappaParams;
-use tribunal::label_model::{LabelModelParams, VoteMatrix};
-use tribunal::leaderboard::bradley_terry_leaderboard;
-use tribunal::ls_head::LsParams;
-use tribunal::pairwise::Pairwise;
-use tribunal::program_pairs::{parse_program_pairs, ProgramPair};
-use tribunal::program_report::builtin_scores;
-use tribunal::ratings::{RatingMatrix, RatingsParams, Selection};
-use tribunal::resample::BootstrapParams;
-use tribunal::vote_file::parse_vote_file;
+use tribunal::calibration::btl_head::BtlParams;
+use tribunal::calibration::calibration_data::{parse_calibration, CalibrationData, HeadKind};
+use tribunal::calibration::cross_validation::{fit_with_cv, CrossValidationParams};
+use tribunal::calibration::ls_head::LsParams;
+use tribunal::math::resample::BootstrapParams;
+use tribunal::programs::label_model::{LabelModelParams, VoteMatrix};
+use tribunal::programs::program_pairs::{parse_program_pairs, ProgramPair};
+use tribunal::programs::program_report::builtin_scores;
+use tribunal::programs::vote_file::parse_vote_file;
+use tribunal::rankings::battles::{parse_battles, Battles};
+use tribunal::rankings::bradley_terry::BradleyTerryParams;
+use tribunal::rankings::bt_bootstrap::BtBootstrapParams;
+use tribunal::rankings::leaderboard::bradley_terry_leaderboard;
+use tribunal::rankings::pairwise::Pairwise;
+use tribunal::reliability::alpha::{AlphaLevel, AlphaParams};
+use tribunal::reliability::irt::irt_grm::{GrmParams, RatingMatrix as GrmMatrix};
+use tribunal::reliability::kappa::KappaParams;
+use tribunal::reliability::ratings::{RatingMatrix, RatingsParams, Selection};
 use tribunal::Error;
 
 /// Parse a battles CSV and fit the leaderboard: what a user waits for after picking a file.
@@ -92,7 +92,7 @@ pub fn agreement_bootstrap_params() -> BootstrapParams {
 /// rater matrix, as the app and the CLI read ratings.
 ///
 /// # Errors
-/// Those of [`RatingsParams::parse`] and [`tribunal::ratings::Ratings::matrix`].
+/// Those of [`RatingsParams::parse`] and [`tribunal::reliability::ratings::Ratings::matrix`].
 pub fn parse_ratings(bytes: &[u8]) -> tribunal::Result<RatingMatrix> {
     RatingsParams::default()
         .parse("bench.csv", bytes)?

@@ -12,10 +12,10 @@ use serde_json::{json, Value};
 use std::collections::BTreeMap;
 use std::path::Path;
 use std::time::Instant;
-use tribunal::battles::{parse_battles, Battles};
-use tribunal::bradley_terry::BradleyTerryParams;
-use tribunal::pairwise::Pairwise;
-use tribunal::simulate::{simulate_votes, VoteSimulationParams};
+use tribunal::math::simulate::{simulate_votes, VoteSimulationParams};
+use tribunal::rankings::battles::{parse_battles, Battles};
+use tribunal::rankings::bradley_terry::BradleyTerryParams;
+use tribunal::rankings::pairwise::Pairwise;
 use tribunal_benches::synthetic::{
     agreement_csv, battle_params, battles_csv, calibration_csv, grm_csv,
 };
@@ -165,8 +165,8 @@ fn time_all(dir: &Path, llmfao: &Path, rounds: usize, slow: usize) -> Res<Value>
     }
 
     let alpha = parse_ratings(&std::fs::read(dir.join(ALPHA_FILE))?)?;
-    let estimate = tribunal::alpha::AlphaParams {
-        level: tribunal::alpha::AlphaLevel::Nominal,
+    let estimate = tribunal::reliability::alpha::AlphaParams {
+        level: tribunal::reliability::alpha::AlphaLevel::Nominal,
     }
     .compute(&alpha.values)?;
     report.insert(
@@ -182,7 +182,7 @@ fn time_all(dir: &Path, llmfao: &Path, rounds: usize, slow: usize) -> Res<Value>
 
     let kappa = parse_ratings(&std::fs::read(dir.join(KAPPA_FILE))?)?;
     let (a, b) = kappa_pair(&kappa);
-    let estimate = tribunal::kappa::KappaParams::default().compute(&a, &b)?;
+    let estimate = tribunal::reliability::kappa::KappaParams::default().compute(&a, &b)?;
     report.insert(
         KAPPA_FILE.into(),
         json!({
@@ -221,7 +221,7 @@ fn time_all(dir: &Path, llmfao: &Path, rounds: usize, slow: usize) -> Res<Value>
                 "rows": data.len(),
                 "dim": data.dim(),
                 "cv": time(slow, || calibration_cv(&data)),
-                "cv_settings": tribunal::cross_validation::CrossValidationParams::default(),
+                "cv_settings": tribunal::calibration::cross_validation::CrossValidationParams::default(),
             }),
         );
     }
@@ -231,7 +231,7 @@ fn time_all(dir: &Path, llmfao: &Path, rounds: usize, slow: usize) -> Res<Value>
         json!({
             "file": PAIRS_FILE,
             "pairs": pairs.len(),
-            "programs": tribunal::program_library::BuiltinProgram::ALL.len(),
+            "programs": tribunal::programs::program_library::BuiltinProgram::ALL.len(),
             "library": time(rounds, || program_library(&pairs)),
         }),
     );
@@ -242,7 +242,7 @@ fn time_all(dir: &Path, llmfao: &Path, rounds: usize, slow: usize) -> Res<Value>
             "items": votes.items,
             "programs": votes.programs.len(),
             "fit": time(rounds, || label_model_fit(&votes)[0]),
-            "settings": tribunal::label_model::LabelModelParams::default(),
+            "settings": tribunal::programs::label_model::LabelModelParams::default(),
             "accuracies": label_model_fit(&votes),
         }),
     );

@@ -1,13 +1,13 @@
 //! Synthetic benchmark data, written as CSV so that the native timer, the browser timer and the
 //! Python references read the very same file.
 //!
-//! - Battles: [`tribunal::simulate::simulate_battles`] (ChaCha8, seeded), arena layout.
+//! - Battles: [`tribunal::math::simulate::simulate_battles`] (ChaCha8, seeded), arena layout.
 //! - Ratings (α, κ, GRM): long format `item,rater,score`, drawn from [`SplitMix64`] (a fixed,
 //!   dependency-free generator: the same seed gives the same file on every platform). A missing
 //!   rating is a row left out.
 
-use tribunal::bradley_terry::sigmoid;
-use tribunal::simulate::{simulate_battles, SimulationParams};
+use tribunal::math::simulate::{simulate_battles, SimulationParams};
+use tribunal::rankings::bradley_terry::sigmoid;
 use tribunal::Result;
 
 /// The settings of every synthetic battle set: `n_models` strengths evenly spaced on
@@ -122,7 +122,7 @@ pub fn grm_csv(n_items: usize, n_variants: usize, seed: u64) -> String {
     csv
 }
 
-/// A calibration CSV (`tribunal::calibration_data`) of `n` rows with `d`-dimensional
+/// A calibration CSV (`tribunal::calibration::calibration_data`) of `n` rows with `d`-dimensional
 /// embeddings e ~ N(0, I): the human signal is t = e₁ − 0.5·e₂ + 0.25·e₃, which the judge sees
 /// compressed, 0.5·t + N(0, 0.5²). `btl`: columns `embedding,p,human` with p = σ(judge) and a
 /// human preference ~ Bernoulli(σ(2t)); otherwise LS columns `embedding,score,human` with
@@ -180,7 +180,7 @@ mod tests {
     fn battle_csv_round_trips_through_the_parser() {
         let params = battle_params(500, 6, 1);
         let csv = battles_csv(&params).unwrap();
-        let parsed = tribunal::battles::parse_battles("x.csv", csv.as_bytes()).unwrap();
+        let parsed = tribunal::rankings::battles::parse_battles("x.csv", csv.as_bytes()).unwrap();
         let simulated = simulate_battles(&params).unwrap();
         assert_eq!(parsed.battles.len(), 500);
         for (p, s) in parsed.battles.iter().zip(&simulated) {

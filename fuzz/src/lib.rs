@@ -10,18 +10,18 @@
 //! - [`judge_output`]: the judge-answer parser of every prompt kind; a parsed answer's label
 //!   is one of the prompt's labels.
 
-use tribunal::battles::{parse_battles, parse_battles_with_column};
-use tribunal::calibration_data::{parse_calibration, HeadKind};
-use tribunal::embedding_file::read_embeddings;
-use tribunal::judge_items::parse_judge_items;
-use tribunal::judge_prompt::{PromptKind, PromptParams, UserTemplate};
-use tribunal::program_pairs::{
+use tribunal::calibration::calibration_data::{parse_calibration, HeadKind};
+use tribunal::io::embedding_file::read_embeddings;
+use tribunal::judging::judge_items::parse_judge_items;
+use tribunal::judging::judge_prompt::{PromptKind, PromptParams, UserTemplate};
+use tribunal::programs::program_pairs::{
     parse_judgments_jsonl, parse_probes, parse_program_pairs, parse_verdicts,
 };
-use tribunal::protocol::{decode, encode, ClientMessage, ServerMessage};
-use tribunal::scored_battles::parse_scored_battles;
-use tribunal::session::{check_dataset, DatasetKind, SessionArchive};
-use tribunal::vote_file::parse_vote_file;
+use tribunal::programs::vote_file::parse_vote_file;
+use tribunal::rankings::battles::{parse_battles, parse_battles_with_column};
+use tribunal::rankings::scored_battles::parse_scored_battles;
+use tribunal::sessions::protocol::{decode, encode, ClientMessage, ServerMessage};
+use tribunal::sessions::session::{check_dataset, DatasetKind, SessionArchive};
 
 const HEADS: [HeadKind; 5] = [
     HeadKind::Ls,
@@ -61,9 +61,9 @@ pub fn csv_inputs(data: &[u8]) {
                 drop(check_dataset(kind, source, bytes));
             }
         }
-        13 => drop(tribunal::share_link::decode(&String::from_utf8_lossy(
-            bytes,
-        ))),
+        13 => drop(tribunal::sessions::share_link::decode(
+            &String::from_utf8_lossy(bytes),
+        )),
         14 => {
             // The import route: decode, then validate every dataset and analysis.
             if let Ok(archive) = serde_json::from_slice::<SessionArchive>(bytes) {

@@ -4,7 +4,7 @@
 
 use serde::Deserialize;
 use std::collections::HashMap;
-use tribunal::alpha::{AlphaLevel, AlphaParams};
+use tribunal::reliability::alpha::{AlphaLevel, AlphaParams};
 
 #[cfg(target_arch = "wasm32")]
 wasm_bindgen_test::wasm_bindgen_test_configure!(run_in_browser);

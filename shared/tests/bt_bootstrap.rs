@@ -1,13 +1,15 @@
 //! Bradley–Terry bootstrap intervals on simulated battles with known strengths
-//! (`tribunal::simulate`), and the multinomial sampler against its known moments.
+//! (`tribunal::math::simulate`), and the multinomial sampler against its known moments.
 //! Runs natively and in headless Chromium.
 
-use tribunal::battles::Battles;
-use tribunal::bradley_terry::{elo, BradleyTerryParams};
-use tribunal::bt_bootstrap::{multinomial_counts, BtBootstrap, BtBootstrapParams, Resampling};
-use tribunal::bt_standard_errors::BtStandardErrorsParams;
-use tribunal::resample::BootstrapParams;
-use tribunal::simulate::{simulate_battles, SimulationParams};
+use tribunal::math::resample::BootstrapParams;
+use tribunal::math::simulate::{simulate_battles, SimulationParams};
+use tribunal::rankings::battles::Battles;
+use tribunal::rankings::bradley_terry::{elo, BradleyTerryParams};
+use tribunal::rankings::bt_bootstrap::{
+    multinomial_counts, BtBootstrap, BtBootstrapParams, Resampling,
+};
+use tribunal::rankings::bt_standard_errors::BtStandardErrorsParams;
 use tribunal::Error;
 
 #[cfg(target_arch = "wasm32")]
@@ -398,19 +400,20 @@ fn invalid_settings_and_inputs_are_rejected() {
 #[cfg_attr(not(target_arch = "wasm32"), test)]
 #[cfg_attr(target_arch = "wasm32", wasm_bindgen_test::wasm_bindgen_test)]
 fn rounds_in_chunks_equal_one_run() {
-    let sim = tribunal::simulate::simulate_battles(&tribunal::simulate::SimulationParams {
-        theta: vec![0.8, 0.1, -0.2, -0.7],
-        n_battles: 600,
-        tie_rate: 0.1,
-        seed: 11,
-    })
-    .unwrap();
-    let battles = tribunal::battles::Battles {
+    let sim =
+        tribunal::math::simulate::simulate_battles(&tribunal::math::simulate::SimulationParams {
+            theta: vec![0.8, 0.1, -0.2, -0.7],
+            n_battles: 600,
+            tie_rate: 0.1,
+            seed: 11,
+        })
+        .unwrap();
+    let battles = tribunal::rankings::battles::Battles {
         models: ["a", "b", "c", "d"].map(str::to_owned).to_vec(),
         battles: sim,
     };
-    let params = tribunal::bt_bootstrap::BtBootstrapParams {
-        bootstrap: tribunal::resample::BootstrapParams {
+    let params = tribunal::rankings::bt_bootstrap::BtBootstrapParams {
+        bootstrap: tribunal::math::resample::BootstrapParams {
             rounds: 30,
             seed: 4,
             level: 0.9,
@@ -427,9 +430,9 @@ fn rounds_in_chunks_equal_one_run() {
 #[cfg_attr(not(target_arch = "wasm32"), test)]
 #[cfg_attr(target_arch = "wasm32", wasm_bindgen_test::wasm_bindgen_test)]
 fn anchoring_fixes_one_elo_and_measures_everything_against_it() {
-    use tribunal::anchor::Anchor;
-    use tribunal::leaderboard::bradley_terry_leaderboard;
-    use tribunal::resample::percentile_interval;
+    use tribunal::math::resample::percentile_interval;
+    use tribunal::rankings::anchor::Anchor;
+    use tribunal::rankings::leaderboard::bradley_terry_leaderboard;
     let battles = simulated(&spread(5, 0.8), 800, 0.1, 21);
     let anchor = Anchor {
         model: "model-01".into(),
@@ -513,24 +516,25 @@ fn anchoring_fixes_one_elo_and_measures_everything_against_it() {
 }
 
 /// The leaderboard of `battles` with a 200-round bootstrap (seed 1).
-fn leaderboard_with_bootstrap(battles: &Battles) -> tribunal::leaderboard::Leaderboard {
+fn leaderboard_with_bootstrap(battles: &Battles) -> tribunal::rankings::leaderboard::Leaderboard {
     let bt = BradleyTerryParams::default();
-    let board = tribunal::leaderboard::bradley_terry_leaderboard("hand", battles, &bt).unwrap();
+    let board =
+        tribunal::rankings::leaderboard::bradley_terry_leaderboard("hand", battles, &bt).unwrap();
     let bootstrap = params(200, 1).fit(battles, None).unwrap();
     board.with_bootstrap(&bootstrap).unwrap()
 }
 
 fn row<'a>(
-    board: &'a tribunal::leaderboard::Leaderboard,
+    board: &'a tribunal::rankings::leaderboard::Leaderboard,
     model: &str,
-) -> &'a tribunal::leaderboard::RatingRow {
+) -> &'a tribunal::rankings::leaderboard::RatingRow {
     board.ratings.iter().find(|r| r.model == model).unwrap()
 }
 
 #[cfg_attr(not(target_arch = "wasm32"), test)]
 #[cfg_attr(target_arch = "wasm32", wasm_bindgen_test::wasm_bindgen_test)]
 fn separated_data_give_no_standard_error_open_intervals_and_wide_ranks() {
-    use tribunal::separation::Side;
+    use tribunal::rankings::separation::Side;
     // x beats y ten times; one battle; a chain a > b > c: no rating is identified, so none has
     // an SE, every interval is open both ways and every model may take every rank.
     for (battles, m) in [
@@ -563,7 +567,7 @@ fn separated_data_give_no_standard_error_open_intervals_and_wide_ranks() {
 #[cfg_attr(not(target_arch = "wasm32"), test)]
 #[cfg_attr(target_arch = "wasm32", wasm_bindgen_test::wasm_bindgen_test)]
 fn a_model_that_never_loses_is_open_above_only() {
-    use tribunal::separation::Side;
+    use tribunal::rankings::separation::Side;
     // a, b, c beat each other around a cycle (many times); top beats each of them and never
     // loses; bottom loses every battle.
     let mut named = Vec::new();

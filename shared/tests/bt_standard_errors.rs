@@ -4,10 +4,10 @@
 //! Runs natively and in headless Chromium.
 
 use serde::Deserialize;
-use tribunal::battles::{parse_battles, Battle, Battles};
-use tribunal::bradley_terry::BradleyTerryParams;
-use tribunal::bradley_terry::{sigmoid, ELO_PER_THETA};
-use tribunal::bt_standard_errors::BtStandardErrorsParams;
+use tribunal::rankings::battles::{parse_battles, Battle, Battles};
+use tribunal::rankings::bradley_terry::BradleyTerryParams;
+use tribunal::rankings::bradley_terry::{sigmoid, ELO_PER_THETA};
+use tribunal::rankings::bt_standard_errors::BtStandardErrorsParams;
 
 #[cfg(target_arch = "wasm32")]
 wasm_bindgen_test::wasm_bindgen_test_configure!(run_in_browser);

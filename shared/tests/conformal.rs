@@ -5,11 +5,11 @@
 use rand::{Rng, SeedableRng};
 use rand_chacha::ChaCha8Rng;
 use serde::Deserialize;
-use tribunal::conformal::{
+use tribunal::io::error::Error;
+use tribunal::rankings::conformal::{
     conformal_rank, min_calibration_size, ConformalEvaluationParams, ConformalParams,
     ModelResidual, Nonconformity,
 };
-use tribunal::error::Error;
 
 #[cfg(target_arch = "wasm32")]
 wasm_bindgen_test::wasm_bindgen_test_configure!(run_in_browser);

@@ -2,7 +2,7 @@
 //! Runs natively and in headless Chromium.
 
 use serde::Deserialize;
-use tribunal::correlation::{kendall_tau_b, pearson, spearman};
+use tribunal::math::correlation::{kendall_tau_b, pearson, spearman};
 
 #[cfg(target_arch = "wasm32")]
 wasm_bindgen_test::wasm_bindgen_test_configure!(run_in_browser);

@@ -5,13 +5,13 @@
 //! Chromium.
 
 use serde::Deserialize;
-use tribunal::btl2_head::{Btl2Data, Btl2Params};
-use tribunal::btl_head::{BtlData, BtlParams};
-use tribunal::error::Error;
-use tribunal::head_file::{training_data_hash, Head, HeadFile, HEAD_FILE_VERSION};
-use tribunal::ls_head::{LsData, LsParams};
-use tribunal::mn_head::{MnData, MnParams};
-use tribunal::plackett_luce_head::{PlackettLuceData, PlackettLuceParams, RankedList};
+use tribunal::calibration::btl2_head::{Btl2Data, Btl2Params};
+use tribunal::calibration::btl_head::{BtlData, BtlParams};
+use tribunal::calibration::head_file::{training_data_hash, Head, HeadFile, HEAD_FILE_VERSION};
+use tribunal::calibration::ls_head::{LsData, LsParams};
+use tribunal::calibration::mn_head::{MnData, MnParams};
+use tribunal::calibration::plackett_luce_head::{PlackettLuceData, PlackettLuceParams, RankedList};
+use tribunal::io::error::Error;
 
 #[cfg(target_arch = "wasm32")]
 wasm_bindgen_test::wasm_bindgen_test_configure!(run_in_browser);
@@ -38,7 +38,7 @@ fn embeddings(n: usize, shift: f64) -> Vec<Vec<f64>> {
         .collect()
 }
 
-fn round_trip(head: Head, data: &impl tribunal::head_file::TrainingData) -> HeadFile {
+fn round_trip(head: Head, data: &impl tribunal::calibration::head_file::TrainingData) -> HeadFile {
     let file = HeadFile::new(head, Some(42), data);
     let json = file.to_json().unwrap();
     let value: serde_json::Value = serde_json::from_str(&json).unwrap();

@@ -3,11 +3,11 @@
 //! the pairing and seeding of the bootstrap intervals. Runs natively and in headless Chromium.
 
 use serde::Deserialize;
-use tribunal::metrics::{
+use tribunal::calibration::metrics::{
     accuracy, compare_classification, compare_regression, confusion_matrix, mean_absolute_error,
     mean_squared_error, precision_recall_f1, Averaging, Paired,
 };
-use tribunal::resample::BootstrapParams;
+use tribunal::math::resample::BootstrapParams;
 
 #[cfg(target_arch = "wasm32")]
 wasm_bindgen_test::wasm_bindgen_test_configure!(run_in_browser);

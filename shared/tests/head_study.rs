@@ -13,19 +13,19 @@
 
 use rand::{Rng, SeedableRng};
 use rand_chacha::ChaCha8Rng;
-use tribunal::btl2_head::{Btl2Data, Btl2Params};
-use tribunal::btl_head::{BtlData, BtlParams};
-use tribunal::calibration::CalibrationParams;
-use tribunal::calibration_data::CalibrationData;
-use tribunal::cross_validation::{
+use tribunal::calibration::btl2_head::{Btl2Data, Btl2Params};
+use tribunal::calibration::btl_head::{BtlData, BtlParams};
+use tribunal::calibration::calibration_data::CalibrationData;
+use tribunal::calibration::cross_validation::{
     cross_validate, fit_with_cv, fold_assignment, fold_losses, CrossValidationParams, CvCurve,
     GammaGrid,
 };
-use tribunal::ls_head::{LsData, LsParams};
-use tribunal::metrics::{compare_classification, compare_regression, Averaging};
-use tribunal::mn_head::{MnData, MnParams};
-use tribunal::plackett_luce_head::{PlackettLuceData, PlackettLuceParams, RankedList};
-use tribunal::resample::BootstrapParams;
+use tribunal::calibration::ls_head::{LsData, LsParams};
+use tribunal::calibration::metrics::{compare_classification, compare_regression, Averaging};
+use tribunal::calibration::mn_head::{MnData, MnParams};
+use tribunal::calibration::plackett_luce_head::{PlackettLuceData, PlackettLuceParams, RankedList};
+use tribunal::calibration::CalibrationParams;
+use tribunal::math::resample::BootstrapParams;
 
 #[cfg(target_arch = "wasm32")]
 wasm_bindgen_test::wasm_bindgen_test_configure!(run_in_browser);

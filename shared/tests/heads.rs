@@ -9,17 +9,17 @@
 //! about 1e-7 here, so tighter tolerances would test it rather than us.
 
 use serde::Deserialize;
-use tribunal::btl2_head::{Btl2Data, Btl2Params};
-use tribunal::btl_head::{BtlData, BtlParams};
-use tribunal::cross_validation::{cross_validate, CrossValidationParams};
-use tribunal::error::Error;
-use tribunal::features::{BaseSignal, FeatureSpec, Scaler, DEFAULT_PROBABILITY_FLOOR};
-use tribunal::glm::FitReport;
-use tribunal::ls_head::{LsData, LsParams};
-use tribunal::mn_head::{MnData, MnParams};
-use tribunal::plackett_luce_head::{
+use tribunal::calibration::btl2_head::{Btl2Data, Btl2Params};
+use tribunal::calibration::btl_head::{BtlData, BtlParams};
+use tribunal::calibration::cross_validation::{cross_validate, CrossValidationParams};
+use tribunal::calibration::features::{BaseSignal, FeatureSpec, Scaler, DEFAULT_PROBABILITY_FLOOR};
+use tribunal::calibration::glm::FitReport;
+use tribunal::calibration::ls_head::{LsData, LsParams};
+use tribunal::calibration::mn_head::{MnData, MnParams};
+use tribunal::calibration::plackett_luce_head::{
     PlackettLuceData, PlackettLuceHead, PlackettLuceParams, RankedList,
 };
+use tribunal::io::error::Error;
 
 #[cfg(target_arch = "wasm32")]
 wasm_bindgen_test::wasm_bindgen_test_configure!(run_in_browser);

@@ -4,13 +4,15 @@
 //! Runs natively and in headless Chromium.
 
 use serde::Deserialize;
-use tribunal::battles::Battle;
-use tribunal::bradley_terry::{sigmoid, BradleyTerryParams, ELO_PER_THETA};
-use tribunal::held_out::{fit_against_anchors, HeldOutParams, HumanReference};
-use tribunal::pairwise::Pairwise;
-use tribunal::scored_battles::{parse_scored_battles, JudgeSignal, ScoredBattle, ScoredBattles};
-use tribunal::simulate::{simulate_battles, SimulationParams};
-use tribunal::soft_targets::TargetKind;
+use tribunal::math::simulate::{simulate_battles, SimulationParams};
+use tribunal::rankings::battles::Battle;
+use tribunal::rankings::bradley_terry::{sigmoid, BradleyTerryParams, ELO_PER_THETA};
+use tribunal::rankings::held_out::{fit_against_anchors, HeldOutParams, HumanReference};
+use tribunal::rankings::pairwise::Pairwise;
+use tribunal::rankings::scored_battles::{
+    parse_scored_battles, JudgeSignal, ScoredBattle, ScoredBattles,
+};
+use tribunal::rankings::soft_targets::TargetKind;
 
 #[cfg(target_arch = "wasm32")]
 wasm_bindgen_test::wasm_bindgen_test_configure!(run_in_browser);

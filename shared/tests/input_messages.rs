@@ -3,10 +3,10 @@
 //! began, a semicolon- or tab-separated header says so, and an ambiguous header is an error.
 //! Runs natively and in headless Chromium.
 
-use tribunal::error::{Error, Location};
-use tribunal::judge_items::parse_judge_items;
-use tribunal::program_pairs::parse_program_pairs;
-use tribunal::scored_battles::parse_scored_battles;
+use tribunal::io::error::{Error, Location};
+use tribunal::judging::judge_items::parse_judge_items;
+use tribunal::programs::program_pairs::parse_program_pairs;
+use tribunal::rankings::scored_battles::parse_scored_battles;
 
 #[cfg(target_arch = "wasm32")]
 wasm_bindgen_test::wasm_bindgen_test_configure!(run_in_browser);

@@ -7,9 +7,9 @@
 use rand::{Rng, SeedableRng};
 use rand_chacha::ChaCha8Rng;
 use serde::Deserialize;
-use tribunal::correlation::pearson;
-use tribunal::irt_grm::{GrmFit, GrmParams, RatingMatrix, RatingScale};
-use tribunal::irt_reliability::{
+use tribunal::math::correlation::pearson;
+use tribunal::reliability::irt::irt_grm::{GrmFit, GrmParams, RatingMatrix, RatingScale};
+use tribunal::reliability::irt::irt_reliability::{
     marginal_reliability, median_theta_by_score, prompt_consistency, theta_range, wasserstein_1,
     HumanAlignment, ReliabilityParams,
 };

@@ -3,8 +3,8 @@
 //! Runs natively and in headless Chromium.
 
 use serde::Deserialize;
-use tribunal::kappa::{KappaParams, KappaWeights};
-use tribunal::resample::BootstrapParams;
+use tribunal::math::resample::BootstrapParams;
+use tribunal::reliability::kappa::{KappaParams, KappaWeights};
 
 #[cfg(target_arch = "wasm32")]
 wasm_bindgen_test::wasm_bindgen_test_configure!(run_in_browser);

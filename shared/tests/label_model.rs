@@ -4,9 +4,9 @@
 //! is majority vote when they are equal. Runs natively and in headless Chromium.
 
 use serde::Deserialize;
-use tribunal::label_model::{majority_vote, ClassPrior, LabelModelParams, VoteMatrix};
-use tribunal::routing::{credit, posterior_verdict};
-use tribunal::simulate::{simulate_votes, VoteSimulationParams};
+use tribunal::math::simulate::{simulate_votes, VoteSimulationParams};
+use tribunal::programs::label_model::{majority_vote, ClassPrior, LabelModelParams, VoteMatrix};
+use tribunal::programs::routing::{credit, posterior_verdict};
 
 #[cfg(target_arch = "wasm32")]
 wasm_bindgen_test::wasm_bindgen_test_configure!(run_in_browser);

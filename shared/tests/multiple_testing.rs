@@ -2,7 +2,7 @@
 //! `fixtures/make_multiple_testing_reference.py`). Runs natively and in headless Chromium.
 
 use serde::Deserialize;
-use tribunal::multiple_testing::{Correction, MultipleTestingParams};
+use tribunal::math::multiple_testing::{Correction, MultipleTestingParams};
 
 #[cfg(target_arch = "wasm32")]
 wasm_bindgen_test::wasm_bindgen_test_configure!(run_in_browser);

@@ -3,8 +3,10 @@
 //! Runs natively and in headless Chromium.
 
 use serde::Deserialize;
-use tribunal::position_bias::{binomial_test_two_sided, PairVerdicts, PositionBiasParams};
-use tribunal::resample::BootstrapParams;
+use tribunal::math::resample::BootstrapParams;
+use tribunal::reliability::position_bias::{
+    binomial_test_two_sided, PairVerdicts, PositionBiasParams,
+};
 
 #[cfg(target_arch = "wasm32")]
 wasm_bindgen_test::wasm_bindgen_test_configure!(run_in_browser);

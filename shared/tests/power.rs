@@ -3,7 +3,7 @@
 //! Runs natively and in headless Chromium.
 
 use serde::Deserialize;
-use tribunal::power::{Alternative, Effect, PowerParams};
+use tribunal::reliability::power::{Alternative, Effect, PowerParams};
 
 #[cfg(target_arch = "wasm32")]
 wasm_bindgen_test::wasm_bindgen_test_configure!(run_in_browser);

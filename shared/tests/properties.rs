@@ -3,11 +3,11 @@
 #![cfg(not(target_arch = "wasm32"))]
 
 use proptest::prelude::*;
-use tribunal::alpha::{AlphaLevel, AlphaParams};
-use tribunal::battles::Battle;
-use tribunal::bradley_terry::BradleyTerryParams;
-use tribunal::kappa::{KappaParams, KappaWeights};
-use tribunal::pairwise::Pairwise;
+use tribunal::rankings::battles::Battle;
+use tribunal::rankings::bradley_terry::BradleyTerryParams;
+use tribunal::rankings::pairwise::Pairwise;
+use tribunal::reliability::alpha::{AlphaLevel, AlphaParams};
+use tribunal::reliability::kappa::{KappaParams, KappaWeights};
 
 /// Battles among `n` models with hard or soft targets; every battle has two distinct models.
 fn battles(n: usize) -> impl Strategy<Value = Vec<Battle>> {
@@ -129,11 +129,11 @@ proptest! {
     ) {
         use rand::seq::SliceRandom;
         use rand::SeedableRng;
-        use tribunal::bt_bootstrap::BtBootstrapParams;
-        use tribunal::resample::BootstrapParams;
+        use tribunal::rankings::bt_bootstrap::BtBootstrapParams;
+        use tribunal::math::resample::BootstrapParams;
         let named = |rows: &[Battle]| {
             let names: Vec<String> = (0..5).map(|m| format!("model {m}")).collect();
-            tribunal::battles::Battles::from_named(
+            tribunal::rankings::battles::Battles::from_named(
                 rows.iter().map(|b| (names[b.a].as_str(), names[b.b].as_str(), b.y)).collect::<Vec<_>>(),
             )
         };
@@ -143,7 +143,7 @@ proptest! {
             bootstrap: BootstrapParams { rounds: 40, seed, level: 0.9 },
             ..Default::default()
         };
-        let fit = |battles: &tribunal::battles::Battles| {
+        let fit = |battles: &tribunal::rankings::battles::Battles| {
             let plan = params.plan(battles, None).unwrap();
             let mut rows = plan.summarise(&plan.rounds(0..40).unwrap()).unwrap().ratings;
             rows.sort_by(|a, b| a.model.cmp(&b.model));

@@ -2,7 +2,7 @@
 //! `fixtures/make_quadrature_reference.py`). Runs natively and in headless Chromium.
 
 use serde::Deserialize;
-use tribunal::quadrature::gauss_hermite;
+use tribunal::math::quadrature::gauss_hermite;
 
 #[cfg(target_arch = "wasm32")]
 wasm_bindgen_test::wasm_bindgen_test_configure!(run_in_browser);

@@ -1,8 +1,8 @@
 //! CI-aware ranks on hand-made intervals (rank = 1 + #models whose lower bound exceeds this
 //! upper bound, DESIGN §3). Runs natively and in headless Chromium.
 
-use tribunal::ranking::{ci_aware_ranks, leaderboard_order, rank_ranges, RankRange};
-use tribunal::resample::Interval;
+use tribunal::math::resample::Interval;
+use tribunal::rankings::ranking::{ci_aware_ranks, leaderboard_order, rank_ranges, RankRange};
 use tribunal::Error;
 
 #[cfg(target_arch = "wasm32")]

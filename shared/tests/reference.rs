@@ -3,9 +3,9 @@
 //! `cargo test --target wasm32-unknown-unknown`.
 
 use serde::Deserialize;
-use tribunal::battles::parse_battles;
-use tribunal::bradley_terry::BradleyTerryParams;
-use tribunal::leaderboard::bradley_terry_leaderboard;
+use tribunal::rankings::battles::parse_battles;
+use tribunal::rankings::bradley_terry::BradleyTerryParams;
+use tribunal::rankings::leaderboard::bradley_terry_leaderboard;
 
 #[cfg(target_arch = "wasm32")]
 wasm_bindgen_test::wasm_bindgen_test_configure!(run_in_browser);

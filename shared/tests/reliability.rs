@@ -4,12 +4,12 @@
 //! counts. Runs natively and in headless Chromium.
 
 use serde::Deserialize;
-use tribunal::aa_test::{AaLabels, AaMetric, AaRuns, AaTestParams, Flag};
-use tribunal::agreement::{Adequacy, AgreementParams, KappaBand};
-use tribunal::alpha::{AlphaLevel, AlphaParams};
-use tribunal::consistency::{ConsistencyParams, Criterion, Stability};
-use tribunal::ratings::{RatingsParams, ScoreScale, Selection};
-use tribunal::resample::BootstrapParams;
+use tribunal::math::resample::BootstrapParams;
+use tribunal::reliability::aa_test::{AaLabels, AaMetric, AaRuns, AaTestParams, Flag};
+use tribunal::reliability::agreement::{Adequacy, AgreementParams, KappaBand};
+use tribunal::reliability::alpha::{AlphaLevel, AlphaParams};
+use tribunal::reliability::consistency::{ConsistencyParams, Criterion, Stability};
+use tribunal::reliability::ratings::{RatingsParams, ScoreScale, Selection};
 
 #[cfg(target_arch = "wasm32")]
 wasm_bindgen_test::wasm_bindgen_test_configure!(run_in_browser);

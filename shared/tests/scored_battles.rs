@@ -2,8 +2,8 @@
 //! (`fixtures/make_held_out_reference.py`) recorded, and every malformed case is located.
 //! Runs natively and in headless Chromium.
 
-use tribunal::error::{Error, Location};
-use tribunal::scored_battles::{parse_scored_battles, JudgeSignal};
+use tribunal::io::error::{Error, Location};
+use tribunal::rankings::scored_battles::{parse_scored_battles, JudgeSignal};
 
 #[cfg(target_arch = "wasm32")]
 wasm_bindgen_test::wasm_bindgen_test_configure!(run_in_browser);

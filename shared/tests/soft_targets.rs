@@ -3,10 +3,12 @@
 //! smoothing, hard targets and ECE. Runs natively and in headless Chromium.
 
 use serde::Deserialize;
-use tribunal::bradley_terry::sigmoid;
-use tribunal::error::Error;
-use tribunal::scored_battles::{parse_scored_battles, JudgeSignal, ScoredBattle, ScoredBattles};
-use tribunal::soft_targets::{
+use tribunal::io::error::Error;
+use tribunal::rankings::bradley_terry::sigmoid;
+use tribunal::rankings::scored_battles::{
+    parse_scored_battles, JudgeSignal, ScoredBattle, ScoredBattles,
+};
+use tribunal::rankings::soft_targets::{
     label_smoothing, BetaParams, Binning, CalibrationParams, Orientation, TargetKind,
 };
 

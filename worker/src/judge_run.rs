@@ -1,7 +1,7 @@
 //! `tribunal judge`, `tribunal work` and `tribunal embed`: the judge engine on files.
 //!
 //! `judge --config judge.toml --input items.csv --out results.jsonl` renders each item with the
-//! configured prompt ([`tribunal::judge_prompt`]), runs the judge, parses the answer and
+//! configured prompt ([`tribunal::judging::judge_prompt`]), runs the judge, parses the answer and
 //! writes one JSON line per judgment as it completes: the label (for a pairwise prompt also the
 //! winner in the file's orientation), the feedback, p_s over the labels and where it was read,
 //! token counts and latency, and with `embed_rationale` the embedding of the rationale: MiniLM's
@@ -41,12 +41,12 @@ use serde_json::json;
 use std::collections::HashMap;
 use std::path::{Path, PathBuf};
 use std::time::{Instant, SystemTime, UNIX_EPOCH};
-use tribunal::embedding_file::npy_f32;
-use tribunal::injection::{response_flags, ResponseFlag};
-use tribunal::judge_design::{Design, Planned, RunDesign};
-use tribunal::judge_items::{parse_judge_items, JudgeItem};
-use tribunal::judge_prompt::{BinaryScores, CriteriaScores, PromptParams};
-use tribunal::provenance::content_hash;
+use tribunal::io::embedding_file::npy_f32;
+use tribunal::io::provenance::content_hash;
+use tribunal::judging::injection::{response_flags, ResponseFlag};
+use tribunal::judging::judge_design::{Design, Planned, RunDesign};
+use tribunal::judging::judge_items::{parse_judge_items, JudgeItem};
+use tribunal::judging::judge_prompt::{BinaryScores, CriteriaScores, PromptParams};
 
 /// Decoding settings of the config file.
 #[derive(Debug, Clone, Copy, PartialEq, Serialize, Deserialize)]

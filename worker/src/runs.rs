@@ -13,9 +13,9 @@ use crate::store::Store;
 use anyhow::{Context, Result};
 use std::sync::Arc;
 use tokio::sync::{broadcast, Mutex};
-use tribunal::head_file::Head;
-use tribunal::judge_prompt::preference;
-use tribunal::protocol::{JudgmentEvent, RunEvent};
+use tribunal::calibration::head_file::Head;
+use tribunal::judging::judge_prompt::preference;
+use tribunal::sessions::protocol::{JudgmentEvent, RunEvent};
 
 /// One event of a run's stream, as stored.
 #[derive(Debug, Clone)]

@@ -33,7 +33,9 @@ use std::sync::Arc;
 use std::time::{Duration, SystemTime, UNIX_EPOCH};
 use tower_http::services::{ServeDir, ServeFile};
 use tower_http::timeout::TimeoutLayer;
-use tribunal::protocol::{decode, encode, ClientMessage, ServerMessage, PROTOCOL_VERSION};
+use tribunal::sessions::protocol::{
+    decode, encode, ClientMessage, ServerMessage, PROTOCOL_VERSION,
+};
 
 /// Where to listen, store and find the built app, and what runs the judge.
 #[derive(Debug, Clone)]

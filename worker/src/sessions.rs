@@ -37,10 +37,12 @@ use axum::routing::{get, post};
 use axum::{Json, Router};
 use serde::Deserialize;
 use std::sync::Arc;
-use tribunal::head_file::{Head, HeadFile};
-use tribunal::judge_prompt::PromptKind;
-use tribunal::provenance::{content_hash, ToolVersion};
-use tribunal::session::{check_dataset, spec_from_value, Analysis, DatasetKind, SessionArchive};
+use tribunal::calibration::head_file::{Head, HeadFile};
+use tribunal::io::provenance::{content_hash, ToolVersion};
+use tribunal::judging::judge_prompt::PromptKind;
+use tribunal::sessions::session::{
+    check_dataset, spec_from_value, Analysis, DatasetKind, SessionArchive,
+};
 
 /// An API error: its status and a message for a person, sent as `{"error": …}`.
 #[derive(Debug)]

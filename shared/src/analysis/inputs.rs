@@ -1,8 +1,8 @@
 //! The files an analysis reads, by role: [`Inputs`] carry the bytes, a [`Spec`](super::Spec)
 //! keeps an [`InputRef`] (content hash and name) of each.
 
-use crate::error::{Error, Result};
-use crate::provenance::content_hash;
+use crate::io::error::{Error, Result};
+use crate::io::provenance::content_hash;
 use serde::{Deserialize, Serialize};
 use std::collections::BTreeMap;
 

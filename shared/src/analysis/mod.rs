@@ -3,7 +3,8 @@
 //!
 //! Model: a [`Spec`] is an [`Analysis`] (which statistic, with every setting, seeds included)
 //! and its inputs by role — `battles`, `ratings`, `judge.1`, `train`, … — each named by the
-//! [`content_hash`](crate::provenance::content_hash) of the file's bytes and the file's name. It
+//! [`content_hash`](crate::io::provenance::content_hash) of the file's bytes and the file's name.
+//! It
 //! holds no numbers: the CLI (`tribunal stats <name>` builds one from its flags; `tribunal stats
 //! run SPEC.json --input ROLE=FILE` runs a saved one), the page and a saved session all call
 //! [`run`] on the same spec and the same bytes and get the same [`Report`].

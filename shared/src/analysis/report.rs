@@ -2,20 +2,20 @@
 //! report is the JSON document its `tribunal stats` subcommand prints (without the `record`);
 //! every count and warning is a field of the typed report, none is patched in afterwards.
 
-use crate::aa_report::AaReport;
-use crate::ablation::{Ablation, TrainingCurve};
+use crate::calibration::ablation::{Ablation, TrainingCurve};
 use crate::calibration::Calibration;
-use crate::conformal::ConformalEvaluationParams;
-use crate::consistency_report::ConsistencyReport;
-use crate::irt_report::{IrtCell, IrtReport};
-use crate::judge_study::{ConformalRun, JudgeStudy};
-use crate::leaderboard::Leaderboard;
-use crate::position_report::PositionReport;
-use crate::power::SampleSize;
-use crate::program_report::{CommitteeReport, ProgramReport};
-use crate::reliability_report::AgreementReport;
-use crate::scored_battles::JoinSummary;
-use crate::slices::SliceReport;
+use crate::programs::program_report::{CommitteeReport, ProgramReport};
+use crate::rankings::conformal::ConformalEvaluationParams;
+use crate::rankings::judge_study::{ConformalRun, JudgeStudy};
+use crate::rankings::leaderboard::Leaderboard;
+use crate::rankings::scored_battles::JoinSummary;
+use crate::reliability::aa_report::AaReport;
+use crate::reliability::consistency_report::ConsistencyReport;
+use crate::reliability::irt::irt_report::{IrtCell, IrtReport};
+use crate::reliability::position_report::PositionReport;
+use crate::reliability::power::SampleSize;
+use crate::reliability::reliability_report::AgreementReport;
+use crate::reliability::slices::SliceReport;
 use serde::Serialize;
 
 /// The result of one analysis.

@@ -8,24 +8,24 @@ use super::report::{
 };
 use super::spec::StudySpec;
 use super::spec::{AgreementSpec, Analysis, CalibrationSpec, LeaderboardSpec, PowerSpec, Spec};
-use crate::bt_bootstrap::BtBootstrapParams;
-use crate::calibration_data::CalibrationData;
-use crate::calibration_data::{parse_calibration, parse_calibration_with_embeddings};
-use crate::embedding_file::read_embeddings;
-use crate::error::{Error, Result};
-use crate::judge_study::JudgeStudy;
-use crate::leaderboard::{bradley_terry_leaderboard, Leaderboard};
-use crate::power::PowerParams;
-use crate::program_pairs::{
+use crate::calibration::calibration_data::CalibrationData;
+use crate::calibration::calibration_data::{parse_calibration, parse_calibration_with_embeddings};
+use crate::io::embedding_file::read_embeddings;
+use crate::io::error::{Error, Result};
+use crate::programs::program_pairs::{
     judge_items_csv, parse_llm_verdicts, parse_probes, parse_program_pairs, Preference, ProgramPair,
 };
-use crate::program_report::{
+use crate::programs::program_report::{
     builtin_probe_scores, builtin_scores, ProbeScores, ProgramReportParams,
 };
-use crate::program_user_scores::UserScores;
-use crate::reliability_report::RatingsFile;
-use crate::scored_battles::{join_battle_files, parse_scored_battles};
-use crate::vote_file::{parse_vote_file, VoteFile};
+use crate::programs::program_user_scores::UserScores;
+use crate::programs::vote_file::{parse_vote_file, VoteFile};
+use crate::rankings::bt_bootstrap::BtBootstrapParams;
+use crate::rankings::judge_study::JudgeStudy;
+use crate::rankings::leaderboard::{bradley_terry_leaderboard, Leaderboard};
+use crate::rankings::scored_battles::{join_battle_files, parse_scored_battles};
+use crate::reliability::power::PowerParams;
+use crate::reliability::reliability_report::RatingsFile;
 use std::collections::BTreeMap;
 
 /// Runs `spec` on `inputs`.

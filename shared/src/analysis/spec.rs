@@ -1,23 +1,23 @@
 //! [`Spec`]: one analysis with every setting and its inputs by role.
 
 use super::inputs::{InputRef, Inputs};
-use crate::aa_report::AaReportParams;
-use crate::ablation::{Ablation, TrainingCurveParams};
-use crate::anchor::Anchor;
-use crate::battles::{parse_battles, parse_battles_with_column, Battles};
-use crate::bradley_terry::BradleyTerryParams;
+use crate::calibration::ablation::{Ablation, TrainingCurveParams};
+use crate::calibration::calibration_data::HeadKind;
 use crate::calibration::CalibrationParams;
-use crate::calibration_data::HeadKind;
-use crate::consistency_report::ConsistencyReportParams;
-use crate::error::{Error, Result};
-use crate::irt_report::IrtReportParams;
-use crate::judge_study::JudgeStudyParams;
-use crate::position_report::PositionReportParams;
-use crate::power::{Alternative, Effect};
-use crate::program_report::ProgramReportParams;
-use crate::reliability_report::AgreementReportParams;
-use crate::resample::{cluster_labels, BootstrapParams};
-use crate::slices::SliceParams;
+use crate::io::error::{Error, Result};
+use crate::math::resample::{cluster_labels, BootstrapParams};
+use crate::programs::program_report::ProgramReportParams;
+use crate::rankings::anchor::Anchor;
+use crate::rankings::battles::{parse_battles, parse_battles_with_column, Battles};
+use crate::rankings::bradley_terry::BradleyTerryParams;
+use crate::rankings::judge_study::JudgeStudyParams;
+use crate::reliability::aa_report::AaReportParams;
+use crate::reliability::consistency_report::ConsistencyReportParams;
+use crate::reliability::irt::irt_report::IrtReportParams;
+use crate::reliability::position_report::PositionReportParams;
+use crate::reliability::power::{Alternative, Effect};
+use crate::reliability::reliability_report::AgreementReportParams;
+use crate::reliability::slices::SliceParams;
 use serde::{Deserialize, Serialize};
 use std::collections::BTreeMap;
 

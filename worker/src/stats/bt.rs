@@ -6,9 +6,9 @@ use super::{add_input, Planned};
 use clap::Args;
 use std::path::PathBuf;
 use tribunal::analysis::{Analysis, Inputs, LeaderboardSpec};
-use tribunal::anchor::Anchor;
-use tribunal::bradley_terry::BradleyTerryParams;
-use tribunal::resample::BootstrapParams;
+use tribunal::math::resample::BootstrapParams;
+use tribunal::rankings::anchor::Anchor;
+use tribunal::rankings::bradley_terry::BradleyTerryParams;
 
 #[derive(Args)]
 pub struct BtArgs {

@@ -11,13 +11,13 @@ use crate::engine::embedder::Embedder;
 use crate::judge_run::{embed_texts, read_texts, EngineArgs};
 use clap::Args;
 use std::path::PathBuf;
-use tribunal::ablation::{Ablation, TrainingCurveParams};
 use tribunal::analysis::{Analysis, CalibrationSpec, Input, Inputs};
+use tribunal::calibration::ablation::{Ablation, TrainingCurveParams};
+use tribunal::calibration::calibration_data::HeadKind;
+use tribunal::calibration::cross_validation::{CrossValidationParams, GammaGrid};
 use tribunal::calibration::CalibrationParams;
-use tribunal::calibration_data::HeadKind;
-use tribunal::cross_validation::{CrossValidationParams, GammaGrid};
-use tribunal::embedding_file::npy_f32;
-use tribunal::resample::BootstrapParams;
+use tribunal::io::embedding_file::npy_f32;
+use tribunal::math::resample::BootstrapParams;
 
 #[derive(Args)]
 pub struct CalibrateArgs {

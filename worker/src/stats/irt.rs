@@ -17,7 +17,7 @@
 //! With `--human FILE` (annotators as raters, the same items) a second GRM is fitted to the
 //! human ratings (annotators as the variants), and on the items both rated the command reports
 //! θ_range, θ_ratio (Eq. 5–6) and D_W (Eq. 7) with the medians of seed 003's Fig. 1
-//! ([`tribunal::irt_reliability::HumanAlignment::compute`]): the judge's scores are those of the `--original` variant
+//! ([`tribunal::reliability::irt::irt_reliability::HumanAlignment::compute`]): the judge's scores are those of the `--original` variant
 //! (default: the first in the file), the human scores those of `--human-rater` (default: the
 //! first annotator in the file).
 
@@ -26,9 +26,9 @@ use super::{add_input, Planned};
 use clap::Args;
 use std::path::PathBuf;
 use tribunal::analysis::{Analysis, Inputs};
-use tribunal::irt_grm::{GrmParams, RatingScale};
-use tribunal::irt_reliability::ReliabilityParams;
-use tribunal::irt_report::IrtReportParams;
+use tribunal::reliability::irt::irt_grm::{GrmParams, RatingScale};
+use tribunal::reliability::irt::irt_reliability::ReliabilityParams;
+use tribunal::reliability::irt::irt_report::IrtReportParams;
 
 #[derive(Args)]
 pub struct IrtArgs {

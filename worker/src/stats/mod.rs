@@ -22,8 +22,8 @@ use std::collections::BTreeMap;
 use std::io::Write;
 use std::path::{Path, PathBuf};
 use tribunal::analysis::{Analysis, Inputs, Report, Spec};
-use tribunal::provenance::{InputFile, ToolVersion};
-use tribunal::vote_file::VoteOutputs;
+use tribunal::io::provenance::{InputFile, ToolVersion};
+use tribunal::programs::vote_file::VoteOutputs;
 
 // Subcommands with many options are boxed to keep the enum small.
 #[derive(Subcommand)]

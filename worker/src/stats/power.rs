@@ -5,7 +5,7 @@
 use super::Planned;
 use clap::Args;
 use tribunal::analysis::{Analysis, Inputs, PowerSpec};
-use tribunal::power::{Alternative, Effect, PowerParams};
+use tribunal::reliability::power::{Alternative, Effect, PowerParams};
 
 #[derive(Args)]
 pub struct PowerArgs {

@@ -1,6 +1,6 @@
 //! `tribunal stats programs|label-model|route`: programmatic judges (seed 004).
 //!
-//! - `programs`: scores a pairs CSV ([`tribunal::program_pairs`]) with the built-in library,
+//! - `programs`: scores a pairs CSV ([`tribunal::programs::program_pairs`]) with the built-in library,
 //!   fits thresholds and the committee on a seeded validation split, and prints
 //!   [`ProgramReportParams::fit`]: each program's τ, coverage and accuracy, the label model
 //!   against majority vote with bootstrap intervals, and — with `--llm VERDICTS` — the LLM
@@ -9,7 +9,7 @@
 //!   writes the committee's votes. The staged policy: `--budget β --escalate-out ITEMS.csv`
 //!   writes the most uncertain share β of the pairs as a judge items CSV; `tribunal judge` on
 //!   it, then `--llm RESULTS.jsonl` merges its verdicts into those pairs (`escalation`).
-//! - `label-model`: the label model on a vote file ([`tribunal::vote_file`]) against majority
+//! - `label-model`: the label model on a vote file ([`tribunal::programs::vote_file`]) against majority
 //!   vote on its labelled test rows.
 //! - `route`: the same plus the routing curves with the LLM judge's verdicts.
 
@@ -17,11 +17,11 @@ use super::{add_input, Output, Planned};
 use clap::Args;
 use std::path::PathBuf;
 use tribunal::analysis::{Analysis, Inputs};
-use tribunal::label_model::{ClassPrior, LabelModelParams};
-use tribunal::program_report::ProgramReportParams;
-use tribunal::program_votes::VoteParams;
-use tribunal::resample::BootstrapParams;
-use tribunal::routing::RoutingParams;
+use tribunal::math::resample::BootstrapParams;
+use tribunal::programs::label_model::{ClassPrior, LabelModelParams};
+use tribunal::programs::program_report::ProgramReportParams;
+use tribunal::programs::program_votes::VoteParams;
+use tribunal::programs::routing::RoutingParams;
 
 #[derive(Args)]
 pub struct CommitteeArgs {

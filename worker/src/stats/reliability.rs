@@ -1,5 +1,5 @@
 //! `tribunal stats agree|aa|consistency|position`: is the judge a reliable instrument? Each
-//! subcommand reads long-format ratings CSVs ([`tribunal::ratings`]; the column names are
+//! subcommand reads long-format ratings CSVs ([`tribunal::reliability::ratings`]; the column names are
 //! options, so LLMFAO's `id,worker,winner` is read with `--item id --rater worker --score
 //! winner`) and prints one JSON document with the settings (seed included) and warnings.
 //!
@@ -27,19 +27,19 @@
 use super::{add_input, Planned};
 use clap::{Args, ValueEnum};
 use std::path::PathBuf;
-use tribunal::aa_report::AaReportParams;
-use tribunal::aa_test::AaTestParams;
-use tribunal::alpha::AlphaLevel;
 use tribunal::analysis::{AgreementSpec, Analysis, Inputs};
-use tribunal::consistency::ConsistencyParams;
-use tribunal::consistency_report::ConsistencyReportParams;
-use tribunal::kappa::KappaParams;
-use tribunal::position_bias::PositionBiasParams;
-use tribunal::position_report::{Orders, PositionLabels, PositionReportParams};
-use tribunal::ratings::{Columns, RatingsParams, ScoreScale};
-use tribunal::reliability_report::AgreementReportParams;
-use tribunal::resample::BootstrapParams;
-use tribunal::slices::SliceParams;
+use tribunal::math::resample::BootstrapParams;
+use tribunal::reliability::aa_report::AaReportParams;
+use tribunal::reliability::aa_test::AaTestParams;
+use tribunal::reliability::alpha::AlphaLevel;
+use tribunal::reliability::consistency::ConsistencyParams;
+use tribunal::reliability::consistency_report::ConsistencyReportParams;
+use tribunal::reliability::kappa::KappaParams;
+use tribunal::reliability::position_bias::PositionBiasParams;
+use tribunal::reliability::position_report::{Orders, PositionLabels, PositionReportParams};
+use tribunal::reliability::ratings::{Columns, RatingsParams, ScoreScale};
+use tribunal::reliability::reliability_report::AgreementReportParams;
+use tribunal::reliability::slices::SliceParams;
 
 /// The column names of the ratings files.
 #[derive(Args)]

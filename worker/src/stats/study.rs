@@ -1,9 +1,9 @@
 //! `tribunal stats soft-elo` and `tribunal stats conformal`: a judge against human labels
 //! (seed 002) — both leaderboards and their agreement, β and the reliability of σ(β·s), the
 //! leave-one-model-out protocol for hard, label-smoothed and soft targets, and split-conformal
-//! intervals on the human Elo scale ([`tribunal::judge_study`]).
+//! intervals on the human Elo scale ([`tribunal::rankings::judge_study`]).
 //!
-//! Input: either one scored-battles CSV (`--input`, see [`tribunal::scored_battles`]) or a
+//! Input: either one scored-battles CSV (`--input`, see [`tribunal::rankings::scored_battles`]) or a
 //! human battles CSV and a judge battles CSV joined on a key column (`--human`, `--judge`,
 //! `--key`; LLMFAO's pair `id`).
 
@@ -12,10 +12,10 @@ use anyhow::bail;
 use clap::{Args, ValueEnum};
 use std::path::PathBuf;
 use tribunal::analysis::{Analysis, Inputs, StudySpec};
-use tribunal::bradley_terry::BradleyTerryParams;
-use tribunal::conformal::{ConformalEvaluationParams, ConformalParams, Nonconformity};
-use tribunal::judge_study::JudgeStudyParams;
-use tribunal::soft_targets::TargetKind;
+use tribunal::rankings::bradley_terry::BradleyTerryParams;
+use tribunal::rankings::conformal::{ConformalEvaluationParams, ConformalParams, Nonconformity};
+use tribunal::rankings::judge_study::JudgeStudyParams;
+use tribunal::rankings::soft_targets::TargetKind;
 
 #[derive(Args)]
 pub struct StudyArgs {

@@ -26,7 +26,9 @@ use clap::Args;
 use std::path::PathBuf;
 use std::sync::Arc;
 use tribunal::analysis::Spec;
-use tribunal::session::{spec_from_value, Analysis, DatasetMeta, SessionArchive, SessionView};
+use tribunal::sessions::session::{
+    spec_from_value, Analysis, DatasetMeta, SessionArchive, SessionView,
+};
 
 /// The idempotent key of one judgment.
 #[derive(Debug, Clone, PartialEq, Eq, Hash, PartialOrd, Ord)]

@@ -11,7 +11,9 @@ use anyhow::{anyhow, Context, Result};
 use postgres::{Client, GenericClient, NoTls};
 use std::sync::mpsc;
 use std::sync::Mutex;
-use tribunal::session::{Analysis, DatasetKind, DatasetMeta, SessionArchive, SessionView};
+use tribunal::sessions::session::{
+    Analysis, DatasetKind, DatasetMeta, SessionArchive, SessionView,
+};
 
 /// The database clock in Unix seconds (leases are measured on it, not on the workers' clocks).
 const NOW: &str = "extract(epoch from clock_timestamp())::double precision";

@@ -6,7 +6,9 @@ use anyhow::{Context, Result};
 use rusqlite::{params, Connection, OptionalExtension};
 use std::path::Path;
 use std::sync::Mutex;
-use tribunal::session::{Analysis, DatasetKind, DatasetMeta, SessionArchive, SessionView};
+use tribunal::sessions::session::{
+    Analysis, DatasetKind, DatasetMeta, SessionArchive, SessionView,
+};
 
 /// The database clock in Unix seconds (leases are measured on it, not on the workers' clocks).
 const NOW: &str = "((julianday('now') - 2440587.5) * 86400.0)";

@@ -7,7 +7,7 @@ use super::sqlite::SqliteStore;
 use super::*;
 use std::collections::HashSet;
 use tribunal::analysis::{Analysis as Statistic, Inputs, LeaderboardSpec, Spec};
-use tribunal::session::{check_dataset, DatasetKind};
+use tribunal::sessions::session::{check_dataset, DatasetKind};
 
 fn sqlite(name: &str) -> (Store, std::path::PathBuf) {
     let dir = std::env::temp_dir().join(format!("tribunal-store-{name}-{}", std::process::id()));
@@ -99,7 +99,7 @@ fn an_import_is_written_whole_or_not_at_all(store: Store, sql: &dyn Fn(&str) -> 
         id: "a1".to_owned(),
         title: "board".to_owned(),
         spec: Spec::new(Statistic::Leaderboard(LeaderboardSpec::default()), &inputs),
-        created_with: Some(tribunal::provenance::ToolVersion::current()),
+        created_with: Some(tribunal::io::provenance::ToolVersion::current()),
     };
     store.create_session("s1", "h", "first").unwrap();
     assert_eq!(
@@ -111,7 +111,7 @@ fn an_import_is_written_whole_or_not_at_all(store: Store, sql: &dyn Fn(&str) -> 
     archive.validate("archive").unwrap();
     // The record of who made it survives the store: the analysis's tool version, and the
     // export's own.
-    let current = Some(tribunal::provenance::ToolVersion::current());
+    let current = Some(tribunal::io::provenance::ToolVersion::current());
     assert_eq!(archive.analyses[0].created_with, current);
     assert_eq!(archive.created_with, current);
     store.import("s2", "h2", &archive).unwrap();

@@ -1,0 +1,14 @@
+//! Reading inputs: the strict CSV reader, located errors, embedding arrays, and the provenance of
+//! a result (tool version, content hashes).
+//!
+//! - [`csv_row`]: the strict CSV reader every parser shares: located errors, CRLF, BOM, unclosed
+//!   quotes, separator hints.
+//! - [`error`]: `Error` and `Location`: every input error names source, line, column and field.
+//! - [`embedding_file`]: `.npy` / `.safetensors` embedding arrays (read; `npy_f32` writes what
+//!   `tribunal embed` saves).
+//! - [`provenance`]: the tool version, git commit and input SHA-256s recorded with every result.
+
+pub(crate) mod csv_row;
+pub mod embedding_file;
+pub mod error;
+pub mod provenance;

@@ -1,0 +1,16 @@
+//! Shared numerical machinery: linear algebra, quadrature, seeded resampling, correlations,
+//! multiple testing, simulated data.
+//!
+//! - [`linalg`]: Cholesky solves.
+//! - [`quadrature`]: Gauss–Hermite nodes and weights.
+//! - [`resample`]: seeded bootstrap machinery and percentile intervals.
+//! - [`correlation`]: Pearson, Spearman, Kendall τ-b.
+//! - [`multiple_testing`]: Holm–Bonferroni and Benjamini–Hochberg adjusted p-values.
+//! - [`simulate`]: seeded battle simulation.
+
+pub mod correlation;
+pub mod linalg;
+pub mod multiple_testing;
+pub mod quadrature;
+pub mod resample;
+pub mod simulate;

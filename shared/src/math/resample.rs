@@ -1,0 +1,231 @@
+//! Seeded bootstrap machinery shared by every interval in the crate.
+//!
+//! Round `r` of a bootstrap with seed `s` draws from its own ChaCha8 stream (seed `s`, stream
+//! `r`), so a round's sample depends only on `(s, r)`: results are identical natively and in
+//! WASM, and do not depend on how rounds are scheduled. Percentile intervals use linear
+//! interpolation between order statistics (numpy's default `linear` method).
+
+use crate::io::error::{Error, Result};
+use rand::{Rng, SeedableRng};
+use rand_chacha::ChaCha8Rng;
+use serde::{Deserialize, Serialize};
+
+/// Settings of a bootstrap.
+#[derive(Debug, Clone, Copy, PartialEq, Serialize, Deserialize)]
+pub struct BootstrapParams {
+    /// Number of resampling rounds.
+    pub rounds: usize,
+    /// Seed of the whole bootstrap; recorded with every result.
+    pub seed: u64,
+    /// Coverage of the percentile interval, in (0, 1).
+    pub level: f64,
+}
+
+impl Default for BootstrapParams {
+    fn default() -> Self {
+        Self {
+            rounds: 1000,
+            seed: 0,
+            level: 0.95,
+        }
+    }
+}
+
+impl BootstrapParams {
+    /// Checks the settings.
+    pub fn validate(&self) -> Result<()> {
+        if self.rounds < 2 {
+            return Err(Error::param(
+                "rounds",
+                format!("a bootstrap needs at least 2 rounds, found {}", self.rounds),
+            ));
+        }
+        if !(self.level > 0.0 && self.level < 1.0) {
+            return Err(Error::param(
+                "level",
+                format!("must be in (0, 1), found {}", self.level),
+            ));
+        }
+        Ok(())
+    }
+
+    /// The random stream of round `round`.
+    pub fn round_rng(&self, round: usize) -> ChaCha8Rng {
+        let mut rng = ChaCha8Rng::seed_from_u64(self.seed);
+        rng.set_stream(round as u64);
+        rng
+    }
+}
+
+/// `n` indices drawn uniformly with replacement from `0..n`.
+pub fn resample_indices(n: usize, rng: &mut impl Rng) -> Vec<usize> {
+    (0..n).map(|_| rng.random_range(0..n)).collect()
+}
+
+/// How many times each of `0..n` is drawn in `n` draws with replacement (multinomial counts).
+pub fn resample_counts(n: usize, rng: &mut impl Rng) -> Vec<u32> {
+    let mut counts = vec![0u32; n];
+    for _ in 0..n {
+        counts[rng.random_range(0..n)] += 1;
+    }
+    counts
+}
+
+/// A cluster number per row from the rows' cluster values (prompt ids, say), numbered in the
+/// values' sorted order — never in order of first appearance, so a cluster bootstrap draws the
+/// same clusters however the rows are sorted.
+pub fn cluster_labels(values: &[String]) -> Vec<usize> {
+    let mut distinct: Vec<&str> = values.iter().map(String::as_str).collect();
+    distinct.sort_unstable();
+    distinct.dedup();
+    values
+        .iter()
+        .map(|v| distinct.partition_point(|d| *d < v.as_str()))
+        .collect()
+}
+
+/// The `q`-quantile (q ∈ [0, 1]) of ascending `sorted` values, interpolating linearly.
+/// Returns NaN for an empty slice.
+pub fn quantile_sorted(sorted: &[f64], q: f64) -> f64 {
+    match sorted.len() {
+        0 => f64::NAN,
+        1 => sorted[0],
+        n => {
+            let h = q.clamp(0.0, 1.0) * (n - 1) as f64;
+            let lo = h.floor() as usize;
+            let hi = (lo + 1).min(n - 1);
+            sorted[lo] + (h - lo as f64) * (sorted[hi] - sorted[lo])
+        }
+    }
+}
+
+/// A point estimate with a bootstrap interval.
+#[derive(Debug, Clone, Copy, PartialEq, Serialize, Deserialize)]
+pub struct Interval {
+    pub estimate: f64,
+    pub lower: f64,
+    pub upper: f64,
+    /// Standard deviation of the bootstrap replicates.
+    pub se: f64,
+    pub level: f64,
+    /// Rounds whose statistic was defined (finite); the interval uses only these.
+    pub valid_rounds: usize,
+}
+
+/// Percentile interval and standard error from bootstrap replicates (non-finite ones are
+/// dropped and counted out of `valid_rounds`).
+pub fn percentile_interval(estimate: f64, replicates: &[f64], level: f64) -> Interval {
+    let mut values: Vec<f64> = replicates
+        .iter()
+        .copied()
+        .filter(|v| v.is_finite())
+        .collect();
+    values.sort_by(f64::total_cmp);
+    let alpha = 1.0 - level;
+    let n = values.len();
+    let se = if n > 1 {
+        let mean = values.iter().sum::<f64>() / n as f64;
+        (values.iter().map(|v| (v - mean).powi(2)).sum::<f64>() / (n - 1) as f64).sqrt()
+    } else {
+        f64::NAN
+    };
+    Interval {
+        estimate,
+        lower: quantile_sorted(&values, alpha / 2.0),
+        upper: quantile_sorted(&values, 1.0 - alpha / 2.0),
+        se,
+        level,
+        valid_rounds: n,
+    }
+}
+
+/// Bootstraps a statistic of `n` exchangeable units (items, battles, prompts): each round
+/// resamples unit indices with replacement and evaluates `statistic` on them.
+///
+/// # Errors
+/// [`Error::InvalidParam`] for invalid settings; [`Error::Insufficient`] for `n` < 2.
+pub fn bootstrap(
+    n: usize,
+    params: &BootstrapParams,
+    mut statistic: impl FnMut(&[usize]) -> f64,
+) -> Result<Interval> {
+    params.validate()?;
+    if n < 2 {
+        return Err(Error::Insufficient(format!(
+            "a bootstrap needs at least 2 units, found {n}"
+        )));
+    }
+    let all: Vec<usize> = (0..n).collect();
+    let estimate = statistic(&all);
+    let replicates: Vec<f64> = (0..params.rounds)
+        .map(|r| statistic(&resample_indices(n, &mut params.round_rng(r))))
+        .collect();
+    Ok(percentile_interval(estimate, &replicates, params.level))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn cluster_labels_follow_the_sorted_values() {
+        let values = ["p2", "p1", "p2", "p0"].map(str::to_owned);
+        assert_eq!(cluster_labels(&values), [2, 1, 2, 0]);
+        let reordered = ["p0", "p2", "p1", "p2"].map(str::to_owned);
+        assert_eq!(cluster_labels(&reordered), [0, 2, 1, 2]);
+    }
+
+    #[test]
+    fn quantiles_match_numpy_linear() {
+        // numpy.quantile([1, 2, 3, 4], [0.25, 0.5, 0.9]) = [1.75, 2.5, 3.7]
+        let v = [1.0, 2.0, 3.0, 4.0];
+        assert!((quantile_sorted(&v, 0.25) - 1.75).abs() < 1e-15);
+        assert!((quantile_sorted(&v, 0.5) - 2.5).abs() < 1e-15);
+        assert!((quantile_sorted(&v, 0.9) - 3.7).abs() < 1e-12);
+        assert!(quantile_sorted(&[], 0.5).is_nan());
+    }
+
+    #[test]
+    fn rounds_are_reproducible_and_independent_of_order() {
+        let p = BootstrapParams {
+            rounds: 10,
+            seed: 9,
+            level: 0.9,
+        };
+        let a = resample_indices(50, &mut p.round_rng(3));
+        assert_eq!(a, resample_indices(50, &mut p.round_rng(3)));
+        assert_ne!(a, resample_indices(50, &mut p.round_rng(4)));
+        let counts = resample_counts(50, &mut p.round_rng(3));
+        assert_eq!(counts.iter().sum::<u32>(), 50);
+    }
+
+    #[test]
+    fn bootstrap_of_a_mean_has_the_textbook_standard_error() {
+        // SE of a mean of n values with sd s is s/√n; the bootstrap SE estimates
+        // s·√((n−1)/n)/√n. For 0..100, s = 29.01, so ≈ 2.887.
+        let x: Vec<f64> = (0..100).map(f64::from).collect();
+        let p = BootstrapParams {
+            rounds: 4000,
+            seed: 1,
+            level: 0.95,
+        };
+        let ci = bootstrap(100, &p, |idx| {
+            idx.iter().map(|&i| x[i]).sum::<f64>() / 100.0
+        })
+        .unwrap();
+        assert_eq!(ci.estimate, 49.5);
+        assert!((ci.se - 2.887).abs() < 0.15, "{}", ci.se);
+        assert!(ci.lower < 49.5 && ci.upper > 49.5);
+        assert!((ci.upper - ci.lower - 2.0 * 1.96 * 2.887).abs() < 1.0);
+        assert!(bootstrap(1, &p, |_| 0.0).is_err());
+        let bad = BootstrapParams { rounds: 1, ..p };
+        assert!(bootstrap(10, &bad, |_| 0.0).is_err());
+    }
+
+    #[test]
+    fn non_finite_replicates_are_dropped_and_counted() {
+        let ci = percentile_interval(1.0, &[1.0, f64::NAN, 3.0], 0.5);
+        assert_eq!(ci.valid_rounds, 2);
+        assert_eq!((ci.lower, ci.upper), (1.5, 2.5));
+    }
+}

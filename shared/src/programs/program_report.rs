@@ -1,0 +1,482 @@
+//! The programs report (seed 004 as a whole): programmatic judges score every pair, a seeded
+//! validation split fits their thresholds and picks the committee, the label model aggregates
+//! the committee's votes, and the result is compared — on the held-out labelled pairs — with
+//! majority vote, each program alone, and (given an LLM judge's verdicts) the routing curve.
+//!
+//! Steps: (1) scores: the built-in library ([`builtin_scores`]) or any [`ScoreMatrix`] (user
+//! programs); (2) split: the labelled pairs are shuffled with `seed` and the first
+//! ⌊share·m + ½⌋ form the validation split, the others and every unlabelled pair the test
+//! split; (3) [`VoteParams::fit`] on validation; (4) [`LabelModelParams::fit`] on the
+//! committee's votes over all pairs (it uses no labels); (5) on the test pairs labelled `a` or
+//! `b`: each program's coverage and accuracy, the label model's and majority vote's accuracy
+//! (a verdict-less pair counts ½) with bootstrap intervals and their paired difference, and the
+//! learned accuracy of each committee program beside its empirical one; (6) with LLM verdicts,
+//! the routing sweep ([`RoutingParams::fit`]) on the same test pairs; (7) bias probes
+//! ([`bias_report`]): the committee's position flip rate over every pair (responses swapped),
+//! and the flip and bias win rates of each content perturbation in the probes, when given;
+//! (8) the staged policy at `budget`: the most uncertain pairs by posterior (of all pairs,
+//! labelled or not) go to the LLM judge, whose verdicts replace the committee's there, and the
+//! merged verdict's accuracy on the labelled test pairs.
+//!
+//! Errors: [`Error::InvalidParam`] for a validation share outside (0, 1) and the errors of each
+//! step; [`Error::Insufficient`] when a split has no `a`/`b` label.
+
+use crate::io::error::{Error, Result};
+use crate::math::resample::{bootstrap, BootstrapParams, Interval};
+use crate::programs::bias_probe::{bias_report, BiasRow, BiasTrial};
+use crate::programs::label_model::{majority_vote, LabelModel, LabelModelParams, VoteMatrix};
+use crate::programs::program_library::{BuiltinProgram, TextStats};
+use crate::programs::program_pairs::{Preference, Probe, ProgramPair};
+use crate::programs::program_votes::{ProgramFit, ScoreMatrix, VoteParams};
+use crate::programs::routing::{
+    credit, escalated_pairs, posterior_verdict, Routing, RoutingInput, RoutingParams,
+};
+use crate::programs::vote_file::VoteFile;
+use rand::seq::SliceRandom;
+use rand::SeedableRng;
+use rand_chacha::ChaCha8Rng;
+use serde::{Deserialize, Serialize};
+
+/// The scores of every pair under the built-in programs, each text analysed once.
+pub fn builtin_scores(pairs: &[ProgramPair]) -> ScoreMatrix {
+    scores_of(pairs.iter(), pairs.len())
+}
+
+/// The built-in programs' scores of the probes' clean pairs and of their perturbed pairs.
+pub fn builtin_probe_scores(probes: &[Probe]) -> (ScoreMatrix, ScoreMatrix) {
+    (
+        scores_of(probes.iter().map(|p| &p.clean), probes.len()),
+        scores_of(probes.iter().map(|p| &p.perturbed), probes.len()),
+    )
+}
+
+fn scores_of<'a>(pairs: impl Iterator<Item = &'a ProgramPair>, n: usize) -> ScoreMatrix {
+    let programs = BuiltinProgram::ALL;
+    let mut scores = Vec::with_capacity(n * programs.len());
+    for pair in pairs {
+        let q = TextStats::of(&pair.query);
+        let a = TextStats::of(&pair.response_a);
+        let b = TextStats::of(&pair.response_b);
+        scores.extend(
+            programs
+                .iter()
+                .map(|p| [p.score_stats(&q, &a), p.score_stats(&q, &b)]),
+        );
+    }
+    ScoreMatrix {
+        programs: programs.iter().map(|p| p.name().to_owned()).collect(),
+        pairs: n,
+        scores,
+    }
+}
+
+/// The scores of bias probes' clean and perturbed pairs (same programs as the pairs').
+#[derive(Debug, Clone, Copy)]
+pub struct ProbeScores<'a> {
+    pub probes: &'a [Probe],
+    pub clean: &'a ScoreMatrix,
+    pub perturbed: &'a ScoreMatrix,
+}
+
+/// Settings of the report.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct ProgramReportParams {
+    /// Share of the labelled pairs used for thresholds and selection, in (0, 1).
+    pub validation_share: f64,
+    /// Seed of the validation split.
+    pub seed: u64,
+    pub votes: VoteParams,
+    pub label_model: LabelModelParams,
+    pub bootstrap: BootstrapParams,
+    pub routing: RoutingParams,
+    /// Share of all pairs escalated to the LLM judge, most uncertain (posterior) first.
+    pub budget: f64,
+}
+
+impl Default for ProgramReportParams {
+    fn default() -> Self {
+        Self {
+            validation_share: 0.3,
+            seed: 0,
+            votes: VoteParams::default(),
+            label_model: LabelModelParams::default(),
+            bootstrap: BootstrapParams::default(),
+            routing: RoutingParams::default(),
+            budget: 0.0,
+        }
+    }
+}
+
+/// One program's thresholds and its record on both splits.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct ProgramRow {
+    #[serde(flatten)]
+    pub fit: ProgramFit,
+    /// Share of test pairs it votes on.
+    pub test_coverage: f64,
+    /// Accuracy on the labelled test pairs it votes on (null when none).
+    pub test_accuracy: Option<f64>,
+}
+
+/// An aggregator's record on the labelled test pairs.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct AggregateRow {
+    /// Accuracy, a verdict-less pair counting ½.
+    pub accuracy: Interval,
+    /// Share of the pairs with a verdict.
+    pub coverage: f64,
+}
+
+/// A committee program as the label model sees it.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct CommitteeMember {
+    pub name: String,
+    /// Share of all pairs it votes on.
+    pub coverage: f64,
+    /// Its accuracy as the label model learned it, without labels.
+    pub learned_accuracy: f64,
+    /// Its accuracy on the labelled test pairs it votes on (null when none).
+    pub test_accuracy: Option<f64>,
+}
+
+/// Label model vs majority vote (and the LLM judge and routing, when given) on the labelled
+/// test pairs of a vote file.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct CommitteeReport {
+    pub label_model_params: LabelModelParams,
+    pub bootstrap: BootstrapParams,
+    /// Test pairs labelled `a` or `b`: the pairs every accuracy is over.
+    pub test_labelled: usize,
+    /// Test pairs labelled `tie` (left out of accuracies).
+    pub test_ties: usize,
+    pub members: Vec<CommitteeMember>,
+    pub class_prior: f64,
+    pub iterations: usize,
+    pub converged: bool,
+    pub log_likelihood: f64,
+    pub label_model: AggregateRow,
+    pub majority_vote: AggregateRow,
+    /// Label model minus majority vote accuracy, paired over the same resampled pairs.
+    pub difference: Interval,
+    /// The LLM judge alone on the same pairs, when its verdicts were given.
+    pub llm: Option<AggregateRow>,
+    pub routing: Option<Routing>,
+    /// The fitted label model.
+    #[serde(skip)]
+    pub model: Option<LabelModel>,
+    /// P(`a` wins) of every row of the vote file, in its order.
+    #[serde(skip)]
+    pub posterior: Vec<f64>,
+    /// Majority vote of every row of the vote file.
+    #[serde(skip)]
+    pub majority: Vec<i8>,
+}
+
+/// The staged policy at the chosen budget: which pairs go to the LLM judge, and the merged
+/// verdicts.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct Escalation {
+    pub budget: f64,
+    /// Pairs escalated (of all pairs).
+    pub escalated: usize,
+    /// Escalated pairs the LLM judge's verdicts cover.
+    pub answered: usize,
+    /// The merged verdict (the LLM's on escalated pairs it answered, the committee's otherwise)
+    /// on the labelled test pairs.
+    pub merged: AggregateRow,
+    /// Indices of the escalated pairs, most uncertain first.
+    #[serde(skip)]
+    pub pairs: Vec<usize>,
+    /// The merged verdict of every pair (+1 `a`, −1 `b`, 0 none).
+    #[serde(skip)]
+    pub verdicts: Vec<i8>,
+}
+
+/// The report.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct ProgramReport {
+    pub params: ProgramReportParams,
+    pub pairs: usize,
+    pub validation_pairs: usize,
+    pub test_pairs: usize,
+    pub programs: Vec<ProgramRow>,
+    pub committee: CommitteeReport,
+    /// Flip rate (and bias win rate) of the committee's verdict: `position` over every pair,
+    /// then each content bias of the probes.
+    pub bias: Vec<BiasRow>,
+    pub escalation: Escalation,
+    /// Every pair's committee votes, split, label and lengths, in input order.
+    #[serde(skip)]
+    pub votes: Option<VoteFile>,
+}
+
+impl ProgramReportParams {
+    /// Runs every step on `pairs` with their `scores`, `llm` verdicts and bias `probes` when
+    /// given.
+    pub fn fit(
+        &self,
+        pairs: &[ProgramPair],
+        scores: &ScoreMatrix,
+        llm: Option<&[Option<Preference>]>,
+        probes: Option<ProbeScores>,
+    ) -> Result<ProgramReport> {
+        if !(self.validation_share > 0.0 && self.validation_share < 1.0) {
+            return Err(Error::param(
+                "validation_share",
+                format!(
+                    "expected a share in (0, 1), found {}",
+                    self.validation_share
+                ),
+            ));
+        }
+        let n = pairs.len();
+        let labels: Vec<Option<Preference>> = pairs.iter().map(|p| p.label).collect();
+        let mut labelled: Vec<usize> = (0..n).filter(|&i| labels[i].is_some()).collect();
+        labelled.shuffle(&mut ChaCha8Rng::seed_from_u64(self.seed));
+        let cut = ((self.validation_share * labelled.len() as f64) + 0.5).floor() as usize;
+        let mut validation = labelled[..cut].to_vec();
+        validation.sort_unstable();
+        let mut in_validation = vec![false; n];
+        validation.iter().for_each(|&i| in_validation[i] = true);
+        let test: Vec<usize> = (0..n).filter(|&i| !in_validation[i]).collect();
+
+        let model = self.votes.fit(scores, &validation, &labels)?;
+        let file = VoteFile {
+            ids: pairs.iter().map(|p| p.id.clone()).collect(),
+            labels: labels.clone(),
+            validation: in_validation,
+            lengths: Some((
+                pairs.iter().map(|p| p.query.chars().count()).collect(),
+                pairs
+                    .iter()
+                    .map(|p| p.response_a.chars().count() + p.response_b.chars().count())
+                    .collect(),
+            )),
+            votes: model.votes(scores, &(0..n).collect::<Vec<_>>()),
+        };
+        let committee = self.committee(&file, llm)?;
+        let truth = test_truth(&file);
+        let Some(label_model) = committee.model.as_ref() else {
+            unreachable!("committee() always returns its model")
+        };
+        let verdict = |votes: &[i8]| posterior_verdict(label_model.posterior(votes));
+        let mut trials: Vec<BiasTrial> = (0..n)
+            .map(|i| {
+                let votes = file.votes.row(i);
+                let swapped: Vec<i8> = votes.iter().map(|v| -v).collect();
+                BiasTrial {
+                    bias: "position".to_owned(),
+                    clean: verdict(votes),
+                    perturbed: -verdict(&swapped),
+                    biased_side: None,
+                }
+            })
+            .collect();
+        if let Some(p) = probes {
+            let rows: Vec<usize> = (0..p.probes.len()).collect();
+            let (clean, perturbed) = (model.votes(p.clean, &rows), model.votes(p.perturbed, &rows));
+            trials.extend(p.probes.iter().enumerate().map(|(i, probe)| BiasTrial {
+                bias: probe.bias.clone(),
+                clean: verdict(clean.row(i)),
+                perturbed: verdict(perturbed.row(i)),
+                biased_side: Some(probe.biased_side),
+            }));
+        }
+        let bias = bias_report(&trials, &self.bootstrap)?;
+        let escalated = escalated_pairs(&committee.posterior, self.budget, self.routing.seed);
+        let mut verdicts: Vec<i8> = committee
+            .posterior
+            .iter()
+            .map(|&q| posterior_verdict(q))
+            .collect();
+        let mut answered = 0;
+        for &i in &escalated {
+            if let Some(v) = llm.and_then(|l| l[i]) {
+                verdicts[i] = v.vote();
+                answered += 1;
+            }
+        }
+        let merged: Vec<i8> = truth.iter().map(|&(i, _)| verdicts[i]).collect();
+        let merged_credit: Vec<f64> = merged
+            .iter()
+            .zip(&truth)
+            .map(|(&v, &(_, t))| credit(v, t))
+            .collect();
+        let escalation = Escalation {
+            budget: self.budget,
+            escalated: escalated.len(),
+            answered,
+            merged: self.aggregate(&merged_credit, &merged)?,
+            pairs: escalated,
+            verdicts,
+        };
+        Ok(ProgramReport {
+            params: self.clone(),
+            pairs: n,
+            validation_pairs: validation.len(),
+            test_pairs: test.len(),
+            programs: model
+                .programs
+                .iter()
+                .enumerate()
+                .map(|(j, fit)| {
+                    let votes: Vec<i8> = (0..n).map(|i| fit.vote(scores.get(i, j))).collect();
+                    ProgramRow {
+                        fit: fit.clone(),
+                        test_coverage: test.iter().filter(|&&i| votes[i] != 0).count() as f64
+                            / test.len().max(1) as f64,
+                        test_accuracy: accuracy_where_voting(&votes, &truth),
+                    }
+                })
+                .collect(),
+            committee,
+            bias,
+            escalation,
+            votes: Some(file),
+        })
+    }
+
+    /// Steps (4)–(6) on a vote file: the label model fitted on all its rows, then label model,
+    /// majority vote, each member and (with `llm` verdicts, in the file's row order) the LLM
+    /// judge and the routing curves on its labelled test rows.
+    pub fn committee(
+        &self,
+        file: &VoteFile,
+        llm: Option<&[Option<Preference>]>,
+    ) -> Result<CommitteeReport> {
+        self.bootstrap.validate()?;
+        let label_model = self.label_model.fit(&file.votes)?;
+        let posterior = label_model.posteriors(&file.votes);
+        let majority = majority_vote(&file.votes);
+        let truth = test_truth(file);
+        if truth.is_empty() {
+            return Err(Error::Insufficient(
+                "the test pairs hold no `a` or `b` label to measure accuracy on".to_owned(),
+            ));
+        }
+        let t: Vec<i8> = truth.iter().map(|&(_, t)| t).collect();
+        let lm: Vec<i8> = truth
+            .iter()
+            .map(|&(i, _)| posterior_verdict(posterior[i]))
+            .collect();
+        let mv: Vec<i8> = truth.iter().map(|&(i, _)| majority[i]).collect();
+        let credits =
+            |v: &[i8]| -> Vec<f64> { v.iter().zip(&t).map(|(&v, &t)| credit(v, t)).collect() };
+        let (lm_credit, mv_credit) = (credits(&lm), credits(&mv));
+        let llm_verdicts: Option<Vec<i8>> = llm.map(|l| {
+            truth
+                .iter()
+                .map(|&(i, _)| l[i].map_or(0, Preference::vote))
+                .collect()
+        });
+        let routing = match (&llm_verdicts, &file.lengths) {
+            (Some(llm_v), Some((q, r))) => {
+                let rows: Vec<usize> = truth.iter().map(|&(i, _)| i).collect();
+                let votes = VoteMatrix {
+                    programs: file.votes.programs.clone(),
+                    items: rows.len(),
+                    votes: rows
+                        .iter()
+                        .flat_map(|&i| file.votes.row(i))
+                        .copied()
+                        .collect(),
+                };
+                Some(self.routing.fit(&RoutingInput {
+                    posterior: &rows.iter().map(|&i| posterior[i]).collect::<Vec<_>>(),
+                    votes: &votes,
+                    query_chars: &rows.iter().map(|&i| q[i]).collect::<Vec<_>>(),
+                    response_chars: &rows.iter().map(|&i| r[i]).collect::<Vec<_>>(),
+                    llm: llm_v,
+                    truth: &t,
+                })?)
+            }
+            (Some(_), None) => {
+                return Err(Error::Insufficient(
+                    "routing needs the `query_chars` and `response_chars` columns of the vote \
+                     file"
+                        .to_owned(),
+                ))
+            }
+            _ => None,
+        };
+        let members = file
+            .votes
+            .programs
+            .iter()
+            .enumerate()
+            .map(|(j, name)| {
+                let votes: Vec<i8> = (0..file.votes.items)
+                    .map(|i| file.votes.row(i)[j])
+                    .collect();
+                CommitteeMember {
+                    name: name.clone(),
+                    coverage: label_model.coverage[j],
+                    learned_accuracy: label_model.accuracies[j],
+                    test_accuracy: accuracy_where_voting(&votes, &truth),
+                }
+            })
+            .collect();
+        Ok(CommitteeReport {
+            label_model_params: self.label_model,
+            bootstrap: self.bootstrap,
+            test_labelled: truth.len(),
+            test_ties: (0..file.ids.len())
+                .filter(|&i| !file.validation[i] && file.labels[i] == Some(Preference::Tie))
+                .count(),
+            members,
+            class_prior: label_model.class_prior,
+            iterations: label_model.iterations,
+            converged: label_model.converged,
+            log_likelihood: label_model.log_likelihood,
+            label_model: self.aggregate(&lm_credit, &lm)?,
+            majority_vote: self.aggregate(&mv_credit, &mv)?,
+            difference: bootstrap(t.len(), &self.bootstrap, |idx| {
+                idx.iter()
+                    .map(|&r| lm_credit[r] - mv_credit[r])
+                    .sum::<f64>()
+                    / idx.len() as f64
+            })?,
+            llm: llm_verdicts
+                .as_ref()
+                .map(|v| self.aggregate(&credits(v), v))
+                .transpose()?,
+            routing,
+            model: Some(label_model),
+            posterior,
+            majority,
+        })
+    }
+
+    fn aggregate(&self, credits: &[f64], verdicts: &[i8]) -> Result<AggregateRow> {
+        Ok(AggregateRow {
+            accuracy: bootstrap(credits.len(), &self.bootstrap, |idx| {
+                idx.iter().map(|&r| credits[r]).sum::<f64>() / idx.len() as f64
+            })?,
+            coverage: verdicts.iter().filter(|&&v| v != 0).count() as f64 / verdicts.len() as f64,
+        })
+    }
+}
+
+/// The test rows labelled `a` (+1) or `b` (−1).
+fn test_truth(file: &VoteFile) -> Vec<(usize, i8)> {
+    (0..file.ids.len())
+        .filter(|&i| !file.validation[i])
+        .filter_map(|i| match file.labels[i] {
+            Some(Preference::A) => Some((i, 1)),
+            Some(Preference::B) => Some((i, -1)),
+            _ => None,
+        })
+        .collect()
+}
+
+/// Accuracy of `votes` over the `truth` rows where it votes (None when it never does).
+fn accuracy_where_voting(votes: &[i8], truth: &[(usize, i8)]) -> Option<f64> {
+    let (mut covered, mut correct) = (0usize, 0usize);
+    for &(i, t) in truth {
+        if votes[i] != 0 {
+            covered += 1;
+            correct += usize::from(votes[i] == t);
+        }
+    }
+    (covered > 0).then(|| correct as f64 / covered as f64)
+}

@@ -1,0 +1,34 @@
+//! Rankings (seed 002): battles, Bradley–Terry with its SEs and bootstrap, separation, CI-aware
+//! ranks, leaderboards, and a judge against humans (soft targets, held-out protocol, split
+//! conformal).
+//!
+//! - [`battles`]: battle CSV schemas and parsing.
+//! - [`pairwise`]: sufficient statistics of pairwise data.
+//! - [`bradley_terry`]: penalised Bradley–Terry MLE and the Elo scale.
+//! - [`bt_standard_errors`]: model-based, sandwich and cluster-robust SEs of Bradley–Terry
+//!   ratings.
+//! - [`bt_bootstrap`]: seeded battle / cluster bootstrap intervals for Bradley–Terry ratings.
+//! - [`separation`]: where Bradley–Terry ratings are not identified (a model that never loses).
+//! - [`ranking`]: CI-aware ranks and leaderboard row order.
+//! - [`anchor`]: fix one model's Elo; SEs and replicates become differences to it.
+//! - [`leaderboard`]: a fitted, named, sorted leaderboard (what the CLI prints and the app shows).
+//! - [`scored_battles`]: the CSV schema of battles with judge scores and human labels.
+//! - [`soft_targets`]: judge targets (hard, label smoothing, σ(β·s) with β's MLE) and ECE.
+//! - [`held_out`]: the leave-one-model-out held-out protocol (LLM Elo vs human Elo).
+//! - [`conformal`]: split-conformal intervals for a new model's human Elo, and their evaluation.
+//! - [`judge_study`]: a judge against humans: both leaderboards, β, held-out protocol, conformal.
+
+pub mod anchor;
+pub mod battles;
+pub mod bradley_terry;
+pub mod bt_bootstrap;
+pub mod bt_standard_errors;
+pub mod conformal;
+pub mod held_out;
+pub mod judge_study;
+pub mod leaderboard;
+pub mod pairwise;
+pub mod ranking;
+pub mod scored_battles;
+pub mod separation;
+pub mod soft_targets;

@@ -1,0 +1,10 @@
+//! Sessions and sharing: content-addressed datasets, saved analysis specs, archives, share links,
+//! and the browser ↔ worker wire protocol.
+//!
+//! - [`session`]: sessions — content-addressed datasets, saved analysis specs, the archive.
+//! - [`share_link`]: an analysis spec and its files compressed into a URL fragment.
+//! - [`protocol`]: the versioned browser ↔ worker wire protocol.
+
+pub mod protocol;
+pub mod session;
+pub mod share_link;
