@@ -4,7 +4,7 @@
 
 use crate::calibrate::CalibrationView;
 use crate::files::data_url;
-use crate::leaderboard::{BoardRun, BoardRunView, LeaderboardView, StudyView};
+use crate::leaderboard::{BoardRun, BoardRunView, StudyView};
 use crate::programs::ProgramsView;
 use crate::reliability::{IrtTable, ReportView};
 use crate::run_checks::CheckView;
@@ -12,7 +12,6 @@ use leptos::prelude::*;
 use serde_json::Value;
 use tribunal::analysis::{Analysis, Spec};
 use tribunal::rankings::judge_study::JudgeStudy;
-use tribunal::rankings::leaderboard::Leaderboard;
 use tribunal_app::stats_worker::{spawn_stats_worker, Content, Job, Reply, RoleFile, Upload};
 
 /// `spec` recomputed on `files` in web workers, under `heading` and `note` (`note_id` names the
@@ -99,9 +98,6 @@ fn report_view(analysis: &Analysis, report: Value) -> AnyView {
             "Download the report (JSON, as " <code>"tribunal stats run"</code> " prints it)"</a></p>
     };
     let body = match analysis {
-        Analysis::Leaderboard(_) => {
-            typed::<Leaderboard>(report, |lb| view! { <LeaderboardView lb /> }.into_any())
-        }
         Analysis::JudgeStudy(_) => {
             typed::<JudgeStudy>(report, |study| view! { <StudyView study /> }.into_any())
         }
@@ -126,7 +122,9 @@ fn report_view(analysis: &Analysis, report: Value) -> AnyView {
             view! { <CalibrationView report model /> }.into_any()
         }
         Analysis::Programs(_) => view! { <ProgramsView report /> }.into_any(),
-        Analysis::Conformal(_)
+        // A leaderboard is fitted by `BoardRun` (its bootstrap split across workers), never here.
+        Analysis::Leaderboard(_)
+        | Analysis::Conformal(_)
         | Analysis::Power(_)
         | Analysis::LabelModel(_)
         | Analysis::Routing(_) => {

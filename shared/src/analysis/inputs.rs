@@ -17,14 +17,14 @@ pub struct InputRef {
 }
 
 /// A file's name (for located errors) and bytes.
-#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+#[derive(Debug, Clone, PartialEq, Eq)]
 pub struct Input {
     pub name: String,
     pub bytes: Vec<u8>,
 }
 
 /// The files of one run of an analysis: role → file.
-#[derive(Debug, Clone, Default, PartialEq, Eq, Serialize, Deserialize)]
+#[derive(Debug, Clone, Default, PartialEq, Eq)]
 pub struct Inputs {
     files: BTreeMap<String, Input>,
 }
