@@ -234,6 +234,104 @@ async fn a_run_streams_each_judgment_to_watchers_and_resumes() {
     assert_eq!(session["runs"].as_array().unwrap().len(), 1);
     assert_eq!(session["runs"][0]["judgments"], total);
 
+    // The run's judgments are datasets of the session: every line as the CLI writes it, and the
+    // verdicts as battles in the items file's orientation, which an analysis reads as it reads
+    // an upload.
+    let datasets = session["datasets"].as_array().unwrap();
+    let named = |name: &str| {
+        datasets
+            .iter()
+            .find(|d| d["name"] == name)
+            .unwrap_or_else(|| panic!("{name} is not among {datasets:?}"))
+    };
+    let download = |meta: &Value| {
+        let path = format!(
+            "/api/sessions/{id}/datasets/{}",
+            meta["hash"].as_str().unwrap()
+        );
+        String::from_utf8(http(worker.authority(), "GET", &path, &[], b"").body).unwrap()
+    };
+    let jsonl = named("llmfao-items-judgments.jsonl");
+    assert_eq!(jsonl["kind"], "verdicts");
+    assert_eq!(jsonl["rows"], total);
+    let sorted = |text: &str, skip: usize| {
+        let mut lines: Vec<String> = text.lines().skip(skip).map(str::to_owned).collect();
+        lines.sort();
+        lines
+    };
+    let cli_lines = std::fs::read_to_string(&out).unwrap();
+    let judged: Vec<Value> = cli_lines
+        .lines()
+        .map(|l| serde_json::from_str(l).unwrap())
+        .collect();
+    let stored: Vec<Value> = download(jsonl)
+        .lines()
+        .map(|l| serde_json::from_str(l).unwrap())
+        .collect();
+    let key = |v: &Value| (v["id"].to_string(), v["order"].to_string());
+    let by_key = |lines: &[Value]| -> BTreeMap<(String, String), (Value, Value)> {
+        lines
+            .iter()
+            .map(|v| (key(v), (v["label"].clone(), v["winner"].clone())))
+            .collect()
+    };
+    assert_eq!(by_key(&stored), by_key(&judged));
+    let battles = named("llmfao-items-judge-battles.csv");
+    assert_eq!(battles["kind"], "battles");
+    let expected: String = judged
+        .iter()
+        .filter_map(|v| {
+            let winner = match v["winner"].as_str()? {
+                "A" => "model_a",
+                "B" => "model_b",
+                _ => "tie",
+            };
+            Some(format!(
+                "{},{},{},{winner}\n",
+                v["id"].as_str()?,
+                v["model"].as_str()?,
+                v["model_b"].as_str()?
+            ))
+        })
+        .collect();
+    let battles_csv = download(battles);
+    assert_eq!(sorted(&battles_csv, 1), sorted(&expected, 0));
+    let inputs = {
+        let mut inputs = tribunal::analysis::Inputs::new();
+        inputs.insert(
+            "battles",
+            "llmfao-items-judge-battles.csv",
+            battles_csv.into_bytes(),
+        );
+        inputs
+    };
+    let spec = tribunal::analysis::Spec::new(
+        tribunal::analysis::Analysis::Leaderboard(tribunal::analysis::LeaderboardSpec::default()),
+        &inputs,
+    );
+    let saved = http(
+        worker.authority(),
+        "POST",
+        &format!("/api/sessions/{id}/analyses"),
+        &[&auth, "Content-Type: application/json"],
+        json!({ "title": "the judge's leaderboard", "spec": spec })
+            .to_string()
+            .as_bytes(),
+    );
+    assert_eq!(
+        saved.status,
+        201,
+        "{}",
+        String::from_utf8_lossy(&saved.body)
+    );
+    let tribunal::analysis::Report::Leaderboard(board) =
+        tribunal::analysis::run(&spec, &inputs).unwrap()
+    else {
+        panic!("a leaderboard spec gives a leaderboard");
+    };
+    let n_battles: u64 = board.ratings.iter().map(|r| r.battles).sum();
+    assert_eq!(n_battles as usize, 2 * expected.lines().count());
+
     // The same run again resumes: nothing is judged twice, one more end event.
     let last = events[total + 1].0;
     assert_eq!(start(&[&auth], &hash).status, 202);

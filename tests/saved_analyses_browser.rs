@@ -9,11 +9,18 @@
 //! spec and the datasets downloaded from the session (every number to 1e-9 — the IRT fit's
 //! parameters to 1e-8, see below — every other value exactly), and the visitor cannot write to
 //! the session.
+//!
+//! The analyses that have no page of their own (an A/A test, a position-bias check, a single
+//! IRT report, the conformal part of a judge study, a power table, a label model, routing) are
+//! made by the CLI, saved through the session API with their datasets, and opened the same way
+//! (driver: `tests/browser/open_analyses.mjs`).
 
 use serde_json::Value;
+use tribunal::analysis::Spec;
+use tribunal::sessions::session::DatasetKind;
 use tribunal_e2e::{
-    app_worker, http, ls_files_with_npy, miscalibrated_ls_files, root, run_browser_driver,
-    run_tribunal, stdout_json, temp_dir,
+    app_worker, create_session, http, ls_files_with_npy, miscalibrated_ls_files, root,
+    run_browser_driver, run_tribunal, stdout_json, temp_dir,
 };
 
 /// `ours` and `theirs` hold the same values: numbers to `tol` (relative to their size), the
@@ -156,4 +163,190 @@ fn saved_analyses_of_every_page_reopen_with_the_clis_numbers() {
         .any(|p| p["name"] == "length_ratio"));
     // The study joined the judge with the crowd on the shared `id`s.
     assert!(page["reports"]["study"]["join"]["matched_human_battles"].as_u64() > Some(0));
+}
+
+/// `tribunal stats …` with `args` (run in the repository root): its report, and its spec saved
+/// in session `id` with every file it read uploaded as a dataset of the kind its role reads.
+fn saved_by_the_cli(
+    worker: &tribunal_e2e::Worker,
+    id: &str,
+    token: &str,
+    args: &[&str],
+) -> (Value, String) {
+    let mut cli = stdout_json(&run_tribunal(args));
+    let spec = cli.as_object_mut().unwrap().remove("record").unwrap()["spec"].clone();
+    let typed: Spec = serde_json::from_value(spec.clone()).unwrap();
+    let auth = format!("Authorization: Bearer {token}");
+    for (role, input) in &typed.inputs {
+        let path = root().join(&input.name);
+        let file = path.file_name().unwrap().to_str().unwrap();
+        let kind = DatasetKind::of_role(&typed.analysis, role).as_str();
+        let stored = http(
+            worker.authority(),
+            "POST",
+            &format!("/api/sessions/{id}/datasets?kind={kind}&name={file}"),
+            &[&auth],
+            &std::fs::read(&path).unwrap(),
+        );
+        assert_eq!(
+            stored.status,
+            201,
+            "{}: {}",
+            args[1],
+            String::from_utf8_lossy(&stored.body)
+        );
+        assert_eq!(stored.json()["hash"], input.hash.as_str());
+    }
+    let saved = http(
+        worker.authority(),
+        "POST",
+        &format!("/api/sessions/{id}/analyses"),
+        &[&auth, "Content-Type: application/json"],
+        serde_json::json!({ "title": args[1], "spec": spec })
+            .to_string()
+            .as_bytes(),
+    );
+    assert_eq!(
+        saved.status,
+        201,
+        "{}: {}",
+        args[1],
+        String::from_utf8_lossy(&saved.body)
+    );
+    let analysis = saved.json()["id"].as_str().unwrap().to_owned();
+    (
+        cli,
+        format!("{}/s/{id}/a/{analysis}", worker.url.trim_end_matches('/')),
+    )
+}
+
+#[test]
+fn analyses_without_a_page_reopen_in_a_visitors_browser_with_the_clis_numbers() {
+    let worker = app_worker("api-analyses-browser");
+    let dir = temp_dir("api-analyses-browser");
+    let (id, token) = create_session(&worker, "analyses of every kind");
+    let write = |name: &str, text: &str| {
+        let path = dir.join(name);
+        std::fs::write(&path, text).unwrap();
+        path.to_str().unwrap().to_owned()
+    };
+    let runs = write(
+        "runs.csv",
+        "item,rater,score\n1,run1,pass\n1,run2,pass\n1,gold,pass\n2,run1,fail\n2,run2,pass\n\
+         2,gold,fail\n3,run1,pass\n3,run2,pass\n3,gold,pass\n4,run1,fail\n4,run2,fail\n\
+         4,gold,pass\n",
+    );
+    let orders = write(
+        "orders.csv",
+        "item,variant,score\np1,ab,left\np1,ba,right\np2,ab,left\np2,ba,left\np3,ab,tie\n\
+         p3,ba,right\np4,ab,right\np4,ba,left\np5,ab,left\np5,ba,right\n",
+    );
+    // The committee's votes on the LLMFAO pairs, as `tribunal stats programs` writes them.
+    let votes = dir.join("votes.csv");
+    let votes = votes.to_str().unwrap();
+    stdout_json(&run_tribunal(&[
+        "stats",
+        "programs",
+        "--pairs",
+        "tests/data/llmfao/pairs.csv",
+        "--rounds",
+        "20",
+        "--votes-out",
+        votes,
+    ]));
+    let llm = "tests/data/llmfao/gpt4-verdicts.csv";
+    let commands: Vec<Vec<&str>> = vec![
+        vec![
+            "stats",
+            "aa",
+            "--input",
+            &runs,
+            "--scale",
+            "nominal",
+            "--runs",
+            "run1,run2",
+            "--gold",
+            "gold",
+            "--pass",
+            "pass",
+        ],
+        vec!["stats", "position", "--input", &orders, "--bootstrap", "50"],
+        vec![
+            "stats",
+            "irt",
+            "--input",
+            "tests/fixtures/small-irt-judge.csv",
+            "--human",
+            "tests/fixtures/small-irt-human.csv",
+        ],
+        vec![
+            "stats",
+            "conformal",
+            "--human",
+            "tests/data/llmfao/crowd-comparisons.csv",
+            "--judge",
+            "tests/data/llmfao/gpt4-crowd-comparisons.csv",
+            "--key",
+            "id",
+            "--splits",
+            "20",
+            "--alpha",
+            "0.2",
+        ],
+        vec![
+            "stats", "power", "--p1", "0.6", "--p2", "0.5,0.55", "--power", "0.8,0.9",
+        ],
+        vec![
+            "stats",
+            "label-model",
+            "--votes",
+            votes,
+            "--rounds",
+            "50",
+            "--seed",
+            "7",
+        ],
+        vec![
+            "stats", "route", "--votes", votes, "--llm", llm, "--rounds", "50", "--seed", "7",
+        ],
+    ];
+    let (clis, urls): (Vec<Value>, Vec<String>) = commands
+        .iter()
+        .map(|args| saved_by_the_cli(&worker, &id, &token, args))
+        .unzip();
+    let page = run_browser_driver("open_analyses.mjs", &urls);
+    let kinds: Vec<&str> = page["reports"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|r| r["kind"].as_str().unwrap())
+        .collect();
+    assert_eq!(
+        kinds,
+        [
+            "aa",
+            "position",
+            "irt",
+            "conformal",
+            "power",
+            "label_model",
+            "routing"
+        ]
+    );
+    for ((visitor, cli), kind) in page["reports"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .zip(&clis)
+        .zip(kinds)
+    {
+        assert!(visitor["error"].is_null(), "{kind}: {}", visitor["error"]);
+        assert_eq!(visitor["report"]["analysis"], kind);
+        // The page shows the report, not only its JSON (the position check is a paragraph).
+        if kind != "position" {
+            assert!(visitor["rows"].as_u64() > Some(0), "{kind}: no table rows");
+        }
+        let tol = if kind == "irt" { 1e-8 } else { 1e-9 };
+        assert_same(&visitor["report"], cli, tol, kind);
+    }
 }

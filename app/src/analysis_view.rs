@@ -5,14 +5,16 @@
 use crate::calibrate::CalibrationView;
 use crate::files::data_url;
 use crate::leaderboard::{BoardRun, BoardRunView, StudyView};
-use crate::programs::ProgramsView;
+use crate::plain_reports::{ConformalView, PowerView};
+use crate::programs::{CommitteeView, ProgramsView};
 use crate::reliability::{IrtTable, ReportView};
 use crate::run_checks::CheckView;
+use crate::save_share::Computed;
+use crate::worker_pool::AnalysisRun;
 use leptos::prelude::*;
-use serde_json::Value;
-use tribunal::analysis::{Analysis, Spec};
-use tribunal::rankings::judge_study::JudgeStudy;
-use tribunal_app::stats_worker::{spawn_stats_worker, Content, Job, Reply, RoleFile, Upload};
+use tribunal::analysis::{Analysis, Report, Spec};
+use tribunal::reliability::irt::irt_report::IrtCell;
+use tribunal_app::stats_worker::{Content, RoleFile, Upload};
 
 /// `spec` recomputed on `files` in web workers, under `heading` and `note` (`note_id` names the
 /// note's element).
@@ -56,31 +58,17 @@ pub fn AnalysisView(
             .into_any()
         }
         _ => {
-            let report = RwSignal::new(None::<Result<serde_json::Value, String>>);
-            let worker = spawn_stats_worker(move |reply| {
-                if let Reply::Analysed { result, .. } = reply {
-                    report.set(Some(result));
-                }
-            });
             let analysis = spec.analysis.clone();
             let kind = analysis.name();
-            worker.send(Job::Analyse {
-                request: 0,
-                spec: Box::new(spec),
-                files,
-            });
-            // The worker lives as long as the view.
-            let worker = StoredValue::new_local(worker);
+            let run = AnalysisRun::spawn();
+            run.run(Computed { spec, files });
             view! {
                 <section id="analysis" class="card" data-kind=kind>
                     {header}
-                    {move || {
-                        worker.with_value(|_| ());
-                        match report.get() {
-                            None => view! { <p class="busy">"computing…"</p> }.into_any(),
-                            Some(Err(message)) => view! { <div id="analysis-error" class="error" role="alert">{message}</div> }.into_any(),
-                            Some(Ok(value)) => report_view(&analysis, value),
-                        }
+                    {move || match (run.error.get(), run.report.get()) {
+                        (Some(message), _) => view! { <div id="analysis-error" class="error" role="alert">{message}</div> }.into_any(),
+                        (None, Some(report)) => report_view(&analysis, report),
+                        (None, None) => view! { <p class="busy">"computing…"</p> }.into_any(),
                     }}
                 </section>
             }
@@ -89,55 +77,48 @@ pub fn AnalysisView(
     }
 }
 
-/// The view of a report of `analysis` (the JSON its CLI subcommand prints), with the report
-/// itself to download.
-fn report_view(analysis: &Analysis, report: Value) -> AnyView {
+/// The view of a report of `analysis`, with the report itself to download (the JSON document
+/// its CLI subcommand prints, less the `record`).
+fn report_view(analysis: &Analysis, report: Report) -> AnyView {
     let pretty = serde_json::to_string_pretty(&report).unwrap_or_default();
     let download = view! {
         <p><a id="analysis-download" download="report.json" href=data_url("application/json", &pretty)>
             "Download the report (JSON, as " <code>"tribunal stats run"</code> " prints it)"</a></p>
     };
-    let body = match analysis {
-        Analysis::JudgeStudy(_) => {
-            typed::<JudgeStudy>(report, |study| view! { <StudyView study /> }.into_any())
-        }
-        Analysis::Agreement(_) => view! { <ReportView report /> }.into_any(),
-        Analysis::Aa(_) | Analysis::Consistency(_) | Analysis::Position(_) => {
+    let body = match report {
+        Report::JudgeStudy(study) => view! { <StudyView study=*study /> }.into_any(),
+        Report::Conformal(report) => view! { <ConformalView report=*report /> }.into_any(),
+        Report::Agreement(report) => view! { <ReportView report=*report /> }.into_any(),
+        report @ (Report::Aa(_) | Report::Consistency(_) | Report::Position(_)) => {
             view! { <CheckView report /> }.into_any()
         }
-        Analysis::Irt(params) => {
-            let cell = serde_json::json!({
-                "rater": params.rater.clone().unwrap_or_else(|| "judge".to_owned()),
-                "criterion": params.criterion,
-                "report": report,
-            });
+        Report::Irt(report) => {
+            let (rater, criterion) = match analysis {
+                Analysis::Irt(params) => (params.rater.clone(), params.criterion.clone()),
+                _ => (None, None),
+            };
+            let cell = IrtCell {
+                rater: rater.unwrap_or_else(|| "judge".to_owned()),
+                criterion,
+                report: Some(*report),
+                error: None,
+            };
             view! { <IrtTable cells=vec![cell] /> }.into_any()
         }
-        Analysis::IrtTable(_) => {
-            let cells = report["cells"].as_array().cloned().unwrap_or_default();
-            view! { <IrtTable cells /> }.into_any()
+        Report::IrtTable(table) => view! { <IrtTable cells=table.cells /> }.into_any(),
+        Report::Calibration(report) => {
+            let model = report.calibration.model.to_json().unwrap_or_default();
+            view! { <CalibrationView calibration=report.calibration model /> }.into_any()
         }
-        Analysis::Calibration(_) => {
-            let model = serde_json::to_string_pretty(&report["model"]).unwrap_or_default();
-            view! { <CalibrationView report model /> }.into_any()
+        Report::Power(table) => view! { <PowerView table=*table /> }.into_any(),
+        Report::Programs(report) => view! { <ProgramsView report=*report /> }.into_any(),
+        Report::LabelModel(committee) | Report::Routing(committee) => {
+            view! { <CommitteeView committee=*committee /> }.into_any()
         }
-        Analysis::Programs(_) => view! { <ProgramsView report /> }.into_any(),
         // A leaderboard is fitted by `BoardRun` (its bootstrap split across workers), never here.
-        Analysis::Leaderboard(_)
-        | Analysis::Conformal(_)
-        | Analysis::Power(_)
-        | Analysis::LabelModel(_)
-        | Analysis::Routing(_) => {
+        Report::Leaderboard(_) => {
             view! { <pre id="analysis-json" class="report">{pretty.clone()}</pre> }.into_any()
         }
     };
     view! { {download} {body} }.into_any()
-}
-
-/// `report` read as `T` and shown by `show`, or why it could not be read.
-fn typed<T: serde::de::DeserializeOwned>(report: Value, show: impl Fn(T) -> AnyView) -> AnyView {
-    match serde_json::from_value::<T>(report) {
-        Ok(value) => show(value),
-        Err(e) => view! { <div id="analysis-error" class="error" role="alert">{format!("the report could not be read: {e}")}</div> }.into_any(),
-    }
 }

@@ -15,6 +15,12 @@ pub struct Created {
     pub owner_token: String,
 }
 
+/// The API's answer to a request it refused.
+#[derive(Deserialize)]
+struct ApiError {
+    error: String,
+}
+
 /// The body of a response, or the API's `{"error"}` message (or the status) when it failed.
 async fn body<T: for<'de> Deserialize<'de>>(response: Response) -> Result<T, String> {
     if response.ok() {
@@ -25,11 +31,9 @@ async fn body<T: for<'de> Deserialize<'de>>(response: Response) -> Result<T, Str
     }
     let status = response.status();
     let message = response
-        .json::<serde_json::Value>()
+        .json::<ApiError>()
         .await
-        .ok()
-        .and_then(|v| v["error"].as_str().map(str::to_owned))
-        .unwrap_or_else(|| response.status_text());
+        .map_or_else(|_| response.status_text(), |e| e.error);
     Err(format!("HTTP {status}: {message}"))
 }
 

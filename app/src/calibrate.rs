@@ -17,20 +17,18 @@
 
 use crate::charts::CvCurvePlot;
 use crate::files::{chosen, chosen_text, data_url};
-use crate::format::{interval, num};
+use crate::format::{interval, name};
 use crate::save_share::{Computed, SaveAndShare};
-use gloo_worker::WorkerBridge;
+use crate::worker_pool::WorkerPool;
 use leptos::prelude::*;
 use leptos::task::spawn_local;
-use serde_json::Value;
 use tribunal::analysis::{Analysis, CalibrationSpec, Spec};
 use tribunal::calibration::calibration_data::HeadKind;
 use tribunal::calibration::cross_validation::{CrossValidationParams, CvCurve};
-use tribunal::calibration::CalibrationParams;
+use tribunal::calibration::metrics::Paired;
+use tribunal::calibration::{Calibration, CalibrationParams};
 use tribunal::math::resample::BootstrapParams;
-use tribunal_app::stats_worker::{
-    spawn_stats_worker, BinaryUpload, Job, Reply, RoleFile, StatsWorker, Upload,
-};
+use tribunal_app::stats_worker::{BinaryUpload, Job, Reply, RoleFile, Upload};
 use web_sys::HtmlInputElement;
 
 /// The CSV chosen in `input`, which is required.
@@ -50,7 +48,7 @@ async fn read_binary(input: Option<HtmlInputElement>) -> Result<Option<BinaryUpl
 /// How many workers share a cross-validation's folds.
 const WORKERS: usize = 2;
 
-/// The run in flight (its request number is `request`): the settings, the folds' losses as
+/// The run in flight (the pool's current request): the settings, the folds' losses as
 /// they arrive, when it started (`performance.now()`, ms) and the inputs to read again for the
 /// refit.
 #[derive(Default)]
@@ -108,7 +106,7 @@ pub fn CalibratePage() -> impl IntoView {
     let head = RwSignal::new("ls".to_owned());
     let folds = RwSignal::new(CrossValidationParams::default().folds);
     let seed = RwSignal::new(CrossValidationParams::default().seed);
-    let report = RwSignal::new(None::<(Value, String)>);
+    let report = RwSignal::new(None::<(Box<Calibration>, String)>);
     let computed = RwSignal::new(None::<Computed>);
     // The training file (and embeddings) of each version, as read.
     let train_read = StoredValue::new_local(None::<(u64, Upload, Option<BinaryUpload>)>);
@@ -116,7 +114,6 @@ pub fn CalibratePage() -> impl IntoView {
     let busy = RwSignal::new(false);
     // The cross-validation of the last run: its γ and how long it took, ms.
     let cv_done = RwSignal::new(None::<(f64, f64)>);
-    let request = StoredValue::new(0u64);
     // The version of the training file (and its head and embeddings) last chosen, and the
     // last version sent to the workers to parse and keep.
     let version = StoredValue::new(0u64);
@@ -126,14 +123,15 @@ pub fn CalibratePage() -> impl IntoView {
     let test_ref = NodeRef::<leptos::html::Input>::new();
     let train_emb_ref = NodeRef::<leptos::html::Input>::new();
     let test_emb_ref = NodeRef::<leptos::html::Input>::new();
-    let workers = StoredValue::new_local(Vec::<WorkerBridge<StatsWorker>>::new());
+    // The workers (spawned below, once their reply handler exists); `r` is current while no
+    // later run has begun.
+    let pool = StoredValue::new_local(None::<WorkerPool>);
     let send = move |k: usize, job: Job| {
-        workers.with_value(|w: &Vec<WorkerBridge<StatsWorker>>| {
-            if let Some(worker) = w.get(k % w.len().max(1)) {
-                worker.send(job);
-            }
-        });
+        if let Some(pool) = pool.get_value() {
+            pool.send(k, job);
+        }
     };
+    let current = move |r: u64| pool.get_value().is_some_and(|p| p.is_current(r));
 
     // Reads the test files and has the worker that holds the training rows of `v` refit them at
     // the curve's γ and score the head.
@@ -154,7 +152,7 @@ pub fn CalibratePage() -> impl IntoView {
                 Ok::<_, String>((test, test_embeddings))
             };
             match files.await {
-                Ok((test, test_embeddings)) if r == request.get_value() => {
+                Ok((test, test_embeddings)) if current(r) => {
                     let files = train_read.with_value(|t| match t {
                         Some((kept, train, train_embeddings)) if *kept == v => role_files(
                             train,
@@ -179,7 +177,7 @@ pub fn CalibratePage() -> impl IntoView {
                 }
                 Ok(_) => {}
                 Err(message) => {
-                    if r == request.get_value() {
+                    if current(r) {
                         busy.set(false);
                         error.set(Some(message));
                     }
@@ -188,15 +186,17 @@ pub fn CalibratePage() -> impl IntoView {
         });
     };
     let fail = move |r: u64, message: String| {
-        if r == request.get_value() {
-            request.set_value(r + 1);
+        if current(r) {
+            if let Some(pool) = pool.get_value() {
+                pool.cancel();
+            }
             busy.set(false);
             error.set(Some(message));
         }
     };
     let on_cv_folds =
         move |r: u64, v: u64, done: Vec<usize>, result: Result<(usize, Vec<Vec<f64>>), String>| {
-            if r != request.get_value() {
+            if !current(r) {
                 return;
             }
             let (units, losses) = match result {
@@ -239,7 +239,7 @@ pub fn CalibratePage() -> impl IntoView {
             version: v,
             result: Err(message),
         } if v == version.get_value() => error.set(Some(message)),
-        Reply::Calibrated { request: r, result } if r == request.get_value() => {
+        Reply::Calibrated { result, .. } => {
             busy.set(false);
             match result {
                 Ok(done) => {
@@ -265,7 +265,7 @@ pub fn CalibratePage() -> impl IntoView {
         }
         _ => {}
     };
-    workers.set_value((0..WORKERS).map(|_| spawn_stats_worker(on_reply)).collect());
+    pool.set_value(Some(WorkerPool::spawn(WORKERS, on_reply)));
 
     // Reads the training file (and its embeddings) and has every worker parse and keep it as a
     // new version; a file that does not parse shows its located error at once. Then runs
@@ -349,8 +349,9 @@ pub fn CalibratePage() -> impl IntoView {
             },
             ..CalibrationParams::default()
         };
-        let r = request.get_value() + 1;
-        request.set_value(r);
+        let Some(r) = pool.get_value().map(WorkerPool::begin) else {
+            return;
+        };
         pending.set_value(PendingCv {
             head: Some(kind),
             params,
@@ -432,7 +433,7 @@ pub fn CalibratePage() -> impl IntoView {
             })}
             {move || busy.get().then(|| view! { <p class="busy">{move || if cv_done.get().is_some() { "scoring on the test rows…" } else { "cross-validating…" }}</p> })}
             {move || error.get().map(|m| view! { <div id="cal-error" class="error" role="alert">{m}</div> })}
-            {move || report.get().map(|(r, model)| view! { <CalibrationView report=r model /> })}
+            {move || report.get().map(|(r, model)| view! { <CalibrationView calibration=*r model /> })}
             <SaveAndShare computed title="Calibration" prefix="cal-" />
         </section>
     }
@@ -442,25 +443,22 @@ pub fn CalibratePage() -> impl IntoView {
 fn metrics_table(
     id: &'static str,
     title: &'static str,
-    block: &Value,
-    metrics: &[&str],
+    metrics: &[(&'static str, &Paired)],
 ) -> impl IntoView {
     let rows = metrics
         .iter()
-        .filter(|m| block.get(**m).is_some())
-        .map(|&m| {
-            let v = &block[m];
+        .map(|&(m, v)| {
             let label = m.replace('_', " ");
             view! {
-                <tr data-metric=m.to_owned() data-head=num(&v["head"]["estimate"]).to_string()
-                    data-base=num(&v["base"]["estimate"]).to_string()
-                    data-difference=num(&v["difference"]["estimate"]).to_string()
-                    data-lower=num(&v["difference"]["lower"]).to_string()
-                    data-upper=num(&v["difference"]["upper"]).to_string()>
+                <tr data-metric=m data-head=v.head.estimate.to_string()
+                    data-base=v.base.estimate.to_string()
+                    data-difference=v.difference.estimate.to_string()
+                    data-lower=v.difference.lower.to_string()
+                    data-upper=v.difference.upper.to_string()>
                     <td>{label}</td>
-                    <td class="num">{interval(&v["head"], 4)}</td>
-                    <td class="num">{interval(&v["base"], 4)}</td>
-                    <td class="num">{interval(&v["difference"], 4)}</td>
+                    <td class="num">{interval(&v.head, 4)}</td>
+                    <td class="num">{interval(&v.base, 4)}</td>
+                    <td class="num">{interval(&v.difference, 4)}</td>
                 </tr>
             }
         })
@@ -474,23 +472,22 @@ fn metrics_table(
     }
 }
 
-fn confusion(id: &'static str, title: String, classes: &[Value], matrix: &Value) -> impl IntoView {
+fn confusion(
+    id: &'static str,
+    title: String,
+    classes: &[i64],
+    matrix: &[Vec<u64>],
+) -> impl IntoView {
     let header = classes
         .iter()
         .map(|c| view! { <th>{c.to_string()}</th> })
         .collect_view();
     let rows = matrix
-        .as_array()
-        .cloned()
-        .unwrap_or_default()
-        .into_iter()
-        .zip(classes.iter().cloned())
+        .iter()
+        .zip(classes)
         .map(|(row, class)| {
             let cells = row
-                .as_array()
-                .cloned()
-                .unwrap_or_default()
-                .into_iter()
+                .iter()
                 .map(|n| view! { <td class="num">{n.to_string()}</td> })
                 .collect_view();
             view! { <tr><th>{class.to_string()}</th>{cells}</tr> }
@@ -507,41 +504,44 @@ fn confusion(id: &'static str, title: String, classes: &[Value], matrix: &Value)
 
 /// The report of one calibration.
 #[component]
-pub(crate) fn CalibrationView(report: Value, model: String) -> impl IntoView {
-    let cv = &report["cv"];
-    let floats = |v: &Value| -> Vec<f64> {
-        v.as_array()
-            .map(|a| a.iter().map(num).collect())
-            .unwrap_or_default()
-    };
-    let chosen = cv["chosen_index"].as_u64().unwrap_or(0) as usize;
-    let head = report["head"].as_str().unwrap_or("head").to_owned();
+pub(crate) fn CalibrationView(calibration: Calibration, model: String) -> impl IntoView {
+    let cv = &calibration.cv;
+    let head = name(&calibration.head);
     let summary = format!(
         "{head} head · {} training and {} test rows · embedding dimension {} · {}-fold CV (seed {}) chose γ = {:.4e}",
-        report["n_train"], report["n_test"], report["dim"], cv["folds"], cv["seed"], num(&cv["chosen_gamma"])
+        calibration.n_train, calibration.n_test, calibration.dim, cv.folds, cv.seed, cv.chosen_gamma
     );
-    let regression = report.get("regression").filter(|v| !v.is_null()).map(|r| {
+    let regression = calibration.regression.as_ref().map(|r| {
         metrics_table(
             "cal-regression",
             "Scores against human labels",
-            r,
-            &["mse", "mae", "pearson", "spearman", "kendall_tau_b"],
+            &[
+                ("mse", &r.mse),
+                ("mae", &r.mae),
+                ("pearson", &r.pearson),
+                ("spearman", &r.spearman),
+                ("kendall_tau_b", &r.kendall_tau_b),
+            ],
         )
     });
-    let classification = report.get("classification").filter(|v| !v.is_null()).map(|c| {
-        let classes = c["classes"].as_array().cloned().unwrap_or_default();
+    let classification = calibration.classification.as_ref().map(|c| {
         view! {
-            {metrics_table("cal-classification", "Classes against human labels", c, &["accuracy", "precision", "recall", "f1"])}
+            {metrics_table("cal-classification", "Classes against human labels", &[
+                ("accuracy", &c.accuracy),
+                ("precision", &c.precision),
+                ("recall", &c.recall),
+                ("f1", &c.f1),
+            ])}
             <div class="board">
-                {confusion("cal-confusion-base", "Base judge".to_owned(), &classes, &c["base_confusion"])}
-                {confusion("cal-confusion-head", format!("{head} head"), &classes, &c["head_confusion"])}
+                {confusion("cal-confusion-base", "Base judge".to_owned(), &c.classes, &c.base_confusion)}
+                {confusion("cal-confusion-head", format!("{head} head"), &c.classes, &c.head_confusion)}
             </div>
         }
     });
     let file_name = format!("tribunal-{head}-head.json");
     view! {
-        <p class="summary" id="cal-summary" data-gamma=num(&cv["chosen_gamma"]).to_string()>{summary}</p>
-        <CvCurvePlot gammas=floats(&cv["gammas"]) mean=floats(&cv["mean_loss"]) sd=floats(&cv["sd_loss"]) chosen />
+        <p class="summary" id="cal-summary" data-gamma=cv.chosen_gamma.to_string()>{summary}</p>
+        <CvCurvePlot gammas=cv.gammas.clone() mean=cv.mean_loss.clone() sd=cv.sd_loss.clone() chosen=cv.chosen_index />
         {regression}
         {classification}
         <p><a id="cal-download" href=data_url("application/json", &model) download=file_name>"Download the model file"</a></p>

@@ -1,11 +1,7 @@
-//! Number formatting shared by the pages that render the CLI's JSON reports.
+//! Number and name formatting shared by the report views.
 
-use serde_json::Value;
-
-/// A JSON number; `null` (an undefined statistic) reads as NaN.
-pub fn num(v: &Value) -> f64 {
-    v.as_f64().unwrap_or(f64::NAN)
-}
+use serde::Serialize;
+use tribunal::math::resample::Interval;
 
 /// `v` with `digits` decimals, or "undefined" for NaN.
 pub fn fixed(v: f64, digits: usize) -> String {
@@ -16,13 +12,25 @@ pub fn fixed(v: f64, digits: usize) -> String {
     }
 }
 
-/// An interval object `{estimate, lower, upper}` as "estimate [lower, upper]" with `digits`
-/// decimals.
-pub fn interval(v: &Value, digits: usize) -> String {
+/// An interval as "estimate [lower, upper]" with `digits` decimals.
+pub fn interval(v: &Interval, digits: usize) -> String {
     format!(
         "{} [{}, {}]",
-        fixed(num(&v["estimate"]), digits),
-        fixed(num(&v["lower"]), digits),
-        fixed(num(&v["upper"]), digits)
+        fixed(v.estimate, digits),
+        fixed(v.lower, digits),
+        fixed(v.upper, digits)
     )
+}
+
+/// The name a report gives a unit enum value (`almost_perfect`), or "—" for none.
+pub fn name(v: &impl Serialize) -> String {
+    serde_json::to_value(v)
+        .ok()
+        .and_then(|v| v.as_str().map(str::to_owned))
+        .unwrap_or_else(|| "—".to_owned())
+}
+
+/// The same in words (`almost perfect`).
+pub fn words(v: &impl Serialize) -> String {
+    name(v).replace('_', " ")
 }

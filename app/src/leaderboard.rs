@@ -6,18 +6,18 @@
 
 use crate::charts::{ForestPlot, ForestRow, ReliabilityDiagram, ScatterPlot};
 use crate::save_share::{Computed, SaveAndShare};
+use crate::worker_pool::{AnalysisRun, WorkerPool};
 use gloo_file::futures::read_as_bytes;
-use gloo_worker::WorkerBridge;
 use leptos::prelude::*;
 use leptos::task::spawn_local;
-use tribunal::analysis::{Analysis, LeaderboardSpec, Spec, StudySpec};
+use tribunal::analysis::{Analysis, LeaderboardSpec, Report, Spec, StudySpec};
 use tribunal::math::resample::BootstrapParams;
 use tribunal::rankings::anchor::Anchor;
 use tribunal::rankings::bradley_terry::BradleyTerryParams;
 use tribunal::rankings::bt_bootstrap::Replicate;
 use tribunal::rankings::judge_study::JudgeStudy;
 use tribunal::rankings::leaderboard::Leaderboard;
-use tribunal_app::stats_worker::{spawn_stats_worker, Job, Reply, RoleFile, StatsWorker, Upload};
+use tribunal_app::stats_worker::{Job, Reply, RoleFile, Upload};
 use web_sys::HtmlInputElement;
 
 /// How many workers share a bootstrap.
@@ -26,7 +26,6 @@ const WORKERS: usize = 2;
 /// One bootstrap in flight.
 #[derive(Default)]
 struct Pending {
-    request: u64,
     battles: Option<Upload>,
     spec: LeaderboardSpec,
     chunks: Vec<(usize, Option<Vec<Replicate>>)>,
@@ -76,7 +75,7 @@ pub struct BoardRun {
     status: RwSignal<Option<String>>,
     pending: StoredValue<Pending, LocalStorage>,
     shown: StoredValue<Option<BoardInput>, LocalStorage>,
-    workers: StoredValue<Vec<WorkerBridge<StatsWorker>>, LocalStorage>,
+    pool: StoredValue<Option<WorkerPool>, LocalStorage>,
 }
 
 impl BoardRun {
@@ -89,12 +88,10 @@ impl BoardRun {
             status: RwSignal::new(None),
             pending: StoredValue::new_local(Pending::default()),
             shown: StoredValue::new_local(None),
-            workers: StoredValue::new_local(Vec::new()),
+            pool: StoredValue::new_local(None),
         };
-        let workers = (0..WORKERS)
-            .map(|_| spawn_stats_worker(move |reply| run.on_reply(reply)))
-            .collect();
-        run.workers.set_value(workers);
+        let pool = WorkerPool::spawn(WORKERS, move |reply| run.on_reply(reply));
+        run.pool.set_value(Some(pool));
         run
     }
 
@@ -103,19 +100,20 @@ impl BoardRun {
         self.shown.get_value()
     }
 
-    fn current(self, request: u64) -> bool {
-        request == self.pending.with_value(|p| p.request)
+    fn pool(self) -> Option<WorkerPool> {
+        self.pool.get_value()
     }
 
     fn send(self, k: usize, job: Job) {
-        spawn_local(async move {
-            self.workers.with_value(|w| w[k % w.len()].send(job));
-        })
+        if let Some(pool) = self.pool() {
+            pool.send(k, job);
+        }
     }
 
+    /// Handles the replies to the current request (the pool drops the others).
     fn on_reply(self, reply: Reply) {
         match reply {
-            Reply::Fitted { request, result } if self.current(request) => {
+            Reply::Fitted { result, .. } => {
                 self.status.set(None);
                 match result {
                     Ok(lb) => {
@@ -133,22 +131,20 @@ impl BoardRun {
                     Err(message) => {
                         self.error.set(Some(message));
                         self.progress.set(None);
-                        self.pending.update_value(|p| p.request += 1);
+                        if let Some(pool) = self.pool() {
+                            pool.cancel();
+                        }
                     }
                 }
             }
-            Reply::Progress { request, done } if self.current(request) => {
+            Reply::Progress { done, .. } => {
                 self.progress.update(|p| {
                     if let Some((d, _)) = p {
                         *d += done;
                     }
                 });
             }
-            Reply::Rounds {
-                request,
-                start,
-                result,
-            } if self.current(request) => match result {
+            Reply::Rounds { start, result, .. } => match result {
                 Ok(replicates) => {
                     self.pending.update_value(|p| {
                         if let Some(chunk) = p.chunks.iter_mut().find(|c| c.0 == start) {
@@ -162,7 +158,7 @@ impl BoardRun {
                     self.progress.set(None);
                 }
             },
-            Reply::Summarised { request, result } if self.current(request) => {
+            Reply::Summarised { result, .. } => {
                 self.progress.set(None);
                 match result {
                     Ok(lb) => self.board.set(Some(lb)),
@@ -176,18 +172,20 @@ impl BoardRun {
     /// Fits `upload` as `spec` says: worker 0 fits, runs the first share of rounds and later
     /// summarises; the others run the remaining shares.
     pub fn fit(self, upload: Upload, spec: LeaderboardSpec) {
+        let Some(pool) = self.pool() else {
+            return;
+        };
         let rounds = spec.bootstrap.rounds;
-        let request = self.pending.with_value(|p| p.request) + 1;
+        let request = pool.begin();
         let bounds: Vec<(usize, usize)> = if rounds > 1 {
-            (0..WORKERS)
-                .map(|k| (rounds * k / WORKERS, rounds * (k + 1) / WORKERS))
-                .filter(|(a, b)| a < b)
+            pool.shares(rounds)
+                .into_iter()
+                .map(|share| (share.start, share.end))
                 .collect()
         } else {
             Vec::new()
         };
         self.pending.set_value(Pending {
-            request,
             battles: Some(upload.clone()),
             spec: spec.clone(),
             chunks: bounds.iter().map(|&(a, _)| (a, None)).collect(),
@@ -221,6 +219,7 @@ impl BoardRun {
     }
 
     fn summarise_when_ready(self) {
+        let request = self.pool().map_or(0, WorkerPool::current);
         let job = self.pending.with_value(|p| {
             let fitted = p.fitted.clone()?;
             if p.spec.bootstrap.rounds < 2 || p.chunks.iter().any(|c| c.1.is_none()) {
@@ -229,7 +228,7 @@ impl BoardRun {
             let mut chunks: Vec<_> = p.chunks.iter().collect();
             chunks.sort_by_key(|c| c.0);
             Some(Job::Summarise {
-                request: p.request,
+                request,
                 leaderboard: Box::new(fitted),
                 replicates: chunks
                     .into_iter()
@@ -307,28 +306,7 @@ pub fn LeaderboardPage() -> impl IntoView {
             computed.set(now);
         }
     });
-    let study = RwSignal::new(None::<JudgeStudy>);
-    let study_error = RwSignal::new(None::<String>);
-    let study_busy = RwSignal::new(false);
-    let study_computed = RwSignal::new(None::<Computed>);
-    let study_pending = StoredValue::new_local(None::<Computed>);
-    let study_worker = StoredValue::new_local(spawn_stats_worker(move |reply| {
-        if let Reply::Analysed { result, .. } = reply {
-            study_busy.set(false);
-            let read = result.and_then(|value| {
-                serde_json::from_value::<JudgeStudy>(value)
-                    .map_err(|e| format!("the report could not be read: {e}"))
-            });
-            match read {
-                Ok(s) => {
-                    study.set(Some(s));
-                    study_error.set(None);
-                    study_computed.set(study_pending.get_value());
-                }
-                Err(message) => study_error.set(Some(message)),
-            }
-        }
-    }));
+    let study = AnalysisRun::spawn();
 
     let fit = move |upload: Upload| run.fit(upload, spec());
     let on_battles = move |ev: leptos::ev::Event| {
@@ -368,7 +346,7 @@ pub fn LeaderboardPage() -> impl IntoView {
         else {
             return;
         };
-        study_busy.set(true);
+        study.busy.set(true);
         spawn_local(async move {
             let files = match (read(&h).await, read(&j).await, read(&sc).await) {
                 (_, _, Some(Ok(scored))) => {
@@ -394,22 +372,9 @@ pub fn LeaderboardPage() -> impl IntoView {
                         ..StudySpec::default()
                     });
                     let spec = Spec::new(analysis, &RoleFile::inputs(&files));
-                    study_pending.set_value(Some(Computed {
-                        spec: spec.clone(),
-                        files: files.clone(),
-                    }));
-                    study_worker.with_value(|w| {
-                        w.send(Job::Analyse {
-                            request: 0,
-                            spec: Box::new(spec),
-                            files,
-                        })
-                    })
+                    study.run(Computed { spec, files });
                 }
-                Err(message) => {
-                    study_error.set(Some(message));
-                    study_busy.set(false);
-                }
+                Err(message) => study.fail(message),
             }
         });
     };
@@ -484,10 +449,13 @@ pub fn LeaderboardPage() -> impl IntoView {
                 <label class="file">"or scored battles " <input id="scored-input" type="file" accept=".csv" node_ref=scored_ref /></label>
                 <button id="run-study" on:click=run_study>"Compare"</button>
             </div>
-            {move || study_busy.get().then(|| view! { <p class="busy">"fitting the held-out protocol…"</p> })}
-            {move || study_error.get().map(|m| view! { <div id="study-error" class="error" role="alert">{m}</div> })}
-            {move || study.get().map(|s| view! { <StudyView study=s /> })}
-            <SaveAndShare computed=study_computed title="Judge against humans" prefix="study-" />
+            {move || study.busy.get().then(|| view! { <p class="busy">"fitting the held-out protocol…"</p> })}
+            {move || study.error.get().map(|m| view! { <div id="study-error" class="error" role="alert">{m}</div> })}
+            {move || match study.report.get() {
+                Some(Report::JudgeStudy(s)) => Some(view! { <StudyView study=*s /> }),
+                _ => None,
+            }}
+            <SaveAndShare computed=study.computed title="Judge against humans" prefix="study-" />
         </section>
     }
 }

@@ -11,12 +11,14 @@ mod files;
 mod format;
 mod leaderboard;
 mod live;
+mod plain_reports;
 mod programs;
 mod reliability;
 mod run_checks;
 mod runs;
 mod save_share;
 mod session;
+mod worker_pool;
 
 use leptos::prelude::*;
 use session::Route;

@@ -14,21 +14,23 @@
 
 use crate::charts::RoutingPlot;
 use crate::files::{chosen_text, data_url};
-use crate::format::{fixed, interval, num};
+use crate::format::{fixed, interval, name, words};
 use crate::save_share::{Computed, SaveAndShare};
-use gloo_worker::WorkerBridge;
+use crate::worker_pool::{AnalysisRun, WorkerPool};
 use leptos::prelude::*;
 use leptos::task::spawn_local;
 use serde::{Deserialize, Serialize};
-use serde_json::Value;
 use std::collections::BTreeMap;
-use tribunal::analysis::{Analysis, Spec};
+use tribunal::analysis::{Analysis, ProgramsReport, Report, Spec};
 use tribunal::math::resample::BootstrapParams;
-use tribunal::programs::program_report::ProgramReportParams;
+use tribunal::programs::bias_probe::BiasRow;
+use tribunal::programs::program_report::{
+    AggregateRow, CommitteeReport, Escalation, ProgramReportParams, ProgramRow,
+};
 use tribunal::programs::program_user_scores::{UserProgram, UserScores};
 use tribunal::programs::program_votes::VoteParams;
-use tribunal::programs::routing::RoutingParams;
-use tribunal_app::stats_worker::{spawn_stats_worker, Job, Reply, RoleFile, StatsWorker, Upload};
+use tribunal::programs::routing::{Routing, RoutingParams};
+use tribunal_app::stats_worker::{Job, Reply, RoleFile, Upload};
 use wasm_bindgen::prelude::*;
 
 #[wasm_bindgen]
@@ -97,12 +99,9 @@ pub fn ProgramsPage() -> impl IntoView {
     let programs = RwSignal::new(Vec::<Program>::new());
     let name = RwSignal::new("my_program".to_owned());
     let code = RwSignal::new(EXAMPLE.to_owned());
-    let report = RwSignal::new(None::<Value>);
+    let fitted = AnalysisRun::spawn();
     let failures = RwSignal::new(Vec::<SandboxResult>::new());
-    let error = RwSignal::new(None::<String>);
-    let busy = RwSignal::new(false);
     let progress = RwSignal::new(String::new());
-    let request = StoredValue::new(0u64);
     // The uploads and user scores of the request in flight, kept for its second job.
     let pending = StoredValue::new(None::<(Upload, Option<Upload>, Option<Upload>)>);
     let pairs_ref = NodeRef::<leptos::html::Input>::new();
@@ -138,22 +137,13 @@ pub fn ProgramsPage() -> impl IntoView {
         })
     };
 
-    let worker = StoredValue::new_local(None::<WorkerBridge<StatsWorker>>);
-    let send = move |job: Job| {
-        worker.with_value(|w| {
-            if let Some(w) = w {
-                w.send(job);
-            }
-        });
-    };
     let fail = move |message: String| {
-        error.set(Some(message));
-        busy.set(false);
+        fitted.fail(message);
         progress.set(String::new());
     };
-    let computed = RwSignal::new(None::<Computed>);
-    let pending_spec = StoredValue::new_local(None::<Computed>);
-    let report_job = move |r: u64, user: Vec<UserProgram>| {
+    // The programs report on the pairs (and verdicts, probes) of the run in flight, with the
+    // scores of the user's programs.
+    let report_job = move |user: Vec<UserProgram>| {
         let Some((pairs, llm, probes)) = pending.get_value() else {
             return;
         };
@@ -173,22 +163,23 @@ pub fn ProgramsPage() -> impl IntoView {
             ));
         }
         let spec = Spec::new(Analysis::Programs(params), &RoleFile::inputs(&files));
-        pending_spec.set_value(Some(Computed {
-            spec: spec.clone(),
-            files: files.clone(),
-        }));
-        send(Job::Analyse {
-            request: r,
-            spec: Box::new(spec),
-            files,
-        });
+        progress.set("fitting…".to_owned());
+        fitted.run(Computed { spec, files });
     };
-    let on_reply = move |reply: Reply| match reply {
-        Reply::ProgramTexts { request: r, result } if r == request.get_value() => match result {
-            Ok(texts) => {
+    // First the texts the user's programs score, then their scores from the sandbox. `latest`:
+    // the request of the run in flight.
+    let latest = StoredValue::new(0u64);
+    let texts = WorkerPool::spawn(1, move |reply| {
+        let Reply::ProgramTexts { request, result } = reply else {
+            return;
+        };
+        match result {
+            Ok(texts_to_score) => {
                 let user = programs.get_untracked();
                 spawn_local(async move {
-                    match sandbox(&user, &texts, limit.get_untracked(), progress).await {
+                    match sandbox(&user, &texts_to_score, limit.get_untracked(), progress).await {
+                        // A newer run replaced this one while its programs ran.
+                        Ok(_) if request != latest.get_value() => {}
                         Ok(results) => {
                             let scores = results
                                 .iter()
@@ -198,33 +189,18 @@ pub fn ProgramsPage() -> impl IntoView {
                                 })
                                 .collect();
                             failures.set(results);
-                            progress.set("fitting…".to_owned());
-                            report_job(r, scores);
+                            report_job(scores);
                         }
                         Err(message) => fail(message),
                     }
                 });
             }
             Err(message) => fail(message),
-        },
-        Reply::Analysed { request: r, result } if r == request.get_value() => {
-            busy.set(false);
-            progress.set(String::new());
-            match result {
-                Ok(value) => {
-                    report.set(Some(value));
-                    error.set(None);
-                    computed.set(pending_spec.get_value());
-                }
-                Err(message) => error.set(Some(message)),
-            }
         }
-        _ => {}
-    };
-    worker.set_value(Some(spawn_stats_worker(on_reply)));
+    });
 
     let run = move |_| {
-        busy.set(true);
+        fitted.busy.set(true);
         progress.set("reading files…".to_owned());
         let inputs = (pairs_ref.get(), llm_ref.get(), probes_ref.get());
         spawn_local(async move {
@@ -240,20 +216,22 @@ pub fn ProgramsPage() -> impl IntoView {
             };
             match files.await {
                 Ok((pairs, llm, probes)) => {
-                    let r = request.get_value() + 1;
-                    request.set_value(r);
+                    let request = texts.begin();
+                    latest.set_value(request);
                     pending.set_value(Some((pairs.clone(), llm, probes.clone())));
                     if programs.get_untracked().is_empty() {
                         failures.set(Vec::new());
-                        progress.set("fitting…".to_owned());
-                        report_job(r, Vec::new());
+                        report_job(Vec::new());
                     } else {
                         progress.set("parsing pairs…".to_owned());
-                        send(Job::ProgramTexts {
-                            request: r,
-                            pairs,
-                            probes,
-                        });
+                        texts.send(
+                            0,
+                            Job::ProgramTexts {
+                                request,
+                                pairs,
+                                probes,
+                            },
+                        );
                     }
                 }
                 Err(message) => fail(message),
@@ -264,7 +242,7 @@ pub fn ProgramsPage() -> impl IntoView {
     let add = move |_| {
         let n = name.get_untracked().trim().to_owned();
         if n.is_empty() || n.contains([',', '"', '\n']) {
-            error.set(Some(
+            fitted.error.set(Some(
                 "program name: expected a non-empty name without commas or quotes".to_owned(),
             ));
             return;
@@ -333,11 +311,14 @@ pub fn ProgramsPage() -> impl IntoView {
                 </ul>
             </details>
             <button id="prog-run" on:click=run>"Run programs"</button>
-            {move || busy.get().then(|| view! { <p class="busy" id="prog-progress">{move || progress.get()}</p> })}
-            {move || error.get().map(|m| view! { <div id="prog-error" class="error" role="alert">{m}</div> })}
+            {move || fitted.busy.get().then(|| view! { <p class="busy" id="prog-progress">{move || progress.get()}</p> })}
+            {move || fitted.error.get().map(|m| view! { <div id="prog-error" class="error" role="alert">{m}</div> })}
             {move || (!failures.get().is_empty()).then(|| view! { <FailuresTable results=failures.get() /> })}
-            {move || report.get().map(|r| view! { <ProgramsView report=r /> })}
-            <SaveAndShare computed title="Programs" prefix="prog-" />
+            {move || match fitted.report.get() {
+                Some(Report::Programs(report)) => Some(view! { <ProgramsView report=*report /> }),
+                _ => None,
+            }}
+            <SaveAndShare computed=fitted.computed title="Programs" prefix="prog-" />
         </section>
     }
 }
@@ -377,155 +358,115 @@ fn FailuresTable(results: Vec<SandboxResult>) -> impl IntoView {
 
 /// The report of one run.
 #[component]
-pub(crate) fn ProgramsView(report: Value) -> impl IntoView {
-    let c = &report["committee"];
+pub(crate) fn ProgramsView(report: ProgramsReport) -> impl IntoView {
+    let ProgramsReport {
+        report,
+        escalated_items_csv,
+    } = report;
+    let c = &report.committee;
     let summary = format!(
         "{} pairs · {} for validation (seed {}) · {} labelled test pairs ({} ties left out) · committee of {}",
-        report["pairs"],
-        report["validation_pairs"],
-        report["params"]["seed"],
-        c["test_labelled"],
-        c["test_ties"],
-        c["members"].as_array().map_or(0, Vec::len)
+        report.pairs,
+        report.validation_pairs,
+        report.params.seed,
+        c.test_labelled,
+        c.test_ties,
+        c.members.len()
     );
-    let program_rows = report["programs"]
-        .as_array()
-        .cloned()
-        .unwrap_or_default()
+    view! {
+        <p class="summary" id="prog-summary">{summary}</p>
+        <ProgramTable programs=report.programs.clone() />
+        <CommitteeView committee=report.committee.clone() />
+        <EscalationView escalation=report.escalation.clone() escalated_items_csv />
+        <BiasTable bias=report.bias.clone() />
+    }
+}
+
+/// Each program's threshold, coverage and accuracy on the validation and test pairs.
+#[component]
+fn ProgramTable(programs: Vec<ProgramRow>) -> impl IntoView {
+    let rows = programs
         .into_iter()
         .map(|p| {
-            let name = p["name"].as_str().unwrap_or("").to_owned();
-            let label = name.clone();
+            let test_accuracy = p.test_accuracy.unwrap_or(f64::NAN);
+            let fit = p.fit;
+            let name = fit.name.clone();
             view! {
-                <tr data-name=name data-tau=num(&p["tau"]).to_string()
-                    data-accuracy=num(&p["accuracy"]).to_string()
-                    data-test-accuracy=num(&p["test_accuracy"]).to_string()
-                    data-coverage=num(&p["test_coverage"]).to_string()
-                    data-selected=p["selected"].to_string()
-                    class=if p["selected"].as_bool() == Some(true) { "selected" } else { "" }>
-                    <td><code>{label}</code></td>
-                    <td class="num">{fixed(num(&p["tau"]), 2)}</td>
-                    <td class="num">{fixed(num(&p["coverage"]), 3)}</td>
-                    <td class="num">{fixed(num(&p["accuracy"]), 3)}</td>
-                    <td class="num">{fixed(num(&p["test_coverage"]), 3)}</td>
-                    <td class="num">{fixed(num(&p["test_accuracy"]), 3)}</td>
-                    <td>{if p["selected"].as_bool() == Some(true) { "yes" } else { "no" }}</td>
-                </tr>
-            }
-        })
-        .collect_view();
-    let aggregate = |key: &'static str, label: &'static str| {
-        let a = &c[key];
-        (!a.is_null()).then(|| {
-            view! {
-                <tr data-aggregate=key data-estimate=num(&a["accuracy"]["estimate"]).to_string()
-                    data-lower=num(&a["accuracy"]["lower"]).to_string()
-                    data-upper=num(&a["accuracy"]["upper"]).to_string()
-                    data-coverage=num(&a["coverage"]).to_string()>
-                    <td>{label}</td>
-                    <td class="num">{interval(&a["accuracy"], 3)}</td>
-                    <td class="num">{fixed(num(&a["coverage"]), 3)}</td>
-                </tr>
-            }
-        })
-    };
-    let members = c["members"]
-        .as_array()
-        .cloned()
-        .unwrap_or_default()
-        .into_iter()
-        .map(|m| {
-            view! {
-                <tr data-name=m["name"].as_str().unwrap_or("").to_owned()
-                    data-learned=num(&m["learned_accuracy"]).to_string()>
-                    <td><code>{m["name"].as_str().unwrap_or("").to_owned()}</code></td>
-                    <td class="num">{fixed(num(&m["coverage"]), 3)}</td>
-                    <td class="num">{fixed(num(&m["learned_accuracy"]), 3)}</td>
-                    <td class="num">{fixed(num(&m["test_accuracy"]), 3)}</td>
-                </tr>
-            }
-        })
-        .collect_view();
-    let routing = (!c["routing"].is_null()).then(|| {
-        let curves: Vec<(String, Vec<(f64, f64)>)> = c["routing"]["curves"]
-            .as_array()
-            .cloned()
-            .unwrap_or_default()
-            .into_iter()
-            .map(|curve| {
-                let points = curve["points"]
-                    .as_array()
-                    .cloned()
-                    .unwrap_or_default()
-                    .iter()
-                    .map(|p| (num(&p["budget"]), num(&p["accuracy"])))
-                    .collect();
-                (curve["signal"].as_str().unwrap_or("").to_owned(), points)
-            })
-            .collect();
-        let budgets = [0.0, 0.1, 0.2, 0.3, 0.5, 1.0];
-        let rows = curves
-            .iter()
-            .map(|(signal, points)| {
-                let cells = budgets
-                    .iter()
-                    .map(|b| {
-                        let a = points
-                            .iter()
-                            .find(|p| (p.0 - b).abs() < 1e-9)
-                            .map_or(f64::NAN, |p| p.1);
-                        view! { <td class="num" data-budget=b.to_string() data-accuracy=a.to_string()>{fixed(a, 3)}</td> }
-                    })
-                    .collect_view();
-                view! { <tr data-signal=signal.clone()><td>{signal.replace('_', " ")}</td>{cells}</tr> }
-            })
-            .collect_view();
-        view! {
-            <h3>"Routing to the LLM judge"</h3>
-            <RoutingPlot curves=curves.clone() />
-            <table class="ratings" id="prog-routing">
-                <thead><tr><th>"Signal \\ share escalated"</th>{budgets.iter().map(|b| view! { <th>{format!("{:.0} %", b * 100.0)}</th> }).collect_view()}</tr></thead>
-                <tbody>{rows}</tbody>
-            </table>
-        }
-    });
-    let bias_rows = report["bias"]
-        .as_array()
-        .cloned()
-        .unwrap_or_default()
-        .into_iter()
-        .map(|b| {
-            let win = (!b["bias_win_rate"].is_null()).then(|| interval(&b["bias_win_rate"], 3));
-            view! {
-                <tr data-bias=b["bias"].as_str().unwrap_or("").to_owned()
-                    data-flip=num(&b["flip_rate"]["estimate"]).to_string()
-                    data-win=num(&b["bias_win_rate"]["estimate"]).to_string()>
-                    <td>{b["bias"].as_str().unwrap_or("").replace('_', " ")}</td>
-                    <td class="num">{b["probes"].to_string()}</td>
-                    <td class="num">{interval(&b["flip_rate"], 3)}</td>
-                    <td class="num">{win.unwrap_or_else(|| "—".to_owned())}</td>
+                <tr data-name=name data-tau=fit.tau.to_string()
+                    data-accuracy=fit.accuracy.to_string()
+                    data-test-accuracy=test_accuracy.to_string()
+                    data-coverage=p.test_coverage.to_string()
+                    data-selected=fit.selected.to_string()
+                    class=if fit.selected { "selected" } else { "" }>
+                    <td><code>{fit.name}</code></td>
+                    <td class="num">{fixed(fit.tau, 2)}</td>
+                    <td class="num">{fixed(fit.coverage, 3)}</td>
+                    <td class="num">{fixed(fit.accuracy, 3)}</td>
+                    <td class="num">{fixed(p.test_coverage, 3)}</td>
+                    <td class="num">{fixed(test_accuracy, 3)}</td>
+                    <td>{if fit.selected { "yes" } else { "no" }}</td>
                 </tr>
             }
         })
         .collect_view();
     view! {
-        <p class="summary" id="prog-summary">{summary}</p>
         <h3>"Programs"</h3>
         <table class="ratings" id="prog-table">
             <thead><tr><th>"Program"</th><th>"τ"</th><th>"Coverage (val.)"</th><th>"Accuracy (val.)"</th><th>"Coverage (test)"</th><th>"Accuracy (test)"</th><th>"In committee"</th></tr></thead>
-            <tbody>{program_rows}</tbody>
+            <tbody>{rows}</tbody>
         </table>
+    }
+}
+
+/// An aggregate's accuracy with its interval and the pairs it decided.
+fn aggregate_row(key: &'static str, label: &'static str, a: &AggregateRow) -> impl IntoView {
+    view! {
+        <tr data-aggregate=key data-estimate=a.accuracy.estimate.to_string()
+            data-lower=a.accuracy.lower.to_string()
+            data-upper=a.accuracy.upper.to_string()
+            data-coverage=a.coverage.to_string()>
+            <td>{label}</td>
+            <td class="num">{interval(&a.accuracy, 3)}</td>
+            <td class="num">{fixed(a.coverage, 3)}</td>
+        </tr>
+    }
+}
+
+/// The label model against majority vote (and the LLM judge), the committee's learned
+/// accuracies and the routing curves.
+#[component]
+pub(crate) fn CommitteeView(committee: CommitteeReport) -> impl IntoView {
+    let c = committee;
+    let members = c
+        .members
+        .iter()
+        .map(|m| {
+            view! {
+                <tr data-name=m.name.clone() data-learned=m.learned_accuracy.to_string()>
+                    <td><code>{m.name.clone()}</code></td>
+                    <td class="num">{fixed(m.coverage, 3)}</td>
+                    <td class="num">{fixed(m.learned_accuracy, 3)}</td>
+                    <td class="num">{fixed(m.test_accuracy.unwrap_or(f64::NAN), 3)}</td>
+                </tr>
+            }
+        })
+        .collect_view();
+    let routing = c
+        .routing
+        .clone()
+        .map(|routing| view! { <RoutingView routing /> });
+    view! {
         <h3>"Label model against majority vote"</h3>
         <table class="ratings" id="prog-aggregates">
             <thead><tr><th>"Verdict by"</th><th>"Accuracy (95 % CI)"</th><th>"Pairs decided"</th></tr></thead>
             <tbody>
-                {aggregate("label_model", "label model")}
-                {aggregate("majority_vote", "majority vote")}
-                {aggregate("llm", "LLM judge alone")}
+                {aggregate_row("label_model", "label model", &c.label_model)}
+                {aggregate_row("majority_vote", "majority vote", &c.majority_vote)}
+                {c.llm.as_ref().map(|llm| aggregate_row("llm", "LLM judge alone", llm))}
             </tbody>
         </table>
-        <p id="prog-difference" data-estimate=num(&c["difference"]["estimate"]).to_string()>
-            "Label model − majority vote: " {interval(&c["difference"], 3)}
+        <p id="prog-difference" data-estimate=c.difference.estimate.to_string()>
+            "Label model − majority vote: " {interval(&c.difference, 3)}
             " (paired bootstrap; an undecided pair counts ½)"
         </p>
         <table class="ratings" id="prog-members">
@@ -533,29 +474,102 @@ pub(crate) fn ProgramsView(report: Value) -> impl IntoView {
             <tbody>{members}</tbody>
         </table>
         {routing}
+    }
+}
+
+/// Accuracy against the share of pairs escalated to the LLM judge, per routing signal.
+#[component]
+fn RoutingView(routing: Routing) -> impl IntoView {
+    let curves: Vec<(String, Vec<(f64, f64)>)> = routing
+        .curves
+        .iter()
+        .map(|curve| {
+            let points = curve
+                .points
+                .iter()
+                .map(|p| (p.budget, p.accuracy))
+                .collect();
+            (name(&curve.signal), points)
+        })
+        .collect();
+    let budgets = [0.0, 0.1, 0.2, 0.3, 0.5, 1.0];
+    let rows = curves
+        .iter()
+        .map(|(signal, points)| {
+            let cells = budgets
+                .iter()
+                .map(|b| {
+                    let a = points
+                        .iter()
+                        .find(|p| (p.0 - b).abs() < 1e-9)
+                        .map_or(f64::NAN, |p| p.1);
+                    view! { <td class="num" data-budget=b.to_string() data-accuracy=a.to_string()>{fixed(a, 3)}</td> }
+                })
+                .collect_view();
+            view! { <tr data-signal=signal.clone()><td>{signal.replace('_', " ")}</td>{cells}</tr> }
+        })
+        .collect_view();
+    view! {
+        <h3>"Routing to the LLM judge"</h3>
+        <RoutingPlot curves=curves.clone() />
+        <table class="ratings" id="prog-routing">
+            <thead><tr><th>"Signal \\ share escalated"</th>{budgets.iter().map(|b| view! { <th>{format!("{:.0} %", b * 100.0)}</th> }).collect_view()}</tr></thead>
+            <tbody>{rows}</tbody>
+        </table>
+    }
+}
+
+/// The staged policy at the chosen share, with the escalated pairs to download.
+#[component]
+fn EscalationView(escalation: Escalation, escalated_items_csv: String) -> impl IntoView {
+    let e = escalation;
+    view! {
         <h3>"Staged policy"</h3>
-        <p id="prog-escalation" data-escalated=report["escalation"]["escalated"].to_string()
-            data-answered=report["escalation"]["answered"].to_string()
-            data-estimate=num(&report["escalation"]["merged"]["accuracy"]["estimate"]).to_string()>
+        <p id="prog-escalation" data-escalated=e.escalated.to_string()
+            data-answered=e.answered.to_string()
+            data-estimate=e.merged.accuracy.estimate.to_string()>
             {format!(
                 "{} pairs escalated (share {}, most uncertain first), {} of them answered by the LLM verdicts; merged verdict accuracy {}",
-                report["escalation"]["escalated"],
-                report["escalation"]["budget"],
-                report["escalation"]["answered"],
-                interval(&report["escalation"]["merged"]["accuracy"], 3)
+                e.escalated,
+                e.budget,
+                e.answered,
+                interval(&e.merged.accuracy, 3)
             )}
         </p>
-        {(report["escalation"]["escalated"].as_u64().unwrap_or(0) > 0).then(|| view! {
+        {(e.escalated > 0).then(|| view! {
             <p><a id="prog-escalated" download="tribunal-escalated-items.csv"
-                href=data_url("text/csv", report["escalated_items_csv"].as_str().unwrap_or(""))>
+                href=data_url("text/csv", &escalated_items_csv)>
                 "Download the escalated pairs as judge items"</a>
                 " — run " <code>"tribunal judge --input tribunal-escalated-items.csv …"</code>
                 " and load its " <code>".jsonl"</code> " as the LLM verdicts."</p>
         })}
+    }
+}
+
+/// Each bias probe's flip rate and bias win rate.
+#[component]
+fn BiasTable(bias: Vec<BiasRow>) -> impl IntoView {
+    let rows = bias
+        .iter()
+        .map(|b| {
+            let win = b.bias_win_rate.as_ref();
+            view! {
+                <tr data-bias=b.bias.clone()
+                    data-flip=b.flip_rate.estimate.to_string()
+                    data-win=win.map_or(f64::NAN, |w| w.estimate).to_string()>
+                    <td>{words(&b.bias)}</td>
+                    <td class="num">{b.probes.to_string()}</td>
+                    <td class="num">{interval(&b.flip_rate, 3)}</td>
+                    <td class="num">{win.map_or_else(|| "—".to_owned(), |w| interval(w, 3))}</td>
+                </tr>
+            }
+        })
+        .collect_view();
+    view! {
         <h3>"Bias probes"</h3>
         <table class="ratings" id="prog-bias">
             <thead><tr><th>"Bias"</th><th>"Probes"</th><th>"Flip rate"</th><th>"Bias win rate"</th></tr></thead>
-            <tbody>{bias_rows}</tbody>
+            <tbody>{rows}</tbody>
         </table>
     }
 }

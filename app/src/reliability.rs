@@ -17,20 +17,21 @@
 
 use crate::charts::ScatterPlot;
 use crate::fields::{text_field, RatingsFields};
-use crate::format::{fixed, num};
+use crate::format::{fixed, name, words};
 use crate::save_share::{Computed, SaveAndShare};
+use crate::worker_pool::AnalysisRun;
 use gloo_file::futures::read_as_bytes;
-use gloo_worker::WorkerBridge;
 use leptos::prelude::*;
 use leptos::task::spawn_local;
-use serde_json::Value;
-use tribunal::analysis::{AgreementSpec, Analysis, Spec};
+use tribunal::analysis::{AgreementSpec, AgreementWithSlices, Analysis, Report, Spec};
 use tribunal::math::resample::BootstrapParams;
+use tribunal::reliability::agreement::{PairAgreement, Reading};
 use tribunal::reliability::alpha::AlphaLevel;
-use tribunal::reliability::irt::irt_report::IrtReportParams;
-use tribunal::reliability::reliability_report::AgreementReportParams;
-use tribunal::reliability::slices::SliceParams;
-use tribunal_app::stats_worker::{spawn_stats_worker, Job, Reply, RoleFile, StatsWorker};
+use tribunal::reliability::irt::irt_reliability::ScoreMedian;
+use tribunal::reliability::irt::irt_report::{IrtCell, IrtReportParams};
+use tribunal::reliability::reliability_report::{AgreementReportParams, JudgeAgreement, NamedPair};
+use tribunal::reliability::slices::{SliceParams, SliceReport};
+use tribunal_app::stats_worker::RoleFile;
 use web_sys::HtmlInputElement;
 
 /// The files chosen in `input`, read.
@@ -51,17 +52,9 @@ pub(crate) async fn read_all(input: &HtmlInputElement) -> Result<Vec<(String, Ve
     Ok(files)
 }
 
-/// A reading's band in words (`almost_perfect` → `almost perfect`).
-fn words(v: &Value) -> String {
-    v.as_str().map_or("—".to_owned(), |s| s.replace('_', " "))
-}
-
 #[component]
 pub fn ReliabilityPage() -> impl IntoView {
-    let report = RwSignal::new(None::<Value>);
-    let error = RwSignal::new(None::<String>);
-    let busy = RwSignal::new(false);
-    let request = StoredValue::new(0_u64);
+    let agreement = AnalysisRun::spawn();
     let fields = RatingsFields::new("rel", false);
     let slice = RwSignal::new(String::new());
     let pairs = RwSignal::new(String::new());
@@ -71,48 +64,7 @@ pub fn ReliabilityPage() -> impl IntoView {
     let ratings_ref = NodeRef::<leptos::html::Input>::new();
     let judges_ref = NodeRef::<leptos::html::Input>::new();
     let human_ref = NodeRef::<leptos::html::Input>::new();
-    let irt = RwSignal::new(None::<Vec<Value>>);
-    let irt_error = RwSignal::new(None::<String>);
-    let irt_busy = RwSignal::new(false);
-    let computed = RwSignal::new(None::<Computed>);
-    let pending = StoredValue::new_local(None::<Computed>);
-    let irt_computed = RwSignal::new(None::<Computed>);
-    let irt_pending = StoredValue::new_local(None::<Computed>);
-
-    let on_reply = move |reply: Reply| match reply {
-        Reply::Analysed { request: r, result } if r == request.get_value() => {
-            busy.set(false);
-            match result {
-                Ok(value) => {
-                    report.set(Some(value));
-                    error.set(None);
-                    computed.set(pending.get_value());
-                }
-                Err(message) => error.set(Some(message)),
-            }
-        }
-        _ => {}
-    };
-    // The IRT table runs in a worker of its own, beside the agreement report.
-    let on_irt = move |reply: Reply| match reply {
-        Reply::Analysed { request: r, result } if r == request.get_value() => {
-            irt_busy.set(false);
-            match result {
-                Ok(value) => {
-                    // No cells: the file has no variant column, so there is no IRT table.
-                    let cells = value["cells"].as_array().filter(|c| !c.is_empty()).cloned();
-                    irt_computed.set(cells.is_some().then(|| irt_pending.get_value()).flatten());
-                    irt.set(cells);
-                    irt_error.set(None);
-                }
-                Err(message) => irt_error.set(Some(message)),
-            }
-        }
-        _ => {}
-    };
-    let irt_worker = StoredValue::new_local(spawn_stats_worker(on_irt));
-    let worker = StoredValue::new_local(spawn_stats_worker(on_reply));
-    let send = move |job: Job| worker.with_value(|w: &WorkerBridge<StatsWorker>| w.send(job));
+    let irt = AnalysisRun::spawn();
 
     let run = move |_| {
         let (Some(ratings), Some(judges), Some(human)) =
@@ -120,7 +72,7 @@ pub fn ReliabilityPage() -> impl IntoView {
         else {
             return;
         };
-        busy.set(true);
+        agreement.busy.set(true);
         spawn_local(async move {
             let files = match (
                 read_all(&ratings).await,
@@ -132,30 +84,17 @@ pub fn ReliabilityPage() -> impl IntoView {
             };
             let (mut inputs, judge_files, human_files) = match files {
                 Ok(files) => files,
-                Err(message) => {
-                    error.set(Some(message));
-                    busy.set(false);
-                    return;
-                }
+                Err(message) => return agreement.fail(message),
             };
             if inputs.is_empty() {
-                error.set(Some("choose a ratings CSV".to_owned()));
-                busy.set(false);
-                return;
+                return agreement.fail("choose a ratings CSV".to_owned());
             }
             let (source, bytes) = inputs.swap_remove(0);
             let (columns, scale) = fields.settings();
             let pairs = match parse_pairs(&pairs.get_untracked()) {
                 Ok(pairs) => pairs,
-                Err(message) => {
-                    error.set(Some(message));
-                    busy.set(false);
-                    return;
-                }
+                Err(message) => return agreement.fail(message),
             };
-            let r = request.get_value() + 1;
-            request.set_value(r);
-            irt_busy.set(true);
             let mut irt_files = vec![RoleFile::new("ratings", source.clone(), bytes.clone())];
             irt_files.extend(
                 human_files
@@ -171,16 +110,9 @@ pub fn ReliabilityPage() -> impl IntoView {
                 }),
                 &RoleFile::inputs(&irt_files),
             );
-            irt_pending.set_value(Some(Computed {
-                spec: irt_spec.clone(),
-                files: irt_files.clone(),
-            }));
-            irt_worker.with_value(|w: &WorkerBridge<StatsWorker>| {
-                w.send(Job::Analyse {
-                    request: r,
-                    spec: Box::new(irt_spec),
-                    files: irt_files,
-                })
+            irt.run(Computed {
+                spec: irt_spec,
+                files: irt_files,
             });
             let report = AgreementReportParams {
                 columns,
@@ -220,15 +152,7 @@ pub fn ReliabilityPage() -> impl IntoView {
                     }),
             });
             let spec = Spec::new(analysis, &RoleFile::inputs(&files));
-            pending.set_value(Some(Computed {
-                spec: spec.clone(),
-                files: files.clone(),
-            }));
-            send(Job::Analyse {
-                request: r,
-                spec: Box::new(spec),
-                files,
-            });
+            agreement.run(Computed { spec, files });
         });
     };
 
@@ -270,14 +194,23 @@ pub fn ReliabilityPage() -> impl IntoView {
                 <label class="file">"Human ratings CSV (IRT) " <input id="rel-human" type="file" accept=".csv,text/csv" node_ref=human_ref /></label>
                 <button id="rel-run" on:click=run>"Compute"</button>
             </div>
-            {move || busy.get().then(|| view! { <p class="busy" id="rel-busy">"computing agreement and bootstrap intervals…"</p> })}
-            {move || error.get().map(|m| view! { <div id="rel-error" class="error" role="alert">{m}</div> })}
-            {move || report.get().map(|r| view! { <ReportView report=r /> })}
-            <SaveAndShare computed title="Agreement" prefix="rel-" />
-            {move || irt_busy.get().then(|| view! { <p class="busy">"fitting the graded response models…"</p> })}
-            {move || irt_error.get().map(|m| view! { <div id="irt-error" class="error" role="alert">{m}</div> })}
-            {move || irt.get().map(|cells| view! { <IrtTable cells /> })}
-            <SaveAndShare computed=irt_computed title="IRT table" prefix="irt-" />
+            {move || agreement.busy.get().then(|| view! { <p class="busy" id="rel-busy">"computing agreement and bootstrap intervals…"</p> })}
+            {move || agreement.error.get().map(|m| view! { <div id="rel-error" class="error" role="alert">{m}</div> })}
+            {move || match agreement.report.get() {
+                Some(Report::Agreement(report)) => Some(view! { <ReportView report=*report /> }),
+                _ => None,
+            }}
+            <SaveAndShare computed=agreement.computed title="Agreement" prefix="rel-" />
+            {move || irt.busy.get().then(|| view! { <p class="busy">"fitting the graded response models…"</p> })}
+            {move || irt.error.get().map(|m| view! { <div id="irt-error" class="error" role="alert">{m}</div> })}
+            // No cells: the file has no variant column, so there is no IRT table to show or save.
+            {move || match irt.report.get() {
+                Some(Report::IrtTable(table)) if !table.cells.is_empty() => Some(view! {
+                    <IrtTable cells=table.cells />
+                    <SaveAndShare computed=irt.computed title="IRT table" prefix="irt-" />
+                }),
+                _ => None,
+            }}
         </section>
     }
 }
@@ -351,40 +284,33 @@ fn IntervalPlot(bars: Vec<Bar>, #[prop(into)] caption: String) -> impl IntoView 
 }
 
 /// The interval of a reading: (estimate, lower, upper).
-fn interval(reading: &Value) -> (f64, f64, f64) {
-    let i = &reading["interval"];
-    (num(&i["estimate"]), num(&i["lower"]), num(&i["upper"]))
+fn interval(reading: &Reading) -> (f64, f64, f64) {
+    let i = &reading.interval;
+    (i.estimate, i.lower, i.upper)
 }
 
 /// A report: summary, α, judges against the majority, warnings, plot.
 #[component]
-pub(crate) fn ReportView(report: Value) -> impl IntoView {
-    let settings = &report["settings"];
-    let boot = &settings["bootstrap"];
-    let level = num(&boot["level"]);
-    let labels: Vec<String> = settings["categories"]
-        .as_array()
-        .map(|c| {
-            c.iter()
-                .map(|l| l.as_str().unwrap_or_default().to_owned())
-                .collect()
-        })
-        .unwrap_or_default();
+pub(crate) fn ReportView(report: AgreementWithSlices) -> impl IntoView {
+    let AgreementWithSlices { report, slices } = report;
+    let settings = &report.settings;
+    let boot = &settings.bootstrap;
+    let level = boot.level;
+    let labels: Vec<String> = settings.categories.clone().unwrap_or_default();
     let summary = format!(
         "{} · {} items · {} raters · {} ratings · {} scale · bootstrap: {} rounds, seed {}, {:.0}% percentile CIs",
-        report["input"].as_str().unwrap_or_default(),
-        report["n_items"],
-        report["n_raters"],
-        report["n_ratings"],
-        settings["scale"].as_str().unwrap_or_default(),
-        boot["rounds"],
-        boot["seed"],
+        report.input,
+        report.n_items,
+        report.n_raters,
+        report.n_ratings,
+        name(&settings.scale),
+        boot.rounds,
+        boot.seed,
         100.0 * level
     );
     let mut bars = Vec::new();
-    let group = &report["group"];
-    let alpha = (!group.is_null()).then(|| {
-        let (estimate, lower, upper) = interval(&group["reading"]);
+    let alpha = report.group.as_ref().map(|group| {
+        let (estimate, lower, upper) = interval(&group.reading);
         bars.push(Bar {
             label: "α (group)".to_owned(),
             estimate,
@@ -395,70 +321,103 @@ pub(crate) fn ReportView(report: Value) -> impl IntoView {
             <p id="rel-alpha" data-alpha=estimate.to_string() data-lower=lower.to_string() data-upper=upper.to_string()>
                 {format!(
                     "Krippendorff's α ({} level) = {} [{} – {}] · band: {} (at the lower bound: {}) · {}",
-                    settings["level"].as_str().unwrap_or_default(),
+                    name(&settings.level),
                     fixed(estimate, 3),
                     fixed(lower, 3),
                     fixed(upper, 3),
-                    words(&group["reading"]["band"]),
-                    words(&group["reading"]["band_at_lower"]),
-                    words(&group["reading"]["adequacy"]),
+                    words(&group.reading.band),
+                    words(&group.reading.band_at_lower),
+                    words(&group.reading.adequacy),
                 )}
             </p>
         }
     });
-    let majority = report["majority"].as_object().map(|m| {
+    let majority = report.majority.as_ref().map(|m| {
         view! {
-            <p id="rel-majority" data-tied=m.get("n_tied").map(Value::to_string).unwrap_or_default()>
+            <p id="rel-majority" data-tied=m.n_tied.to_string()>
                 {format!(
                     "Majority labels: {} items, {} with a tied majority (left out of the judges' comparisons)",
-                    m.get("n_items").map(Value::to_string).unwrap_or_default(),
-                    m.get("n_tied").map(Value::to_string).unwrap_or_default()
+                    m.n_items, m.n_tied
                 )}
             </p>
         }
     });
-    let judges: Vec<Value> = report["judges"].as_array().cloned().unwrap_or_default();
-    let rows = judges
+    for j in &report.judges {
+        let (estimate, lower, upper) = interval(&j.agreement.agreement.kappa);
+        bars.push(Bar {
+            label: format!("κ {}", j.agreement.rater),
+            estimate,
+            lower,
+            upper,
+        });
+    }
+    let table = (!report.judges.is_empty()).then(|| {
+        view! { <JudgeTable judges=report.judges.clone() labels level /> }
+    });
+    let warnings = report
+        .warnings
         .iter()
+        .map(|w| view! { <p class="warning">{w.clone()}</p> })
+        .collect_view();
+    let plot = (!bars.is_empty()).then(|| {
+        view! {
+            <IntervalPlot bars caption=format!(
+                "α and each judge's κ with {:.0}% bootstrap intervals; dashed lines: the band edges (slight, fair, moderate, substantial, almost perfect above 0, 0.2, 0.4, 0.6, 0.8; rules of thumb, not standards)",
+                100.0 * level
+            ) />
+        }
+    });
+    let pair_table = (!report.pairs.is_empty())
+        .then(|| view! { <PairTable pairs=report.pairs.clone() level /> });
+    let slices = slices.map(|slices| view! { <SliceTable slices /> });
+    view! {
+        <p class="summary" id="rel-summary">{summary}</p>
+        {alpha}
+        {majority}
+        {table}
+        {warnings}
+        {pair_table}
+        {plot}
+        {slices}
+    }
+}
+
+/// Each judge against the majority: κ with interval, band, rule of thumb, percent agreement
+/// and the confusion matrix (rows: majority, columns: judge).
+#[component]
+fn JudgeTable(judges: Vec<JudgeAgreement>, labels: Vec<String>, level: f64) -> impl IntoView {
+    let rows = judges
+        .into_iter()
         .map(|j| {
-            let a = &j["agreement"];
-            let (kappa, lower, upper) = interval(&a["kappa"]);
-            let (pa, pa_lower, pa_upper) = interval(&a["percent_agreement"]);
-            bars.push(Bar {
-                label: format!("κ {}", j["rater"].as_str().unwrap_or_default()),
-                estimate: kappa,
-                lower,
-                upper,
-            });
+            let rater = j.agreement.rater;
+            let rater_attr = rater.clone();
+            let a = j.agreement.agreement;
+            let (kappa, lower, upper) = interval(&a.kappa);
+            let (pa, pa_lower, pa_upper) = interval(&a.percent_agreement);
             let header = labels.iter().map(|l| view! { <th>{l.clone()}</th> }).collect_view();
-            let confusion = a["confusion"]
-                .as_array()
-                .cloned()
-                .unwrap_or_default()
-                .into_iter()
+            let confusion = a
+                .confusion
+                .iter()
                 .enumerate()
                 .map(|(r, row)| {
                     let cells = row
-                        .as_array()
-                        .cloned()
-                        .unwrap_or_default()
-                        .into_iter()
+                        .iter()
                         .map(|c| view! { <td class="num">{c.to_string()}</td> })
                         .collect_view();
                     view! { <tr><th>{labels.get(r).cloned().unwrap_or_else(|| r.to_string())}</th>{cells}</tr> }
                 })
                 .collect_view();
             view! {
-                <tr data-rater=j["rater"].as_str().unwrap_or_default().to_owned()
+                <tr data-rater=rater_attr
                     data-kappa=kappa.to_string() data-lower=lower.to_string() data-upper=upper.to_string()
                     data-agreement=pa.to_string()>
-                    <td>{j["rater"].as_str().unwrap_or_default().to_owned()}</td>
-                    <td>{j["source"].as_str().unwrap_or_default().to_owned()}</td>
-                    <td class="num">{j["n_paired"].to_string()}</td>
+                    <td>{rater}</td>
+                    <td>{j.source}</td>
+                    <td class="num">{j.agreement.n_paired.to_string()}</td>
                     <td class="num">{fixed(kappa, 3)}</td>
                     <td class="num">{format!("{} – {}", fixed(lower, 3), fixed(upper, 3))}</td>
-                    <td>{words(&a["kappa"]["band"])}</td>
-                    <td>{words(&a["kappa"]["adequacy"])}</td>
+                    <td>{words(&a.kappa.band)}</td>
+                    <td>{words(&a.kappa.adequacy)}</td>
                     <td class="num">{format!("{} [{} – {}]", fixed(pa, 3), fixed(pa_lower, 3), fixed(pa_upper, 3))}</td>
                     <td>
                         <details>
@@ -473,50 +432,17 @@ pub(crate) fn ReportView(report: Value) -> impl IntoView {
             }
         })
         .collect_view();
-    let table = (!judges.is_empty()).then(|| {
-        view! {
-            <table class="ratings" id="rel-judges-table">
-                <thead>
-                    <tr>
-                        <th>"Judge"</th><th>"File"</th><th>"Items"</th><th>"κ vs majority"</th>
-                        <th>{format!("{:.0}% CI", 100.0 * level)}</th><th>"Band"</th><th>"Rule of thumb"</th>
-                        <th>"Percent agreement"</th><th>"Confusion"</th>
-                    </tr>
-                </thead>
-                <tbody>{rows}</tbody>
-            </table>
-        }
-    });
-    let warnings = report["warnings"]
-        .as_array()
-        .cloned()
-        .unwrap_or_default()
-        .into_iter()
-        .map(|w| view! { <p class="warning">{w.as_str().unwrap_or_default().to_owned()}</p> })
-        .collect_view();
-    let plot = (!bars.is_empty()).then(|| {
-        view! {
-            <IntervalPlot bars caption=format!(
-                "α and each judge's κ with {:.0}% bootstrap intervals; dashed lines: the band edges (slight, fair, moderate, substantial, almost perfect above 0, 0.2, 0.4, 0.6, 0.8; rules of thumb, not standards)",
-                100.0 * level
-            ) />
-        }
-    });
-    let pair_rows: Vec<Value> = report["pairs"].as_array().cloned().unwrap_or_default();
-    let pair_table = (!pair_rows.is_empty()).then(|| view! { <PairTable pairs=pair_rows level /> });
-    let slices = report
-        .get("slices")
-        .filter(|s| !s.is_null())
-        .map(|s| view! { <SliceTable slices=s.clone() /> });
     view! {
-        <p class="summary" id="rel-summary">{summary}</p>
-        {alpha}
-        {majority}
-        {table}
-        {warnings}
-        {pair_table}
-        {plot}
-        {slices}
+        <table class="ratings" id="rel-judges-table">
+            <thead>
+                <tr>
+                    <th>"Judge"</th><th>"File"</th><th>"Items"</th><th>"κ vs majority"</th>
+                    <th>{format!("{:.0}% CI", 100.0 * level)}</th><th>"Band"</th><th>"Rule of thumb"</th>
+                    <th>"Percent agreement"</th><th>"Confusion"</th>
+                </tr>
+            </thead>
+            <tbody>{rows}</tbody>
+        </table>
     }
 }
 
@@ -536,35 +462,47 @@ fn parse_pairs(text: &str) -> Result<Vec<(String, String)>, String> {
         .collect()
 }
 
-/// The statistics of a rater pair, in the order shown.
-const PAIR_STATISTICS: [(&str, &str); 7] = [
-    ("percent_agreement", "percent agreement"),
-    ("kappa", "Cohen's κ"),
-    ("linear_kappa", "weighted κ (linear)"),
-    ("quadratic_kappa", "weighted κ (quadratic)"),
-    ("pearson", "Pearson r"),
-    ("spearman", "Spearman ρ"),
-    ("kendall_tau_b", "Kendall τ-b"),
-];
+/// The readings of a rater pair, in the order shown: (key, label, reading); the numeric
+/// scale adds weighted κ and the correlations.
+fn pair_readings(p: &PairAgreement) -> Vec<(&'static str, &'static str, &Reading)> {
+    [
+        (
+            "percent_agreement",
+            "percent agreement",
+            Some(&p.percent_agreement),
+        ),
+        ("kappa", "Cohen's κ", Some(&p.kappa)),
+        (
+            "linear_kappa",
+            "weighted κ (linear)",
+            p.linear_kappa.as_ref(),
+        ),
+        (
+            "quadratic_kappa",
+            "weighted κ (quadratic)",
+            p.quadratic_kappa.as_ref(),
+        ),
+        ("pearson", "Pearson r", p.pearson.as_ref()),
+        ("spearman", "Spearman ρ", p.spearman.as_ref()),
+        ("kendall_tau_b", "Kendall τ-b", p.kendall_tau_b.as_ref()),
+    ]
+    .into_iter()
+    .filter_map(|(key, label, reading)| reading.map(|r| (key, label, r)))
+    .collect()
+}
 
-/// Each rater pair: every statistic with its interval, band and rule of thumb (the numeric
-/// scale adds weighted κ and the correlations), and the confusion matrix.
+/// Each rater pair: every statistic with its interval, band and rule of thumb.
 #[component]
-fn PairTable(pairs: Vec<Value>, level: f64) -> impl IntoView {
+fn PairTable(pairs: Vec<NamedPair>, level: f64) -> impl IntoView {
     let rows = pairs
         .iter()
         .flat_map(|p| {
-            let name = format!(
-                "{},{}",
-                p["a"].as_str().unwrap_or_default(),
-                p["b"].as_str().unwrap_or_default()
-            );
-            let n = p["n_items"].to_string();
-            PAIR_STATISTICS
-                .iter()
-                .filter(|(key, _)| !p[*key].is_null())
-                .map(|&(key, label)| {
-                    let (estimate, lower, upper) = interval(&p[key]);
+            let name = format!("{},{}", p.a, p.b);
+            let n = p.agreement.n_items.to_string();
+            pair_readings(&p.agreement)
+                .into_iter()
+                .map(|(key, label, reading)| {
+                    let (estimate, lower, upper) = interval(reading);
                     view! {
                         <tr data-pair=name.clone() data-stat=key data-estimate=estimate.to_string()
                             data-lower=lower.to_string() data-upper=upper.to_string()>
@@ -572,8 +510,8 @@ fn PairTable(pairs: Vec<Value>, level: f64) -> impl IntoView {
                             <td class="num">{n.clone()}</td>
                             <td>{label}</td>
                             <td class="num">{format!("{} [{} – {}]", fixed(estimate, 3), fixed(lower, 3), fixed(upper, 3))}</td>
-                            <td>{words(&p[key]["band"])}</td>
-                            <td>{words(&p[key]["adequacy"])}</td>
+                            <td>{words(&reading.band)}</td>
+                            <td>{words(&reading.adequacy)}</td>
                         </tr>
                     }
                 })
@@ -597,43 +535,35 @@ fn PairTable(pairs: Vec<Value>, level: f64) -> impl IntoView {
 /// Each judge's agreement with the majority per slice, tested against the other slices, with
 /// Holm and BH adjusted p-values; rejected rows highlighted.
 #[component]
-fn SliceTable(slices: Value) -> impl IntoView {
-    let column = slices["settings"]["column"]
-        .as_str()
-        .unwrap_or_default()
-        .to_owned();
-    let alpha = num(&slices["settings"]["alpha"]);
-    let rows = slices["judges"]
-        .as_array()
-        .cloned()
-        .unwrap_or_default()
+fn SliceTable(slices: SliceReport) -> impl IntoView {
+    let column = slices.settings.column.clone();
+    let alpha = slices.settings.alpha;
+    let rows = slices
+        .judges
         .into_iter()
         .flat_map(|judge| {
-            let rater = judge["rater"].as_str().unwrap_or_default().to_owned();
-            judge["slices"]
-                .as_array()
-                .cloned()
-                .unwrap_or_default()
+            let rater = judge.rater;
+            judge
+                .slices
                 .into_iter()
                 .map(move |c| {
-                    let kappa = &c["kappa"]["interval"];
-                    let pa = &c["percent_agreement"]["interval"];
-                    let flagged = c["holm_reject"].as_bool().unwrap_or(false)
-                        || c["bh_reject"].as_bool().unwrap_or(false);
+                    let (pa, pa_lower, pa_upper) = interval(&c.percent_agreement);
+                    let (kappa, lower, upper) = interval(&c.kappa);
+                    let flagged = c.holm_reject || c.bh_reject;
                     view! {
                         <tr class:flagged=flagged data-rater=rater.clone()
-                            data-value=c["value"].as_str().unwrap_or_default().to_owned()
-                            data-p=num(&c["p_value"]).to_string() data-holm=num(&c["holm"]).to_string()
-                            data-bh=num(&c["bh_q"]).to_string()>
+                            data-value=c.value.clone()
+                            data-p=c.p_value.to_string() data-holm=c.holm.to_string()
+                            data-bh=c.bh_q.to_string()>
                             <td>{rater.clone()}</td>
-                            <td>{c["value"].as_str().unwrap_or_default().to_owned()}</td>
-                            <td class="num">{c["n_compared"].to_string()}</td>
-                            <td class="num">{format!("{} [{} – {}]", fixed(num(&pa["estimate"]), 3), fixed(num(&pa["lower"]), 3), fixed(num(&pa["upper"]), 3))}</td>
-                            <td class="num">{fixed(num(&c["rest_agreement"]), 3)}</td>
-                            <td class="num">{format!("{} [{} – {}]", fixed(num(&kappa["estimate"]), 3), fixed(num(&kappa["lower"]), 3), fixed(num(&kappa["upper"]), 3))}</td>
-                            <td class="num">{fixed(num(&c["p_value"]), 4)}</td>
-                            <td class="num">{fixed(num(&c["holm"]), 4)}</td>
-                            <td class="num">{fixed(num(&c["bh_q"]), 4)}</td>
+                            <td>{c.value.clone()}</td>
+                            <td class="num">{c.n_compared.to_string()}</td>
+                            <td class="num">{format!("{} [{} – {}]", fixed(pa, 3), fixed(pa_lower, 3), fixed(pa_upper, 3))}</td>
+                            <td class="num">{fixed(c.rest_agreement, 3)}</td>
+                            <td class="num">{format!("{} [{} – {}]", fixed(kappa, 3), fixed(lower, 3), fixed(upper, 3))}</td>
+                            <td class="num">{fixed(c.p_value, 4)}</td>
+                            <td class="num">{fixed(c.holm, 4)}</td>
+                            <td class="num">{fixed(c.bh_q, 4)}</td>
                         </tr>
                     }
                 })
@@ -657,94 +587,45 @@ fn SliceTable(slices: Value) -> impl IntoView {
 
 /// The IRT table: one row per judge × criterion.
 #[component]
-pub(crate) fn IrtTable(cells: Vec<Value>) -> impl IntoView {
-    let rows = cells
-        .iter()
-        .map(|cell| {
-            let rater = cell["rater"].as_str().unwrap_or_default().to_owned();
-            let criterion = cell["criterion"].as_str().unwrap_or("—").to_owned();
-            let (rater_attr, criterion_attr) = (rater.clone(), criterion.clone());
-            let r = &cell["report"];
-            if r.is_null() {
-                let why = cell["error"].as_str().unwrap_or_default().to_owned();
-                return view! {
-                    <tr data-rater=rater_attr data-criterion=criterion_attr>
-                        <td>{rater}</td><td>{criterion}</td><td colspan="6" class="warning">{why}</td>
-                    </tr>
-                }
-                .into_any();
-            }
-            let c_v = num(&r["intrinsic_consistency"]["c_v"]);
-            let rho = num(&r["marginal_reliability"]);
-            let theta_ratio = num(&r["human"]["alignment"]["theta_ratio"]);
-            let d_w = num(&r["human"]["alignment"]["wasserstein"]);
-            let thresholds = &r["settings"]["thresholds"];
-            let ok = c_v <= num(&thresholds["max_c_v"]) && rho >= num(&thresholds["min_reliability"]);
-            let variants = r["variants"].as_array().map_or(0, Vec::len);
-            let items = r["items"].as_array().map_or(0, Vec::len);
-            let human = !r["human"].is_null();
-            view! {
-                <tr class:ok=ok data-ok=ok.to_string() data-rater=rater_attr data-criterion=criterion_attr
-                    data-cv=c_v.to_string() data-rho=rho.to_string()
-                    data-theta-ratio=theta_ratio.to_string() data-dw=d_w.to_string()>
-                    <td>{rater}</td>
-                    <td>{criterion}</td>
-                    <td class="num">{format!("{variants} × {items}")}</td>
-                    <td class="num">{fixed(c_v, 3)}</td>
-                    <td class="num">{fixed(rho, 3)}</td>
-                    <td class="num">{if human { fixed(theta_ratio, 3) } else { "—".to_owned() }}</td>
-                    <td class="num">{if human { fixed(d_w, 3) } else { "—".to_owned() }}</td>
-                    <td>{if ok { "consistent and reliable" } else { "below seed 003's thresholds" }}</td>
-                </tr>
-            }
-            .into_any()
-        })
-        .collect_view();
+pub(crate) fn IrtTable(cells: Vec<IrtCell>) -> impl IntoView {
+    let rows = cells.iter().map(irt_row).collect_view();
     let warnings = cells
         .iter()
-        .flat_map(|c| {
-            c["report"]["warnings"]
-                .as_array()
-                .cloned()
-                .unwrap_or_default()
-        })
-        .map(|w| view! { <p class="warning">{w.as_str().unwrap_or_default().to_owned()}</p> })
+        .filter_map(|c| c.report.as_ref())
+        .flat_map(|r| r.warnings.clone())
+        .map(|w| view! { <p class="warning">{w}</p> })
         .collect_view();
     // Seed 003's Fig. 1 per cell with human ratings: the median θ̂ of the judge's fit and of the
     // humans' fit, per human score.
-    let medians = |v: &Value| -> Vec<(f64, f64)> {
-        v.as_array()
-            .map(|a| {
-                a.iter()
-                    .map(|m| (num(&m["score"]), num(&m["median_theta"])))
-                    .collect()
-            })
-            .unwrap_or_default()
+    let medians = |v: &[ScoreMedian]| -> Vec<(f64, f64)> {
+        v.iter()
+            .map(|m| (f64::from(m.score), m.median_theta))
+            .collect()
     };
     let figures = cells
         .iter()
-        .filter(|c| !c["report"]["human"].is_null())
-        .map(|c| {
-            let alignment = &c["report"]["human"]["alignment"];
+        .filter_map(|c| {
+            let human = c.report.as_ref()?.human.as_ref()?;
             let who = format!(
                 "{}{}",
-                c["rater"].as_str().unwrap_or_default(),
-                c["criterion"]
-                    .as_str()
+                c.rater,
+                c.criterion
+                    .as_ref()
                     .map(|k| format!(" · {k}"))
                     .unwrap_or_default()
             );
-            view! {
-                <div class="irt-fig1" data-rater=c["rater"].as_str().unwrap_or_default().to_owned()>
+            let alignment = &human.alignment;
+            Some(view! {
+                <div class="irt-fig1" data-rater=c.rater.clone()>
                     <ScatterPlot
                         series=vec![
-                            ("judge θ̂".to_owned(), medians(&alignment["llm_by_human_score"])),
-                            ("human θ̂".to_owned(), medians(&alignment["human_by_human_score"])),
+                            ("judge θ̂".to_owned(), medians(&alignment.llm_by_human_score)),
+                            ("human θ̂".to_owned(), medians(&alignment.human_by_human_score)),
                         ]
                         x_label="the human score"
                         y_label=format!("median θ̂ ({who}, seed 003 Fig. 1)") />
                 </div>
-            }
+            })
         })
         .collect_view();
     view! {
@@ -761,4 +642,44 @@ pub(crate) fn IrtTable(cells: Vec<Value>) -> impl IntoView {
         {warnings}
         {figures}
     }
+}
+
+/// A judge × criterion of the IRT table: C_V, ρ, θ_ratio, D_W and whether seed 003's
+/// thresholds hold, or why the cell could not be fitted.
+fn irt_row(cell: &IrtCell) -> AnyView {
+    let rater = cell.rater.clone();
+    let criterion = cell.criterion.clone().unwrap_or_else(|| "—".to_owned());
+    let (rater_attr, criterion_attr) = (rater.clone(), criterion.clone());
+    let Some(r) = &cell.report else {
+        let why = cell.error.clone().unwrap_or_default();
+        return view! {
+            <tr data-rater=rater_attr data-criterion=criterion_attr>
+                <td>{rater}</td><td>{criterion}</td><td colspan="6" class="warning">{why}</td>
+            </tr>
+        }
+        .into_any();
+    };
+    let c_v = r.intrinsic_consistency.as_ref().map_or(f64::NAN, |c| c.c_v);
+    let rho = r.marginal_reliability;
+    let alignment = r.human.as_ref().map(|h| &h.alignment);
+    let theta_ratio = alignment.map_or(f64::NAN, |a| a.theta_ratio);
+    let d_w = alignment.map_or(f64::NAN, |a| a.wasserstein);
+    let thresholds = &r.settings.thresholds;
+    let ok = c_v <= thresholds.max_c_v && rho >= thresholds.min_reliability;
+    let shown = |v: f64| alignment.map_or("—".to_owned(), |_| fixed(v, 3));
+    view! {
+        <tr class:ok=ok data-ok=ok.to_string() data-rater=rater_attr data-criterion=criterion_attr
+            data-cv=c_v.to_string() data-rho=rho.to_string()
+            data-theta-ratio=theta_ratio.to_string() data-dw=d_w.to_string()>
+            <td>{rater}</td>
+            <td>{criterion}</td>
+            <td class="num">{format!("{} × {}", r.variants.len(), r.items.len())}</td>
+            <td class="num">{fixed(c_v, 3)}</td>
+            <td class="num">{fixed(rho, 3)}</td>
+            <td class="num">{shown(theta_ratio)}</td>
+            <td class="num">{shown(d_w)}</td>
+            <td>{if ok { "consistent and reliable" } else { "below seed 003's thresholds" }}</td>
+        </tr>
+    }
+    .into_any()
 }

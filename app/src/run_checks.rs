@@ -20,22 +20,21 @@
 //! keeps the previous result.
 
 use crate::fields::{text_field, RatingsFields};
-use crate::format::{fixed, num};
+use crate::format::{fixed, name, words};
 use crate::reliability::read_all;
 use crate::save_share::{Computed, SaveAndShare};
-use gloo_worker::WorkerBridge;
+use crate::worker_pool::AnalysisRun;
 use leptos::prelude::*;
 use leptos::task::spawn_local;
-use serde_json::Value;
-use tribunal::analysis::{Analysis, Spec};
+use tribunal::analysis::{Analysis, Report, Spec};
 use tribunal::math::resample::BootstrapParams;
-use tribunal::reliability::aa_report::AaReportParams;
-use tribunal::reliability::aa_test::AaTestParams;
+use tribunal::reliability::aa_report::{AaReport, AaReportParams};
+use tribunal::reliability::aa_test::{AaTestParams, Flag};
 use tribunal::reliability::consistency::ConsistencyParams;
-use tribunal::reliability::consistency_report::ConsistencyReportParams;
+use tribunal::reliability::consistency_report::{ConsistencyReport, ConsistencyReportParams};
 use tribunal::reliability::position_bias::PositionBiasParams;
-use tribunal::reliability::position_report::PositionReportParams;
-use tribunal_app::stats_worker::{spawn_stats_worker, Job, Reply, RoleFile, StatsWorker};
+use tribunal::reliability::position_report::{PositionReport, PositionReportParams};
+use tribunal_app::stats_worker::RoleFile;
 
 /// `Some(text)` unless it is blank.
 fn given(text: String) -> Option<String> {
@@ -54,49 +53,19 @@ pub fn RunChecksCard() -> impl IntoView {
     let label = RwSignal::new(String::new());
     let rounds = RwSignal::new(BootstrapParams::default().rounds);
     let seed = RwSignal::new(BootstrapParams::default().seed);
-    let report = RwSignal::new(None::<Value>);
-    let error = RwSignal::new(None::<String>);
-    let busy = RwSignal::new(false);
-    let request = StoredValue::new(0_u64);
+    let checked = AnalysisRun::spawn();
     let input_ref = NodeRef::<leptos::html::Input>::new();
-    let computed = RwSignal::new(None::<Computed>);
-    let pending = StoredValue::new_local(None::<Computed>);
-
-    let on_reply = move |reply: Reply| {
-        if let Reply::Analysed { request: r, result } = reply {
-            if r == request.get_value() {
-                busy.set(false);
-                match result {
-                    Ok(value) => {
-                        report.set(Some(value));
-                        error.set(None);
-                        computed.set(pending.get_value());
-                    }
-                    Err(message) => error.set(Some(message)),
-                }
-            }
-        }
-    };
-    let worker = StoredValue::new_local(spawn_stats_worker(on_reply));
 
     let run = move |_| {
         let Some(input) = input_ref.get() else {
             return;
         };
-        busy.set(true);
+        checked.busy.set(true);
         spawn_local(async move {
             let file = match read_all(&input).await {
                 Ok(mut files) if !files.is_empty() => files.swap_remove(0),
-                Ok(_) => {
-                    error.set(Some("choose a ratings CSV".to_owned()));
-                    busy.set(false);
-                    return;
-                }
-                Err(message) => {
-                    error.set(Some(message));
-                    busy.set(false);
-                    return;
-                }
+                Ok(_) => return checked.fail("choose a ratings CSV".to_owned()),
+                Err(message) => return checked.fail(message),
             };
             let (columns, ratings) = fields.settings();
             let (source, bytes) = file;
@@ -134,22 +103,10 @@ pub fn RunChecksCard() -> impl IntoView {
                     test: AaTestParams::default(),
                 }),
             };
-            let r = request.get_value() + 1;
-            request.set_value(r);
             // A file without the rater column is one judge named after the file, as in the CLI.
             let files = vec![RoleFile::new("ratings", source, bytes)];
             let spec = Spec::new(analysis, &RoleFile::inputs(&files));
-            pending.set_value(Some(Computed {
-                spec: spec.clone(),
-                files: files.clone(),
-            }));
-            worker.with_value(|w: &WorkerBridge<StatsWorker>| {
-                w.send(Job::Analyse {
-                    request: r,
-                    spec: Box::new(spec),
-                    files,
-                })
-            });
+            checked.run(Computed { spec, files });
         });
     };
 
@@ -203,28 +160,39 @@ pub fn RunChecksCard() -> impl IntoView {
                 <label class="file">"Ratings CSV " <input id="runs-input" type="file" accept=".csv,text/csv" node_ref=input_ref /></label>
                 <button id="runs-run" on:click=run>"Check"</button>
             </div>
-            {move || busy.get().then(|| view! { <p class="busy">"checking the runs…"</p> })}
-            {move || error.get().map(|m| view! { <div id="runs-error" class="error" role="alert">{m}</div> })}
-            {move || report.get().map(|r| view! { <CheckView report=r /> })}
-            <SaveAndShare computed title="Judge runs check" prefix="runs-" />
+            {move || checked.busy.get().then(|| view! { <p class="busy">"checking the runs…"</p> })}
+            {move || checked.error.get().map(|m| view! { <div id="runs-error" class="error" role="alert">{m}</div> })}
+            {move || checked.report.get().map(|r| view! { <CheckView report=r /> })}
+            <SaveAndShare computed=checked.computed title="Judge runs check" prefix="runs-" />
         </section>
     }
 }
 
-/// A report by its `statistic`, then its warnings.
+/// A check's report (A/A, self-consistency or position bias), then its warnings.
 #[component]
-pub(crate) fn CheckView(report: Value) -> impl IntoView {
-    let body = match report["statistic"].as_str() {
-        Some("aa_test") => view! { <AaView report=report.clone() /> }.into_any(),
-        Some("self_consistency") => view! { <ConsistencyView report=report.clone() /> }.into_any(),
-        _ => view! { <PositionView report=report.clone() /> }.into_any(),
+pub(crate) fn CheckView(report: Report) -> impl IntoView {
+    let (body, warnings) = match report {
+        Report::Aa(report) => (
+            view! { <AaView report=*report.clone() /> }.into_any(),
+            report.warnings,
+        ),
+        Report::Consistency(report) => (
+            view! { <ConsistencyView report=*report.clone() /> }.into_any(),
+            report.warnings,
+        ),
+        Report::Position(report) => (
+            view! { <PositionView report=*report.clone() /> }.into_any(),
+            report.warnings,
+        ),
+        _ => (
+            view! { <div class="error" role="alert">"not a check of a judge's runs"</div> }
+                .into_any(),
+            Vec::new(),
+        ),
     };
-    let warnings = report["warnings"]
-        .as_array()
-        .cloned()
-        .unwrap_or_default()
+    let warnings = warnings
         .into_iter()
-        .map(|w| view! { <p class="warning">{w.as_str().unwrap_or_default().to_owned()}</p> })
+        .map(|w| view! { <p class="warning">{w}</p> })
         .collect_view();
     view! {
         {body}
@@ -232,66 +200,56 @@ pub(crate) fn CheckView(report: Value) -> impl IntoView {
     }
 }
 
-/// `pass_rate_delta` → `pass rate delta`.
-fn words(v: &Value) -> String {
-    v.as_str().map_or("—".to_owned(), |s| s.replace('_', " "))
+/// What a flag asks of the user, in the guide's words.
+fn flag_meaning(flag: Option<Flag>) -> &'static str {
+    match flag {
+        Some(Flag::Green) => "within the band: the judge is stable",
+        Some(Flag::Amber) => "between one and two bands: review the rubric for ambiguity",
+        Some(Flag::Red) => "beyond two bands: too stochastic, or the rubric is under-specified",
+        None => "no flag (undefined)",
+    }
 }
 
-/// What a flag asks of the user, in the guide's words.
-fn flag_meaning(flag: &Value) -> &'static str {
-    match flag.as_str() {
-        Some("green") => "within the band: the judge is stable",
-        Some("amber") => "between one and two bands: review the rubric for ambiguity",
-        Some("red") => "beyond two bands: too stochastic, or the rubric is under-specified",
-        _ => "no flag (undefined)",
-    }
+/// A flag's name, "none" for no flag.
+fn flag_name(flag: Option<Flag>) -> String {
+    flag.map_or("none".to_owned(), |f| name(&f))
 }
 
 /// A run's own value of a check; "—" for the checks that compare the runs item by item.
-fn per_run(v: &Value) -> String {
-    if v.is_null() {
-        "—".to_owned()
-    } else {
-        fixed(num(v), 3)
-    }
+fn per_run(v: Option<f64>) -> String {
+    v.map_or("—".to_owned(), |v| fixed(v, 3))
 }
 
 #[component]
-fn AaView(report: Value) -> impl IntoView {
-    let settings = &report["settings"];
-    let runs = &settings["runs"];
-    let rows = report["checks"]
-        .as_array()
-        .cloned()
-        .unwrap_or_default()
-        .into_iter()
+fn AaView(report: AaReport) -> impl IntoView {
+    let runs = &report.settings.runs;
+    let rows = report
+        .checks
+        .iter()
         .map(|c| {
-            let flag = c["flag"].as_str().unwrap_or("none").to_owned();
+            let flag = flag_name(c.flag);
             let (class, shown) = (format!("flag-{flag}"), flag.clone());
             view! {
-                <tr class=class data-metric=c["metric"].as_str().unwrap_or_default().to_owned()
-                    data-delta=num(&c["delta"]).to_string() data-ratio=num(&c["ratio"]).to_string()
+                <tr class=class data-metric=name(&c.metric)
+                    data-delta=c.delta.to_string() data-ratio=c.ratio.to_string()
                     data-flag=flag>
-                    <td>{words(&c["metric"])}</td>
-                    <td class="num">{c["n_items"].to_string()}</td>
-                    <td class="num">{per_run(&c["run_a"])}</td>
-                    <td class="num">{per_run(&c["run_b"])}</td>
-                    <td class="num">{fixed(num(&c["delta"]), 4)}</td>
-                    <td class="num">{fixed(num(&c["band"]), 3)}</td>
-                    <td class="num">{fixed(num(&c["ratio"]), 2)}</td>
+                    <td>{words(&c.metric)}</td>
+                    <td class="num">{c.n_items.to_string()}</td>
+                    <td class="num">{per_run(c.run_a)}</td>
+                    <td class="num">{per_run(c.run_b)}</td>
+                    <td class="num">{fixed(c.delta, 4)}</td>
+                    <td class="num">{fixed(c.band, 3)}</td>
+                    <td class="num">{fixed(c.ratio, 2)}</td>
                     <td><span class="flag">{shown}</span></td>
                 </tr>
             }
         })
         .collect_view();
-    let overall = report["overall"].as_str().unwrap_or("none").to_owned();
+    let overall = flag_name(report.overall);
     view! {
         <p class="summary" id="aa-summary">{format!(
             "{} · runs `{}` and `{}` · {} items rated by both",
-            report["input"].as_str().unwrap_or_default(),
-            runs[0].as_str().unwrap_or_default(),
-            runs[1].as_str().unwrap_or_default(),
-            report["n_items_both_runs"],
+            report.input, runs.0, runs.1, report.n_items_both_runs,
         )}</p>
         <table class="ratings" id="aa-checks">
             <thead>
@@ -303,51 +261,50 @@ fn AaView(report: Value) -> impl IntoView {
             <tbody>{rows}</tbody>
         </table>
         <p id="aa-overall" class=format!("flag-{overall}") data-flag=overall.clone()>
-            {format!("Overall: {overall} — {}", flag_meaning(&report["overall"]))}
+            {format!("Overall: {overall} — {}", flag_meaning(report.overall))}
         </p>
     }
 }
 
 #[component]
-fn ConsistencyView(report: Value) -> impl IntoView {
-    let thresholds = &report["settings"]["thresholds"];
-    let criteria: Vec<Value> = report["criteria"].as_array().cloned().unwrap_or_default();
-    let rows = criteria
+fn ConsistencyView(report: ConsistencyReport) -> impl IntoView {
+    let thresholds = &report.settings.thresholds;
+    let rows = report
+        .criteria
         .iter()
         .map(|c| {
+            let (criterion, repeats) = (&c.consistency, c.repeats.len());
             view! {
-                <tr data-name=c["name"].as_str().unwrap_or_default().to_owned()
-                    data-mean-entropy=num(&c["mean_entropy"]).to_string()
-                    data-share=num(&c["share_consistent"]).to_string()
-                    data-flip=num(&c["flip_rate"]).to_string()
-                    data-stability=c["stability"].as_str().unwrap_or_default().to_owned()>
-                    <td>{c["name"].as_str().unwrap_or_default().to_owned()}</td>
-                    <td class="num">{c["n_items"].to_string()}</td>
-                    <td class="num">{c["skipped_items"].to_string()}</td>
-                    <td class="num">{c["repeats"].as_array().map_or(0, Vec::len)}</td>
-                    <td class="num">{fixed(num(&c["mean_entropy"]), 3)}</td>
-                    <td>{words(&c["stability"])}</td>
-                    <td class="num">{fixed(num(&c["share_consistent"]), 3)}</td>
-                    <td class="num">{fixed(num(&c["flip_rate"]), 3)}</td>
+                <tr data-name=criterion.name.clone()
+                    data-mean-entropy=criterion.mean_entropy.to_string()
+                    data-share=criterion.share_consistent.to_string()
+                    data-flip=criterion.flip_rate.to_string()
+                    data-stability=name(&criterion.stability)>
+                    <td>{criterion.name.clone()}</td>
+                    <td class="num">{criterion.n_items.to_string()}</td>
+                    <td class="num">{criterion.skipped_items.to_string()}</td>
+                    <td class="num">{repeats}</td>
+                    <td class="num">{fixed(criterion.mean_entropy, 3)}</td>
+                    <td>{words(&criterion.stability)}</td>
+                    <td class="num">{fixed(criterion.share_consistent, 3)}</td>
+                    <td class="num">{fixed(criterion.flip_rate, 3)}</td>
                 </tr>
             }
         })
         .collect_view();
     // The items whose repeats disagree most, over every criterion.
-    let mut unstable: Vec<(f64, String, String)> = criteria
+    let mut unstable: Vec<(f64, String, String)> = report
+        .criteria
         .iter()
         .flat_map(|c| {
-            let name = c["name"].as_str().unwrap_or_default().to_owned();
-            let items = c["items"].as_array().cloned().unwrap_or_default();
-            let entropy = c["entropy"].as_array().cloned().unwrap_or_default();
-            items.into_iter().zip(entropy).filter_map(move |(item, h)| {
-                let h = h.as_f64().filter(|&h| h > 0.0)?;
-                Some((
-                    h,
-                    name.clone(),
-                    item.as_str().unwrap_or_default().to_owned(),
-                ))
-            })
+            let name = &c.consistency.name;
+            c.items
+                .iter()
+                .zip(&c.consistency.entropy)
+                .filter_map(move |(item, h)| {
+                    let h = h.filter(|&h| h > 0.0)?;
+                    Some((h, name.clone(), item.clone()))
+                })
         })
         .collect();
     unstable.sort_by(|a, b| b.0.total_cmp(&a.0));
@@ -358,22 +315,23 @@ fn ConsistencyView(report: Value) -> impl IntoView {
             view! { <tr><td>{item}</td><td>{criterion}</td><td class="num">{fixed(h, 3)}</td></tr> }
         })
         .collect_view();
-    let label_flip = num(&report["label_flip_rate"]);
-    let inconsistent = num(&report["share_items_inconsistent"]);
-    let review = num(&thresholds["review_share"]);
+    let label_flip = report.label_flip_rate.unwrap_or(f64::NAN);
+    let inconsistent = report.share_items_inconsistent;
+    let multiple = report.share_items_multiple_inconsistent;
+    let review = thresholds.review_share;
     view! {
         <p class="summary" id="consistency-summary" data-label-flip=label_flip.to_string()
             data-inconsistent=inconsistent.to_string()
-            data-multiple=num(&report["share_items_multiple_inconsistent"]).to_string()>
+            data-multiple=multiple.to_string()>
             {format!(
                 "{} · {} items · repeats are {} · label flip rate {} · items with an inconsistent criterion {} ({}) · with two or more {}",
-                report["input"].as_str().unwrap_or_default(),
-                report["n_items"],
-                words(&report["settings"]["repeats_are"]),
+                report.input,
+                report.n_items,
+                words(&report.settings.repeats_are),
                 if label_flip.is_nan() { "— (no label criterion)".to_owned() } else { fixed(label_flip, 3) },
                 fixed(inconsistent, 3),
                 if inconsistent > review { format!("above {review}: the metric needs a redesign") } else { format!("at most {review}") },
-                fixed(num(&report["share_items_multiple_inconsistent"]), 3),
+                fixed(multiple, 3),
             )}
         </p>
         <table class="ratings" id="consistency-table">
@@ -387,8 +345,7 @@ fn ConsistencyView(report: Value) -> impl IntoView {
         </table>
         <p class="hint">{format!(
             "Stability (heuristic): mean H < {} excellent, < {} good, else unstable.",
-            num(&thresholds["excellent_below"]),
-            num(&thresholds["good_below"])
+            thresholds.excellent_below, thresholds.good_below
         )}</p>
         <details>
             <summary>"Items whose repeats disagree most"</summary>
@@ -401,43 +358,43 @@ fn ConsistencyView(report: Value) -> impl IntoView {
 }
 
 #[component]
-fn PositionView(report: Value) -> impl IntoView {
-    let rate = &report["first_position_rate"];
-    let flip = &report["flip_rate"];
-    let test = &report["settings"]["test"];
-    let boot = &test["bootstrap"];
-    let level = 100.0 * num(&boot["level"]);
-    let significant = report["significant"].as_bool().unwrap_or(false);
+fn PositionView(report: PositionReport) -> impl IntoView {
+    let rate = &report.first_position_rate;
+    let flip = &report.flip_rate;
+    let test = &report.settings.test;
+    let boot = &test.bootstrap;
+    let level = 100.0 * boot.level;
+    let significant = report.significant;
     view! {
         <p class="summary">{format!(
             "{} · {} pairs · {} verdicts ({} first, {} second, {} ties) · bootstrap: {} rounds, seed {}, {level:.0}% percentile CIs",
-            report["input"].as_str().unwrap_or_default(),
-            report["n_pairs"],
-            report["n_verdicts"],
-            report["n_first"],
-            report["n_second"],
-            report["n_ties"],
-            boot["rounds"],
-            boot["seed"],
+            report.input,
+            report.n_pairs,
+            report.n_verdicts,
+            report.n_first,
+            report.n_second,
+            report.n_ties,
+            boot.rounds,
+            boot.seed,
         )}</p>
         <p id="position-summary" class:flagged=significant
-            data-rate=num(&rate["estimate"]).to_string() data-lower=num(&rate["lower"]).to_string()
-            data-upper=num(&rate["upper"]).to_string() data-p=num(&report["p_value"]).to_string()
-            data-flip=num(&flip["estimate"]).to_string() data-reversal=num(&report["reversal_rate"]).to_string()
+            data-rate=rate.estimate.to_string() data-lower=rate.lower.to_string()
+            data-upper=rate.upper.to_string() data-p=report.p_value.to_string()
+            data-flip=flip.estimate.to_string() data-reversal=report.reversal_rate.to_string()
             data-significant=significant.to_string()>
             {format!(
                 "First-position rate {} [{} – {}] · exact binomial test against {}: p = {} ({}) · {} pairs in both orders: flip rate {} [{} – {}], reversal rate {}",
-                fixed(num(&rate["estimate"]), 3),
-                fixed(num(&rate["lower"]), 3),
-                fixed(num(&rate["upper"]), 3),
-                num(&test["null_rate"]),
-                fixed(num(&report["p_value"]), 4),
-                if significant { format!("position bias at level {}", num(&test["significance"])) } else { "no significant bias".to_owned() },
-                report["n_both_orders"],
-                fixed(num(&flip["estimate"]), 3),
-                fixed(num(&flip["lower"]), 3),
-                fixed(num(&flip["upper"]), 3),
-                fixed(num(&report["reversal_rate"]), 3),
+                fixed(rate.estimate, 3),
+                fixed(rate.lower, 3),
+                fixed(rate.upper, 3),
+                test.null_rate,
+                fixed(report.p_value, 4),
+                if significant { format!("position bias at level {}", test.significance) } else { "no significant bias".to_owned() },
+                report.n_both_orders,
+                fixed(flip.estimate, 3),
+                fixed(flip.lower, 3),
+                fixed(flip.upper, 3),
+                fixed(report.reversal_rate, 3),
             )}
         </p>
     }

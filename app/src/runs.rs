@@ -9,16 +9,16 @@
 
 use crate::format::fixed;
 use crate::live::open_socket;
+use crate::worker_pool::WorkerPool;
 use futures::{SinkExt, StreamExt};
 use gloo_net::websocket::Message;
-use gloo_worker::WorkerBridge;
 use leptos::prelude::*;
 use leptos::task::spawn_local;
 use tribunal::rankings::leaderboard::Leaderboard;
 use tribunal::sessions::protocol::{
     decode, encode, ClientMessage, JudgmentEvent, RunEvent, ServerMessage,
 };
-use tribunal_app::stats_worker::{spawn_stats_worker, Job, Reply, StatsWorker};
+use tribunal_app::stats_worker::{Job, Reply};
 
 /// One judgment as shown.
 #[derive(Debug, Clone)]
@@ -74,7 +74,8 @@ pub fn RunWatch(stream: String) -> impl IntoView {
     // last judgment is always fitted.
     let fitted = StoredValue::new(0usize);
     let fitting = StoredValue::new(false);
-    let worker = StoredValue::new_local(None::<WorkerBridge<StatsWorker>>);
+    // Spawned with the first judgment that is a battle.
+    let worker = StoredValue::new_local(None::<WorkerPool>);
     let refit = move || {
         let battles = progress.with_untracked(|p| p.battles.clone());
         if fitting.get_value() || battles.len() == fitted.get_value() || battles.is_empty() {
@@ -82,24 +83,22 @@ pub fn RunWatch(stream: String) -> impl IntoView {
         }
         fitting.set_value(true);
         fitted.set_value(battles.len());
-        worker.update_value(|w| {
-            let bridge = w.get_or_insert_with(|| {
-                spawn_stats_worker(move |reply| {
-                    if let Reply::Fitted { result, .. } = reply {
-                        board.set(Some(result));
-                        fitting.set_value(false);
-                        let pending = progress.with_untracked(|p| p.battles.len());
-                        if pending != fitted.get_value() {
-                            progress.update(|_| ());
-                        }
+        let pool = worker.get_value().unwrap_or_else(|| {
+            let pool = WorkerPool::spawn(1, move |reply| {
+                if let Reply::Fitted { result, .. } = reply {
+                    board.set(Some(result));
+                    fitting.set_value(false);
+                    let pending = progress.with_untracked(|p| p.battles.len());
+                    if pending != fitted.get_value() {
+                        progress.update(|_| ());
                     }
-                })
+                }
             });
-            bridge.send(Job::Board {
-                request: battles.len() as u64,
-                battles,
-            });
+            worker.set_value(Some(pool));
+            pool
         });
+        let request = pool.begin();
+        pool.send(0, Job::Board { request, battles });
     };
     Effect::new(move |_| {
         progress.track();

@@ -30,12 +30,12 @@
 use gloo_worker::{Codec, HandlerId, Spawnable, Worker, WorkerBridge, WorkerScope};
 use serde::de::DeserializeOwned;
 use serde::{Deserialize, Serialize};
-use tribunal::analysis::{run, Inputs, LeaderboardSpec, Spec};
+use tribunal::analysis::{run, Inputs, LeaderboardSpec, Report, Spec};
 use tribunal::calibration::calibration_data::{
     parse_calibration, parse_calibration_with_embeddings, CalibrationData, HeadKind,
 };
 use tribunal::calibration::cross_validation::CvCurve;
-use tribunal::calibration::CalibrationParams;
+use tribunal::calibration::{Calibration, CalibrationParams};
 use tribunal::io::embedding_file::read_embeddings;
 use tribunal::programs::program_pairs::{parse_probes, parse_program_pairs, Probe};
 use tribunal::programs::program_user_scores::program_texts;
@@ -51,25 +51,40 @@ pub const WORKER_PATH: &str = "/stats-worker.js";
 /// Rounds between two progress messages.
 pub const ROUNDS_PER_PROGRESS: usize = 25;
 
-/// The message encoding between the page and the worker: JSON text. (gloo-worker's default,
-/// bincode, cannot decode internally tagged enums; JSON round-trips every f64 exactly.) Both
-/// sides must use it: `spawner().encoding::<Json>()` and `registrar().encoding::<Json>()`.
-pub struct Json;
+/// The message encoding between the page and the worker: CBOR in a `Uint8Array`. It is
+/// self-describing (internally tagged enums such as a [`Spec`] and a [`Report`] decode, which
+/// gloo-worker's default, bincode, cannot do) and keeps every f64 exactly, NaN and ±∞ included
+/// (JSON writes an undefined statistic as `null`, which a typed `f64` cannot read back). Both
+/// sides must use it: `spawner().encoding::<Cbor>()` and `registrar().encoding::<Cbor>()`.
+pub struct Cbor;
 
-impl Codec for Json {
+impl Codec for Cbor {
     fn encode<I: Serialize>(input: I) -> JsValue {
-        // Serialising these message types cannot fail: they hold strings, numbers and bytes.
-        JsValue::from_str(&serde_json::to_string(&input).unwrap_or_default())
+        js_sys::Uint8Array::from(to_cbor(&input).as_slice()).into()
     }
 
     fn decode<O: DeserializeOwned>(input: JsValue) -> O {
-        let text = input.as_string().unwrap_or_default();
-        match serde_json::from_str(&text) {
+        let bytes = js_sys::Uint8Array::new(&input).to_vec();
+        match from_cbor(&bytes) {
             Ok(message) => message,
             // Only this crate's own messages arrive here; a failure is a bug, not bad input.
             Err(error) => panic!("undecodable message between page and stats worker: {error}"),
         }
     }
+}
+
+/// `message` as CBOR. Serialising this module's messages cannot fail: they hold strings,
+/// numbers, bytes and maps with string keys.
+fn to_cbor(message: &impl Serialize) -> Vec<u8> {
+    let mut bytes = Vec::new();
+    // Writing to a Vec cannot fail, and these types always serialise.
+    let _ = ciborium::into_writer(message, &mut bytes);
+    bytes
+}
+
+/// A message from its CBOR bytes.
+fn from_cbor<O: DeserializeOwned>(bytes: &[u8]) -> Result<O, String> {
+    ciborium::from_reader(bytes).map_err(|e| e.to_string())
 }
 
 /// A named input file's text.
@@ -255,7 +270,7 @@ pub enum Reply {
     /// The report of an [`Job::Analyse`], as the CLI prints it.
     Analysed {
         request: u64,
-        result: Result<serde_json::Value, String>,
+        result: Result<Report, String>,
     },
     /// The training file of `version` parsed, or why not.
     CalibrationLoaded {
@@ -273,7 +288,7 @@ pub enum Reply {
     /// The calibration report's JSON, as the CLI prints it, and the model file's JSON.
     Calibrated {
         request: u64,
-        result: Result<(serde_json::Value, String), String>,
+        result: Result<(Box<Calibration>, String), String>,
     },
     /// The texts to run the user's programs on.
     ProgramTexts {
@@ -282,10 +297,28 @@ pub enum Reply {
     },
 }
 
+impl Reply {
+    /// The request the reply answers; `None` for a training file parsed (numbered by its
+    /// version instead).
+    pub fn request(&self) -> Option<u64> {
+        match self {
+            Self::Fitted { request, .. }
+            | Self::Progress { request, .. }
+            | Self::Rounds { request, .. }
+            | Self::Summarised { request, .. }
+            | Self::Analysed { request, .. }
+            | Self::CvFolds { request, .. }
+            | Self::Calibrated { request, .. }
+            | Self::ProgramTexts { request, .. } => Some(*request),
+            Self::CalibrationLoaded { .. } => None,
+        }
+    }
+}
+
 /// Starts a statistics worker whose replies go to `on_reply`.
 pub fn spawn_stats_worker(on_reply: impl Fn(Reply) + 'static) -> WorkerBridge<StatsWorker> {
     StatsWorker::spawner()
-        .encoding::<Json>()
+        .encoding::<Cbor>()
         .callback(on_reply)
         .spawn(WORKER_PATH)
 }
@@ -307,12 +340,6 @@ impl StatsWorker {
             )),
         }
     }
-}
-
-/// `spec` on `files`: the report as the CLI prints it.
-fn analyse(spec: &Spec, files: &[RoleFile]) -> Result<serde_json::Value, String> {
-    let report = run(spec, &RoleFile::inputs(files)).map_err(|e| e.to_string())?;
-    serde_json::to_value(report).map_err(|e| e.to_string())
 }
 
 /// The bootstrap of `spec` on `battles` (clustered and anchored as it says).
@@ -366,14 +393,14 @@ fn calibrate(
     test_embeddings: Option<&BinaryUpload>,
     params: &CalibrationParams,
     curve: CvCurve,
-) -> Result<(serde_json::Value, String), String> {
-    let (model, calibration) =
-        read_calibration(train.kind(), test, test_embeddings, Some(train.dim()))
-            .and_then(|te| params.fit_with_curve(train, &te, Some(curve)))
-            .and_then(|c| Ok((c.model.to_json()?, c)))
-            .map_err(|e| e.to_string())?;
-    let report = serde_json::to_value(calibration).map_err(|e| e.to_string())?;
-    Ok((report, model))
+) -> Result<(Box<Calibration>, String), String> {
+    read_calibration(train.kind(), test, test_embeddings, Some(train.dim()))
+        .and_then(|te| params.fit_with_curve(train, &te, Some(curve)))
+        .and_then(|c| {
+            let model = c.model.to_json()?;
+            Ok((Box::new(c), model))
+        })
+        .map_err(|e| e.to_string())
 }
 
 /// Runs rounds `start..end` of `plan`, reporting progress to `id`.
@@ -512,7 +539,7 @@ impl Worker for StatsWorker {
                 files,
             } => Reply::Analysed {
                 request,
-                result: analyse(&spec, &files),
+                result: run(&spec, &RoleFile::inputs(&files)).map_err(|e| e.to_string()),
             },
             Job::LoadCalibration {
                 version,
@@ -567,5 +594,96 @@ impl Worker for StatsWorker {
             },
         };
         scope.respond(id, reply);
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use tribunal::analysis::{AgreementSpec, Analysis};
+    use tribunal::reliability::reliability_report::AgreementReportParams;
+
+    /// Runs `analysis` on `files` (role, name, bytes) and sends its report through the codec.
+    fn report_through_the_codec(
+        analysis: Analysis,
+        files: &[(&str, &str, &[u8])],
+    ) -> (Report, Report) {
+        let mut inputs = Inputs::new();
+        for (role, name, bytes) in files {
+            inputs.insert(*role, *name, bytes.to_vec());
+        }
+        let report = run(&Spec::new(analysis, &inputs), &inputs).unwrap();
+        let decoded: Report = from_cbor(&to_cbor(&report)).unwrap();
+        (report, decoded)
+    }
+
+    #[test]
+    fn reports_cross_the_codec_as_the_same_variant_with_every_number() {
+        let battles = b"model_a,model_b,winner\nx,y,model_a\ny,z,model_a\nz,x,model_b\nx,z,tie\n";
+        let (report, decoded) = report_through_the_codec(
+            Analysis::Leaderboard(LeaderboardSpec::default()),
+            &[("battles", "b.csv", battles)],
+        );
+        assert!(matches!(decoded, Report::Leaderboard(_)));
+        assert_eq!(decoded, report);
+
+        let ratings = include_bytes!("../../tests/fixtures/small-ratings.csv");
+        let (report, decoded) = report_through_the_codec(
+            Analysis::Agreement(AgreementSpec {
+                report: AgreementReportParams::default(),
+                judges: 0,
+                slices: None,
+            }),
+            &[("ratings", "r.csv", ratings)],
+        );
+        assert!(matches!(decoded, Report::Agreement(_)));
+        assert_eq!(decoded, report);
+    }
+
+    #[test]
+    fn undefined_statistics_stay_nan_and_infinite_ones_keep_their_sign() {
+        let battles = b"model_a,model_b,winner\nx,y,model_a\ny,x,model_b\n";
+        let (mut report, _) = report_through_the_codec(
+            Analysis::Leaderboard(LeaderboardSpec::default()),
+            &[("battles", "b.csv", battles)],
+        );
+        let Report::Leaderboard(board) = &mut report else {
+            panic!("a leaderboard spec gives a leaderboard report");
+        };
+        board.ratings[0].elo = f64::NAN;
+        board.ratings[1].elo = f64::NEG_INFINITY;
+        board.ratings[1].se = Some(f64::INFINITY);
+        let Report::Leaderboard(decoded) = from_cbor::<Report>(&to_cbor(&report)).unwrap() else {
+            panic!("the variant changed on the way");
+        };
+        assert!(decoded.ratings[0].elo.is_nan());
+        assert_eq!(decoded.ratings[1].elo, f64::NEG_INFINITY);
+        assert_eq!(decoded.ratings[1].se, Some(f64::INFINITY));
+        // JSON could not have carried them: it writes `null`, which an f64 cannot read back.
+        let json = serde_json::to_string(&report).unwrap();
+        assert!(serde_json::from_str::<Report>(&json).is_err());
+    }
+
+    #[test]
+    fn jobs_with_specs_and_binary_files_cross_the_codec() {
+        let job = Job::Analyse {
+            request: u64::MAX,
+            spec: Box::new(Spec::new(
+                Analysis::Leaderboard(LeaderboardSpec::default()),
+                &Inputs::new(),
+            )),
+            files: vec![RoleFile::new("battles", "b.npy", vec![0x93, 0xff, 0x00])],
+        };
+        let Job::Analyse {
+            request,
+            spec,
+            files,
+        } = from_cbor::<Job>(&to_cbor(&job)).unwrap()
+        else {
+            panic!("the variant changed on the way");
+        };
+        assert_eq!(request, u64::MAX);
+        assert!(matches!(spec.analysis, Analysis::Leaderboard(_)));
+        assert_eq!(files[0].bytes(), [0x93, 0xff, 0x00]);
     }
 }

@@ -6,6 +6,8 @@
 //! stored when the run is accepted; its last is the end (finished, or failed with the error). A watcher first gets the stored events after the id it already has, then the
 //! live ones, so a reconnecting page resumes without gaps or repeats. A run given a
 //! calibration head (an LS or BTL model file) adds the head's output to each judgment event.
+//! A run that finishes leaves its judgments in its session as datasets (the `.jsonl`, and its
+//! verdicts as battles or its scores as ratings), stored before its last event.
 
 use crate::engine::BackendConfig;
 use crate::judge_run::{run_judge, EngineArgs, RunSpec, WorkArgs};
@@ -15,7 +17,9 @@ use std::sync::Arc;
 use tokio::sync::{broadcast, Mutex};
 use tribunal::calibration::head_file::Head;
 use tribunal::judging::judge_prompt::preference;
+use tribunal::judging::run_datasets::run_datasets;
 use tribunal::sessions::protocol::{JudgmentEvent, RunEvent};
+use tribunal::sessions::session::check_dataset;
 
 /// One event of a run's stream, as stored.
 #[derive(Debug, Clone)]
@@ -82,6 +86,9 @@ impl Runs {
                         worker.publish(&stream, seq, judgment_event(body, total, head.as_ref())?)
                     },
                 )?;
+                worker
+                    .save_judgments(&spec.session, &spec.source)
+                    .context("the run's judgments could not be saved as datasets of the session")?;
                 Ok::<_, anyhow::Error>((seq, record))
             })
             .await;
@@ -112,6 +119,24 @@ impl Runs {
             }
         });
         Ok(stream)
+    }
+
+    /// Adds the judgments of the run stored under `run_key` (`<session id>:<run>`) on the
+    /// items file `items` to the session as datasets ([`run_datasets`]): what its analyses
+    /// read. Done before the run's last event, so a page that sees the run finish finds them.
+    fn save_judgments(&self, run_key: &str, items: &str) -> Result<()> {
+        let session = run_key.split(':').next().unwrap_or(run_key);
+        let judgments: Vec<String> = self
+            .store
+            .judgments(run_key)?
+            .into_iter()
+            .map(|(_, body)| body)
+            .collect();
+        for dataset in run_datasets(&judgments, items)? {
+            let meta = check_dataset(dataset.kind, &dataset.name, &dataset.bytes)?;
+            self.store.add_dataset(session, &meta, &dataset.bytes)?;
+        }
+        Ok(())
     }
 
     /// Stores `event` as `seq` of `stream`, then broadcasts it.

@@ -1,6 +1,12 @@
 //! [`Report`]: what [`run`](super::run) returns, one variant per analysis kind. Serialised, a
-//! report is the JSON document its `tribunal stats` subcommand prints (without the `record`);
-//! every count and warning is a field of the typed report, none is patched in afterwards.
+//! report is the JSON document its `tribunal stats` subcommand prints (without the `record`),
+//! opening with `"analysis"`: the kind, as the spec names it; every count and warning is a
+//! field of the typed report, none is patched in afterwards.
+//!
+//! A report deserialises back into the same variant from any self-describing format that keeps
+//! non-finite numbers (the app's page ↔ web-worker messages, CBOR). JSON writes an undefined
+//! statistic (NaN) as `null`, which is what a reader of the CLI's document sees; such a
+//! document is for reading, not for decoding back into a `Report`.
 
 use crate::calibration::ablation::{Ablation, TrainingCurve};
 use crate::calibration::Calibration;
@@ -16,11 +22,11 @@ use crate::reliability::position_report::PositionReport;
 use crate::reliability::power::SampleSize;
 use crate::reliability::reliability_report::AgreementReport;
 use crate::reliability::slices::SliceReport;
-use serde::Serialize;
+use serde::{Deserialize, Serialize};
 
 /// The result of one analysis.
-#[derive(Debug, Clone, PartialEq, Serialize)]
-#[serde(untagged)]
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[serde(tag = "analysis", rename_all = "snake_case")]
 pub enum Report {
     Leaderboard(Box<Leaderboard>),
     JudgeStudy(Box<JudgeStudy>),
@@ -40,7 +46,7 @@ pub enum Report {
 
 /// The conformal part of a judge study: per held-out target kind, its held-out accuracy and
 /// its conformal run.
-#[derive(Debug, Clone, PartialEq, Serialize)]
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 pub struct ConformalReport {
     pub source: String,
     pub settings: ConformalEvaluationParams,
@@ -54,7 +60,7 @@ pub struct ConformalReport {
 }
 
 /// One target kind of a [`ConformalReport`].
-#[derive(Debug, Clone, PartialEq, Serialize)]
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 pub struct ConformalTarget {
     pub target: String,
     pub held_out_mae: f64,
@@ -92,7 +98,7 @@ impl ConformalReport {
 }
 
 /// The agreement report, with the per-slice table when it was asked for.
-#[derive(Debug, Clone, PartialEq, Serialize)]
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 pub struct AgreementWithSlices {
     #[serde(flatten)]
     pub report: AgreementReport,
@@ -101,17 +107,17 @@ pub struct AgreementWithSlices {
 }
 
 /// The IRT report of every judge × criterion of a ratings file.
-#[derive(Debug, Clone, PartialEq, Serialize)]
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 pub struct IrtTable {
     /// Always `irt_table`.
-    pub statistic: &'static str,
+    pub statistic: String,
     /// In the file's order; none for a file without a variant column.
     pub cells: Vec<IrtCell>,
 }
 
 /// A calibration, the ablation applied to its files (if any) and its training-size curve
 /// (when asked for).
-#[derive(Debug, Clone, PartialEq, Serialize)]
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 pub struct CalibrationReport {
     #[serde(flatten)]
     pub calibration: Calibration,
@@ -121,15 +127,15 @@ pub struct CalibrationReport {
 }
 
 /// The sample sizes of every effect at every power.
-#[derive(Debug, Clone, PartialEq, Serialize)]
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 pub struct PowerTable {
     /// Always `sample_size`.
-    pub statistic: &'static str,
+    pub statistic: String,
     pub rows: Vec<SampleSize>,
 }
 
 /// The programs report with the pairs it escalates, as the items CSV of a judge run.
-#[derive(Debug, Clone, PartialEq, Serialize)]
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 pub struct ProgramsReport {
     #[serde(flatten)]
     pub report: ProgramReport,

@@ -64,7 +64,7 @@ pub fn run(spec: &Spec, inputs: &Inputs) -> Result<Report> {
             let input = files.ratings("ratings", true)?;
             match &spec.analysis {
                 Analysis::IrtTable(_) => Report::IrtTable(Box::new(IrtTable {
-                    statistic: "irt_table",
+                    statistic: "irt_table".to_owned(),
                     cells: params.fit_each(&input, human.as_ref())?,
                 })),
                 _ => Report::Irt(Box::new(params.fit(&input, human.as_ref())?)),
@@ -253,7 +253,7 @@ fn power(params: &PowerSpec) -> Result<PowerTable> {
         }
     }
     Ok(PowerTable {
-        statistic: "sample_size",
+        statistic: "sample_size".to_owned(),
         rows,
     })
 }

@@ -1,0 +1,203 @@
+//! A judge run's judgments as datasets of its session, so that analyses read them as they
+//! read any uploaded file: every judgment as the `.jsonl` `tribunal judge` writes (verdicts,
+//! for the programs report and routing); a pairwise run's verdicts as battles
+//! (`id,model_a,model_b,winner`, in the items file's orientation: the file's `response` is
+//! `model_a`), for a leaderboard or a judge-vs-humans study joined on `id`; a pointwise run's
+//! scores as long-format ratings (`item,rater,score,variant,repeat`, the rater `judge`), for
+//! agreement, consistency and IRT.
+//!
+//! Arguments: the stored judgments (one JSON object per judgment, as `tribunal judge` writes
+//! them) and the items file's name. Returns: each dataset's kind, name and bytes; a judgment
+//! that did not parse has no verdict and is left out of the battles and ratings (it stays in
+//! the `.jsonl`); a kind with no row is not made. Errors: [`Error::InvalidParam`] for a stored
+//! judgment that is not such an object.
+
+use crate::io::error::{Error, Result};
+use crate::sessions::session::DatasetKind;
+use serde::Deserialize;
+
+/// The fields of a stored judgment that the datasets read.
+#[derive(Deserialize)]
+struct StoredJudgment {
+    id: String,
+    #[serde(default)]
+    repeat: u32,
+    #[serde(default)]
+    variant: String,
+    model: Option<String>,
+    model_b: Option<String>,
+    /// The parsed verdict: the score, or `A`/`B`/`tie` as the judge saw the pair.
+    label: Option<String>,
+    /// A pairwise verdict in the file's orientation (`A`: the file's `response`).
+    winner: Option<String>,
+}
+
+/// One dataset made from a run.
+#[derive(Debug, Clone, PartialEq)]
+pub struct RunDataset {
+    pub kind: DatasetKind,
+    pub name: String,
+    pub bytes: Vec<u8>,
+}
+
+/// The datasets of a run's `judgments` on the items file `items_name`.
+///
+/// # Errors
+/// [`Error::InvalidParam`] naming the judgment that could not be read.
+pub fn run_datasets(judgments: &[String], items_name: &str) -> Result<Vec<RunDataset>> {
+    let stem = items_name
+        .rsplit_once('.')
+        .map_or(items_name, |(stem, _)| stem);
+    let mut jsonl = String::new();
+    let mut battles = csv::Writer::from_writer(Vec::new());
+    let mut ratings = csv::Writer::from_writer(Vec::new());
+    let (mut n_battles, mut n_ratings) = (0usize, 0usize);
+    let write_error = |e: csv::Error| Error::param("judgments", e.to_string());
+    battles
+        .write_record(["id", "model_a", "model_b", "winner"])
+        .map_err(write_error)?;
+    ratings
+        .write_record(["item", "rater", "score", "variant", "repeat"])
+        .map_err(write_error)?;
+    for (k, line) in judgments.iter().enumerate() {
+        let judgment: StoredJudgment = serde_json::from_str(line).map_err(|e| {
+            Error::param(
+                "judgments",
+                format!("judgment {}: not a stored judgment: {e}", k + 1),
+            )
+        })?;
+        jsonl.push_str(line.trim_end());
+        jsonl.push('\n');
+        match (&judgment.winner, &judgment.model, &judgment.model_b) {
+            (Some(winner), Some(a), Some(b)) => {
+                let winner = match winner.as_str() {
+                    "A" => "model_a",
+                    "B" => "model_b",
+                    _ => "tie",
+                };
+                battles
+                    .write_record([judgment.id.as_str(), a, b, winner])
+                    .map_err(write_error)?;
+                n_battles += 1;
+            }
+            (None, _, _) => {
+                if let Some(score) = &judgment.label {
+                    ratings
+                        .write_record([
+                            judgment.id.as_str(),
+                            "judge",
+                            score,
+                            &judgment.variant,
+                            &judgment.repeat.to_string(),
+                        ])
+                        .map_err(write_error)?;
+                    n_ratings += 1;
+                }
+            }
+            // A pairwise verdict on items without model columns ranks nothing.
+            (Some(_), _, _) => {}
+        }
+    }
+    let finish = |w: csv::Writer<Vec<u8>>| {
+        w.into_inner()
+            .map_err(|e| Error::param("judgments", e.to_string()))
+    };
+    let mut datasets = vec![RunDataset {
+        kind: DatasetKind::Verdicts,
+        name: format!("{stem}-judgments.jsonl"),
+        bytes: jsonl.into_bytes(),
+    }];
+    let battles = finish(battles)?;
+    if n_battles > 0 {
+        datasets.push(RunDataset {
+            kind: DatasetKind::Battles,
+            name: format!("{stem}-judge-battles.csv"),
+            bytes: battles,
+        });
+    }
+    let ratings = finish(ratings)?;
+    if n_ratings > 0 {
+        datasets.push(RunDataset {
+            kind: DatasetKind::Ratings,
+            name: format!("{stem}-judge-ratings.csv"),
+            bytes: ratings,
+        });
+    }
+    Ok(datasets)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::rankings::battles::parse_battles;
+    use crate::sessions::session::check_dataset;
+
+    fn line(id: &str, order: &str, winner: Option<&str>) -> String {
+        serde_json::json!({
+            "id": id, "order": order, "repeat": 0, "variant": "", "model": "x", "model_b": "y",
+            "label": winner, "winner": winner, "raw": "…",
+        })
+        .to_string()
+    }
+
+    #[test]
+    fn a_pairwise_run_gives_its_verdicts_as_battles_in_the_files_orientation() {
+        let judgments = [
+            line("p1", "ab", Some("A")),
+            line("p1", "ba", Some("B")),
+            line("p2", "ab", Some("tie")),
+            // Unparsed: no verdict, so no battle; it stays among the judgments.
+            line("p3", "ab", None),
+        ];
+        let datasets = run_datasets(&judgments, "items.csv").unwrap();
+        let kinds: Vec<_> = datasets.iter().map(|d| (d.kind, d.name.as_str())).collect();
+        assert_eq!(
+            kinds,
+            [
+                (DatasetKind::Verdicts, "items-judgments.jsonl"),
+                (DatasetKind::Battles, "items-judge-battles.csv")
+            ]
+        );
+        assert_eq!(
+            String::from_utf8(datasets[1].bytes.clone()).unwrap(),
+            "id,model_a,model_b,winner\np1,x,y,model_a\np1,x,y,model_b\np2,x,y,tie\n"
+        );
+        let battles = parse_battles("b.csv", &datasets[1].bytes).unwrap();
+        assert_eq!(battles.battles.len(), 3);
+        for d in &datasets {
+            let meta = check_dataset(d.kind, &d.name, &d.bytes).unwrap();
+            assert_eq!(
+                meta.rows,
+                if d.kind == DatasetKind::Battles { 3 } else { 4 }
+            );
+        }
+    }
+
+    #[test]
+    fn a_pointwise_run_gives_its_scores_as_ratings_and_bad_lines_are_located() {
+        let score = |id: &str, repeat: u32, label: Option<&str>| {
+            serde_json::json!({ "id": id, "repeat": repeat, "variant": "v1", "label": label })
+                .to_string()
+        };
+        let judgments = [
+            score("q1", 0, Some("4")),
+            score("q1", 1, Some("5")),
+            score("q2", 0, None),
+        ];
+        let datasets = run_datasets(&judgments, "items").unwrap();
+        assert_eq!(datasets.len(), 2);
+        assert_eq!(datasets[1].kind, DatasetKind::Ratings);
+        assert_eq!(datasets[1].name, "items-judge-ratings.csv");
+        assert_eq!(
+            String::from_utf8(datasets[1].bytes.clone()).unwrap(),
+            "item,rater,score,variant,repeat\nq1,judge,4,v1,0\nq1,judge,5,v1,1\n"
+        );
+        let err =
+            run_datasets(&[score("q1", 0, Some("4")), "[1]".to_owned()], "items").unwrap_err();
+        assert!(
+            err.to_string()
+                .contains("judgment 2: not a stored judgment"),
+            "{err}"
+        );
+    }
+}
