@@ -23,7 +23,7 @@ use crate::calibration::features::{
 use crate::calibration::glm::{check_gamma, FitReport, SolverParams};
 use crate::calibration::ls_head::{check_finite, check_weights};
 use crate::io::error::{Error, Result};
-use crate::rankings::bradley_terry::sigmoid;
+use crate::math::logistic::sigmoid;
 use ndarray::Array2;
 use serde::{Deserialize, Serialize};
 

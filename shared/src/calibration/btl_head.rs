@@ -25,7 +25,7 @@ use crate::calibration::features::{
 use crate::calibration::glm::{self, check_gamma, Block, FitReport, Loss, SolverParams};
 use crate::calibration::ls_head::{check_finite, check_weights};
 use crate::io::error::{Error, Location, Result};
-use crate::rankings::bradley_terry::{sigmoid, softplus, softplus_and_sigmoid};
+use crate::math::logistic::{sigmoid, softplus, softplus_and_sigmoid};
 use ndarray::{Array2, ArrayView1};
 use serde::{Deserialize, Serialize};
 
