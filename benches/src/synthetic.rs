@@ -6,8 +6,8 @@
 //!   dependency-free generator: the same seed gives the same file on every platform). A missing
 //!   rating is a row left out.
 
+use tribunal::math::logistic::sigmoid;
 use tribunal::math::simulate::{simulate_battles, SimulationParams};
-use tribunal::rankings::bradley_terry::sigmoid;
 use tribunal::Result;
 
 /// The settings of every synthetic battle set: `n_models` strengths evenly spaced on

@@ -4,9 +4,10 @@
 //! Runs natively and in headless Chromium.
 
 use serde::Deserialize;
+use tribunal::math::logistic::sigmoid;
 use tribunal::rankings::battles::{parse_battles, Battle, Battles};
 use tribunal::rankings::bradley_terry::BradleyTerryParams;
-use tribunal::rankings::bradley_terry::{sigmoid, ELO_PER_THETA};
+use tribunal::rankings::bradley_terry::ELO_PER_THETA;
 use tribunal::rankings::bt_standard_errors::BtStandardErrorsParams;
 
 #[cfg(target_arch = "wasm32")]

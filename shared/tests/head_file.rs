@@ -38,7 +38,7 @@ fn embeddings(n: usize, shift: f64) -> Vec<Vec<f64>> {
         .collect()
 }
 
-fn round_trip(head: Head, data: &impl tribunal::calibration::head_file::TrainingData) -> HeadFile {
+fn round_trip(head: Head, data: &impl tribunal::calibration::head::Rows) -> HeadFile {
     let file = HeadFile::new(head, Some(42), data);
     let json = file.to_json().unwrap();
     let value: serde_json::Value = serde_json::from_str(&json).unwrap();

@@ -14,6 +14,7 @@ use tribunal::calibration::btl_head::{BtlData, BtlParams};
 use tribunal::calibration::cross_validation::{cross_validate, CrossValidationParams};
 use tribunal::calibration::features::{BaseSignal, FeatureSpec, Scaler, DEFAULT_PROBABILITY_FLOOR};
 use tribunal::calibration::glm::FitReport;
+use tribunal::calibration::head::HeadParams;
 use tribunal::calibration::ls_head::{LsData, LsParams};
 use tribunal::calibration::mn_head::{MnData, MnParams};
 use tribunal::calibration::plackett_luce_head::{

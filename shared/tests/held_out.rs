@@ -4,9 +4,10 @@
 //! Runs natively and in headless Chromium.
 
 use serde::Deserialize;
+use tribunal::math::logistic::sigmoid;
 use tribunal::math::simulate::{simulate_battles, SimulationParams};
 use tribunal::rankings::battles::Battle;
-use tribunal::rankings::bradley_terry::{sigmoid, BradleyTerryParams, ELO_PER_THETA};
+use tribunal::rankings::bradley_terry::{BradleyTerryParams, ELO_PER_THETA};
 use tribunal::rankings::held_out::{fit_against_anchors, HeldOutParams, HumanReference};
 use tribunal::rankings::pairwise::Pairwise;
 use tribunal::rankings::scored_battles::{

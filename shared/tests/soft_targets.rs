@@ -4,7 +4,7 @@
 
 use serde::Deserialize;
 use tribunal::io::error::Error;
-use tribunal::rankings::bradley_terry::sigmoid;
+use tribunal::math::logistic::sigmoid;
 use tribunal::rankings::scored_battles::{
     parse_scored_battles, JudgeSignal, ScoredBattle, ScoredBattles,
 };

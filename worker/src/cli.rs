@@ -3,7 +3,7 @@
 //! error on stderr and exit status 1 on bad input).
 
 use crate::engine::Fleet;
-use crate::judge_run::{embed, judge, work, EmbedArgs, EngineArgs, JudgeArgs, WorkerArgs};
+use crate::judge::{embed, judge, work, EmbedArgs, EngineArgs, JudgeArgs, WorkerArgs};
 use crate::limits::Limits;
 use crate::server::{serve, ServeConfig};
 use crate::stats::{Invocation, Stats};

@@ -5,7 +5,7 @@
 //! - [`stats`]: the `tribunal stats …` subcommands, one module per family.
 //! - [`engine`]: the judge engine: device choice, MiniLM embeddings, the local GGUF judge
 //!   (candle) and the OpenAI-compatible backend.
-//! - [`judge_run`]: `tribunal judge`, `tribunal work` and `tribunal embed`.
+//! - [`judge`]: `tribunal judge`, `tribunal work` and `tribunal embed`.
 //! - [`runs`]: judge runs inside the server, their event streams and watchers.
 //! - [`server`]: `tribunal serve` — the built app, the API and the WebSocket endpoint.
 //! - [`sessions`]: the sessions API (share links, owner tokens, export and import).
@@ -17,7 +17,7 @@ pub mod cli;
 pub mod demo;
 pub mod engine;
 pub mod input_file;
-pub mod judge_run;
+pub mod judge;
 pub mod limits;
 pub mod runs;
 pub mod server;

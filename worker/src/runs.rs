@@ -1,4 +1,4 @@
-//! Judge runs inside `tribunal serve`. A run is the engine of [`crate::judge_run`] on a
+//! Judge runs inside `tribunal serve`. A run is the engine of [`crate::judge`] on a
 //! session's items dataset; runs take turns on the engine (one at a time). Each judgment is
 //! stored as it completes, then recorded as the next event of the run's stream
 //! `run:<session key>` — stored before it is broadcast — and broadcast to every WebSocket
@@ -10,7 +10,7 @@
 //! verdicts as battles or its scores as ratings), stored before its last event.
 
 use crate::engine::BackendConfig;
-use crate::judge_run::{run_judge, EngineArgs, RunSpec, WorkArgs};
+use crate::judge::{run_judge, EngineArgs, RunSpec, WorkArgs};
 use crate::store::Store;
 use anyhow::{Context, Result};
 use std::sync::Arc;

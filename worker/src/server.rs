@@ -12,7 +12,7 @@
 
 use crate::demo::demo_battles;
 use crate::engine::Fleet;
-use crate::judge_run::EngineArgs;
+use crate::judge::EngineArgs;
 use crate::limits::{Limits, RateBucket};
 use crate::runs::{Live, Runs};
 use crate::sessions;

@@ -25,7 +25,7 @@
 //! primary-key lookup whether or not a neighbouring id exists.
 
 use crate::engine::{admit, Fleet};
-use crate::judge_run::{JudgeConfig, RunSpec};
+use crate::judge::{JudgeConfig, RunSpec};
 use crate::limits::Limits;
 use crate::runs::Runs;
 use crate::store::Store;

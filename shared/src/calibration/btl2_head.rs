@@ -21,9 +21,10 @@ use crate::calibration::features::{
     self, BaseSignal, Dim, FeatureSpec, Scaler, DEFAULT_PROBABILITY_FLOOR,
 };
 use crate::calibration::glm::{check_gamma, FitReport, SolverParams};
+use crate::calibration::head::{pick, Fnv1a, HeadParams, Rows};
 use crate::calibration::ls_head::{check_finite, check_weights};
 use crate::io::error::{Error, Result};
-use crate::rankings::bradley_terry::sigmoid;
+use crate::math::logistic::sigmoid;
 use ndarray::Array2;
 use serde::{Deserialize, Serialize};
 
@@ -42,31 +43,30 @@ pub struct Btl2Data {
     pub labels: Vec<f64>,
 }
 
-impl Btl2Data {
+impl Rows for Btl2Data {
     /// Number of pairs.
-    pub fn len(&self) -> usize {
+    fn len(&self) -> usize {
         self.first_embeddings.len()
     }
 
-    pub fn is_empty(&self) -> bool {
-        self.first_embeddings.is_empty()
+    /// The pairs at `idx`, in that order.
+    fn select(&self, idx: &[usize]) -> Self {
+        Self {
+            first_embeddings: pick(&self.first_embeddings, idx),
+            second_embeddings: pick(&self.second_embeddings, idx),
+            first_scores: pick(&self.first_scores, idx),
+            second_scores: pick(&self.second_scores, idx),
+            labels: pick(&self.labels, idx),
+        }
     }
 
-    /// The pairs at `idx`, in that order.
-    pub fn select(&self, idx: &[usize]) -> Self {
-        Self {
-            first_embeddings: idx
-                .iter()
-                .map(|&i| self.first_embeddings[i].clone())
-                .collect(),
-            second_embeddings: idx
-                .iter()
-                .map(|&i| self.second_embeddings[i].clone())
-                .collect(),
-            first_scores: idx.iter().map(|&i| self.first_scores[i]).collect(),
-            second_scores: idx.iter().map(|&i| self.second_scores[i]).collect(),
-            labels: idx.iter().map(|&i| self.labels[i]).collect(),
-        }
+    fn write_canonical(&self, h: &mut Fnv1a) {
+        h.write_str("btl2");
+        h.write_rows(&self.first_embeddings);
+        h.write_rows(&self.second_embeddings);
+        h.write_f64s(&self.first_scores);
+        h.write_f64s(&self.second_scores);
+        h.write_f64s(&self.labels);
     }
 }
 
@@ -158,9 +158,13 @@ impl Btl2Params {
         self.fit_path(data, &[self.gamma])
             .map(|mut heads| heads.swap_remove(0))
     }
+}
 
+impl HeadParams for Btl2Params {
+    type Data = Btl2Data;
+    type Fitted = Btl2Head;
     /// Fits the head at every γ in `gammas` (in that order), warm-starting down the grid.
-    pub fn fit_path(&self, data: &Btl2Data, gammas: &[f64]) -> Result<Vec<Btl2Head>> {
+    fn fit_path(&self, data: &Btl2Data, gammas: &[f64]) -> Result<Vec<Btl2Head>> {
         self.validate()?;
         let n = data.len();
         if n == 0 {
@@ -200,6 +204,10 @@ impl Btl2Params {
                 })
                 .collect(),
         )
+    }
+
+    fn validation_loss(fitted: &Btl2Head, data: &Btl2Data) -> Result<f64> {
+        fitted.log_loss(data)
     }
 }
 

@@ -23,9 +23,10 @@ use crate::calibration::features::{
     self, check_probability_floor, BaseSignal, Dim, FeatureSpec, Scaler,
 };
 use crate::calibration::glm::{self, check_gamma, Block, FitReport, Loss, SolverParams};
+use crate::calibration::head::{pick, Fnv1a, HeadParams, Rows};
 use crate::calibration::ls_head::{check_finite, check_weights};
 use crate::io::error::{Error, Location, Result};
-use crate::rankings::bradley_terry::{sigmoid, softplus, softplus_and_sigmoid};
+use crate::math::logistic::{sigmoid, softplus, softplus_and_sigmoid};
 use ndarray::{Array2, ArrayView1};
 use serde::{Deserialize, Serialize};
 
@@ -40,23 +41,26 @@ pub struct BtlData {
     pub labels: Vec<f64>,
 }
 
-impl BtlData {
+impl Rows for BtlData {
     /// Number of rows.
-    pub fn len(&self) -> usize {
+    fn len(&self) -> usize {
         self.embeddings.len()
     }
 
-    pub fn is_empty(&self) -> bool {
-        self.embeddings.is_empty()
+    /// The rows at `idx`, in that order.
+    fn select(&self, idx: &[usize]) -> Self {
+        Self {
+            embeddings: pick(&self.embeddings, idx),
+            probabilities: pick(&self.probabilities, idx),
+            labels: pick(&self.labels, idx),
+        }
     }
 
-    /// The rows at `idx`, in that order.
-    pub fn select(&self, idx: &[usize]) -> Self {
-        Self {
-            embeddings: idx.iter().map(|&i| self.embeddings[i].clone()).collect(),
-            probabilities: idx.iter().map(|&i| self.probabilities[i]).collect(),
-            labels: idx.iter().map(|&i| self.labels[i]).collect(),
-        }
+    fn write_canonical(&self, h: &mut Fnv1a) {
+        h.write_str("btl");
+        h.write_rows(&self.embeddings);
+        h.write_f64s(&self.probabilities);
+        h.write_f64s(&self.labels);
     }
 }
 
@@ -111,9 +115,13 @@ impl BtlParams {
         self.fit_path(data, &[self.gamma])
             .map(|mut heads| heads.swap_remove(0))
     }
+}
 
+impl HeadParams for BtlParams {
+    type Data = BtlData;
+    type Fitted = BtlHead;
     /// Fits the head at every γ in `gammas` (in that order), warm-starting down the grid.
-    pub fn fit_path(&self, data: &BtlData, gammas: &[f64]) -> Result<Vec<BtlHead>> {
+    fn fit_path(&self, data: &BtlData, gammas: &[f64]) -> Result<Vec<BtlHead>> {
         self.validate()?;
         let n = data.len();
         if n == 0 {
@@ -147,6 +155,10 @@ impl BtlParams {
                 report: fit.report,
             })
             .collect())
+    }
+
+    fn validation_loss(fitted: &BtlHead, data: &BtlData) -> Result<f64> {
+        fitted.log_loss(data)
     }
 }
 

@@ -23,6 +23,7 @@
 
 use crate::calibration::btl2_head::Btl2Data;
 use crate::calibration::btl_head::BtlData;
+use crate::calibration::head::Rows;
 use crate::calibration::ls_head::LsData;
 use crate::calibration::mn_head::MnData;
 use crate::calibration::plackett_luce_head::{PlackettLuceData, RankedList};

@@ -13,44 +13,18 @@
 //! mean and the sample standard deviation (ddof 1) of the k fold losses; the chosen γ has the
 //! smallest mean (the smaller γ on a tie).
 //!
-//! Arguments: a head's settings (any [`CvHead`]), its data and [`CrossValidationParams`].
+//! Arguments: a head's settings (any [`HeadParams`]), its data and [`CrossValidationParams`].
 //! Returns: [`CvCurve`] (with the seed), or the head refitted on all data at the chosen γ by
 //! [`fit_with_cv`]. The folds are independent: [`fold_losses`] computes some of them and
 //! [`CvCurve::from_fold_losses`] joins all into the same curve, whichever computed which. Errors: [`Error::InvalidParam`] for fewer than two folds or an invalid grid;
 //! [`Error::Insufficient`] for fewer units than folds; the head's own errors.
 
-use crate::calibration::btl2_head::{Btl2Data, Btl2Head, Btl2Params};
-use crate::calibration::btl_head::{BtlData, BtlHead, BtlParams};
-use crate::calibration::ls_head::{LsData, LsHead, LsParams};
-use crate::calibration::mn_head::{MnData, MnHead, MnParams};
-use crate::calibration::plackett_luce_head::{
-    PlackettLuceData, PlackettLuceHead, PlackettLuceParams,
-};
+use crate::calibration::head::{HeadParams, Rows};
 use crate::io::error::{Error, Result};
 use rand::seq::SliceRandom;
 use rand::SeedableRng;
 use rand_chacha::ChaCha8Rng;
 use serde::{Deserialize, Serialize};
-
-/// A head whose γ can be cross-validated: its settings fit a path of γ on some data and score
-/// a fitted head on held-out data.
-pub trait CvHead {
-    type Data;
-    type Fitted;
-    /// Units of the data (rows, pairs or lists).
-    fn units(data: &Self::Data) -> usize;
-    /// The units at `idx`.
-    fn select(data: &Self::Data, idx: &[usize]) -> Self::Data;
-    /// Fits at every γ in `gammas`, results in that order.
-    fn fit_path(&self, data: &Self::Data, gammas: &[f64]) -> Result<Vec<Self::Fitted>>;
-    /// Mean validation loss of a fitted head on held-out data.
-    fn validation_loss(fitted: &Self::Fitted, data: &Self::Data) -> Result<f64>;
-    /// A stratum per unit (the human class for MN), so that folds are stratified; `None`
-    /// for none.
-    fn strata(_data: &Self::Data) -> Option<Vec<usize>> {
-        None
-    }
-}
 
 /// A log-spaced grid of γ.
 #[derive(Debug, Clone, Copy, PartialEq, Serialize, Deserialize)]
@@ -189,28 +163,28 @@ pub fn stratified_fold_assignment(strata: &[usize], folds: usize, seed: u64) -> 
 }
 
 /// Cross-validates γ of `head` on `data`.
-pub fn cross_validate<H: CvHead>(
+pub fn cross_validate<H: HeadParams>(
     head: &H,
     data: &H::Data,
     params: &CrossValidationParams,
 ) -> Result<CvCurve> {
     let folds: Vec<usize> = (0..params.folds).collect();
     let fold_loss = fold_losses(head, data, params, &folds)?;
-    CvCurve::from_fold_losses(params, H::units(data), fold_loss)
+    CvCurve::from_fold_losses(params, data.len(), fold_loss)
 }
 
 /// The validation losses of the folds `folds` (each < k), each at every γ of the grid, in the
 /// order asked: the per-fold part of [`cross_validate`], so that folds can be computed apart
 /// (the app splits them across its web workers) and joined by [`CvCurve::from_fold_losses`]
 /// into the very curve `cross_validate` returns.
-pub fn fold_losses<H: CvHead>(
+pub fn fold_losses<H: HeadParams>(
     head: &H,
     data: &H::Data,
     params: &CrossValidationParams,
     folds: &[usize],
 ) -> Result<Vec<Vec<f64>>> {
     params.validate()?;
-    let n = H::units(data);
+    let n = data.len();
     let k = params.folds;
     if n < k {
         return Err(Error::Insufficient(format!(
@@ -227,7 +201,7 @@ pub fn fold_losses<H: CvHead>(
         ));
     }
     let gammas = params.grid.values();
-    let assignment = match H::strata(data) {
+    let assignment = match data.strata() {
         Some(strata) => stratified_fold_assignment(&strata, k, params.seed),
         None => fold_assignment(n, k, params.seed),
     };
@@ -236,8 +210,8 @@ pub fn fold_losses<H: CvHead>(
         .map(|&f| {
             let train: Vec<usize> = (0..n).filter(|&i| assignment[i] != f).collect();
             let test: Vec<usize> = (0..n).filter(|&i| assignment[i] == f).collect();
-            let held_out = H::select(data, &test);
-            head.fit_path(&H::select(data, &train), &gammas)?
+            let held_out = data.select(&test);
+            head.fit_path(&data.select(&train), &gammas)?
                 .iter()
                 .map(|fitted| H::validation_loss(fitted, &held_out))
                 .collect()
@@ -327,7 +301,7 @@ impl CvCurve {
 }
 
 /// Cross-validates γ, then fits the head on all of `data` at the chosen γ.
-pub fn fit_with_cv<H: CvHead>(
+pub fn fit_with_cv<H: HeadParams>(
     head: &H,
     data: &H::Data,
     params: &CrossValidationParams,
@@ -338,109 +312,15 @@ pub fn fit_with_cv<H: CvHead>(
 
 /// Fits the head on all of `data` at the γ `curve` chose, after checking that the curve is of
 /// this data and these settings (computed elsewhere, e.g. by folds in parallel).
-pub fn refit<H: CvHead>(
+pub fn refit<H: HeadParams>(
     head: &H,
     data: &H::Data,
     params: &CrossValidationParams,
     curve: CvCurve,
 ) -> Result<(H::Fitted, CvCurve)> {
-    curve.check(params, H::units(data))?;
+    curve.check(params, data.len())?;
     let fitted = head.fit_path(data, &[curve.chosen_gamma])?.swap_remove(0);
     Ok((fitted, curve))
-}
-
-impl CvHead for LsParams {
-    type Data = LsData;
-    type Fitted = LsHead;
-    fn units(data: &LsData) -> usize {
-        data.len()
-    }
-    fn select(data: &LsData, idx: &[usize]) -> LsData {
-        data.select(idx)
-    }
-    fn fit_path(&self, data: &LsData, gammas: &[f64]) -> Result<Vec<LsHead>> {
-        LsParams::fit_path(self, data, gammas)
-    }
-    fn validation_loss(fitted: &LsHead, data: &LsData) -> Result<f64> {
-        fitted.mean_squared_error(data)
-    }
-}
-
-impl CvHead for MnParams {
-    type Data = MnData;
-    type Fitted = MnHead;
-    fn units(data: &MnData) -> usize {
-        data.len()
-    }
-    fn select(data: &MnData, idx: &[usize]) -> MnData {
-        data.select(idx)
-    }
-    fn fit_path(&self, data: &MnData, gammas: &[f64]) -> Result<Vec<MnHead>> {
-        MnParams::fit_path(self, data, gammas)
-    }
-    fn validation_loss(fitted: &MnHead, data: &MnData) -> Result<f64> {
-        fitted.log_loss(data)
-    }
-    fn strata(data: &MnData) -> Option<Vec<usize>> {
-        let k = data.classes.len();
-        Some(
-            data.labels
-                .iter()
-                .map(|label| data.classes.iter().position(|c| c == label).unwrap_or(k))
-                .collect(),
-        )
-    }
-}
-
-impl CvHead for BtlParams {
-    type Data = BtlData;
-    type Fitted = BtlHead;
-    fn units(data: &BtlData) -> usize {
-        data.len()
-    }
-    fn select(data: &BtlData, idx: &[usize]) -> BtlData {
-        data.select(idx)
-    }
-    fn fit_path(&self, data: &BtlData, gammas: &[f64]) -> Result<Vec<BtlHead>> {
-        BtlParams::fit_path(self, data, gammas)
-    }
-    fn validation_loss(fitted: &BtlHead, data: &BtlData) -> Result<f64> {
-        fitted.log_loss(data)
-    }
-}
-
-impl CvHead for Btl2Params {
-    type Data = Btl2Data;
-    type Fitted = Btl2Head;
-    fn units(data: &Btl2Data) -> usize {
-        data.len()
-    }
-    fn select(data: &Btl2Data, idx: &[usize]) -> Btl2Data {
-        data.select(idx)
-    }
-    fn fit_path(&self, data: &Btl2Data, gammas: &[f64]) -> Result<Vec<Btl2Head>> {
-        Btl2Params::fit_path(self, data, gammas)
-    }
-    fn validation_loss(fitted: &Btl2Head, data: &Btl2Data) -> Result<f64> {
-        fitted.log_loss(data)
-    }
-}
-
-impl CvHead for PlackettLuceParams {
-    type Data = PlackettLuceData;
-    type Fitted = PlackettLuceHead;
-    fn units(data: &PlackettLuceData) -> usize {
-        data.len()
-    }
-    fn select(data: &PlackettLuceData, idx: &[usize]) -> PlackettLuceData {
-        data.select(idx)
-    }
-    fn fit_path(&self, data: &PlackettLuceData, gammas: &[f64]) -> Result<Vec<PlackettLuceHead>> {
-        PlackettLuceParams::fit_path(self, data, gammas)
-    }
-    fn validation_loss(fitted: &PlackettLuceHead, data: &PlackettLuceData) -> Result<f64> {
-        fitted.log_loss(data)
-    }
 }
 
 #[cfg(test)]

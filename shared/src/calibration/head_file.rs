@@ -25,11 +25,12 @@
 //! unknown version, or a document that is not a head file; [`Error::InvalidParam`] for a head
 //! whose shapes or values are inconsistent.
 
-use crate::calibration::btl2_head::{Btl2Data, Btl2Head};
-use crate::calibration::btl_head::{BtlData, BtlHead};
-use crate::calibration::ls_head::{LsData, LsHead};
-use crate::calibration::mn_head::{MnData, MnHead};
-use crate::calibration::plackett_luce_head::{PlackettLuceData, PlackettLuceHead};
+use crate::calibration::btl2_head::Btl2Head;
+use crate::calibration::btl_head::BtlHead;
+use crate::calibration::head::{Fnv1a, Rows};
+use crate::calibration::ls_head::LsHead;
+use crate::calibration::mn_head::MnHead;
+use crate::calibration::plackett_luce_head::PlackettLuceHead;
 use crate::io::error::{Error, Location, Result};
 use serde::{Deserialize, Serialize};
 
@@ -109,7 +110,7 @@ pub struct HeadFile {
 
 impl HeadFile {
     /// A file of the current version for `head`, fitted on `data`.
-    pub fn new(head: Head, seed: Option<u64>, data: &impl TrainingData) -> Self {
+    pub fn new(head: Head, seed: Option<u64>, data: &impl Rows) -> Self {
         Self {
             format_version: HEAD_FILE_VERSION,
             head,
@@ -167,136 +168,18 @@ fn json_error(source: &str, e: &serde_json::Error) -> Error {
     )
 }
 
-/// 64-bit FNV-1a.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub struct Fnv1a(u64);
-
-impl Default for Fnv1a {
-    fn default() -> Self {
-        Self(0xcbf2_9ce4_8422_2325)
-    }
-}
-
-impl Fnv1a {
-    pub fn write(&mut self, bytes: &[u8]) {
-        for &b in bytes {
-            self.0 ^= u64::from(b);
-            self.0 = self.0.wrapping_mul(0x0000_0100_0000_01b3);
-        }
-    }
-
-    pub fn write_u64(&mut self, v: u64) {
-        self.write(&v.to_le_bytes());
-    }
-
-    pub fn write_f64(&mut self, v: f64) {
-        let v = if v == 0.0 { 0.0 } else { v };
-        self.write(&v.to_bits().to_le_bytes());
-    }
-
-    pub fn write_f64s(&mut self, v: &[f64]) {
-        self.write_u64(v.len() as u64);
-        v.iter().for_each(|&x| self.write_f64(x));
-    }
-
-    pub fn write_rows(&mut self, rows: &[Vec<f64>]) {
-        self.write_u64(rows.len() as u64);
-        rows.iter().for_each(|r| self.write_f64s(r));
-    }
-
-    pub fn write_i64s(&mut self, v: &[i64]) {
-        self.write_u64(v.len() as u64);
-        v.iter().for_each(|&x| self.write(&x.to_le_bytes()));
-    }
-
-    pub fn write_str(&mut self, s: &str) {
-        self.write_u64(s.len() as u64);
-        self.write(s.as_bytes());
-    }
-
-    pub fn finish(&self) -> u64 {
-        self.0
-    }
-}
-
-/// Training data with a canonical byte encoding.
-pub trait TrainingData {
-    fn write_canonical(&self, h: &mut Fnv1a);
-}
-
 /// `fnv1a64:` and the 16 hex digits of the FNV-1a hash of `data`'s canonical bytes.
-pub fn training_data_hash(data: &impl TrainingData) -> String {
+pub fn training_data_hash(data: &impl Rows) -> String {
     let mut h = Fnv1a::default();
     data.write_canonical(&mut h);
     format!("fnv1a64:{:016x}", h.finish())
 }
 
-impl TrainingData for LsData {
-    fn write_canonical(&self, h: &mut Fnv1a) {
-        h.write_str("ls");
-        h.write_rows(&self.embeddings);
-        h.write_f64s(&self.scores);
-        h.write_f64s(&self.labels);
-    }
-}
-
-impl TrainingData for MnData {
-    fn write_canonical(&self, h: &mut Fnv1a) {
-        h.write_str("mn");
-        h.write_i64s(&self.classes);
-        h.write_rows(&self.embeddings);
-        h.write_rows(&self.probabilities);
-        h.write_i64s(&self.labels);
-    }
-}
-
-impl TrainingData for BtlData {
-    fn write_canonical(&self, h: &mut Fnv1a) {
-        h.write_str("btl");
-        h.write_rows(&self.embeddings);
-        h.write_f64s(&self.probabilities);
-        h.write_f64s(&self.labels);
-    }
-}
-
-impl TrainingData for Btl2Data {
-    fn write_canonical(&self, h: &mut Fnv1a) {
-        h.write_str("btl2");
-        h.write_rows(&self.first_embeddings);
-        h.write_rows(&self.second_embeddings);
-        h.write_f64s(&self.first_scores);
-        h.write_f64s(&self.second_scores);
-        h.write_f64s(&self.labels);
-    }
-}
-
-impl TrainingData for PlackettLuceData {
-    fn write_canonical(&self, h: &mut Fnv1a) {
-        h.write_str("plackett_luce");
-        h.write_u64(self.lists.len() as u64);
-        for list in &self.lists {
-            h.write_rows(&list.embeddings);
-            h.write_f64s(&list.scores);
-        }
-    }
-}
-
 #[cfg(test)]
 mod tests {
     use super::*;
-
-    #[test]
-    fn fnv1a_matches_the_published_test_vectors() {
-        // From the FNV reference test suite: "" and "a" and "foobar".
-        let hash = |s: &str| {
-            let mut h = Fnv1a::default();
-            h.write(s.as_bytes());
-            h.finish()
-        };
-        assert_eq!(hash(""), 0xcbf2_9ce4_8422_2325);
-        assert_eq!(hash("a"), 0xaf63_dc4c_8601_ec8c);
-        assert_eq!(hash("foobar"), 0x8594_4171_f739_67e8);
-    }
+    use crate::calibration::btl_head::BtlData;
+    use crate::calibration::ls_head::LsData;
 
     #[test]
     fn one_judgment_predicts_as_the_batch_does() {

@@ -28,6 +28,7 @@ use crate::calibration::features::{
     self, BaseSignal, Dim, FeatureSpec, Scaler, DEFAULT_PROBABILITY_FLOOR,
 };
 use crate::calibration::glm::{self, check_gamma, dot, transpose_times, FitReport, Loss};
+use crate::calibration::head::{pick, Fnv1a, HeadParams, Rows};
 use crate::io::error::{Error, Result};
 use crate::math::linalg::cholesky_solve;
 use ndarray::{s, Array1, Array2, ArrayView1, Axis};
@@ -44,23 +45,26 @@ pub struct LsData {
     pub labels: Vec<f64>,
 }
 
-impl LsData {
+impl Rows for LsData {
     /// Number of rows.
-    pub fn len(&self) -> usize {
+    fn len(&self) -> usize {
         self.embeddings.len()
     }
 
-    pub fn is_empty(&self) -> bool {
-        self.embeddings.is_empty()
+    /// The rows at `idx`, in that order.
+    fn select(&self, idx: &[usize]) -> Self {
+        Self {
+            embeddings: pick(&self.embeddings, idx),
+            scores: pick(&self.scores, idx),
+            labels: pick(&self.labels, idx),
+        }
     }
 
-    /// The rows at `idx`, in that order.
-    pub fn select(&self, idx: &[usize]) -> Self {
-        Self {
-            embeddings: idx.iter().map(|&i| self.embeddings[i].clone()).collect(),
-            scores: idx.iter().map(|&i| self.scores[i]).collect(),
-            labels: idx.iter().map(|&i| self.labels[i]).collect(),
-        }
+    fn write_canonical(&self, h: &mut Fnv1a) {
+        h.write_str("ls");
+        h.write_rows(&self.embeddings);
+        h.write_f64s(&self.scores);
+        h.write_f64s(&self.labels);
     }
 }
 
@@ -109,9 +113,13 @@ impl LsParams {
         self.fit_path(data, &[self.gamma])
             .map(|mut heads| heads.swap_remove(0))
     }
+}
 
+impl HeadParams for LsParams {
+    type Data = LsData;
+    type Fitted = LsHead;
     /// Fits the head at every γ in `gammas` (in that order) from one reduction of the Gram.
-    pub fn fit_path(&self, data: &LsData, gammas: &[f64]) -> Result<Vec<LsHead>> {
+    fn fit_path(&self, data: &LsData, gammas: &[f64]) -> Result<Vec<LsHead>> {
         for &gamma in gammas {
             check_gamma(gamma)?;
         }
@@ -178,6 +186,10 @@ impl LsParams {
                 }
             })
             .collect())
+    }
+
+    fn validation_loss(fitted: &LsHead, data: &LsData) -> Result<f64> {
+        fitted.mean_squared_error(data)
     }
 }
 

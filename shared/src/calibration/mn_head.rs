@@ -29,6 +29,7 @@ use crate::calibration::features::{
 use crate::calibration::glm::{
     self, check_gamma, log_sum_exp, Block, FitReport, Loss, SolverParams,
 };
+use crate::calibration::head::{pick, Fnv1a, HeadParams, Rows};
 use crate::calibration::ls_head::{check_finite, check_weights};
 use crate::io::error::{Error, Location, Result};
 use ndarray::{Array2, ArrayView1};
@@ -47,24 +48,40 @@ pub struct MnData {
     pub labels: Vec<i64>,
 }
 
-impl MnData {
+impl Rows for MnData {
     /// Number of rows.
-    pub fn len(&self) -> usize {
+    fn len(&self) -> usize {
         self.embeddings.len()
     }
 
-    pub fn is_empty(&self) -> bool {
-        self.embeddings.is_empty()
-    }
-
-    /// The rows at `idx`, in that order.
-    pub fn select(&self, idx: &[usize]) -> Self {
+    /// The rows at `idx`, in that order (the class set whole).
+    fn select(&self, idx: &[usize]) -> Self {
         Self {
             classes: self.classes.clone(),
-            embeddings: idx.iter().map(|&i| self.embeddings[i].clone()).collect(),
-            probabilities: idx.iter().map(|&i| self.probabilities[i].clone()).collect(),
-            labels: idx.iter().map(|&i| self.labels[i]).collect(),
+            embeddings: pick(&self.embeddings, idx),
+            probabilities: pick(&self.probabilities, idx),
+            labels: pick(&self.labels, idx),
         }
+    }
+
+    fn write_canonical(&self, h: &mut Fnv1a) {
+        h.write_str("mn");
+        h.write_i64s(&self.classes);
+        h.write_rows(&self.embeddings);
+        h.write_rows(&self.probabilities);
+        h.write_i64s(&self.labels);
+    }
+
+    /// The human class of each row (its index in `classes`; one past the last for a label
+    /// outside them), so that every class with two or more rows is in every training set.
+    fn strata(&self) -> Option<Vec<usize>> {
+        let k = self.classes.len();
+        Some(
+            self.labels
+                .iter()
+                .map(|label| self.classes.iter().position(|c| c == label).unwrap_or(k))
+                .collect(),
+        )
     }
 }
 
@@ -129,9 +146,13 @@ impl MnParams {
         self.fit_path(data, &[self.gamma])
             .map(|mut heads| heads.swap_remove(0))
     }
+}
 
+impl HeadParams for MnParams {
+    type Data = MnData;
+    type Fitted = MnHead;
     /// Fits the head at every γ in `gammas` (in that order), warm-starting down the grid.
-    pub fn fit_path(&self, data: &MnData, gammas: &[f64]) -> Result<Vec<MnHead>> {
+    fn fit_path(&self, data: &MnData, gammas: &[f64]) -> Result<Vec<MnHead>> {
         self.validate()?;
         for &gamma in gammas {
             check_gamma(gamma)?;
@@ -212,6 +233,10 @@ impl MnParams {
                 })
                 .collect(),
         )
+    }
+
+    fn validation_loss(fitted: &MnHead, data: &MnData) -> Result<f64> {
+        fitted.log_loss(data)
     }
 }
 

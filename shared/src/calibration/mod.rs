@@ -23,6 +23,8 @@
 //!
 //! The calibration family (seed 000): this module fits a head with cross-validated γ and
 //! scores it on test rows; its parts:
+//! - [`head`]: what every head provides: its training data as [`head::Rows`] (count, select,
+//!   hash, strata) and its settings as [`head::HeadParams`] (fit a γ path, validation loss).
 //! - [`features`]: calibration-head features φ(e) ⊕ base signal and the training-row scaler.
 //! - [`glm`]: penalised GLM fitting shared by the heads (L-BFGS, row-space reduction, γ paths).
 //! - [`ls_head`]: least-squares judge (seed 000 §4.1).
@@ -44,6 +46,7 @@ pub mod calibration_data;
 pub mod cross_validation;
 pub mod features;
 pub mod glm;
+pub mod head;
 pub mod head_file;
 pub mod ls_head;
 pub mod metrics;
@@ -54,8 +57,9 @@ use crate::calibration::btl2_head::Btl2Params;
 use crate::calibration::btl_head::BtlParams;
 use crate::calibration::calibration_data::{CalibrationData, HeadKind};
 use crate::calibration::cross_validation::{
-    fit_with_cv, fold_losses, refit, CrossValidationParams, CvCurve, CvHead,
+    fit_with_cv, fold_losses, refit, CrossValidationParams, CvCurve,
 };
+use crate::calibration::head::HeadParams;
 use crate::calibration::head_file::{Head, HeadFile};
 use crate::calibration::ls_head::LsParams;
 use crate::calibration::metrics::{
@@ -136,7 +140,7 @@ fn preferences(
 }
 
 /// The head cross-validated on `data` (or refitted at the chosen γ of a curve given).
-fn cross_validated<H: CvHead>(
+fn cross_validated<H: HeadParams>(
     head: &H,
     data: &H::Data,
     cv: &CrossValidationParams,

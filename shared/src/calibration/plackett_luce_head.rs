@@ -31,6 +31,7 @@ use crate::calibration::features::{
 use crate::calibration::glm::{
     self, check_gamma, log_sum_exp, Block, FitReport, Loss, SolverParams,
 };
+use crate::calibration::head::{pick, Fnv1a, HeadParams, Rows};
 use crate::calibration::ls_head::{check_finite, check_weights};
 use crate::io::error::{Error, Location, Result};
 use ndarray::{s, Array2, ArrayView1, ArrayViewMut1};
@@ -53,20 +54,25 @@ pub struct PlackettLuceData {
     pub lists: Vec<RankedList>,
 }
 
-impl PlackettLuceData {
+impl Rows for PlackettLuceData {
     /// Number of lists.
-    pub fn len(&self) -> usize {
+    fn len(&self) -> usize {
         self.lists.len()
     }
 
-    pub fn is_empty(&self) -> bool {
-        self.lists.is_empty()
+    /// The lists at `idx`, in that order.
+    fn select(&self, idx: &[usize]) -> Self {
+        Self {
+            lists: pick(&self.lists, idx),
+        }
     }
 
-    /// The lists at `idx`, in that order.
-    pub fn select(&self, idx: &[usize]) -> Self {
-        Self {
-            lists: idx.iter().map(|&i| self.lists[i].clone()).collect(),
+    fn write_canonical(&self, h: &mut Fnv1a) {
+        h.write_str("plackett_luce");
+        h.write_u64(self.lists.len() as u64);
+        for list in &self.lists {
+            h.write_rows(&list.embeddings);
+            h.write_f64s(&list.scores);
         }
     }
 }
@@ -175,13 +181,13 @@ impl PlackettLuceParams {
         self.fit_path(data, &[self.gamma])
             .map(|mut heads| heads.swap_remove(0))
     }
+}
 
+impl HeadParams for PlackettLuceParams {
+    type Data = PlackettLuceData;
+    type Fitted = PlackettLuceHead;
     /// Fits the head at every γ in `gammas` (in that order), warm-starting down the grid.
-    pub fn fit_path(
-        &self,
-        data: &PlackettLuceData,
-        gammas: &[f64],
-    ) -> Result<Vec<PlackettLuceHead>> {
+    fn fit_path(&self, data: &PlackettLuceData, gammas: &[f64]) -> Result<Vec<PlackettLuceHead>> {
         self.validate()?;
         for &gamma in gammas {
             check_gamma(gamma)?;
@@ -229,6 +235,10 @@ impl PlackettLuceParams {
                 })
                 .collect(),
         )
+    }
+
+    fn validation_loss(fitted: &PlackettLuceHead, data: &PlackettLuceData) -> Result<f64> {
+        fitted.log_loss(data)
     }
 }
 

@@ -1,6 +1,7 @@
-//! Shared numerical machinery: linear algebra, quadrature, seeded resampling, correlations,
-//! multiple testing, simulated data.
+//! Shared numerical machinery: the logistic function, linear algebra, quadrature, seeded
+//! resampling, correlations, multiple testing, simulated data.
 //!
+//! - [`logistic`]: σ, softplus and both at once, without overflow.
 //! - [`linalg`]: Cholesky solves.
 //! - [`quadrature`]: Gauss–Hermite nodes and weights.
 //! - [`resample`]: seeded bootstrap machinery and percentile intervals.
@@ -10,6 +11,7 @@
 
 pub mod correlation;
 pub mod linalg;
+pub mod logistic;
 pub mod multiple_testing;
 pub mod quadrature;
 pub mod resample;

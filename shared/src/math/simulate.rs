@@ -8,9 +8,9 @@
 //! output on every platform (ChaCha8).
 
 use crate::io::error::{Error, Result};
+use crate::math::logistic::sigmoid;
 use crate::programs::label_model::VoteMatrix;
 use crate::rankings::battles::Battle;
-use crate::rankings::bradley_terry::sigmoid;
 use rand::{Rng, SeedableRng};
 use rand_chacha::ChaCha8Rng;
 use serde::{Deserialize, Serialize};

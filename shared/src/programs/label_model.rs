@@ -125,6 +125,9 @@ fn logit(p: f64) -> f64 {
     (p / (1.0 - p)).ln()
 }
 
+/// 1 / (1 + e^(−x)) for every x: not [`crate::math::logistic::sigmoid`], whose e^x / (1 + e^x)
+/// for x < 0 differs from this in the last bit for about half of all x; the label model's
+/// numbers (pinned to the last bit by `sparse_em_equals_the_dense_loop`) are this form's.
 fn sigmoid(x: f64) -> f64 {
     1.0 / (1.0 + (-x).exp())
 }

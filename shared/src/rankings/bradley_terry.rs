@@ -19,6 +19,7 @@
 
 use crate::io::error::{Error, Result};
 use crate::math::linalg::cholesky_solve;
+use crate::math::logistic::{sigmoid, softplus};
 use crate::rankings::pairwise::Pairwise;
 use ndarray::{Array1, Array2};
 use serde::{Deserialize, Serialize};
@@ -256,32 +257,6 @@ fn split_step(parts: &[usize], step: &Array1<f64>, grad: &Array1<f64>) -> (f64, 
     (identified, decrement)
 }
 
-/// σ(x) = 1 / (1 + e^(−x)), evaluated without overflow.
-pub fn sigmoid(x: f64) -> f64 {
-    if x >= 0.0 {
-        1.0 / (1.0 + (-x).exp())
-    } else {
-        let e = x.exp();
-        e / (1.0 + e)
-    }
-}
-
-/// ln(1 + eˣ) = −log σ(−x), evaluated without overflow.
-pub fn softplus(x: f64) -> f64 {
-    x.max(0.0) + (-x.abs()).exp().ln_1p()
-}
-
-/// (softplus(x), σ(x)) from one exponential, equal to the two functions' values.
-pub fn softplus_and_sigmoid(x: f64) -> (f64, f64) {
-    let e = (-x.abs()).exp();
-    let sigma = if x >= 0.0 {
-        1.0 / (1.0 + e)
-    } else {
-        e / (1.0 + e)
-    };
-    (x.max(0.0) + e.ln_1p(), sigma)
-}
-
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -430,13 +405,5 @@ mod tests {
             pairs: vec![],
         });
         assert!(matches!(err, Err(Error::Insufficient(_))));
-    }
-
-    #[test]
-    fn stable_sigmoid_and_softplus() {
-        assert_eq!(sigmoid(-800.0), 0.0);
-        assert_eq!(sigmoid(800.0), 1.0);
-        assert!((softplus(0.0) - 2f64.ln()).abs() < 1e-16);
-        assert_eq!(softplus(800.0), 800.0);
     }
 }

@@ -37,8 +37,9 @@
 
 use crate::io::error::{Error, Result};
 use crate::math::linalg::spd_inverse;
+use crate::math::logistic::sigmoid;
 use crate::rankings::battles::Battles;
-use crate::rankings::bradley_terry::{elo, sigmoid, BradleyTerryParams, ELO_PER_THETA};
+use crate::rankings::bradley_terry::{elo, BradleyTerryParams, ELO_PER_THETA};
 use crate::rankings::bt_bootstrap::{BattleTypes, ClusterTotals};
 use ndarray::{Array1, Array2};
 use serde::{Deserialize, Serialize};

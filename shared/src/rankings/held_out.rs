@@ -33,7 +33,8 @@
 
 use crate::io::error::{Error, Result};
 use crate::math::correlation::{pearson, spearman};
-use crate::rankings::bradley_terry::{elo, sigmoid, softplus, BradleyTerryParams, ELO_PER_THETA};
+use crate::math::logistic::{sigmoid, softplus};
+use crate::rankings::bradley_terry::{elo, BradleyTerryParams, ELO_PER_THETA};
 use crate::rankings::conformal::ModelResidual;
 use crate::rankings::pairwise::Pairwise;
 use crate::rankings::scored_battles::ScoredBattles;

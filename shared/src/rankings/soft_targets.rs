@@ -32,7 +32,7 @@
 //! human non-tie battles, or when β's MLE is infinite.
 
 use crate::io::error::{Error, Result};
-use crate::rankings::bradley_terry::{sigmoid, softplus};
+use crate::math::logistic::{sigmoid, softplus};
 use crate::rankings::scored_battles::{ScoredBattle, ScoredBattles};
 use serde::{Deserialize, Serialize};
 

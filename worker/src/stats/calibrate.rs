@@ -8,7 +8,8 @@
 
 use super::{add_input, Output, Planned};
 use crate::engine::embedder::Embedder;
-use crate::judge_run::{embed_texts, read_texts, EngineArgs};
+use crate::input_file::read_texts;
+use crate::judge::{embed_texts, EngineArgs};
 use clap::Args;
 use std::path::PathBuf;
 use tribunal::analysis::{Analysis, CalibrationSpec, Input, Inputs};

@@ -42,8 +42,8 @@
 
 use crate::io::error::{Error, Location, Result};
 use crate::math::linalg::cholesky_solve;
+use crate::math::logistic::{sigmoid, softplus};
 use crate::math::quadrature::standard_normal;
-use crate::rankings::bradley_terry::{sigmoid, softplus};
 use ndarray::{Array1, Array2};
 use serde::{Deserialize, Serialize};
 

@@ -1,0 +1,136 @@
+//! A judge run's spec ([`RunSpec`]): the configuration checked against the items file, every
+//! judgment it plans and their store keys; and its queued form, from which any worker on the
+//! store rebuilds it.
+
+use crate::engine::BackendConfig;
+use crate::judge::config::{JudgeConfig, RationaleEmbedding};
+use crate::store::JudgmentKey;
+use anyhow::{bail, Context};
+use serde::{Deserialize, Serialize};
+use tribunal::io::provenance::content_hash;
+use tribunal::judging::injection::{response_flags, ResponseFlag};
+use tribunal::judging::judge_design::{Design, Planned};
+use tribunal::judging::judge_items::{parse_judge_items, JudgeItem};
+
+/// A judge run: the configuration, the items file and the store session its judgments go
+/// under. Checked when made: a configuration and items that cannot run together are an error
+/// before any model loads.
+pub struct RunSpec {
+    pub config: JudgeConfig,
+    /// The items file's name, for messages and the record.
+    pub source: String,
+    pub bytes: Vec<u8>,
+    pub items: Vec<JudgeItem>,
+    pub session: String,
+    /// The design checked against the prompt, with its variations' edits.
+    pub design: Design,
+    /// Every judgment the run makes, item by item.
+    pub planned: Vec<Planned>,
+    /// Prompt-injection flags on each item's responses, in item order.
+    pub injection: Vec<Vec<ResponseFlag>>,
+}
+
+impl RunSpec {
+    /// Checks `config` (named `config_source` in errors) against the items in `bytes`.
+    pub fn new(
+        config_source: &str,
+        config: JudgeConfig,
+        source: String,
+        bytes: Vec<u8>,
+        session: String,
+    ) -> anyhow::Result<Self> {
+        let design = config
+            .design
+            .prepare(&config.prompt)
+            .with_context(|| config_source.to_owned())?;
+        if config.embed_rationale
+            && config.rationale_embedding == RationaleEmbedding::Judge
+            && config.backend != BackendConfig::Local
+        {
+            bail!(
+                "{config_source}: `rationale_embedding = \"judge\"` needs the local judge: an \
+                 OpenAI-compatible server returns no hidden states (use \"minilm\")"
+            );
+        }
+        if config.design.repeats > 1 && config.decoding.temperature.is_none() {
+            bail!(
+                "{config_source}: `repeats = {}` with greedy decoding gives identical judgments: \
+                 set `temperature` under [decoding]",
+                config.design.repeats
+            );
+        }
+        let items = parse_judge_items(&source, &bytes, config.prompt.pairwise())?;
+        let ids: Vec<&str> = items.iter().map(|i| i.id.as_str()).collect();
+        let planned = design.judgments(&ids);
+        let marker = config.prompt.marker();
+        let injection = items
+            .iter()
+            .map(|i| response_flags(&i.prompt, marker))
+            .collect();
+        Ok(Self {
+            config,
+            source,
+            bytes,
+            items,
+            session,
+            design,
+            planned,
+            injection,
+        })
+    }
+
+    /// The store key of a planned judgment.
+    pub fn key(&self, planned: &Planned) -> JudgmentKey {
+        JudgmentKey {
+            session: self.session.clone(),
+            item: self.items[planned.item].id.clone(),
+            order: planned.order.as_str().to_owned(),
+            repeat: planned.repeat,
+            variant: planned.variant.clone(),
+        }
+    }
+
+    /// How many judgments the run makes: items × repeats × variants × orders.
+    pub fn total(&self) -> usize {
+        self.planned.len()
+    }
+}
+
+/// A run as it is queued: enough for any worker to rebuild its [`RunSpec`].
+#[derive(Serialize, Deserialize)]
+struct QueuedSpec {
+    config: JudgeConfig,
+    source: String,
+    items: String,
+    session: String,
+}
+
+impl RunSpec {
+    /// The queue entry of this run (`judge:<session>:<hash of the spec>`, or `serve:…` for a
+    /// run no other worker may claim) and its JSON.
+    pub(super) fn queued(&self, open_to_helpers: bool) -> anyhow::Result<(String, String)> {
+        let items = String::from_utf8(self.bytes.clone())
+            .with_context(|| format!("{}: expected UTF-8 text", self.source))?;
+        let json = serde_json::to_string(&QueuedSpec {
+            config: self.config.clone(),
+            source: self.source.clone(),
+            items,
+            session: self.session.clone(),
+        })?;
+        let hash = content_hash(json.as_bytes());
+        let queue = format!(
+            "{}:{}:{}",
+            if open_to_helpers { "judge" } else { "serve" },
+            self.session,
+            &hash["sha256:".len().."sha256:".len() + 16]
+        );
+        Ok((queue, json))
+    }
+
+    /// The spec of a queued run.
+    pub(super) fn from_queued(queue: &str, json: &str) -> anyhow::Result<Self> {
+        let q: QueuedSpec =
+            serde_json::from_str(json).with_context(|| format!("the queued spec of {queue}"))?;
+        Self::new(queue, q.config, q.source, q.items.into_bytes(), q.session)
+    }
+}
