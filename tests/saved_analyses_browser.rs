@@ -19,7 +19,7 @@ use serde_json::Value;
 use tribunal::analysis::Spec;
 use tribunal::sessions::session::DatasetKind;
 use tribunal_e2e::{
-    app_worker, create_session, http, ls_files_with_npy, miscalibrated_ls_files, root,
+    api_worker, app_worker, create_session, http, ls_files_with_npy, miscalibrated_ls_files, root,
     run_browser_driver, run_tribunal, stdout_json, temp_dir,
 };
 
@@ -348,5 +348,55 @@ fn analyses_without_a_page_reopen_in_a_visitors_browser_with_the_clis_numbers() 
         }
         let tol = if kind == "irt" { 1e-8 } else { 1e-9 };
         assert_same(&visitor["report"], cli, tol, kind);
+    }
+
+    // Exported and imported on a second worker: the same analyses, their datasets byte for byte.
+    let session = |w: &tribunal_e2e::Worker, id: &str| {
+        http(
+            w.authority(),
+            "GET",
+            &format!("/api/sessions/{id}"),
+            &[],
+            b"",
+        )
+        .json()
+    };
+    let export = http(
+        worker.authority(),
+        "GET",
+        &format!("/api/sessions/{id}/export"),
+        &[],
+        b"",
+    );
+    assert_eq!(export.status, 200);
+    let second = api_worker("api-analyses-import", &[]);
+    let imported = http(
+        second.authority(),
+        "POST",
+        "/api/sessions/import",
+        &[],
+        &export.body,
+    );
+    assert_eq!(
+        imported.status,
+        201,
+        "{}",
+        String::from_utf8_lossy(&imported.body)
+    );
+    let copy_id = imported.json()["id"].as_str().unwrap().to_owned();
+    let (original, copy) = (session(&worker, &id), session(&second, &copy_id));
+    assert_eq!(copy["analyses"], original["analyses"]);
+    assert_eq!(copy["analyses"].as_array().map(Vec::len), Some(7));
+    for dataset in original["datasets"].as_array().unwrap() {
+        let path = |id: &str| {
+            format!(
+                "/api/sessions/{id}/datasets/{}",
+                dataset["hash"].as_str().unwrap()
+            )
+        };
+        assert_eq!(
+            http(second.authority(), "GET", &path(&copy_id), &[], b"").body,
+            http(worker.authority(), "GET", &path(&id), &[], b"").body
+        );
     }
 }

@@ -101,42 +101,80 @@ fn now() -> f64 {
         .map_or(0.0, |p| p.now())
 }
 
-#[component]
-pub fn CalibratePage() -> impl IntoView {
-    let head = RwSignal::new("ls".to_owned());
-    let folds = RwSignal::new(CrossValidationParams::default().folds);
-    let seed = RwSignal::new(CrossValidationParams::default().seed);
-    let report = RwSignal::new(None::<(Box<Calibration>, String)>);
-    let computed = RwSignal::new(None::<Computed>);
-    // The training file (and embeddings) of each version, as read.
-    let train_read = StoredValue::new_local(None::<(u64, Upload, Option<BinaryUpload>)>);
-    let error = RwSignal::new(None::<String>);
-    let busy = RwSignal::new(false);
-    // The cross-validation of the last run: its γ and how long it took, ms.
-    let cv_done = RwSignal::new(None::<(f64, f64)>);
-    // The version of the training file (and its head and embeddings) last chosen, and the
-    // last version sent to the workers to parse and keep.
-    let version = StoredValue::new(0u64);
-    let loaded = StoredValue::new(0u64);
-    let pending = StoredValue::new_local(PendingCv::default());
-    let train_ref = NodeRef::<leptos::html::Input>::new();
-    let test_ref = NodeRef::<leptos::html::Input>::new();
-    let train_emb_ref = NodeRef::<leptos::html::Input>::new();
-    let test_emb_ref = NodeRef::<leptos::html::Input>::new();
-    // The workers (spawned below, once their reply handler exists); `r` is current while no
-    // later run has begun.
-    let pool = StoredValue::new_local(None::<WorkerPool>);
-    let send = move |k: usize, job: Job| {
-        if let Some(pool) = pool.get_value() {
+/// A calibration computed in [`WORKERS`] web workers, with the page's settings and file inputs:
+/// choosing a training file (or head) has every worker parse and keep it as a new version;
+/// [`CalibrationRun::run`] splits the cross-validation's folds across the workers, joins their
+/// losses into the curve, then has one worker refit at the chosen γ and score the head on the
+/// test rows. Copy it into closures.
+#[derive(Clone, Copy)]
+struct CalibrationRun {
+    head: RwSignal<String>,
+    folds: RwSignal<usize>,
+    seed: RwSignal<u64>,
+    report: RwSignal<Option<(Box<Calibration>, String)>>,
+    computed: RwSignal<Option<Computed>>,
+    error: RwSignal<Option<String>>,
+    busy: RwSignal<bool>,
+    /// The cross-validation of the last run: its γ and how long it took, ms.
+    cv_done: RwSignal<Option<(f64, f64)>>,
+    /// The training file (and embeddings) of each version, as read.
+    train_read: StoredValue<Option<(u64, Upload, Option<BinaryUpload>)>, LocalStorage>,
+    /// The version of the training file (and its head and embeddings) last chosen, and the
+    /// last version sent to the workers to parse and keep.
+    version: StoredValue<u64>,
+    loaded: StoredValue<u64>,
+    pending: StoredValue<PendingCv, LocalStorage>,
+    train_ref: NodeRef<leptos::html::Input>,
+    test_ref: NodeRef<leptos::html::Input>,
+    train_emb_ref: NodeRef<leptos::html::Input>,
+    test_emb_ref: NodeRef<leptos::html::Input>,
+    /// Spawned once the run exists (its replies go to [`CalibrationRun::on_reply`]).
+    pool: StoredValue<Option<WorkerPool>, LocalStorage>,
+}
+
+impl CalibrationRun {
+    fn spawn() -> Self {
+        let run = Self {
+            head: RwSignal::new("ls".to_owned()),
+            folds: RwSignal::new(CrossValidationParams::default().folds),
+            seed: RwSignal::new(CrossValidationParams::default().seed),
+            report: RwSignal::new(None),
+            computed: RwSignal::new(None),
+            error: RwSignal::new(None),
+            busy: RwSignal::new(false),
+            cv_done: RwSignal::new(None),
+            train_read: StoredValue::new_local(None),
+            version: StoredValue::new(0),
+            loaded: StoredValue::new(0),
+            pending: StoredValue::new_local(PendingCv::default()),
+            train_ref: NodeRef::new(),
+            test_ref: NodeRef::new(),
+            train_emb_ref: NodeRef::new(),
+            test_emb_ref: NodeRef::new(),
+            pool: StoredValue::new_local(None),
+        };
+        let pool = WorkerPool::spawn(WORKERS, move |reply| run.on_reply(reply));
+        run.pool.set_value(Some(pool));
+        run
+    }
+
+    fn send(self, k: usize, job: Job) {
+        if let Some(pool) = self.pool.get_value() {
             pool.send(k, job);
         }
-    };
-    let current = move |r: u64| pool.get_value().is_some_and(|p| p.is_current(r));
+    }
 
-    // Reads the test files and has the worker that holds the training rows of `v` refit them at
-    // the curve's γ and score the head.
-    let score = move |r: u64, v: u64, curve: CvCurve| {
-        let Some((inputs, params)) = pending.with_value(|p| Some((p.inputs.clone()?, p.params)))
+    /// Whether `r` is the run in flight (no later run has begun).
+    fn current(self, r: u64) -> bool {
+        self.pool.get_value().is_some_and(|p| p.is_current(r))
+    }
+
+    /// Reads the test files and has the worker that holds the training rows of `v` refit them
+    /// at the curve's γ and score the head.
+    fn score(self, r: u64, v: u64, curve: CvCurve) {
+        let Some((inputs, params)) = self
+            .pending
+            .with_value(|p| Some((p.inputs.clone()?, p.params)))
         else {
             return;
         };
@@ -152,8 +190,8 @@ pub fn CalibratePage() -> impl IntoView {
                 Ok::<_, String>((test, test_embeddings))
             };
             match files.await {
-                Ok((test, test_embeddings)) if current(r) => {
-                    let files = train_read.with_value(|t| match t {
+                Ok((test, test_embeddings)) if self.current(r) => {
+                    let files = self.train_read.with_value(|t| match t {
                         Some((kept, train, train_embeddings)) if *kept == v => role_files(
                             train,
                             train_embeddings.as_ref(),
@@ -162,8 +200,8 @@ pub fn CalibratePage() -> impl IntoView {
                         ),
                         _ => Vec::new(),
                     });
-                    pending.update_value(|p| p.files = files);
-                    send(
+                    self.pending.update_value(|p| p.files = files);
+                    self.send(
                         1,
                         Job::Calibrate {
                             request: r,
@@ -176,119 +214,127 @@ pub fn CalibratePage() -> impl IntoView {
                     )
                 }
                 Ok(_) => {}
-                Err(message) => {
-                    if current(r) {
-                        busy.set(false);
-                        error.set(Some(message));
-                    }
-                }
+                Err(message) => self.fail(r, message),
             }
         });
-    };
-    let fail = move |r: u64, message: String| {
-        if current(r) {
-            if let Some(pool) = pool.get_value() {
+    }
+
+    /// Ends run `r` with `message` (unless a later run has begun).
+    fn fail(self, r: u64, message: String) {
+        if self.current(r) {
+            if let Some(pool) = self.pool.get_value() {
                 pool.cancel();
             }
-            busy.set(false);
-            error.set(Some(message));
+            self.busy.set(false);
+            self.error.set(Some(message));
         }
-    };
-    let on_cv_folds =
-        move |r: u64, v: u64, done: Vec<usize>, result: Result<(usize, Vec<Vec<f64>>), String>| {
-            if !current(r) {
-                return;
-            }
-            let (units, losses) = match result {
-                Ok(found) => found,
-                // Both workers may fail alike: the first failure ends the run.
-                Err(message) => return fail(r, message),
-            };
-            let joined = pending.try_update_value(|p| {
-                p.units = units;
-                for (f, l) in done.into_iter().zip(losses) {
-                    if let Some(slot) = p.folds.get_mut(f) {
-                        *slot = Some(l);
-                    }
-                }
-                let all: Option<Vec<Vec<f64>>> = p.folds.iter().cloned().collect();
-                all.map(|all| {
-                    (
-                        CvCurve::from_fold_losses(&p.params.cv, p.units, all),
-                        p.started,
-                    )
-                })
-            });
-            match joined {
-                Some(Some((Ok(curve), started))) => {
-                    cv_done.set(Some((curve.chosen_gamma, now() - started)));
-                    score(r, v, curve);
-                }
-                Some(Some((Err(e), _))) => fail(r, e.to_string()),
-                _ => {}
-            }
-        };
-    let on_reply = move |reply: Reply| match reply {
-        Reply::CvFolds {
-            request: r,
-            version: v,
-            folds: done,
-            result,
-        } => on_cv_folds(r, v, done, result),
-        Reply::CalibrationLoaded {
-            version: v,
-            result: Err(message),
-        } if v == version.get_value() => error.set(Some(message)),
-        Reply::Calibrated { result, .. } => {
-            busy.set(false);
-            match result {
-                Ok(done) => {
-                    report.set(Some(done));
-                    error.set(None);
-                    computed.set(pending.with_value(|p| {
-                        let spec = CalibrationSpec {
-                            head: p.head?,
-                            calibration: p.params,
-                            ablation: None,
-                            training_curve: None,
-                        };
-                        let spec =
-                            Spec::new(Analysis::Calibration(spec), &RoleFile::inputs(&p.files));
-                        Some(Computed {
-                            spec,
-                            files: p.files.clone(),
-                        })
-                    }));
-                }
-                Err(message) => error.set(Some(message)),
-            }
-        }
-        _ => {}
-    };
-    pool.set_value(Some(WorkerPool::spawn(WORKERS, on_reply)));
+    }
 
-    // Reads the training file (and its embeddings) and has every worker parse and keep it as a
-    // new version; a file that does not parse shows its located error at once. Then runs
-    // `then` with the version.
-    let load = move |then: Option<Box<dyn FnOnce(u64)>>| {
-        let (Some(train), Ok(kind)) = (train_ref.get(), head.get_untracked().parse::<HeadKind>())
-        else {
+    /// Joins the validation losses of `done` folds; once every fold is in, the curve.
+    fn on_cv_folds(
+        self,
+        r: u64,
+        v: u64,
+        done: Vec<usize>,
+        result: Result<(usize, Vec<Vec<f64>>), String>,
+    ) {
+        let (units, losses) = match result {
+            Ok(found) => found,
+            // Both workers may fail alike: the first failure ends the run.
+            Err(message) => return self.fail(r, message),
+        };
+        let joined = self.pending.try_update_value(|p| {
+            p.units = units;
+            for (f, l) in done.into_iter().zip(losses) {
+                if let Some(slot) = p.folds.get_mut(f) {
+                    *slot = Some(l);
+                }
+            }
+            let all: Option<Vec<Vec<f64>>> = p.folds.iter().cloned().collect();
+            all.map(|all| {
+                (
+                    CvCurve::from_fold_losses(&p.params.cv, p.units, all),
+                    p.started,
+                )
+            })
+        });
+        match joined {
+            Some(Some((Ok(curve), started))) => {
+                self.cv_done
+                    .set(Some((curve.chosen_gamma, now() - started)));
+                self.score(r, v, curve);
+            }
+            Some(Some((Err(e), _))) => self.fail(r, e.to_string()),
+            _ => {}
+        }
+    }
+
+    /// The replies to the run in flight, and to the last training file chosen.
+    fn on_reply(self, reply: Reply) {
+        match reply {
+            Reply::CvFolds {
+                request: r,
+                version: v,
+                folds: done,
+                result,
+            } => self.on_cv_folds(r, v, done, result),
+            Reply::CalibrationLoaded {
+                version: v,
+                result: Err(message),
+            } if v == self.version.get_value() => self.error.set(Some(message)),
+            Reply::Calibrated { result, .. } => {
+                self.busy.set(false);
+                match result {
+                    Ok(done) => {
+                        self.report.set(Some(done));
+                        self.error.set(None);
+                        self.computed.set(self.pending.with_value(|p| {
+                            let spec = CalibrationSpec {
+                                head: p.head?,
+                                calibration: p.params,
+                                ablation: None,
+                                training_curve: None,
+                            };
+                            let spec =
+                                Spec::new(Analysis::Calibration(spec), &RoleFile::inputs(&p.files));
+                            Some(Computed {
+                                spec,
+                                files: p.files.clone(),
+                            })
+                        }));
+                    }
+                    Err(message) => self.error.set(Some(message)),
+                }
+            }
+            _ => {}
+        }
+    }
+
+    /// Reads the training file (and its embeddings) and has every worker parse and keep it as
+    /// a new version; a file that does not parse shows its located error at once. Then runs
+    /// `then` with the version.
+    fn load(self, then: Option<Box<dyn FnOnce(u64)>>) {
+        let (Some(train), Ok(kind)) = (
+            self.train_ref.get(),
+            self.head.get_untracked().parse::<HeadKind>(),
+        ) else {
             return;
         };
-        let embedding = train_emb_ref.get();
-        let v = version.get_value() + 1;
-        version.set_value(v);
+        let embedding = self.train_emb_ref.get();
+        let v = self.version.get_value() + 1;
+        self.version.set_value(v);
         spawn_local(async move {
             let files = async {
                 let upload = read(&train, "training").await?;
                 Ok::<_, String>((upload, read_binary(embedding).await?))
             };
             match files.await {
-                Ok((upload, embeddings)) if v == version.get_value() => {
-                    loaded.set_value(v);
-                    train_read.set_value(Some((v, upload.clone(), embeddings.clone())));
+                Ok((upload, embeddings)) if v == self.version.get_value() => {
+                    self.loaded.set_value(v);
+                    self.train_read
+                        .set_value(Some((v, upload.clone(), embeddings.clone())));
                     for k in 0..WORKERS {
-                        send(
+                        self.send(
                             k,
                             Job::LoadCalibration {
                                 version: v,
@@ -305,41 +351,46 @@ pub fn CalibratePage() -> impl IntoView {
                 // Another file (or head) was chosen while this one was read: a run waiting for
                 // it stops rather than cross-validate the wrong rows.
                 Ok(_) if then.is_some() => {
-                    busy.set(false);
-                    error.set(Some(
+                    self.busy.set(false);
+                    self.error.set(Some(
                         "the training file or head changed while the file was read: calibrate again"
                             .to_owned(),
                     ));
                 }
                 Ok(_) => {}
                 Err(message) => {
-                    busy.set(false);
-                    error.set(Some(message));
+                    self.busy.set(false);
+                    self.error.set(Some(message));
                 }
             }
         });
-    };
-    let reload = move |_| {
-        error.set(None);
-        load(None);
-    };
+    }
 
-    let run = move |_| {
-        let (Some(_), Some(test)) = (train_ref.get(), test_ref.get()) else {
+    /// A new training file or head: parsed at once, so that its errors show before a run.
+    fn reload(self) {
+        self.error.set(None);
+        self.load(None);
+    }
+
+    /// Cross-validates, refits and scores with the page's settings and files.
+    fn run(self) {
+        let (Some(_), Some(test)) = (self.train_ref.get(), self.test_ref.get()) else {
             return;
         };
-        let kind = match head.get_untracked().parse::<HeadKind>() {
+        let kind = match self.head.get_untracked().parse::<HeadKind>() {
             Ok(kind) => kind,
-            Err(message) => return error.set(Some(message)),
+            Err(message) => return self.error.set(Some(message)),
         };
-        busy.set(true);
-        error.set(None);
-        cv_done.set(None);
-        let started = now();
-        let seed = seed.get_untracked();
+        let Some(r) = self.pool.get_value().map(WorkerPool::begin) else {
+            return;
+        };
+        self.busy.set(true);
+        self.error.set(None);
+        self.cv_done.set(None);
+        let seed = self.seed.get_untracked();
         let params = CalibrationParams {
             cv: CrossValidationParams {
-                folds: folds.get_untracked(),
+                folds: self.folds.get_untracked(),
                 seed,
                 ..CrossValidationParams::default()
             },
@@ -349,19 +400,17 @@ pub fn CalibratePage() -> impl IntoView {
             },
             ..CalibrationParams::default()
         };
-        let Some(r) = pool.get_value().map(WorkerPool::begin) else {
-            return;
-        };
-        pending.set_value(PendingCv {
+        self.pending.set_value(PendingCv {
             head: Some(kind),
             params,
             folds: vec![None; params.cv.folds],
             units: 0,
-            started,
+            started: now(),
             inputs: Some(Inputs {
                 test,
-                test_embeddings: test_emb_ref.get(),
-                train_embedding_file: train_emb_ref
+                test_embeddings: self.test_emb_ref.get(),
+                train_embedding_file: self
+                    .train_emb_ref
                     .get()
                     .and_then(|input| input.files())
                     .is_some_and(|files| files.length() > 0),
@@ -372,7 +421,7 @@ pub fn CalibratePage() -> impl IntoView {
         // was chosen); the test files are read once the curve is joined.
         let start_folds = move |v: u64| {
             for k in 0..WORKERS {
-                send(
+                self.send(
                     k,
                     Job::CvFolds {
                         request: r,
@@ -383,59 +432,98 @@ pub fn CalibratePage() -> impl IntoView {
                 );
             }
         };
-        if loaded.get_value() == version.get_value() && version.get_value() > 0 {
-            start_folds(version.get_value());
+        let version = self.version.get_value();
+        if self.loaded.get_value() == version && version > 0 {
+            start_folds(version);
         } else {
-            load(Some(Box::new(start_folds)));
+            self.load(Some(Box::new(start_folds)));
         }
-    };
+    }
+}
 
+#[component]
+pub fn CalibratePage() -> impl IntoView {
+    let run = CalibrationRun::spawn();
     view! {
         <section id="calibrate" class="card">
             <h2>"Calibrate"</h2>
-            <p class="hint">
-                "Fit a head on the judge's rationale embeddings and scores (seed 000) with γ chosen by k-fold cross-validation, then compare it with the judge on test rows. Columns — "
-                <code>"ls"</code> ": " <code>"embedding,score,human"</code> "; "
-                <code>"mn"</code> ": " <code>"embedding,p_1…p_K,human"</code> "; "
-                <code>"btl"</code> ": " <code>"embedding,p,human"</code> "; "
-                <code>"btl2"</code> ": " <code>"embedding_1,embedding_2,score_1,score_2,human"</code> "; "
-                <code>"pl"</code> ": " <code>"list,rank,embedding,score"</code>
-                " (an embedding is space-separated numbers, or, for ls, mn and btl, row i of a "
-                <code>".npy"</code> " / " <code>".safetensors"</code> " array chosen below). Everything runs in this browser; the same numbers as "
-                <code>"tribunal stats calibrate"</code> "."
-            </p>
-            <div class="controls">
-                <label>"Head "
-                    <select id="cal-head" on:change=move |ev| { head.set(event_target_value(&ev)); reload(()); }>
-                        {["ls", "mn", "btl", "btl2", "pl"].into_iter().map(|k| view! {
-                            <option value=k selected=move || head.get() == k>{k}</option>
-                        }).collect_view()}
-                    </select>
-                </label>
-                <label>"Folds "
-                    <input id="cal-folds" type="number" min="2" prop:value=move || folds.get().to_string()
-                        on:change=move |ev| folds.set(event_target_value(&ev).parse().unwrap_or(5)) />
-                </label>
-                <label>"Seed "
-                    <input id="cal-seed" type="number" min="0" prop:value=move || seed.get().to_string()
-                        on:change=move |ev| seed.set(event_target_value(&ev).parse().unwrap_or(0)) />
-                </label>
-                <label class="file">"Training CSV " <input id="cal-train" type="file" accept=".csv" node_ref=train_ref on:change=move |_| reload(()) /></label>
-                <label class="file">"Test CSV " <input id="cal-test" type="file" accept=".csv" node_ref=test_ref /></label>
-                <label class="file">"Training embeddings (optional) " <input id="cal-train-emb" type="file" accept=".npy,.safetensors" node_ref=train_emb_ref on:change=move |_| reload(()) /></label>
-                <label class="file">"Test embeddings " <input id="cal-test-emb" type="file" accept=".npy,.safetensors" node_ref=test_emb_ref /></label>
-                <button id="cal-run" on:click=run>"Calibrate"</button>
-            </div>
-            {move || cv_done.get().map(|(gamma, ms)| view! {
-                <p id="cal-cv" class="hint" data-gamma=gamma.to_string() data-ms=ms.to_string()>
-                    {format!("{}-fold cross-validation over {} γ in {WORKERS} web workers: {ms:.0} ms, γ = {gamma:.4e}", folds.get_untracked(), CrossValidationParams::default().grid.points)}
-                </p>
-            })}
-            {move || busy.get().then(|| view! { <p class="busy">{move || if cv_done.get().is_some() { "scoring on the test rows…" } else { "cross-validating…" }}</p> })}
-            {move || error.get().map(|m| view! { <div id="cal-error" class="error" role="alert">{m}</div> })}
-            {move || report.get().map(|(r, model)| view! { <CalibrationView calibration=*r model /> })}
-            <SaveAndShare computed title="Calibration" prefix="cal-" />
+            <CalibrateHint />
+            <CalibrateControls run />
+            <CalibrationStatus run />
+            {move || run.report.get().map(|(r, model)| view! { <CalibrationView calibration=*r model /> })}
+            <SaveAndShare computed=run.computed title="Calibration" prefix="cal-" />
         </section>
+    }
+}
+
+/// What the page does and the columns each head reads.
+#[component]
+fn CalibrateHint() -> impl IntoView {
+    view! {
+        <p class="hint">
+            "Fit a head on the judge's rationale embeddings and scores (seed 000) with γ chosen by k-fold cross-validation, then compare it with the judge on test rows. Columns — "
+            <code>"ls"</code> ": " <code>"embedding,score,human"</code> "; "
+            <code>"mn"</code> ": " <code>"embedding,p_1…p_K,human"</code> "; "
+            <code>"btl"</code> ": " <code>"embedding,p,human"</code> "; "
+            <code>"btl2"</code> ": " <code>"embedding_1,embedding_2,score_1,score_2,human"</code> "; "
+            <code>"pl"</code> ": " <code>"list,rank,embedding,score"</code>
+            " (an embedding is space-separated numbers, or, for ls, mn and btl, row i of a "
+            <code>".npy"</code> " / " <code>".safetensors"</code> " array chosen below). Everything runs in this browser; the same numbers as "
+            <code>"tribunal stats calibrate"</code> "."
+        </p>
+    }
+}
+
+/// The head, folds, seed and files of a calibration, and its button.
+#[component]
+fn CalibrateControls(run: CalibrationRun) -> impl IntoView {
+    let CalibrationRun {
+        head, folds, seed, ..
+    } = run;
+    view! {
+        <div class="controls">
+            <label>"Head "
+                <select id="cal-head" on:change=move |ev| { head.set(event_target_value(&ev)); run.reload(); }>
+                    {["ls", "mn", "btl", "btl2", "pl"].into_iter().map(|k| view! {
+                        <option value=k selected=move || head.get() == k>{k}</option>
+                    }).collect_view()}
+                </select>
+            </label>
+            <label>"Folds "
+                <input id="cal-folds" type="number" min="2" prop:value=move || folds.get().to_string()
+                    on:change=move |ev| folds.set(event_target_value(&ev).parse().unwrap_or(5)) />
+            </label>
+            <label>"Seed "
+                <input id="cal-seed" type="number" min="0" prop:value=move || seed.get().to_string()
+                    on:change=move |ev| seed.set(event_target_value(&ev).parse().unwrap_or(0)) />
+            </label>
+            <label class="file">"Training CSV " <input id="cal-train" type="file" accept=".csv" node_ref=run.train_ref on:change=move |_| run.reload() /></label>
+            <label class="file">"Test CSV " <input id="cal-test" type="file" accept=".csv" node_ref=run.test_ref /></label>
+            <label class="file">"Training embeddings (optional) " <input id="cal-train-emb" type="file" accept=".npy,.safetensors" node_ref=run.train_emb_ref on:change=move |_| run.reload() /></label>
+            <label class="file">"Test embeddings " <input id="cal-test-emb" type="file" accept=".npy,.safetensors" node_ref=run.test_emb_ref /></label>
+            <button id="cal-run" on:click=move |_| run.run()>"Calibrate"</button>
+        </div>
+    }
+}
+
+/// How the cross-validation went, whether the run is busy, and its error.
+#[component]
+fn CalibrationStatus(run: CalibrationRun) -> impl IntoView {
+    let CalibrationRun {
+        folds,
+        cv_done,
+        busy,
+        error,
+        ..
+    } = run;
+    view! {
+        {move || cv_done.get().map(|(gamma, ms)| view! {
+            <p id="cal-cv" class="hint" data-gamma=gamma.to_string() data-ms=ms.to_string()>
+                {format!("{}-fold cross-validation over {} γ in {WORKERS} web workers: {ms:.0} ms, γ = {gamma:.4e}", folds.get_untracked(), CrossValidationParams::default().grid.points)}
+            </p>
+        })}
+        {move || busy.get().then(|| view! { <p class="busy">{move || if cv_done.get().is_some() { "scoring on the test rows…" } else { "cross-validating…" }}</p> })}
+        {move || error.get().map(|m| view! { <div id="cal-error" class="error" role="alert">{m}</div> })}
     }
 }
 

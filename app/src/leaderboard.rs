@@ -15,7 +15,7 @@ use tribunal::math::resample::BootstrapParams;
 use tribunal::rankings::anchor::Anchor;
 use tribunal::rankings::bradley_terry::BradleyTerryParams;
 use tribunal::rankings::bt_bootstrap::Replicate;
-use tribunal::rankings::judge_study::JudgeStudy;
+use tribunal::rankings::judge_study::{ConformalRun, JudgeStudy};
 use tribunal::rankings::leaderboard::Leaderboard;
 use tribunal_app::stats_worker::{Job, Reply, RoleFile, Upload};
 use web_sys::HtmlInputElement;
@@ -306,8 +306,6 @@ pub fn LeaderboardPage() -> impl IntoView {
             computed.set(now);
         }
     });
-    let study = AnalysisRun::spawn();
-
     let fit = move |upload: Upload| run.fit(upload, spec());
     let on_battles = move |ev: leptos::ev::Event| {
         let input: HtmlInputElement = event_target(&ev);
@@ -335,48 +333,6 @@ pub fn LeaderboardPage() -> impl IntoView {
             .get()
             .map(|lb| lb.ratings.into_iter().map(|r| r.model).collect::<Vec<_>>())
             .unwrap_or_default()
-    };
-
-    let human_ref = NodeRef::<leptos::html::Input>::new();
-    let judge_ref = NodeRef::<leptos::html::Input>::new();
-    let scored_ref = NodeRef::<leptos::html::Input>::new();
-    let key = RwSignal::new("id".to_owned());
-    let run_study = move |_| {
-        let (Some(h), Some(j), Some(sc)) = (human_ref.get(), judge_ref.get(), scored_ref.get())
-        else {
-            return;
-        };
-        study.busy.set(true);
-        spawn_local(async move {
-            let files = match (read(&h).await, read(&j).await, read(&sc).await) {
-                (_, _, Some(Ok(scored))) => {
-                    Ok((None, vec![RoleFile::text("scored_battles", scored)]))
-                }
-                (Some(Ok(human)), Some(Ok(judge)), _) => Ok((
-                    Some(key.get_untracked()),
-                    vec![
-                        RoleFile::text("human", human),
-                        RoleFile::text("judge", judge),
-                    ],
-                )),
-                (Some(Err(e)), _, _) | (_, Some(Err(e)), _) | (_, _, Some(Err(e))) => Err(e),
-                _ => Err(
-                    "choose a scored-battles CSV, or both a human and a judge battles CSV"
-                        .to_owned(),
-                ),
-            };
-            match files {
-                Ok((key, files)) => {
-                    let analysis = Analysis::JudgeStudy(StudySpec {
-                        key,
-                        ..StudySpec::default()
-                    });
-                    let spec = Spec::new(analysis, &RoleFile::inputs(&files));
-                    study.run(Computed { spec, files });
-                }
-                Err(message) => study.fail(message),
-            }
-        });
     };
 
     view! {
@@ -434,29 +390,7 @@ pub fn LeaderboardPage() -> impl IntoView {
             <BoardRunView run />
             <SaveAndShare computed title="Leaderboard" />
         </section>
-        <section id="judge" class="card">
-            <h2>"Judge against humans"</h2>
-            <p class="hint">
-                "Either a human battles CSV and a judge battles CSV that share a key column (LLMFAO: "
-                <code>"crowd-comparisons.csv"</code> " and " <code>"gpt4-crowd-comparisons.csv"</code> " on " <code>"id"</code>
-                "), or one scored-battles CSV with " <code>"score"</code> " or " <code>"score_ab,score_ba"</code>
-                " and " <code>"human"</code> " columns. Soft-Elo needs judge scores; with verdicts only, hard and label-smoothed targets are compared."
-            </p>
-            <div class="controls">
-                <label class="file">"Human battles " <input id="human-input" type="file" accept=".csv" node_ref=human_ref /></label>
-                <label class="file">"Judge battles " <input id="judge-input" type="file" accept=".csv" node_ref=judge_ref /></label>
-                <label>"Key column " <input id="key" type="text" prop:value=move || key.get() on:change=move |ev| key.set(event_target_value(&ev)) /></label>
-                <label class="file">"or scored battles " <input id="scored-input" type="file" accept=".csv" node_ref=scored_ref /></label>
-                <button id="run-study" on:click=run_study>"Compare"</button>
-            </div>
-            {move || study.busy.get().then(|| view! { <p class="busy">"fitting the held-out protocol…"</p> })}
-            {move || study.error.get().map(|m| view! { <div id="study-error" class="error" role="alert">{m}</div> })}
-            {move || match study.report.get() {
-                Some(Report::JudgeStudy(s)) => Some(view! { <StudyView study=*s /> }),
-                _ => None,
-            }}
-            <SaveAndShare computed=study.computed title="Judge against humans" prefix="study-" />
-        </section>
+        <StudyCard />
     }
 }
 
@@ -555,6 +489,132 @@ pub fn LeaderboardView(lb: Leaderboard) -> impl IntoView {
     }
 }
 
+/// A judge against human labels (`tribunal stats soft-elo`): a human and a judge battles CSV
+/// joined on a key column, or one scored-battles CSV.
+#[component]
+fn StudyCard() -> impl IntoView {
+    let study = AnalysisRun::spawn();
+    let human_ref = NodeRef::<leptos::html::Input>::new();
+    let judge_ref = NodeRef::<leptos::html::Input>::new();
+    let scored_ref = NodeRef::<leptos::html::Input>::new();
+    let key = RwSignal::new("id".to_owned());
+    let run_study = move |_| {
+        let (Some(h), Some(j), Some(sc)) = (human_ref.get(), judge_ref.get(), scored_ref.get())
+        else {
+            return;
+        };
+        study.busy.set(true);
+        spawn_local(async move {
+            let files = match (read(&h).await, read(&j).await, read(&sc).await) {
+                (_, _, Some(Ok(scored))) => {
+                    Ok((None, vec![RoleFile::text("scored_battles", scored)]))
+                }
+                (Some(Ok(human)), Some(Ok(judge)), _) => Ok((
+                    Some(key.get_untracked()),
+                    vec![
+                        RoleFile::text("human", human),
+                        RoleFile::text("judge", judge),
+                    ],
+                )),
+                (Some(Err(e)), _, _) | (_, Some(Err(e)), _) | (_, _, Some(Err(e))) => Err(e),
+                _ => Err(
+                    "choose a scored-battles CSV, or both a human and a judge battles CSV"
+                        .to_owned(),
+                ),
+            };
+            match files {
+                Ok((key, files)) => {
+                    let analysis = Analysis::JudgeStudy(StudySpec {
+                        key,
+                        ..StudySpec::default()
+                    });
+                    let spec = Spec::new(analysis, &RoleFile::inputs(&files));
+                    study.run(Computed { spec, files });
+                }
+                Err(message) => study.fail(message),
+            }
+        });
+    };
+
+    view! {
+        <section id="judge" class="card">
+            <h2>"Judge against humans"</h2>
+            <p class="hint">
+                "Either a human battles CSV and a judge battles CSV that share a key column (LLMFAO: "
+                <code>"crowd-comparisons.csv"</code> " and " <code>"gpt4-crowd-comparisons.csv"</code> " on " <code>"id"</code>
+                "), or one scored-battles CSV with " <code>"score"</code> " or " <code>"score_ab,score_ba"</code>
+                " and " <code>"human"</code> " columns. Soft-Elo needs judge scores; with verdicts only, hard and label-smoothed targets are compared."
+            </p>
+            <div class="controls">
+                <label class="file">"Human battles " <input id="human-input" type="file" accept=".csv" node_ref=human_ref /></label>
+                <label class="file">"Judge battles " <input id="judge-input" type="file" accept=".csv" node_ref=judge_ref /></label>
+                <label>"Key column " <input id="key" type="text" prop:value=move || key.get() on:change=move |ev| key.set(event_target_value(&ev)) /></label>
+                <label class="file">"or scored battles " <input id="scored-input" type="file" accept=".csv" node_ref=scored_ref /></label>
+                <button id="run-study" on:click=run_study>"Compare"</button>
+            </div>
+            {move || study.busy.get().then(|| view! { <p class="busy">"fitting the held-out protocol…"</p> })}
+            {move || study.error.get().map(|m| view! { <div id="study-error" class="error" role="alert">{m}</div> })}
+            {move || match study.report.get() {
+                Some(Report::JudgeStudy(s)) => Some(view! { <StudyView study=*s /> }),
+                _ => None,
+            }}
+            <SaveAndShare computed=study.computed title="Judge against humans" prefix="study-" />
+        </section>
+    }
+}
+
+/// The split-conformal intervals of one target kind at a time (chosen in a selector) as a
+/// forest plot beside the human Elo.
+#[component]
+fn ConformalForest(conformal: Vec<Option<ConformalRun>>, alpha: f64) -> impl IntoView {
+    let targets: Vec<String> = conformal
+        .iter()
+        .flatten()
+        .map(|c| c.target.clone())
+        .collect();
+    let chosen = RwSignal::new(targets.last().cloned().unwrap_or_default());
+    let forest = move || {
+        let c = conformal
+            .iter()
+            .flatten()
+            .find(|c| c.target == chosen.get())?
+            .clone();
+        let mut intervals = c.intervals.clone();
+        intervals.sort_by(|a, b| b.human_elo.total_cmp(&a.human_elo));
+        let rows: Vec<ForestRow> = intervals
+            .iter()
+            .map(|i| ForestRow {
+                label: i.model.clone(),
+                estimate: i.interval.estimate,
+                ci: None,
+                band: Some((i.interval.lower, i.interval.upper)),
+                reference: Some(i.human_elo),
+            })
+            .collect();
+        let caption = format!(
+            "{}: held-out judge Elo (dot), split-conformal interval for a new model (band, α = {alpha}), human Elo (diamond); by human Elo",
+            c.target
+        );
+        Some(view! { <ForestPlot rows caption /> })
+    };
+    let selector = (!targets.is_empty()).then(|| {
+        view! {
+            <label>"Conformal intervals for "
+                <select id="conformal-target" on:change=move |ev| chosen.set(event_target_value(&ev))>
+                    {targets
+                        .iter()
+                        .map(|t| view! { <option value=t.clone() selected=*t == chosen.get_untracked()>{t.clone()}</option> })
+                        .collect_view()}
+                </select>
+            </label>
+        }
+    });
+    view! {
+        {selector}
+        {forest}
+    }
+}
+
 /// A judge study: agreement, held-out runs, conformal intervals, residuals, reliability.
 #[component]
 pub(crate) fn StudyView(study: JudgeStudy) -> impl IntoView {
@@ -613,51 +673,6 @@ pub(crate) fn StudyView(study: JudgeStudy) -> impl IntoView {
             }
         })
         .collect_view();
-    let targets: Vec<String> = study
-        .conformal
-        .iter()
-        .flatten()
-        .map(|c| c.target.clone())
-        .collect();
-    let chosen = RwSignal::new(targets.last().cloned().unwrap_or_default());
-    let conformal = study.conformal.clone();
-    let alpha = study.settings.conformal.conformal.alpha;
-    let forest = move || {
-        let c = conformal
-            .iter()
-            .flatten()
-            .find(|c| c.target == chosen.get())?
-            .clone();
-        let mut intervals = c.intervals.clone();
-        intervals.sort_by(|a, b| b.human_elo.total_cmp(&a.human_elo));
-        let rows: Vec<ForestRow> = intervals
-            .iter()
-            .map(|i| ForestRow {
-                label: i.model.clone(),
-                estimate: i.interval.estimate,
-                ci: None,
-                band: Some((i.interval.lower, i.interval.upper)),
-                reference: Some(i.human_elo),
-            })
-            .collect();
-        let caption = format!(
-            "{}: held-out judge Elo (dot), split-conformal interval for a new model (band, α = {alpha}), human Elo (diamond); by human Elo",
-            c.target
-        );
-        Some(view! { <ForestPlot rows caption /> })
-    };
-    let selector = (!targets.is_empty()).then(|| {
-        view! {
-            <label>"Conformal intervals for "
-                <select id="conformal-target" on:change=move |ev| chosen.set(event_target_value(&ev))>
-                    {targets
-                        .iter()
-                        .map(|t| view! { <option value=t.clone() selected=*t == chosen.get_untracked()>{t.clone()}</option> })
-                        .collect_view()}
-                </select>
-            </label>
-        }
-    });
     let reliability = study.calibration.as_ref().map(|c| {
         let bins = c
             .bins
@@ -685,8 +700,7 @@ pub(crate) fn StudyView(study: JudgeStudy) -> impl IntoView {
             <ScatterPlot series x_label="human Elo" y_label="held-out residual (judge − human Elo)" />
             {reliability}
         </div>
-        {selector}
-        {forest}
+        <ConformalForest conformal=study.conformal.clone() alpha=study.settings.conformal.conformal.alpha />
         <details>
             <summary>"Human and judge leaderboards side by side (all battles, hard targets)"</summary>
             <table class="ratings" id="side-by-side">

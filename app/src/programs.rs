@@ -89,37 +89,41 @@ async fn sandbox(
     serde_json::from_str(&out.as_string().unwrap_or_default()).map_err(|e| e.to_string())
 }
 
-#[component]
-pub fn ProgramsPage() -> impl IntoView {
-    let share = RwSignal::new(ProgramReportParams::default().validation_share);
-    let top_k = RwSignal::new(String::new());
-    let seed = RwSignal::new(0u64);
-    let limit = RwSignal::new(200.0f64);
-    let budget = RwSignal::new(0.0f64);
-    let programs = RwSignal::new(Vec::<Program>::new());
-    let name = RwSignal::new("my_program".to_owned());
-    let code = RwSignal::new(EXAMPLE.to_owned());
-    let fitted = AnalysisRun::spawn();
-    let failures = RwSignal::new(Vec::<SandboxResult>::new());
-    let progress = RwSignal::new(String::new());
-    // The uploads and user scores of the request in flight, kept for its second job.
-    let pending = StoredValue::new(None::<(Upload, Option<Upload>, Option<Upload>)>);
-    let pairs_ref = NodeRef::<leptos::html::Input>::new();
-    let llm_ref = NodeRef::<leptos::html::Input>::new();
-    let probes_ref = NodeRef::<leptos::html::Input>::new();
+/// The settings of a programs report, as the form holds them.
+#[derive(Clone, Copy)]
+struct ProgramSettings {
+    share: RwSignal<f64>,
+    top_k: RwSignal<String>,
+    seed: RwSignal<u64>,
+    /// The sandbox's time limit per call, ms.
+    limit: RwSignal<f64>,
+    budget: RwSignal<f64>,
+}
 
-    let params = move || -> Result<ProgramReportParams, String> {
-        let top_k = match top_k.get_untracked().trim() {
+impl ProgramSettings {
+    fn new() -> Self {
+        Self {
+            share: RwSignal::new(ProgramReportParams::default().validation_share),
+            top_k: RwSignal::new(String::new()),
+            seed: RwSignal::new(0),
+            limit: RwSignal::new(200.0),
+            budget: RwSignal::new(0.0),
+        }
+    }
+
+    /// The report's settings, or why the form does not give any.
+    fn params(self) -> Result<ProgramReportParams, String> {
+        let top_k = match self.top_k.get_untracked().trim() {
             "" => None,
             k => Some(
                 k.parse::<usize>()
                     .map_err(|_| format!("committee size: expected a whole number, found `{k}`"))?,
             ),
         };
-        let seed = seed.get_untracked();
+        let seed = self.seed.get_untracked();
         Ok(ProgramReportParams {
-            validation_share: share.get_untracked(),
-            budget: budget.get_untracked(),
+            validation_share: self.share.get_untracked(),
+            budget: self.budget.get_untracked(),
             seed,
             votes: VoteParams {
                 top_k,
@@ -135,7 +139,21 @@ pub fn ProgramsPage() -> impl IntoView {
             },
             ..ProgramReportParams::default()
         })
-    };
+    }
+}
+
+#[component]
+pub fn ProgramsPage() -> impl IntoView {
+    let settings = ProgramSettings::new();
+    let programs = RwSignal::new(Vec::<Program>::new());
+    let fitted = AnalysisRun::spawn();
+    let failures = RwSignal::new(Vec::<SandboxResult>::new());
+    let progress = RwSignal::new(String::new());
+    // The uploads and user scores of the request in flight, kept for its second job.
+    let pending = StoredValue::new(None::<(Upload, Option<Upload>, Option<Upload>)>);
+    let pairs_ref = NodeRef::<leptos::html::Input>::new();
+    let llm_ref = NodeRef::<leptos::html::Input>::new();
+    let probes_ref = NodeRef::<leptos::html::Input>::new();
 
     let fail = move |message: String| {
         fitted.fail(message);
@@ -147,7 +165,7 @@ pub fn ProgramsPage() -> impl IntoView {
         let Some((pairs, llm, probes)) = pending.get_value() else {
             return;
         };
-        let params = match params() {
+        let params = match settings.params() {
             Ok(params) => params,
             Err(message) => return fail(message),
         };
@@ -177,7 +195,14 @@ pub fn ProgramsPage() -> impl IntoView {
             Ok(texts_to_score) => {
                 let user = programs.get_untracked();
                 spawn_local(async move {
-                    match sandbox(&user, &texts_to_score, limit.get_untracked(), progress).await {
+                    match sandbox(
+                        &user,
+                        &texts_to_score,
+                        settings.limit.get_untracked(),
+                        progress,
+                    )
+                    .await
+                    {
                         // A newer run replaced this one while its programs ran.
                         Ok(_) if request != latest.get_value() => {}
                         Ok(results) => {
@@ -239,10 +264,92 @@ pub fn ProgramsPage() -> impl IntoView {
         });
     };
 
+    view! {
+        <section id="programs" class="card">
+            <h2>"Programs"</h2>
+            <ProgramsHint />
+            <div class="controls">
+                <label class="file">"Pairs CSV " <input id="prog-pairs" type="file" accept=".csv" node_ref=pairs_ref /></label>
+                <label class="file">"LLM verdicts " <input id="prog-llm" type="file" accept=".csv,.jsonl" node_ref=llm_ref /></label>
+                <label class="file">"Bias probes " <input id="prog-probes" type="file" accept=".csv" node_ref=probes_ref /></label>
+            </div>
+            <ProgramSettingsView settings />
+            <ProgramEditor programs error=fitted.error />
+            <button id="prog-run" on:click=run>"Run programs"</button>
+            {move || fitted.busy.get().then(|| view! { <p class="busy" id="prog-progress">{move || progress.get()}</p> })}
+            {move || fitted.error.get().map(|m| view! { <div id="prog-error" class="error" role="alert">{m}</div> })}
+            {move || (!failures.get().is_empty()).then(|| view! { <FailuresTable results=failures.get() /> })}
+            {move || match fitted.report.get() {
+                Some(Report::Programs(report)) => Some(view! { <ProgramsView report=*report /> }),
+                _ => None,
+            }}
+            <SaveAndShare computed=fitted.computed title="Programs" prefix="prog-" />
+        </section>
+    }
+}
+
+/// What the page does and the files it reads.
+#[component]
+fn ProgramsHint() -> impl IntoView {
+    view! {
+        <p class="hint">
+            "Programmatic judges (seed 004): ten built-in rubric programs and your own JavaScript score both answers of each pair; thresholds and the committee are chosen on a seeded validation split, a label model weighs the committee's votes, and uncertain pairs can be routed to an LLM judge. Pairs: "
+            <code>"id,instruction,response,response_b,label"</code> " (label " <code>"a"</code> ", " <code>"b"</code> ", " <code>"tie"</code> " or empty); LLM verdicts: "
+            <code>"id,label"</code> "; probes: " <code>"id,bias,variant,instruction,response,response_b,biased"</code>
+            ". Everything runs in this browser; the same numbers as " <code>"tribunal stats programs"</code> "."
+        </p>
+    }
+}
+
+/// The validation share, committee size, seed, escalation share and the sandbox's time limit.
+#[component]
+fn ProgramSettingsView(settings: ProgramSettings) -> impl IntoView {
+    let ProgramSettings {
+        share,
+        top_k,
+        seed,
+        limit,
+        budget,
+    } = settings;
+    view! {
+        <div class="controls">
+            <label>"Validation share "
+                <input id="prog-share" type="number" min="0.05" max="0.95" step="0.05" prop:value=move || share.get().to_string()
+                    on:change=move |ev| share.set(event_target_value(&ev).parse().unwrap_or(0.3)) />
+            </label>
+            <label>"Committee size (empty: all above chance) "
+                <input id="prog-topk" type="text" size="4" prop:value=move || top_k.get()
+                    on:change=move |ev| top_k.set(event_target_value(&ev)) />
+            </label>
+            <label>"Seed "
+                <input id="prog-seed" type="number" min="0" prop:value=move || seed.get().to_string()
+                    on:change=move |ev| seed.set(event_target_value(&ev).parse().unwrap_or(0)) />
+            </label>
+            <label>"Escalate to the LLM (share) "
+                <input id="prog-budget" type="number" min="0" max="1" step="0.05" prop:value=move || budget.get().to_string()
+                    on:change=move |ev| budget.set(event_target_value(&ev).parse().unwrap_or(0.0)) />
+            </label>
+            <label>"Time limit per call (ms) "
+                <input id="prog-limit" type="number" min="10" prop:value=move || limit.get().to_string()
+                    on:change=move |ev| limit.set(event_target_value(&ev).parse().unwrap_or(200.0)) />
+            </label>
+        </div>
+    }
+}
+
+/// The user's own programs: a name and JavaScript code to add, and the list to remove from; a
+/// bad name shows in `error`.
+#[component]
+fn ProgramEditor(
+    programs: RwSignal<Vec<Program>>,
+    error: RwSignal<Option<String>>,
+) -> impl IntoView {
+    let name = RwSignal::new("my_program".to_owned());
+    let code = RwSignal::new(EXAMPLE.to_owned());
     let add = move |_| {
         let n = name.get_untracked().trim().to_owned();
         if n.is_empty() || n.contains([',', '"', '\n']) {
-            fitted.error.set(Some(
+            error.set(Some(
                 "program name: expected a non-empty name without commas or quotes".to_owned(),
             ));
             return;
@@ -257,69 +364,24 @@ pub fn ProgramsPage() -> impl IntoView {
     };
 
     view! {
-        <section id="programs" class="card">
-            <h2>"Programs"</h2>
-            <p class="hint">
-                "Programmatic judges (seed 004): ten built-in rubric programs and your own JavaScript score both answers of each pair; thresholds and the committee are chosen on a seeded validation split, a label model weighs the committee's votes, and uncertain pairs can be routed to an LLM judge. Pairs: "
-                <code>"id,instruction,response,response_b,label"</code> " (label " <code>"a"</code> ", " <code>"b"</code> ", " <code>"tie"</code> " or empty); LLM verdicts: "
-                <code>"id,label"</code> "; probes: " <code>"id,bias,variant,instruction,response,response_b,biased"</code>
-                ". Everything runs in this browser; the same numbers as " <code>"tribunal stats programs"</code> "."
-            </p>
-            <div class="controls">
-                <label class="file">"Pairs CSV " <input id="prog-pairs" type="file" accept=".csv" node_ref=pairs_ref /></label>
-                <label class="file">"LLM verdicts " <input id="prog-llm" type="file" accept=".csv,.jsonl" node_ref=llm_ref /></label>
-                <label class="file">"Bias probes " <input id="prog-probes" type="file" accept=".csv" node_ref=probes_ref /></label>
-            </div>
-            <div class="controls">
-                <label>"Validation share "
-                    <input id="prog-share" type="number" min="0.05" max="0.95" step="0.05" prop:value=move || share.get().to_string()
-                        on:change=move |ev| share.set(event_target_value(&ev).parse().unwrap_or(0.3)) />
-                </label>
-                <label>"Committee size (empty: all above chance) "
-                    <input id="prog-topk" type="text" size="4" prop:value=move || top_k.get()
-                        on:change=move |ev| top_k.set(event_target_value(&ev)) />
-                </label>
-                <label>"Seed "
-                    <input id="prog-seed" type="number" min="0" prop:value=move || seed.get().to_string()
-                        on:change=move |ev| seed.set(event_target_value(&ev).parse().unwrap_or(0)) />
-                </label>
-                <label>"Escalate to the LLM (share) "
-                    <input id="prog-budget" type="number" min="0" max="1" step="0.05" prop:value=move || budget.get().to_string()
-                        on:change=move |ev| budget.set(event_target_value(&ev).parse().unwrap_or(0.0)) />
-                </label>
-                <label>"Time limit per call (ms) "
-                    <input id="prog-limit" type="number" min="10" prop:value=move || limit.get().to_string()
-                        on:change=move |ev| limit.set(event_target_value(&ev).parse().unwrap_or(200.0)) />
-                </label>
-            </div>
-            <details open>
-                <summary>"Your programs"</summary>
-                <label>"Name " <input id="prog-name" type="text" prop:value=move || name.get()
-                    on:change=move |ev| name.set(event_target_value(&ev)) /></label>
-                <textarea id="prog-code" class="code" prop:value=move || code.get()
-                    on:input=move |ev| code.set(event_target_value(&ev))></textarea>
-                <button id="prog-add" on:click=add>"Add program"</button>
-                <ul id="prog-user">
-                    {move || programs.get().into_iter().map(|p| {
-                        let n = p.name.clone();
-                        view! {
-                            <li data-name=p.name.clone()><code>{p.name.clone()}</code>" "
-                                <button class="remove" on:click=move |_| programs.update(|l| l.retain(|q| q.name != n))>"remove"</button>
-                            </li>
-                        }
-                    }).collect_view()}
-                </ul>
-            </details>
-            <button id="prog-run" on:click=run>"Run programs"</button>
-            {move || fitted.busy.get().then(|| view! { <p class="busy" id="prog-progress">{move || progress.get()}</p> })}
-            {move || fitted.error.get().map(|m| view! { <div id="prog-error" class="error" role="alert">{m}</div> })}
-            {move || (!failures.get().is_empty()).then(|| view! { <FailuresTable results=failures.get() /> })}
-            {move || match fitted.report.get() {
-                Some(Report::Programs(report)) => Some(view! { <ProgramsView report=*report /> }),
-                _ => None,
-            }}
-            <SaveAndShare computed=fitted.computed title="Programs" prefix="prog-" />
-        </section>
+        <details open>
+            <summary>"Your programs"</summary>
+            <label>"Name " <input id="prog-name" type="text" prop:value=move || name.get()
+                on:change=move |ev| name.set(event_target_value(&ev)) /></label>
+            <textarea id="prog-code" class="code" prop:value=move || code.get()
+                on:input=move |ev| code.set(event_target_value(&ev))></textarea>
+            <button id="prog-add" on:click=add>"Add program"</button>
+            <ul id="prog-user">
+                {move || programs.get().into_iter().map(|p| {
+                    let n = p.name.clone();
+                    view! {
+                        <li data-name=p.name.clone()><code>{p.name.clone()}</code>" "
+                            <button class="remove" on:click=move |_| programs.update(|l| l.retain(|q| q.name != n))>"remove"</button>
+                        </li>
+                    }
+                }).collect_view()}
+            </ul>
+        </details>
     }
 }
 

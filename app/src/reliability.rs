@@ -159,35 +159,7 @@ pub fn ReliabilityPage() -> impl IntoView {
     view! {
         <section id="reliability" class="card">
             <h2>"Reliability"</h2>
-            <p class="hint">
-                "A long-format ratings CSV (one row per item, rater and score; e.g. LLMFAO's "
-                <code>"crowd-comparisons.csv"</code> " with columns " <code>"id,worker,winner"</code>
-                ", nominal) gives Krippendorff's α of its raters; each judge's CSV (a file without the rater column is one judge named after the file) is compared with the raters' majority label by Cohen's κ. Intervals resample items with the seed — the same numbers as "
-                <code>"tribunal stats agree"</code> "."
-            </p>
-            <div class="controls">
-                {fields.columns_view()}
-                {text_field("rel-slice".to_owned(), "Slice column (optional)", slice)}
-                {fields.scale_view()}
-                <label>"α level "
-                    <select id="rel-level" on:change=move |ev| level.set(event_target_value(&ev))>
-                        <option value="" selected=move || level.get().is_empty()>"by scale"</option>
-                        <option value="nominal">"nominal"</option>
-                        <option value="ordinal">"ordinal"</option>
-                        <option value="interval">"interval"</option>
-                        <option value="ratio">"ratio"</option>
-                    </select>
-                </label>
-                {text_field("rel-pairs".to_owned(), "Rater pairs (A,B; C,D)", pairs)}
-                <label>"Bootstrap rounds "
-                    <input id="rel-rounds" type="number" min="2" step="100" prop:value=move || rounds.get().to_string()
-                        on:change=move |ev| rounds.set(event_target_value(&ev).parse().unwrap_or(0)) />
-                </label>
-                <label>"Seed "
-                    <input id="rel-seed" type="number" min="0" prop:value=move || seed.get().to_string()
-                        on:change=move |ev| seed.set(event_target_value(&ev).parse().unwrap_or(0)) />
-                </label>
-            </div>
+            <AgreementSettings fields slice pairs level rounds seed />
             <div class="controls">
                 <label class="file">"Ratings CSV " <input id="rel-input" type="file" accept=".csv,text/csv" node_ref=ratings_ref /></label>
                 <label class="file">"Judge CSVs " <input id="rel-judges" type="file" accept=".csv,text/csv" multiple node_ref=judges_ref /></label>
@@ -212,6 +184,50 @@ pub fn ReliabilityPage() -> impl IntoView {
                 _ => None,
             }}
         </section>
+    }
+}
+
+/// What the agreement report reads and its settings: the file's columns and scale, a slice
+/// column, the α level, rater pairs, the bootstrap's rounds and seed.
+#[component]
+fn AgreementSettings(
+    fields: RatingsFields,
+    slice: RwSignal<String>,
+    pairs: RwSignal<String>,
+    level: RwSignal<String>,
+    rounds: RwSignal<usize>,
+    seed: RwSignal<u64>,
+) -> impl IntoView {
+    view! {
+        <p class="hint">
+            "A long-format ratings CSV (one row per item, rater and score; e.g. LLMFAO's "
+            <code>"crowd-comparisons.csv"</code> " with columns " <code>"id,worker,winner"</code>
+            ", nominal) gives Krippendorff's α of its raters; each judge's CSV (a file without the rater column is one judge named after the file) is compared with the raters' majority label by Cohen's κ. Intervals resample items with the seed — the same numbers as "
+            <code>"tribunal stats agree"</code> "."
+        </p>
+        <div class="controls">
+            {fields.columns_view()}
+            {text_field("rel-slice".to_owned(), "Slice column (optional)", slice)}
+            {fields.scale_view()}
+            <label>"α level "
+                <select id="rel-level" on:change=move |ev| level.set(event_target_value(&ev))>
+                    <option value="" selected=move || level.get().is_empty()>"by scale"</option>
+                    <option value="nominal">"nominal"</option>
+                    <option value="ordinal">"ordinal"</option>
+                    <option value="interval">"interval"</option>
+                    <option value="ratio">"ratio"</option>
+                </select>
+            </label>
+            {text_field("rel-pairs".to_owned(), "Rater pairs (A,B; C,D)", pairs)}
+            <label>"Bootstrap rounds "
+                <input id="rel-rounds" type="number" min="2" step="100" prop:value=move || rounds.get().to_string()
+                    on:change=move |ev| rounds.set(event_target_value(&ev).parse().unwrap_or(0)) />
+            </label>
+            <label>"Seed "
+                <input id="rel-seed" type="number" min="0" prop:value=move || seed.get().to_string()
+                    on:change=move |ev| seed.set(event_target_value(&ev).parse().unwrap_or(0)) />
+            </label>
+        </div>
     }
 }
 

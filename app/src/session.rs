@@ -152,7 +152,6 @@ pub fn SessionPage(id: String) -> impl IntoView {
     let session = RwSignal::new(None::<Result<SessionView, String>>);
     let error = RwSignal::new(None::<String>);
     let token = owner_token(&id);
-    let owner = token.is_some();
     let load = {
         let id = id.clone();
         move || {
@@ -167,12 +166,50 @@ pub fn SessionPage(id: String) -> impl IntoView {
         }
     };
     load();
+    let reload = Callback::new(move |()| load());
+    let owner_form = token.clone().map(|token| {
+        view! {
+            <AddDataset id=id.clone() token=token.clone() error reload />
+            <StartRun id=id.clone() token=token.clone() session error reload />
+            <SaveLeaderboard id=id.clone() token session error />
+        }
+    });
+    let share = format!("{}/s/{id}", origin());
+    let export = format!("/api/sessions/{id}/export");
+    let owner_link = token.map(|t| format!("{share}#owner={t}"));
+    view! {
+        <section id="session" class="card">
+            {move || match session.get() {
+                None => view! { <p class="busy">"loading the session…"</p> }.into_any(),
+                Some(Err(message)) => view! { <div id="session-error" class="error" role="alert">{message}</div> }.into_any(),
+                Some(Ok(s)) => view! { <SessionContents session=s /> }.into_any(),
+            }}
+            <p class="share">"Share (read-only): " <input id="session-share-url" type="text" readonly prop:value=share /></p>
+            {owner_link.map(|l| view! {
+                <details><summary>"Owner link (lets its holder change the session; do not share)"</summary>
+                    <input id="owner-url" type="text" readonly prop:value=l /></details>
+            })}
+            <p><a id="export-session" href=export download="">"Export the session (JSON archive)"</a></p>
+            {move || error.get().map(|m| view! { <div id="session-write-error" class="error" role="alert">{m}</div> })}
+            {owner_form}
+        </section>
+    }
+}
+
+/// The owner's upload of a dataset of any kind.
+#[component]
+fn AddDataset(
+    id: String,
+    token: String,
+    error: RwSignal<Option<String>>,
+    reload: Callback<()>,
+) -> impl IntoView {
     let dataset_ref = NodeRef::<leptos::html::Input>::new();
     let kind = RwSignal::new(DatasetKind::Battles.as_str().to_owned());
     let upload = {
-        let (id, token, load) = (id.clone(), token.clone(), load.clone());
+        let (id, token) = (id.clone(), token.clone());
         move |_| {
-            let (id, token, load) = (id.clone(), token.clone().unwrap_or_default(), load.clone());
+            let (id, token) = (id.clone(), token.clone());
             spawn_local(async move {
                 let (name, bytes) =
                     match crate::files::chosen(dataset_ref.get_untracked().as_ref()).await {
@@ -187,19 +224,128 @@ pub fn SessionPage(id: String) -> impl IntoView {
                 match api::add_dataset(&id, &token, kind, &name, &bytes).await {
                     Ok(_) => {
                         error.set(None);
-                        load();
+                        reload.run(());
                     }
                     Err(message) => error.set(Some(message)),
                 }
             });
         }
     };
+    view! {
+            <h3>"Add data"</h3>
+            <div class="controls">
+                <label>"Kind "
+                    <select id="dataset-kind" on:change=move |ev| kind.set(event_target_value(&ev))>
+                        {DatasetKind::ALL.into_iter().map(|k| view! { <option value=k.as_str()>{k.as_str()}</option> }).collect_view()}
+                    </select>
+                </label>
+                <label class="file">"File " <input id="dataset-input" type="file" accept=".csv,.jsonl,.npy,.safetensors" node_ref=dataset_ref /></label>
+                <button id="add-dataset" on:click=upload>"Upload to the session"</button>
+            </div>
+    }
+}
+
+/// The owner's judge run on an items dataset of the session.
+#[component]
+fn StartRun(
+    id: String,
+    token: String,
+    session: RwSignal<Option<Result<SessionView, String>>>,
+    error: RwSignal<Option<String>>,
+    reload: Callback<()>,
+) -> impl IntoView {
+    let run_items = RwSignal::new(String::new());
+    let run_prompt = RwSignal::new("relative".to_owned());
+    let run_rubric = RwSignal::new(
+        "Which response follows the instruction better: correct, complete and concise?".to_owned(),
+    );
+    let run_tokens = RwSignal::new(64usize);
+    let start_run = {
+        let (id, token) = (id.clone(), token.clone());
+        move |_| {
+            let (id, token) = (id.clone(), token.clone());
+            let items = run_items.get_untracked();
+            let items = if items.is_empty() {
+                session.with_untracked(|s| {
+                    datasets_of(s, DatasetKind::Items)
+                        .first()
+                        .map(|d| d.hash.clone())
+                        .unwrap_or_default()
+                })
+            } else {
+                items
+            };
+            let kind = run_prompt.get_untracked();
+            let relative = kind == "relative" || kind == "criteria";
+            let prompt = match kind.as_str() {
+                "criteria" => serde_json::json!({ "kind": "criteria" }),
+                "binary" => serde_json::json!({ "kind": "binary" }),
+                "absolute" => {
+                    serde_json::json!({ "kind": "absolute", "min_score": 1, "max_score": 5, "rubric": run_rubric.get_untracked() })
+                }
+                _ => {
+                    serde_json::json!({ "kind": "relative", "rubric": run_rubric.get_untracked() })
+                }
+            };
+            let payload = serde_json::json!({
+                "items": items,
+                "config": {
+                    "design": { "orders": if relative { "both" } else { "ab" } },
+                    "prompt": prompt,
+                    "decoding": { "max_tokens": run_tokens.get_untracked(), "seed": 0 }
+                }
+            });
+            spawn_local(async move {
+                match api::start_run(&id, &token, &payload).await {
+                    Ok(_) => {
+                        error.set(None);
+                        reload.run(());
+                    }
+                    Err(message) => error.set(Some(message)),
+                }
+            });
+        }
+    };
+    view! {
+            <h3>"Run the local judge"</h3>
+            <p class="hint">"SmolLM2 on the worker judges an items dataset (" <code>"id,instruction,response[,response_b]"</code> "); each judgment appears above as it is stored, and when the run finishes its judgments become datasets of the session (the " <code>".jsonl"</code> ", and its verdicts as battles or its scores as ratings) that the analyses below read."</p>
+            <div class="controls">
+                <label>"Items "
+                    <select id="run-items" on:change=move |ev| run_items.set(event_target_value(&ev))>
+                        {move || session.with(|s| datasets_of(s, DatasetKind::Items)).into_iter().map(|d| view! { <option value=d.hash.clone()>{d.name.clone()}</option> }).collect_view()}
+                    </select>
+                </label>
+                <label>"Prompt "
+                    <select id="run-prompt" on:change=move |ev| run_prompt.set(event_target_value(&ev))>
+                        <option value="relative">"pairwise (both orders)"</option>
+                        <option value="criteria">"six criteria, JSON (both orders)"</option>
+                        <option value="absolute">"absolute 1–5"</option>
+                        <option value="binary">"binary rubric: prompt adherence (pass/fail)"</option>
+                    </select>
+                </label>
+                <label>"Rubric " <input id="run-rubric" type="text" prop:value=move || run_rubric.get()
+                    on:change=move |ev| run_rubric.set(event_target_value(&ev)) /></label>
+                <label>"Max tokens " <input id="run-tokens" type="number" min="1" prop:value=move || run_tokens.get().to_string()
+                    on:change=move |ev| run_tokens.set(event_target_value(&ev).parse().unwrap_or(64)) /></label>
+                <button id="start-run" on:click=start_run>"Start the run"</button>
+            </div>
+    }
+}
+
+/// The owner's leaderboard saved on a battles dataset of the session.
+#[component]
+fn SaveLeaderboard(
+    id: String,
+    token: String,
+    session: RwSignal<Option<Result<SessionView, String>>>,
+    error: RwSignal<Option<String>>,
+) -> impl IntoView {
     let analysis_title = RwSignal::new("Leaderboard".to_owned());
     let dataset = RwSignal::new(String::new());
     let rounds = RwSignal::new(BootstrapParams::default().rounds);
     let seed = RwSignal::new(BootstrapParams::default().seed);
     let save = {
-        let (id, token) = (id.clone(), token.clone().unwrap_or_default());
+        let (id, token) = (id.clone(), token.clone());
         move |_| {
             let (id, token) = (id.clone(), token.clone());
             let chosen = dataset.get_untracked();
@@ -239,93 +385,8 @@ pub fn SessionPage(id: String) -> impl IntoView {
             });
         }
     };
-    let run_items = RwSignal::new(String::new());
-    let run_prompt = RwSignal::new("relative".to_owned());
-    let run_rubric = RwSignal::new(
-        "Which response follows the instruction better: correct, complete and concise?".to_owned(),
-    );
-    let run_tokens = RwSignal::new(64usize);
-    let start_run = {
-        let (id, token, load) = (id.clone(), token.clone().unwrap_or_default(), load.clone());
-        move |_| {
-            let (id, token, load) = (id.clone(), token.clone(), load.clone());
-            let items = run_items.get_untracked();
-            let items = if items.is_empty() {
-                session.with_untracked(|s| {
-                    datasets_of(s, DatasetKind::Items)
-                        .first()
-                        .map(|d| d.hash.clone())
-                        .unwrap_or_default()
-                })
-            } else {
-                items
-            };
-            let kind = run_prompt.get_untracked();
-            let relative = kind == "relative" || kind == "criteria";
-            let prompt = match kind.as_str() {
-                "criteria" => serde_json::json!({ "kind": "criteria" }),
-                "binary" => serde_json::json!({ "kind": "binary" }),
-                "absolute" => {
-                    serde_json::json!({ "kind": "absolute", "min_score": 1, "max_score": 5, "rubric": run_rubric.get_untracked() })
-                }
-                _ => {
-                    serde_json::json!({ "kind": "relative", "rubric": run_rubric.get_untracked() })
-                }
-            };
-            let payload = serde_json::json!({
-                "items": items,
-                "config": {
-                    "design": { "orders": if relative { "both" } else { "ab" } },
-                    "prompt": prompt,
-                    "decoding": { "max_tokens": run_tokens.get_untracked(), "seed": 0 }
-                }
-            });
-            spawn_local(async move {
-                match api::start_run(&id, &token, &payload).await {
-                    Ok(_) => {
-                        error.set(None);
-                        load();
-                    }
-                    Err(message) => error.set(Some(message)),
-                }
-            });
-        }
-    };
-    let owner_form = owner.then(|| {
-        let datasets = move || session.with(|s| datasets_of(s, DatasetKind::Battles));
-        view! {
-            <h3>"Add data"</h3>
-            <div class="controls">
-                <label>"Kind "
-                    <select id="dataset-kind" on:change=move |ev| kind.set(event_target_value(&ev))>
-                        {DatasetKind::ALL.into_iter().map(|k| view! { <option value=k.as_str()>{k.as_str()}</option> }).collect_view()}
-                    </select>
-                </label>
-                <label class="file">"File " <input id="dataset-input" type="file" accept=".csv,.jsonl,.npy,.safetensors" node_ref=dataset_ref /></label>
-                <button id="add-dataset" on:click=upload>"Upload to the session"</button>
-            </div>
-            <h3>"Run the local judge"</h3>
-            <p class="hint">"SmolLM2 on the worker judges an items dataset (" <code>"id,instruction,response[,response_b]"</code> "); each judgment appears above as it is stored."</p>
-            <div class="controls">
-                <label>"Items "
-                    <select id="run-items" on:change=move |ev| run_items.set(event_target_value(&ev))>
-                        {move || session.with(|s| datasets_of(s, DatasetKind::Items)).into_iter().map(|d| view! { <option value=d.hash.clone()>{d.name.clone()}</option> }).collect_view()}
-                    </select>
-                </label>
-                <label>"Prompt "
-                    <select id="run-prompt" on:change=move |ev| run_prompt.set(event_target_value(&ev))>
-                        <option value="relative">"pairwise (both orders)"</option>
-                        <option value="criteria">"six criteria, JSON (both orders)"</option>
-                        <option value="absolute">"absolute 1–5"</option>
-                        <option value="binary">"binary rubric: prompt adherence (pass/fail)"</option>
-                    </select>
-                </label>
-                <label>"Rubric " <input id="run-rubric" type="text" prop:value=move || run_rubric.get()
-                    on:change=move |ev| run_rubric.set(event_target_value(&ev)) /></label>
-                <label>"Max tokens " <input id="run-tokens" type="number" min="1" prop:value=move || run_tokens.get().to_string()
-                    on:change=move |ev| run_tokens.set(event_target_value(&ev).parse().unwrap_or(64)) /></label>
-                <button id="start-run" on:click=start_run>"Start the run"</button>
-            </div>
+    let datasets = move || session.with(|s| datasets_of(s, DatasetKind::Battles));
+    view! {
             <h3>"Save a leaderboard analysis"</h3>
             <div class="controls">
                 <label>"Title " <input id="analysis-title" type="text" prop:value=move || analysis_title.get()
@@ -341,27 +402,6 @@ pub fn SessionPage(id: String) -> impl IntoView {
                     on:change=move |ev| seed.set(event_target_value(&ev).parse().unwrap_or(0)) /></label>
                 <button id="save-analysis" on:click=save>"Save and open"</button>
             </div>
-        }
-    });
-    let share = format!("{}/s/{id}", origin());
-    let export = format!("/api/sessions/{id}/export");
-    let owner_link = token.map(|t| format!("{share}#owner={t}"));
-    view! {
-        <section id="session" class="card">
-            {move || match session.get() {
-                None => view! { <p class="busy">"loading the session…"</p> }.into_any(),
-                Some(Err(message)) => view! { <div id="session-error" class="error" role="alert">{message}</div> }.into_any(),
-                Some(Ok(s)) => view! { <SessionContents session=s /> }.into_any(),
-            }}
-            <p class="share">"Share (read-only): " <input id="session-share-url" type="text" readonly prop:value=share /></p>
-            {owner_link.map(|l| view! {
-                <details><summary>"Owner link (lets its holder change the session; do not share)"</summary>
-                    <input id="owner-url" type="text" readonly prop:value=l /></details>
-            })}
-            <p><a id="export-session" href=export download="">"Export the session (JSON archive)"</a></p>
-            {move || error.get().map(|m| view! { <div id="session-write-error" class="error" role="alert">{m}</div> })}
-            {owner_form}
-        </section>
     }
 }
 
