@@ -173,14 +173,7 @@ fn reliability_reports_rerun_from_their_specs() {
     assert!(report["slices"].is_object(), "{}", report["slices"]);
     assert_eq!(report["record"]["spec"]["judges"], 1);
 
-    let runs = write(
-        &dir,
-        "runs.csv",
-        "item,rater,score\n1,run1,pass\n1,run2,pass\n1,gold,pass\n2,run1,fail\n2,run2,pass\n\
-         2,gold,fail\n3,run1,pass\n3,run2,pass\n3,gold,pass\n4,run1,fail\n4,run2,fail\n\
-         4,gold,pass\n",
-    );
-    let runs = path(&runs);
+    let runs = "tests/fixtures/aa-runs.csv";
     reruns_identically(
         &dir,
         Form::Bare,
@@ -188,7 +181,7 @@ fn reliability_reports_rerun_from_their_specs() {
             "stats",
             "aa",
             "--input",
-            &runs,
+            runs,
             "--scale",
             "nominal",
             "--runs",

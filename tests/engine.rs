@@ -462,6 +462,38 @@ fn calibrate_embeds_the_rationale_column_with_minilm() {
     }
     assert_eq!(from_rationale["model"]["head"], from_files["model"]["head"]);
     assert_eq!(from_rationale["dim"], 384);
+    // Its spec records the embeddings it computed as inputs: `tribunal stats run` reruns it
+    // from `tribunal embed`'s files (the same bytes, so the same hashes) into the same report.
+    let spec = dir.join("rationale-spec.json");
+    std::fs::write(&spec, from_rationale["record"]["spec"].to_string()).unwrap();
+    let train_input = format!("train={train}");
+    let test_input = format!("test={test}");
+    let train_embeddings = format!("train_embeddings={train_npy}");
+    let test_embeddings = format!("test_embeddings={test_npy}");
+    let rerun = run_tribunal(&[
+        "stats",
+        "run",
+        spec.to_str().unwrap(),
+        "--input",
+        &train_input,
+        "--input",
+        &test_input,
+        "--input",
+        &train_embeddings,
+        "--input",
+        &test_embeddings,
+    ]);
+    assert!(
+        rerun.status.success(),
+        "{}",
+        String::from_utf8_lossy(&rerun.stderr)
+    );
+    let mut rerun: Value = serde_json::from_slice(&rerun.stdout).unwrap();
+    let mut first = from_rationale.clone();
+    for report in [&mut rerun, &mut first] {
+        report.as_object_mut().unwrap().remove("record");
+    }
+    assert_eq!(rerun, first);
     // The rationale separates the classes that p cannot: the head beats the judge.
     let accuracy = &from_rationale["classification"]["accuracy"];
     assert!(

@@ -27,7 +27,7 @@ use tribunal::sessions::protocol::{
 };
 use tribunal_e2e::{
     api_worker, create_session, http, root, run_browser_driver, run_tribunal, session_view,
-    start_run, temp_dir, Worker,
+    start_run, temp_dir, upload_items, Fleet, Worker,
 };
 
 type Socket =
@@ -254,11 +254,6 @@ async fn a_run_streams_each_judgment_to_watchers_and_resumes() {
     let jsonl = named("llmfao-items-judgments.jsonl");
     assert_eq!(jsonl["kind"], "verdicts");
     assert_eq!(jsonl["rows"], total);
-    let sorted = |text: &str, skip: usize| {
-        let mut lines: Vec<String> = text.lines().skip(skip).map(str::to_owned).collect();
-        lines.sort();
-        lines
-    };
     let cli_lines = std::fs::read_to_string(&out).unwrap();
     let judged: Vec<Value> = cli_lines
         .lines()
@@ -276,61 +271,15 @@ async fn a_run_streams_each_judgment_to_watchers_and_resumes() {
             .collect()
     };
     assert_eq!(by_key(&stored), by_key(&judged));
-    let battles = named("llmfao-items-judge-battles.csv");
-    assert_eq!(battles["kind"], "battles");
-    let expected: String = judged
-        .iter()
-        .filter_map(|v| {
-            let winner = match v["winner"].as_str()? {
-                "A" => "model_a",
-                "B" => "model_b",
-                _ => "tie",
-            };
-            Some(format!(
-                "{},{},{},{winner}\n",
-                v["id"].as_str()?,
-                v["model"].as_str()?,
-                v["model_b"].as_str()?
-            ))
-        })
-        .collect();
-    let battles_csv = download(battles);
-    assert_eq!(sorted(&battles_csv, 1), sorted(&expected, 0));
-    let inputs = {
-        let mut inputs = tribunal::analysis::Inputs::new();
-        inputs.insert(
-            "battles",
-            "llmfao-items-judge-battles.csv",
-            battles_csv.into_bytes(),
-        );
-        inputs
-    };
-    let spec = tribunal::analysis::Spec::new(
-        tribunal::analysis::Analysis::Leaderboard(tribunal::analysis::LeaderboardSpec::default()),
-        &inputs,
-    );
-    let saved = http(
-        worker.authority(),
-        "POST",
-        &format!("/api/sessions/{id}/analyses"),
-        &[&auth, "Content-Type: application/json"],
-        json!({ "title": "the judge's leaderboard", "spec": spec })
-            .to_string()
-            .as_bytes(),
-    );
+    // Battles are made of parsed pairwise verdicts only: none when the judge parsed none.
+    let parsed = judged.iter().any(|v| v["winner"].is_string());
     assert_eq!(
-        saved.status,
-        201,
-        "{}",
-        String::from_utf8_lossy(&saved.body)
+        datasets
+            .iter()
+            .any(|d| d["name"] == "llmfao-items-judge-battles.csv"),
+        parsed,
+        "{datasets:?}"
     );
-    let tribunal::analysis::Report::Leaderboard(board) =
-        tribunal::analysis::run(&spec, &inputs).unwrap()
-    else {
-        panic!("a leaderboard spec gives a leaderboard");
-    };
-    let n_battles: u64 = board.ratings.iter().map(|r| r.battles).sum();
-    assert_eq!(n_battles as usize, 2 * expected.lines().count());
 
     // The same run again resumes: nothing is judged twice, one more end event.
     let last = events[total + 1].0;
@@ -543,4 +492,141 @@ fn btl_head() -> (Head, Value) {
         .to_json()
         .unwrap();
     (head, serde_json::from_str(&file).unwrap())
+}
+
+/// A finished run leaves its judgments in the session: the `.jsonl`, and — the judge's parsed
+/// pairwise verdicts on items that name their models — battles in the items file's
+/// orientation, which a leaderboard saved in the session reads. Judged by the stand-in fleet
+/// (`tests/fleet.py`), whose every answer parses.
+#[test]
+fn a_finished_run_leaves_its_verdicts_as_battles_that_a_saved_leaderboard_reads() {
+    let fleet = Fleet::start(1);
+    let worker = api_worker("run-datasets", &["--fleet", &fleet.url()]);
+    let (id, token) = create_session(&worker, "run datasets");
+    let auth = format!("Authorization: Bearer {token}");
+    let models = ["alpha", "beta", "gamma", "delta"];
+    let mut items = String::from("id,instruction,response,response_b,model,model_b\n");
+    for i in 0..24 {
+        items.push_str(&format!(
+            "q{i},Question {i}?,First answer {i},Second answer {i},{},{}\n",
+            models[i % 4],
+            models[(i + 1 + (i / 4) % 3) % 4]
+        ));
+    }
+    let hash = upload_items(&worker, &id, &token, items.as_bytes());
+    let body = json!({
+        "items": hash,
+        "config": {
+            "design": { "orders": "both" },
+            "prompt": { "kind": "relative", "rubric": "Which answers better?" },
+            "backend": fleet.backend(),
+        }
+    });
+    let started = start_run(&worker, &id, &[&auth], &body);
+    assert_eq!(
+        started.status,
+        202,
+        "{}",
+        String::from_utf8_lossy(&started.body)
+    );
+    // The datasets are stored before the run's last event: wait for them.
+    let datasets = (0..300)
+        .find_map(|_| {
+            let session = session_view(&worker, &id);
+            let datasets = session["datasets"].as_array().cloned().unwrap_or_default();
+            if datasets.len() >= 3 {
+                return Some(datasets);
+            }
+            std::thread::sleep(Duration::from_millis(100));
+            None
+        })
+        .expect("the run's datasets within 30 s");
+    let named = |name: &str| {
+        datasets
+            .iter()
+            .find(|d| d["name"] == name)
+            .unwrap_or_else(|| panic!("{name} is not among {datasets:?}"))
+            .clone()
+    };
+    let download = |meta: &Value| {
+        let path = format!(
+            "/api/sessions/{id}/datasets/{}",
+            meta["hash"].as_str().unwrap()
+        );
+        http(worker.authority(), "GET", &path, &[], b"").body
+    };
+    let jsonl = named("items-judgments.jsonl");
+    assert_eq!(jsonl["kind"], "verdicts");
+    assert_eq!(jsonl["rows"], 48);
+    let judged: Vec<Value> = String::from_utf8(download(&jsonl))
+        .unwrap()
+        .lines()
+        .map(|l| serde_json::from_str(l).unwrap())
+        .collect();
+    // Each verdict as the battle it is: `A` is the file's `response`, whichever order the
+    // judge saw the pair in.
+    let mut expected: Vec<String> = judged
+        .iter()
+        .map(|v| {
+            let winner = match v["winner"].as_str().expect("every answer parses") {
+                "A" => "model_a",
+                "B" => "model_b",
+                other => panic!("{other}"),
+            };
+            let row: usize = v["id"].as_str().unwrap()[1..].parse().unwrap();
+            format!(
+                "{},{},{},{winner}",
+                v["id"].as_str().unwrap(),
+                models[row % 4],
+                models[(row + 1 + (row / 4) % 3) % 4]
+            )
+        })
+        .collect();
+    let battles_meta = named("items-judge-battles.csv");
+    assert_eq!(battles_meta["kind"], "battles");
+    let battles = download(&battles_meta);
+    let mut rows: Vec<String> = String::from_utf8(battles.clone())
+        .unwrap()
+        .lines()
+        .skip(1)
+        .map(str::to_owned)
+        .collect();
+    rows.sort();
+    expected.sort();
+    assert_eq!(rows, expected);
+    // The fleet's verdicts depend on the order shown: the two orders of a pair can disagree.
+    assert!(judged
+        .iter()
+        .any(|v| v["order"] == "ba" && v["label"] == "A"));
+
+    // A leaderboard of the judge's battles, saved in the session and recomputed.
+    let mut inputs = tribunal::analysis::Inputs::new();
+    inputs.insert("battles", "items-judge-battles.csv", battles);
+    let spec = tribunal::analysis::Spec::new(
+        tribunal::analysis::Analysis::Leaderboard(tribunal::analysis::LeaderboardSpec::default()),
+        &inputs,
+    );
+    let saved = http(
+        worker.authority(),
+        "POST",
+        &format!("/api/sessions/{id}/analyses"),
+        &[&auth, "Content-Type: application/json"],
+        json!({ "title": "the judge's leaderboard", "spec": spec })
+            .to_string()
+            .as_bytes(),
+    );
+    assert_eq!(
+        saved.status,
+        201,
+        "{}",
+        String::from_utf8_lossy(&saved.body)
+    );
+    let tribunal::analysis::Report::Leaderboard(board) =
+        tribunal::analysis::run(&spec, &inputs).unwrap()
+    else {
+        panic!("a leaderboard spec gives a leaderboard");
+    };
+    assert_eq!(board.ratings.len(), 4);
+    let wins: u64 = board.ratings.iter().map(|r| r.wins).sum();
+    assert_eq!(wins, 48, "every battle has a winner");
 }

@@ -19,8 +19,8 @@ use serde_json::Value;
 use tribunal::analysis::Spec;
 use tribunal::sessions::session::DatasetKind;
 use tribunal_e2e::{
-    api_worker, app_worker, create_session, http, ls_files_with_npy, miscalibrated_ls_files, root,
-    run_browser_driver, run_tribunal, stdout_json, temp_dir,
+    api_worker, app_worker, create_session, exported_and_imported, http, ls_files_with_npy,
+    miscalibrated_ls_files, root, run_browser_driver, run_tribunal, stdout_json, temp_dir,
 };
 
 /// `ours` and `theirs` hold the same values: numbers to `tol` (relative to their size), the
@@ -230,12 +230,7 @@ fn analyses_without_a_page_reopen_in_a_visitors_browser_with_the_clis_numbers() 
         std::fs::write(&path, text).unwrap();
         path.to_str().unwrap().to_owned()
     };
-    let runs = write(
-        "runs.csv",
-        "item,rater,score\n1,run1,pass\n1,run2,pass\n1,gold,pass\n2,run1,fail\n2,run2,pass\n\
-         2,gold,fail\n3,run1,pass\n3,run2,pass\n3,gold,pass\n4,run1,fail\n4,run2,fail\n\
-         4,gold,pass\n",
-    );
+    let runs = "tests/fixtures/aa-runs.csv";
     let orders = write(
         "orders.csv",
         "item,variant,score\np1,ab,left\np1,ba,right\np2,ab,left\np2,ba,left\np3,ab,tie\n\
@@ -260,7 +255,7 @@ fn analyses_without_a_page_reopen_in_a_visitors_browser_with_the_clis_numbers() 
             "stats",
             "aa",
             "--input",
-            &runs,
+            runs,
             "--scale",
             "nominal",
             "--runs",
@@ -361,29 +356,8 @@ fn analyses_without_a_page_reopen_in_a_visitors_browser_with_the_clis_numbers() 
         )
         .json()
     };
-    let export = http(
-        worker.authority(),
-        "GET",
-        &format!("/api/sessions/{id}/export"),
-        &[],
-        b"",
-    );
-    assert_eq!(export.status, 200);
     let second = api_worker("api-analyses-import", &[]);
-    let imported = http(
-        second.authority(),
-        "POST",
-        "/api/sessions/import",
-        &[],
-        &export.body,
-    );
-    assert_eq!(
-        imported.status,
-        201,
-        "{}",
-        String::from_utf8_lossy(&imported.body)
-    );
-    let copy_id = imported.json()["id"].as_str().unwrap().to_owned();
+    let (_, copy_id) = exported_and_imported(&worker, &id, &second);
     let (original, copy) = (session(&worker, &id), session(&second, &copy_id));
     assert_eq!(copy["analyses"], original["analyses"]);
     assert_eq!(copy["analyses"].as_array().map(Vec::len), Some(7));

@@ -450,13 +450,7 @@ fn analyses_of_any_kind_are_checked_saved_exported_and_rerun() {
     // Exported (the array as base64) and imported on B: the same session, the same analyses.
     let original = get_session(&a, &id).json();
     assert_eq!(original["analyses"][0]["spec"], spec);
-    let export = http(
-        a.authority(),
-        "GET",
-        &format!("/api/sessions/{id}/export"),
-        &[],
-        b"",
-    );
+    let (export, new_id) = tribunal_e2e::exported_and_imported(&a, &id, &b);
     let archive = export.json();
     assert_eq!(archive["version"], 2);
     let array = archive["datasets"]
@@ -466,20 +460,6 @@ fn analyses_of_any_kind_are_checked_saved_exported_and_rerun() {
         .find(|d| d["kind"] == "embeddings")
         .unwrap();
     assert!(array["content"].as_str().unwrap().is_ascii());
-    let imported = http(
-        b.authority(),
-        "POST",
-        "/api/sessions/import",
-        &[],
-        &export.body,
-    );
-    assert_eq!(
-        imported.status,
-        201,
-        "{}",
-        String::from_utf8_lossy(&imported.body)
-    );
-    let new_id = imported.json()["id"].as_str().unwrap().to_owned();
     let mut copy = get_session(&b, &new_id).json();
     copy["id"] = original["id"].clone();
     assert_eq!(copy, original);

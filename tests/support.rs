@@ -425,6 +425,39 @@ fn dechunk(mut raw: &[u8]) -> Vec<u8> {
     }
 }
 
+/// Session `id` of `from` exported (`GET …/export`) and imported into `to` (expecting 201);
+/// returns the archive and the new session's id.
+pub fn exported_and_imported(from: &Worker, id: &str, to: &Worker) -> (HttpAnswer, String) {
+    let export = http(
+        from.authority(),
+        "GET",
+        &format!("/api/sessions/{id}/export"),
+        &[],
+        b"",
+    );
+    assert_eq!(
+        export.status,
+        200,
+        "{}",
+        String::from_utf8_lossy(&export.body)
+    );
+    let imported = http(
+        to.authority(),
+        "POST",
+        "/api/sessions/import",
+        &[],
+        &export.body,
+    );
+    assert_eq!(
+        imported.status,
+        201,
+        "{}",
+        String::from_utf8_lossy(&imported.body)
+    );
+    let new_id = imported.json()["id"].as_str().unwrap().to_owned();
+    (export, new_id)
+}
+
 /// Creates a session titled `title` on `worker` through the API (expecting 201); returns its
 /// id and owner token.
 pub fn create_session(worker: &Worker, title: &str) -> (String, String) {

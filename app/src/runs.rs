@@ -74,8 +74,10 @@ pub fn RunWatch(stream: String) -> impl IntoView {
     // last judgment is always fitted.
     let fitted = StoredValue::new(0usize);
     let fitting = StoredValue::new(false);
-    // Spawned with the first judgment that is a battle.
+    // Spawned with the first judgment that is a battle, owned by this view (not by the effect
+    // that spawns it, which would dispose of it when it runs again).
     let worker = StoredValue::new_local(None::<WorkerPool>);
+    let owner = Owner::current();
     let refit = move || {
         let battles = progress.with_untracked(|p| p.battles.clone());
         if fitting.get_value() || battles.len() == fitted.get_value() || battles.is_empty() {
@@ -84,16 +86,19 @@ pub fn RunWatch(stream: String) -> impl IntoView {
         fitting.set_value(true);
         fitted.set_value(battles.len());
         let pool = worker.get_value().unwrap_or_else(|| {
-            let pool = WorkerPool::spawn(1, move |reply| {
-                if let Reply::Fitted { result, .. } = reply {
-                    board.set(Some(result));
-                    fitting.set_value(false);
-                    let pending = progress.with_untracked(|p| p.battles.len());
-                    if pending != fitted.get_value() {
-                        progress.update(|_| ());
+            let spawn = || {
+                WorkerPool::spawn(1, move |reply| {
+                    if let Reply::Fitted { result, .. } = reply {
+                        board.set(Some(result));
+                        fitting.set_value(false);
+                        let pending = progress.with_untracked(|p| p.battles.len());
+                        if pending != fitted.get_value() {
+                            progress.update(|_| ());
+                        }
                     }
-                }
-            });
+                })
+            };
+            let pool = owner.as_ref().map_or_else(spawn, |owner| owner.with(spawn));
             worker.set_value(Some(pool));
             pool
         });

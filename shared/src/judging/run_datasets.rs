@@ -107,21 +107,18 @@ pub fn run_datasets(judgments: &[String], items_name: &str) -> Result<Vec<RunDat
         name: format!("{stem}-judgments.jsonl"),
         bytes: jsonl.into_bytes(),
     }];
-    let battles = finish(battles)?;
-    if n_battles > 0 {
-        datasets.push(RunDataset {
-            kind: DatasetKind::Battles,
-            name: format!("{stem}-judge-battles.csv"),
-            bytes: battles,
-        });
-    }
-    let ratings = finish(ratings)?;
-    if n_ratings > 0 {
-        datasets.push(RunDataset {
-            kind: DatasetKind::Ratings,
-            name: format!("{stem}-judge-ratings.csv"),
-            bytes: ratings,
-        });
+    for (kind, suffix, writer, rows) in [
+        (DatasetKind::Battles, "judge-battles", battles, n_battles),
+        (DatasetKind::Ratings, "judge-ratings", ratings, n_ratings),
+    ] {
+        let bytes = finish(writer)?;
+        if rows > 0 {
+            datasets.push(RunDataset {
+                kind,
+                name: format!("{stem}-{suffix}.csv"),
+                bytes,
+            });
+        }
     }
     Ok(datasets)
 }
