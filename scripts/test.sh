@@ -30,8 +30,6 @@ step "shared in headless Chromium (wasm-bindgen-test)"
 cargo test --locked -p tribunal --target wasm32-unknown-unknown 2>&1 | tee -a "$log"
 step "native tests (unit, integration, end-to-end)"
 cargo test --locked --workspace --exclude tribunal-app 2>&1 | tee -a "$log"
-step "the app's native unit tests (the page ↔ web-worker codec)"
-cargo test --locked -p tribunal-app --lib 2>&1 | tee -a "$log"
 step "fuzz corpus replay (stable)"
 cargo test --locked --manifest-path fuzz/Cargo.toml 2>&1 | tee -a "$log"
 

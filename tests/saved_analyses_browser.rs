@@ -163,6 +163,20 @@ fn saved_analyses_of_every_page_reopen_with_the_clis_numbers() {
         .any(|p| p["name"] == "length_ratio"));
     // The study joined the judge with the crowd on the shared `id`s.
     assert!(page["reports"]["study"]["join"]["matched_human_battles"].as_u64() > Some(0));
+
+    // Exported and imported on a second worker: the same analyses.
+    let second = api_worker("saved-analyses-import", &[]);
+    let (_, copy_id) = exported_and_imported(&worker, id, &second);
+    let copy = http(
+        second.authority(),
+        "GET",
+        &format!("/api/sessions/{copy_id}"),
+        &[],
+        b"",
+    )
+    .json();
+    assert_eq!(copy["analyses"], session["analyses"]);
+    assert_eq!(copy["analyses"].as_array().map(Vec::len), Some(6));
 }
 
 /// `tribunal stats …` with `args` (run in the repository root): its report, and its spec saved

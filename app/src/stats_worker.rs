@@ -36,6 +36,7 @@ use tribunal::calibration::calibration_data::{
 };
 use tribunal::calibration::cross_validation::CvCurve;
 use tribunal::calibration::{Calibration, CalibrationParams};
+use tribunal::io::cbor::{from_cbor, to_cbor};
 use tribunal::io::embedding_file::read_embeddings;
 use tribunal::programs::program_pairs::{parse_probes, parse_program_pairs, Probe};
 use tribunal::programs::program_user_scores::program_texts;
@@ -51,11 +52,12 @@ pub const WORKER_PATH: &str = "/stats-worker.js";
 /// Rounds between two progress messages.
 pub const ROUNDS_PER_PROGRESS: usize = 25;
 
-/// The message encoding between the page and the worker: CBOR in a `Uint8Array`. It is
-/// self-describing (internally tagged enums such as a [`Spec`] and a [`Report`] decode, which
-/// gloo-worker's default, bincode, cannot do) and keeps every f64 exactly, NaN and ±∞ included
-/// (JSON writes an undefined statistic as `null`, which a typed `f64` cannot read back). Both
-/// sides must use it: `spawner().encoding::<Cbor>()` and `registrar().encoding::<Cbor>()`.
+/// The message encoding between the page and the worker: CBOR ([`tribunal::io::cbor`]) in a
+/// `Uint8Array`. It is self-describing (internally tagged enums such as a [`Spec`] and a
+/// [`Report`] decode, which gloo-worker's default, bincode, cannot do) and keeps every f64
+/// exactly, NaN and ±∞ included (JSON writes an undefined statistic as `null`, which a typed
+/// `f64` cannot read back). Both sides must use it: `spawner().encoding::<Cbor>()` and
+/// `registrar().encoding::<Cbor>()`.
 pub struct Cbor;
 
 impl Codec for Cbor {
@@ -71,20 +73,6 @@ impl Codec for Cbor {
             Err(error) => panic!("undecodable message between page and stats worker: {error}"),
         }
     }
-}
-
-/// `message` as CBOR. Serialising this module's messages cannot fail: they hold strings,
-/// numbers, bytes and maps with string keys.
-fn to_cbor(message: &impl Serialize) -> Vec<u8> {
-    let mut bytes = Vec::new();
-    // Writing to a Vec cannot fail, and these types always serialise.
-    let _ = ciborium::into_writer(message, &mut bytes);
-    bytes
-}
-
-/// A message from its CBOR bytes.
-fn from_cbor<O: DeserializeOwned>(bytes: &[u8]) -> Result<O, String> {
-    ciborium::from_reader(bytes).map_err(|e| e.to_string())
 }
 
 /// A named input file's text.
@@ -594,96 +582,5 @@ impl Worker for StatsWorker {
             },
         };
         scope.respond(id, reply);
-    }
-}
-
-#[cfg(test)]
-mod tests {
-    use super::*;
-    use tribunal::analysis::{AgreementSpec, Analysis};
-    use tribunal::reliability::reliability_report::AgreementReportParams;
-
-    /// Runs `analysis` on `files` (role, name, bytes) and sends its report through the codec.
-    fn report_through_the_codec(
-        analysis: Analysis,
-        files: &[(&str, &str, &[u8])],
-    ) -> (Report, Report) {
-        let mut inputs = Inputs::new();
-        for (role, name, bytes) in files {
-            inputs.insert(*role, *name, bytes.to_vec());
-        }
-        let report = run(&Spec::new(analysis, &inputs), &inputs).unwrap();
-        let decoded: Report = from_cbor(&to_cbor(&report)).unwrap();
-        (report, decoded)
-    }
-
-    #[test]
-    fn reports_cross_the_codec_as_the_same_variant_with_every_number() {
-        let battles = b"model_a,model_b,winner\nx,y,model_a\ny,z,model_a\nz,x,model_b\nx,z,tie\n";
-        let (report, decoded) = report_through_the_codec(
-            Analysis::Leaderboard(LeaderboardSpec::default()),
-            &[("battles", "b.csv", battles)],
-        );
-        assert!(matches!(decoded, Report::Leaderboard(_)));
-        assert_eq!(decoded, report);
-
-        let ratings = include_bytes!("../../tests/fixtures/small-ratings.csv");
-        let (report, decoded) = report_through_the_codec(
-            Analysis::Agreement(AgreementSpec {
-                report: AgreementReportParams::default(),
-                judges: 0,
-                slices: None,
-            }),
-            &[("ratings", "r.csv", ratings)],
-        );
-        assert!(matches!(decoded, Report::Agreement(_)));
-        assert_eq!(decoded, report);
-    }
-
-    #[test]
-    fn undefined_statistics_stay_nan_and_infinite_ones_keep_their_sign() {
-        let battles = b"model_a,model_b,winner\nx,y,model_a\ny,x,model_b\n";
-        let (mut report, _) = report_through_the_codec(
-            Analysis::Leaderboard(LeaderboardSpec::default()),
-            &[("battles", "b.csv", battles)],
-        );
-        let Report::Leaderboard(board) = &mut report else {
-            panic!("a leaderboard spec gives a leaderboard report");
-        };
-        board.ratings[0].elo = f64::NAN;
-        board.ratings[1].elo = f64::NEG_INFINITY;
-        board.ratings[1].se = Some(f64::INFINITY);
-        let Report::Leaderboard(decoded) = from_cbor::<Report>(&to_cbor(&report)).unwrap() else {
-            panic!("the variant changed on the way");
-        };
-        assert!(decoded.ratings[0].elo.is_nan());
-        assert_eq!(decoded.ratings[1].elo, f64::NEG_INFINITY);
-        assert_eq!(decoded.ratings[1].se, Some(f64::INFINITY));
-        // JSON could not have carried them: it writes `null`, which an f64 cannot read back.
-        let json = serde_json::to_string(&report).unwrap();
-        assert!(serde_json::from_str::<Report>(&json).is_err());
-    }
-
-    #[test]
-    fn jobs_with_specs_and_binary_files_cross_the_codec() {
-        let job = Job::Analyse {
-            request: u64::MAX,
-            spec: Box::new(Spec::new(
-                Analysis::Leaderboard(LeaderboardSpec::default()),
-                &Inputs::new(),
-            )),
-            files: vec![RoleFile::new("battles", "b.npy", vec![0x93, 0xff, 0x00])],
-        };
-        let Job::Analyse {
-            request,
-            spec,
-            files,
-        } = from_cbor::<Job>(&to_cbor(&job)).unwrap()
-        else {
-            panic!("the variant changed on the way");
-        };
-        assert_eq!(request, u64::MAX);
-        assert!(matches!(spec.analysis, Analysis::Leaderboard(_)));
-        assert_eq!(files[0].bytes(), [0x93, 0xff, 0x00]);
     }
 }

@@ -60,8 +60,10 @@ impl WorkerPool {
         self.request.get_value()
     }
 
+    /// Whether `request` is the one in flight; never, once the pool's view is gone (a reply
+    /// can still be on its way then).
     pub fn is_current(self, request: u64) -> bool {
-        request == self.current()
+        self.request.try_get_value() == Some(request)
     }
 
     /// How many workers there are.

@@ -17,8 +17,8 @@ use std::sync::Arc;
 use tokio::sync::{broadcast, Mutex};
 use tribunal::calibration::head_file::Head;
 use tribunal::judging::judge_prompt::preference;
-use tribunal::judging::run_datasets::run_datasets;
 use tribunal::sessions::protocol::{JudgmentEvent, RunEvent};
+use tribunal::sessions::run_datasets::run_datasets;
 use tribunal::sessions::session::check_dataset;
 
 /// One event of a run's stream, as stored.

@@ -7,7 +7,10 @@
 //! - [`embedding_file`]: `.npy` / `.safetensors` embedding arrays (read; `npy_f32` writes what
 //!   `tribunal embed` saves).
 //! - [`provenance`]: the tool version, git commit and input SHA-256s recorded with every result.
+//! - [`cbor`]: the encoding of the app's page ↔ web-worker messages (tagged enums decode,
+//!   NaN and ±∞ kept).
 
+pub mod cbor;
 pub(crate) mod csv_row;
 pub mod embedding_file;
 pub mod error;

@@ -6,11 +6,8 @@
 //!   prompt is shown (criterion order, blinded names).
 //! - [`judge_items`]: the items CSV of a judge run (id, instruction, response[, response_b]).
 //! - [`injection`]: prompt-injection flags on judged texts (seed 001 Tip 17).
-//! - [`run_datasets`]: a run's judgments as datasets of its session (verdicts, battles,
-//!   ratings) that analyses read.
 
 pub mod injection;
 pub mod judge_design;
 pub mod judge_items;
 pub mod judge_prompt;
-pub mod run_datasets;
