@@ -12,8 +12,10 @@
 //!
 //! The analyses that have no page of their own (an A/A test, a position-bias check, a single
 //! IRT report, the conformal part of a judge study, a power table, a label model, routing) are
-//! made by the CLI, saved through the session API with their datasets, and opened the same way
-//! (driver: `tests/browser/open_analyses.mjs`).
+//! made by the CLI; their files are uploaded as datasets of the session, and the owner saves
+//! each from the session page's "New analysis" form — the kind, the CLI spec's settings as
+//! text, a dataset per role — before a visitor opens them the same way (driver:
+//! `tests/browser/open_analyses.mjs`).
 
 use serde_json::Value;
 use tribunal::analysis::Spec;
@@ -121,31 +123,7 @@ fn saved_analyses_of_every_page_reopen_with_the_clis_numbers() {
             .iter()
             .find(|a| a["id"] == analysis_id)
             .unwrap_or_else(|| panic!("{name}: not in the session"));
-        // The spec as the session serves it, and each of its datasets downloaded.
-        let spec_path = dir.join(format!("{name}.json"));
-        std::fs::write(&spec_path, saved.to_string()).unwrap();
-        let mut args = vec![
-            "stats".to_owned(),
-            "run".to_owned(),
-            spec_path.to_str().unwrap().to_owned(),
-        ];
-        for (role, input) in saved["spec"]["inputs"].as_object().unwrap() {
-            let hash = input["hash"].as_str().unwrap();
-            let body = http(
-                worker.authority(),
-                "GET",
-                &format!("/api/sessions/{id}/datasets/{hash}"),
-                &[],
-                b"",
-            )
-            .body;
-            let path = dir.join(format!("{name}-{role}.download"));
-            std::fs::write(&path, body).unwrap();
-            args.extend(["--input".to_owned(), format!("{role}={}", path.display())]);
-        }
-        let args: Vec<&str> = args.iter().map(String::as_str).collect();
-        let mut cli = stdout_json(&run_tribunal(&args));
-        cli.as_object_mut().unwrap().remove("record");
+        let cli = rerun_with_the_cli(&worker, id, saved, &dir, name);
         let visitor = &page["reports"][name];
         assert!(visitor["error"].is_null(), "{name}: {}", visitor["error"]);
         // The GRM's EM stops at its tolerance after many rounds of exp and ln, whose last bits
@@ -179,18 +157,75 @@ fn saved_analyses_of_every_page_reopen_with_the_clis_numbers() {
     assert_eq!(copy["analyses"].as_array().map(Vec::len), Some(6));
 }
 
-/// `tribunal stats …` with `args` (run in the repository root): its report, and its spec saved
-/// in session `id` with every file it read uploaded as a dataset of the kind its role reads.
-fn saved_by_the_cli(
+/// `report` with every string naming a file (containing `.csv`, `.jsonl` or `.npy`: these
+/// differ between a CLI run on the repository's paths and one on a session's datasets) blanked.
+fn without_names(report: &Value) -> Value {
+    match report {
+        Value::String(s) if [".csv", ".jsonl", ".npy"].iter().any(|e| s.contains(e)) => {
+            Value::String(String::new())
+        }
+        Value::Array(items) => items.iter().map(without_names).collect(),
+        Value::Object(map) => map
+            .iter()
+            .map(|(k, v)| (k.clone(), without_names(v)))
+            .collect::<serde_json::Map<_, _>>()
+            .into(),
+        other => other.clone(),
+    }
+}
+
+/// `tribunal stats run` on analysis `saved` of session `id` as the session serves it: its spec
+/// and each of its datasets downloaded into `dir` (files named after `name`); the report less
+/// its `record`.
+fn rerun_with_the_cli(
+    worker: &tribunal_e2e::Worker,
+    id: &str,
+    saved: &Value,
+    dir: &std::path::Path,
+    name: &str,
+) -> Value {
+    let spec_path = dir.join(format!("{name}.json"));
+    std::fs::write(&spec_path, saved.to_string()).unwrap();
+    let mut args = vec![
+        "stats".to_owned(),
+        "run".to_owned(),
+        spec_path.to_str().unwrap().to_owned(),
+    ];
+    for (role, input) in saved["spec"]["inputs"].as_object().unwrap() {
+        let hash = input["hash"].as_str().unwrap();
+        let body = http(
+            worker.authority(),
+            "GET",
+            &format!("/api/sessions/{id}/datasets/{hash}"),
+            &[],
+            b"",
+        )
+        .body;
+        let path = dir.join(format!("{name}-{role}.download"));
+        std::fs::write(&path, body).unwrap();
+        args.extend(["--input".to_owned(), format!("{role}={}", path.display())]);
+    }
+    let args: Vec<&str> = args.iter().map(String::as_str).collect();
+    let mut cli = stdout_json(&run_tribunal(&args));
+    cli.as_object_mut().unwrap().remove("record");
+    cli
+}
+
+/// `tribunal stats …` with `args` (run in the repository root): its report, and what the
+/// session page's form needs to save its spec in session `id` — its title, its settings (the
+/// spec without its version and inputs) and role → dataset hash — with every file it read
+/// uploaded as a dataset of the kind its role reads.
+fn uploaded_for_the_cli(
     worker: &tribunal_e2e::Worker,
     id: &str,
     token: &str,
     args: &[&str],
-) -> (Value, String) {
+) -> (Value, Value) {
     let mut cli = stdout_json(&run_tribunal(args));
     let spec = cli.as_object_mut().unwrap().remove("record").unwrap()["spec"].clone();
-    let typed: Spec = serde_json::from_value(spec.clone()).unwrap();
+    let typed: Spec = serde_json::from_value(spec).unwrap();
     let auth = format!("Authorization: Bearer {token}");
+    let mut inputs = serde_json::Map::new();
     for (role, input) in &typed.inputs {
         let path = root().join(&input.name);
         let file = path.file_name().unwrap().to_str().unwrap();
@@ -210,32 +245,18 @@ fn saved_by_the_cli(
             String::from_utf8_lossy(&stored.body)
         );
         assert_eq!(stored.json()["hash"], input.hash.as_str());
+        inputs.insert(role.clone(), input.hash.clone().into());
     }
-    let saved = http(
-        worker.authority(),
-        "POST",
-        &format!("/api/sessions/{id}/analyses"),
-        &[&auth, "Content-Type: application/json"],
-        serde_json::json!({ "title": args[1], "spec": spec })
-            .to_string()
-            .as_bytes(),
-    );
-    assert_eq!(
-        saved.status,
-        201,
-        "{}: {}",
-        args[1],
-        String::from_utf8_lossy(&saved.body)
-    );
-    let analysis = saved.json()["id"].as_str().unwrap().to_owned();
-    (
-        cli,
-        format!("{}/s/{id}/a/{analysis}", worker.url.trim_end_matches('/')),
-    )
+    let entry = serde_json::json!({
+        "title": args[1],
+        "analysis": typed.analysis,
+        "inputs": inputs,
+    });
+    (cli, entry)
 }
 
 #[test]
-fn analyses_without_a_page_reopen_in_a_visitors_browser_with_the_clis_numbers() {
+fn every_kind_saved_from_the_session_page_reopens_in_a_visitors_browser_with_the_clis_numbers() {
     let worker = app_worker("api-analyses-browser");
     let dir = temp_dir("api-analyses-browser");
     let (id, token) = create_session(&worker, "analyses of every kind");
@@ -319,11 +340,17 @@ fn analyses_without_a_page_reopen_in_a_visitors_browser_with_the_clis_numbers() 
             "stats", "route", "--votes", votes, "--llm", llm, "--rounds", "50", "--seed", "7",
         ],
     ];
-    let (clis, urls): (Vec<Value>, Vec<String>) = commands
+    let (clis, entries): (Vec<Value>, Vec<Value>) = commands
         .iter()
-        .map(|args| saved_by_the_cli(&worker, &id, &token, args))
+        .map(|args| uploaded_for_the_cli(&worker, &id, &token, args))
         .unzip();
-    let page = run_browser_driver("open_analyses.mjs", &urls);
+    let specs = dir.join("specs.json");
+    std::fs::write(&specs, Value::from(entries.clone()).to_string()).unwrap();
+    let owner_url = format!("{}s/{id}#owner={token}", worker.url);
+    let page = run_browser_driver(
+        "open_analyses.mjs",
+        [owner_url.as_str().as_ref(), specs.as_os_str()],
+    );
     let kinds: Vec<&str> = page["reports"]
         .as_array()
         .unwrap()
@@ -342,24 +369,6 @@ fn analyses_without_a_page_reopen_in_a_visitors_browser_with_the_clis_numbers() 
             "routing"
         ]
     );
-    for ((visitor, cli), kind) in page["reports"]
-        .as_array()
-        .unwrap()
-        .iter()
-        .zip(&clis)
-        .zip(kinds)
-    {
-        assert!(visitor["error"].is_null(), "{kind}: {}", visitor["error"]);
-        assert_eq!(visitor["report"]["analysis"], kind);
-        // The page shows the report, not only its JSON (the position check is a paragraph).
-        if kind != "position" {
-            assert!(visitor["rows"].as_u64() > Some(0), "{kind}: no table rows");
-        }
-        let tol = if kind == "irt" { 1e-8 } else { 1e-9 };
-        assert_same(&visitor["report"], cli, tol, kind);
-    }
-
-    // Exported and imported on a second worker: the same analyses, their datasets byte for byte.
     let session = |w: &tribunal_e2e::Worker, id: &str| {
         http(
             w.authority(),
@@ -370,9 +379,62 @@ fn analyses_without_a_page_reopen_in_a_visitors_browser_with_the_clis_numbers() 
         )
         .json()
     };
+    let original = session(&worker, &id);
+    for (k, ((visitor, entry), kind)) in page["reports"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .zip(&entries)
+        .zip(kinds)
+        .enumerate()
+    {
+        assert!(visitor["error"].is_null(), "{kind}: {}", visitor["error"]);
+        assert_eq!(visitor["report"]["analysis"], kind);
+        // The page shows the report, not only its JSON (the position check is a paragraph).
+        if kind != "position" {
+            assert!(visitor["rows"].as_u64() > Some(0), "{kind}: no table rows");
+        }
+        // The form saved the CLI's settings and files exactly.
+        let analysis_id = page["urls"][k]
+            .as_str()
+            .unwrap()
+            .rsplit('/')
+            .next()
+            .unwrap();
+        let saved = original["analyses"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .find(|a| a["id"] == analysis_id)
+            .unwrap_or_else(|| panic!("{kind}: not in the session"));
+        let mut settings = saved["spec"].clone();
+        let inputs = settings.as_object_mut().unwrap().remove("inputs").unwrap();
+        settings.as_object_mut().unwrap().remove("version");
+        assert_eq!(settings, entry["analysis"], "{kind}: settings");
+        for (role, hash) in entry["inputs"].as_object().unwrap() {
+            assert_eq!(&inputs[role]["hash"], hash, "{kind}: {role}");
+        }
+        assert_eq!(
+            inputs.as_object().unwrap().len(),
+            entry["inputs"].as_object().unwrap().len()
+        );
+        // What the visitor's browser recomputed equals `tribunal stats run` on the saved spec and
+        // the downloaded datasets, and — file names aside — the report the CLI first printed.
+        let rerun = rerun_with_the_cli(&worker, &id, saved, &dir, kind);
+        let tol = if kind == "irt" { 1e-8 } else { 1e-9 };
+        assert_same(&visitor["report"], &rerun, tol, kind);
+        assert_same(
+            &without_names(&rerun),
+            &without_names(&clis[k]),
+            1e-12,
+            kind,
+        );
+    }
+
+    // Exported and imported on a second worker: the same analyses, their datasets byte for byte.
     let second = api_worker("api-analyses-import", &[]);
     let (_, copy_id) = exported_and_imported(&worker, &id, &second);
-    let (original, copy) = (session(&worker, &id), session(&second, &copy_id));
+    let copy = session(&second, &copy_id);
     assert_eq!(copy["analyses"], original["analyses"]);
     assert_eq!(copy["analyses"].as_array().map(Vec::len), Some(7));
     for dataset in original["datasets"].as_array().unwrap() {

@@ -11,6 +11,9 @@ use tribunal_e2e::{
     app_worker, attr_number, http, root, run_browser_driver, run_tribunal, stdout_json, temp_dir,
 };
 
+/// The model whose Elo the saved leaderboard fixes at 1000.
+const ANCHOR: &str = "Airoboros L2 70B";
+
 #[test]
 fn shared_sessions_and_links_reproduce_the_same_numbers() {
     let a = app_worker("sessions-browser-a");
@@ -32,10 +35,12 @@ fn shared_sessions_and_links_reproduce_the_same_numbers() {
             crowd.as_os_str(),
             small.as_os_str(),
             archive.as_os_str(),
+            std::ffi::OsStr::new(ANCHOR),
         ],
     );
 
-    // The saved analysis equals the CLI on the same data, rounds and seed (≤ 1e-9 Elo).
+    // The saved analysis equals the CLI on the same data, rounds, seed, clusters and anchor
+    // (≤ 1e-9 Elo): every setting the form's text holds reaches the spec.
     let cli = stdout_json(&run_tribunal(&[
         "stats",
         "bt",
@@ -45,6 +50,10 @@ fn shared_sessions_and_links_reproduce_the_same_numbers() {
         "200",
         "--seed",
         "7",
+        "--cluster",
+        "prompt",
+        "--anchor",
+        &format!("{ANCHOR}=1000"),
     ]));
     let owner = page["ownerTable"].as_array().unwrap();
     let expected = cli["ratings"].as_array().unwrap();

@@ -11,6 +11,7 @@ mod files;
 mod format;
 mod leaderboard;
 mod live;
+mod new_analysis;
 mod plain_reports;
 mod programs;
 mod reliability;

@@ -2,9 +2,10 @@
 //! imports an archive) and lists the sessions this device has opened. `/s/<id>` shows a
 //! session — datasets, judge runs, saved analyses with their kinds, the share link and the
 //! export — and lets its owner add datasets (every [`DatasetKind`], each checked by its parser
-//! on the worker) and save a leaderboard analysis of a battles dataset; the analysis pages save
-//! theirs with [`crate::analysis_view::SaveAndShare`]. `/s/<id>/a/<analysis>` recomputes a
-//! saved analysis of any kind here from the stored data and its spec. `/#share=…` recomputes an
+//! on the worker), start judge runs, and save an analysis of any kind on the session's datasets
+//! ([`NewAnalysis`]); the analysis pages save theirs with
+//! [`crate::analysis_view::SaveAndShare`]. `/s/<id>/a/<analysis>` recomputes a saved analysis
+//! of any kind here from the stored data and its spec. `/#share=…` recomputes an
 //! on-device analysis whose data travel in the link's fragment, which no server sees.
 //!
 //! Owner tokens stay on this device (local storage): an owner link `/s/<id>#owner=TOKEN`
@@ -13,13 +14,12 @@
 use crate::analysis_view::AnalysisView;
 use crate::api;
 use crate::device::{go, origin, owner_token, recent, remember};
+use crate::new_analysis::{datasets_of, NewAnalysis};
 use crate::runs::RunWatch;
 use leptos::prelude::*;
 use leptos::task::spawn_local;
-use std::collections::BTreeMap;
-use tribunal::analysis::{Analysis as Statistic, InputRef, LeaderboardSpec, Spec};
-use tribunal::math::resample::BootstrapParams;
-use tribunal::sessions::session::{DatasetKind, DatasetMeta, SessionView};
+use tribunal::analysis::Spec;
+use tribunal::sessions::session::{DatasetKind, SessionView};
 use tribunal::sessions::share_link::decode;
 use tribunal_app::stats_worker::RoleFile;
 
@@ -128,24 +128,6 @@ pub fn SessionsCard() -> impl IntoView {
     }
 }
 
-/// The loaded session's datasets of `kind` (none while it loads or after an error).
-fn datasets_of(
-    session: &Option<Result<SessionView, String>>,
-    kind: DatasetKind,
-) -> Vec<DatasetMeta> {
-    session
-        .as_ref()
-        .and_then(|s| s.as_ref().ok())
-        .map(|s| {
-            s.datasets
-                .iter()
-                .filter(|d| d.kind == kind)
-                .cloned()
-                .collect()
-        })
-        .unwrap_or_default()
-}
-
 /// `/s/<id>`: a session.
 #[component]
 pub fn SessionPage(id: String) -> impl IntoView {
@@ -171,7 +153,7 @@ pub fn SessionPage(id: String) -> impl IntoView {
         view! {
             <AddDataset id=id.clone() token=token.clone() error reload />
             <StartRun id=id.clone() token=token.clone() session error reload />
-            <SaveLeaderboard id=id.clone() token session error />
+            <NewAnalysis id=id.clone() token session error />
         }
     });
     let share = format!("{}/s/{id}", origin());
@@ -328,79 +310,6 @@ fn StartRun(
                 <label>"Max tokens " <input id="run-tokens" type="number" min="1" prop:value=move || run_tokens.get().to_string()
                     on:change=move |ev| run_tokens.set(event_target_value(&ev).parse().unwrap_or(64)) /></label>
                 <button id="start-run" on:click=start_run>"Start the run"</button>
-            </div>
-    }
-}
-
-/// The owner's leaderboard saved on a battles dataset of the session.
-#[component]
-fn SaveLeaderboard(
-    id: String,
-    token: String,
-    session: RwSignal<Option<Result<SessionView, String>>>,
-    error: RwSignal<Option<String>>,
-) -> impl IntoView {
-    let analysis_title = RwSignal::new("Leaderboard".to_owned());
-    let dataset = RwSignal::new(String::new());
-    let rounds = RwSignal::new(BootstrapParams::default().rounds);
-    let seed = RwSignal::new(BootstrapParams::default().seed);
-    let save = {
-        let (id, token) = (id.clone(), token.clone());
-        move |_| {
-            let (id, token) = (id.clone(), token.clone());
-            let chosen = dataset.get_untracked();
-            let battles = session.with_untracked(|s| {
-                let all = datasets_of(s, DatasetKind::Battles);
-                all.iter()
-                    .find(|d| d.hash == chosen)
-                    .or_else(|| all.first())
-                    .cloned()
-            });
-            let Some(battles) = battles else {
-                return error.set(Some("add a battles dataset first".to_owned()));
-            };
-            let board = LeaderboardSpec {
-                bootstrap: BootstrapParams {
-                    rounds: rounds.get_untracked(),
-                    seed: seed.get_untracked(),
-                    ..BootstrapParams::default()
-                },
-                ..LeaderboardSpec::default()
-            };
-            let input = InputRef {
-                hash: battles.hash,
-                name: battles.name,
-            };
-            let spec = Spec {
-                version: tribunal::analysis::SPEC_VERSION,
-                analysis: Statistic::Leaderboard(board),
-                inputs: BTreeMap::from([("battles".to_owned(), input)]),
-            };
-            let title = analysis_title.get_untracked();
-            spawn_local(async move {
-                match api::add_analysis(&id, &token, &title, &spec).await {
-                    Ok(a) => go(&format!("/s/{id}/a/{}", a.id)),
-                    Err(message) => error.set(Some(message)),
-                }
-            });
-        }
-    };
-    let datasets = move || session.with(|s| datasets_of(s, DatasetKind::Battles));
-    view! {
-            <h3>"Save a leaderboard analysis"</h3>
-            <div class="controls">
-                <label>"Title " <input id="analysis-title" type="text" prop:value=move || analysis_title.get()
-                    on:change=move |ev| analysis_title.set(event_target_value(&ev)) /></label>
-                <label>"Dataset "
-                    <select id="analysis-dataset" on:change=move |ev| dataset.set(event_target_value(&ev))>
-                        {move || datasets().into_iter().map(|d| view! { <option value=d.hash.clone()>{d.name.clone()}</option> }).collect_view()}
-                    </select>
-                </label>
-                <label>"Bootstrap rounds " <input id="analysis-rounds" type="number" min="2" prop:value=move || rounds.get().to_string()
-                    on:change=move |ev| rounds.set(event_target_value(&ev).parse().unwrap_or(0)) /></label>
-                <label>"Seed " <input id="analysis-seed" type="number" min="0" prop:value=move || seed.get().to_string()
-                    on:change=move |ev| seed.set(event_target_value(&ev).parse().unwrap_or(0)) /></label>
-                <button id="save-analysis" on:click=save>"Save and open"</button>
             </div>
     }
 }

@@ -1,16 +1,47 @@
-// Opens saved analyses as a visitor (a fresh browser context, no owner token) in headless
-// Chromium with playwright-core.
-// Usage: node open_analyses.mjs ANALYSIS_URL…
-// For each URL: waits for the report the visitor's browser recomputes, reads it from the
-// page's download link, and counts the rows of the tables its view shows.
-// Prints one JSON object: { pageErrors, reports: [{ kind, rows, report | error }] }.
-import { launchChromium } from './chromium.mjs';
+// Saves analyses from the session page's "New analysis" form as the owner, then opens each as a
+// visitor (a fresh browser context, no owner token), in headless Chromium with playwright-core.
+// Usage: node open_analyses.mjs OWNER_URL SPECS_JSON
+// OWNER_URL is the session's owner link (`/s/<id>#owner=TOKEN`); SPECS_JSON a file holding a
+// list of `{ title, analysis, inputs }`: the settings as the spec writes them (`analysis` and
+// every setting) and role → dataset hash. For each: picks the kind, replaces the settings
+// text, picks each role's dataset, saves, and notes the analysis URL the page opens. The
+// visitor then waits for each report its browser recomputes, reads it from the page's download
+// link, and counts the rows of the tables its view shows.
+// Prints one JSON object: { pageErrors, urls, reports: [{ kind, rows, report | error }] }.
+import { readFileSync } from 'node:fs';
+import { launchChromium, openPage } from './chromium.mjs';
 
-const urls = process.argv.slice(2);
+const [ownerUrl, specsFile] = process.argv.slice(2);
+const specs = JSON.parse(readFileSync(specsFile, 'utf8'));
 const browser = await launchChromium();
 const pageErrors = [];
 
 try {
+  const owner = await openPage(browser, ownerUrl);
+  pageErrors.push(...owner.pageErrors);
+  owner.page.on('pageerror', (e) => pageErrors.push(String(e)));
+  const sessionUrl = ownerUrl.split('#')[0];
+  const page = owner.page;
+  // The page keeps the owner token (and drops it from the address bar) as it starts.
+  await page.waitForSelector('#analysis-kind', { timeout: 120000 });
+  const urls = [];
+  for (const { title, analysis, inputs } of specs) {
+    if (page.url() !== sessionUrl) {
+      await page.goto(sessionUrl);
+      await page.waitForSelector('#analysis-kind', { timeout: 120000 });
+    }
+    await page.selectOption('#analysis-kind', analysis.analysis);
+    await page.fill('#analysis-settings', JSON.stringify(analysis, null, 2));
+    for (const [role, hash] of Object.entries(inputs)) {
+      await page.selectOption(`.analysis-input[data-role="${role}"]`, hash, { timeout: 30000 });
+    }
+    await page.fill('#analysis-title', title);
+    await page.dispatchEvent('#analysis-title', 'change');
+    await page.click('#save-analysis');
+    await page.waitForURL(/\/s\/[0-9a-f]{32}\/a\/[0-9a-f]+$/, { timeout: 120000 });
+    urls.push(page.url());
+  }
+
   const context = await browser.newContext({ viewport: { width: 1200, height: 900 } });
   const visitor = await context.newPage();
   visitor.on('pageerror', (e) => pageErrors.push(String(e)));
@@ -29,7 +60,7 @@ try {
     const rows = await visitor.$$eval('#analysis table.ratings tbody tr', (trs) => trs.length);
     reports.push({ kind, rows, report });
   }
-  console.log(JSON.stringify({ pageErrors, reports }));
+  console.log(JSON.stringify({ pageErrors, urls, reports }));
 } finally {
   await browser.close();
 }

@@ -1,7 +1,8 @@
 // Drives sessions and sharing in headless Chromium with playwright-core.
-// Usage: node sessions.mjs URL_A URL_B CROWD_CSV SMALL_CSV ARCHIVE_OUT
+// Usage: node sessions.mjs URL_A URL_B CROWD_CSV SMALL_CSV ARCHIVE_OUT ANCHOR_MODEL
 // 1. Owner (one browser context): new session on worker A, upload the crowd battles, save a
-//    leaderboard analysis (200 rounds, seed 7) and read its table.
+//    leaderboard analysis from the session page's form (200 rounds, seed 7, clustered by
+//    prompt, anchored at ANCHOR_MODEL = 1000) and read its table.
 // 2. Visitor (a fresh context: no owner token): open the analysis link, read the table; try to
 //    write with the share link only.
 // 3. Fragment sharing: fit a small CSV on the home page, copy its link, open it in a fresh
@@ -12,7 +13,7 @@
 import { writeFileSync } from 'node:fs';
 import { launchChromium, leaderboardTable, openPage } from './chromium.mjs';
 
-const [urlA, urlB, crowd, small, archiveOut] = process.argv.slice(2);
+const [urlA, urlB, crowd, small, archiveOut, anchorModel] = process.argv.slice(2);
 const browser = await launchChromium();
 const pageErrors = [];
 const open = async (url) => {
@@ -41,8 +42,14 @@ try {
   await owner.click('#add-dataset');
   await owner.waitForSelector('#datasets tbody tr', { timeout: 30000 });
   const datasets = await owner.$$eval('#datasets tbody tr', (trs) => trs.map((tr) => tr.dataset.hash));
-  await setNumber(owner, '#analysis-rounds', 200);
-  await setNumber(owner, '#analysis-seed', 7);
+  // The new-analysis form starts on a leaderboard with its default settings; edit them as
+  // text: 200 rounds, seed 7, prompts resampled as clusters, one model's Elo fixed.
+  const settings = JSON.parse(await owner.inputValue('#analysis-settings'));
+  settings.bootstrap.rounds = 200;
+  settings.bootstrap.seed = 7;
+  settings.cluster = 'prompt';
+  settings.anchor = { model: anchorModel, elo: 1000 };
+  await owner.fill('#analysis-settings', JSON.stringify(settings, null, 2));
   await owner.click('#save-analysis');
   await owner.waitForURL(/\/s\/[0-9a-f]{32}\/a\/[0-9a-f]+$/, { timeout: 30000 });
   const analysisUrl = owner.url();

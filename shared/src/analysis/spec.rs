@@ -181,6 +181,56 @@ impl Analysis {
         }
     }
 
+    /// Every analysis kind once, with its default settings: the starting point of a form that
+    /// edits a spec. The settings that have no default are filled with an example to edit: the
+    /// A/A test's two runs `run_1` and `run_2`, a calibration's LS head, and a power table for a
+    /// pass rate of 0.7 against 0.8 at 80 % power.
+    pub fn each_kind() -> Vec<Self> {
+        let program = ProgramReportParams::default;
+        vec![
+            Self::Leaderboard(LeaderboardSpec::default()),
+            Self::JudgeStudy(StudySpec {
+                key: Some("id".to_owned()),
+                ..StudySpec::default()
+            }),
+            Self::Conformal(StudySpec {
+                key: Some("id".to_owned()),
+                ..StudySpec::default()
+            }),
+            Self::Agreement(AgreementSpec::default()),
+            Self::Aa(AaReportParams {
+                columns: Default::default(),
+                ratings: Default::default(),
+                runs: ("run_1".to_owned(), "run_2".to_owned()),
+                gold: None,
+                pass: None,
+                criterion: None,
+                variant: None,
+                test: Default::default(),
+            }),
+            Self::Consistency(ConsistencyReportParams::default()),
+            Self::Position(PositionReportParams::default()),
+            Self::Irt(IrtReportParams::default()),
+            Self::IrtTable(IrtReportParams::default()),
+            Self::Calibration(CalibrationSpec {
+                head: HeadKind::Ls,
+                calibration: CalibrationParams::default(),
+                ablation: None,
+                training_curve: None,
+            }),
+            Self::Power(PowerSpec {
+                effects: vec![Effect::Proportions { p1: 0.7, p2: 0.8 }],
+                powers: vec![0.8],
+                alpha: 0.05,
+                ratio: 1.0,
+                alternative: Alternative::TwoSided,
+            }),
+            Self::Programs(program()),
+            Self::LabelModel(program()),
+            Self::Routing(program()),
+        ]
+    }
+
     /// Checks the settings that can be checked without the data (a saved analysis is refused
     /// up front rather than failing when opened); the rest are checked when it runs.
     ///
@@ -311,4 +361,43 @@ pub struct PowerSpec {
     /// Size of the second group over the first.
     pub ratio: f64,
     pub alternative: Alternative,
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn each_kind_names_every_analysis_once_with_settings_that_validate_and_round_trip() {
+        let kinds = Analysis::each_kind();
+        let names: Vec<&str> = kinds.iter().map(Analysis::name).collect();
+        assert_eq!(
+            names,
+            [
+                "leaderboard",
+                "judge_study",
+                "conformal",
+                "agreement",
+                "aa",
+                "consistency",
+                "position",
+                "irt",
+                "irt_table",
+                "calibration",
+                "power",
+                "programs",
+                "label_model",
+                "routing"
+            ]
+        );
+        for analysis in &kinds {
+            analysis.validate().unwrap();
+            let json = serde_json::to_string(analysis).unwrap();
+            assert!(json.starts_with(&format!("{{\"analysis\":\"{}\"", analysis.name())));
+            let back: Analysis = serde_json::from_str(&json).unwrap();
+            assert_eq!(&back, analysis);
+        }
+        // The study reads two battles files joined on `id`, as a judge run's battles are.
+        assert_eq!(kinds[1].roles().required, ["human", "judge"]);
+    }
 }
