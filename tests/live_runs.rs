@@ -499,7 +499,7 @@ fn btl_head() -> (Head, Value) {
 /// orientation, which a leaderboard saved in the session reads. Judged by the stand-in fleet
 /// (`tests/fleet.py`), whose every answer parses.
 #[test]
-fn a_finished_run_leaves_its_verdicts_as_battles_that_a_saved_leaderboard_reads() {
+fn a_finished_run_leaves_its_verdicts_as_battles_that_a_leaderboard_and_a_study_read() {
     let fleet = Fleet::start(1);
     let worker = api_worker("run-datasets", &["--fleet", &fleet.url()]);
     let (id, token) = create_session(&worker, "run datasets");
@@ -534,7 +534,7 @@ fn a_finished_run_leaves_its_verdicts_as_battles_that_a_saved_leaderboard_reads(
         .find_map(|_| {
             let session = session_view(&worker, &id);
             let datasets = session["datasets"].as_array().cloned().unwrap_or_default();
-            if datasets.len() >= 3 {
+            if datasets.len() >= 4 {
                 return Some(datasets);
             }
             std::thread::sleep(Duration::from_millis(100));
@@ -601,7 +601,7 @@ fn a_finished_run_leaves_its_verdicts_as_battles_that_a_saved_leaderboard_reads(
 
     // A leaderboard of the judge's battles, saved in the session and recomputed.
     let mut inputs = tribunal::analysis::Inputs::new();
-    inputs.insert("battles", "items-judge-battles.csv", battles);
+    inputs.insert("battles", "items-judge-battles.csv", battles.clone());
     let spec = tribunal::analysis::Spec::new(
         tribunal::analysis::Analysis::Leaderboard(tribunal::analysis::LeaderboardSpec::default()),
         &inputs,
@@ -629,4 +629,100 @@ fn a_finished_run_leaves_its_verdicts_as_battles_that_a_saved_leaderboard_reads(
     assert_eq!(board.ratings.len(), 4);
     let wins: u64 = board.ratings.iter().map(|r| r.wins).sum();
     assert_eq!(wins, 48, "every battle has a winner");
+
+    // Both orders judged every pair: one verdict per pair as well, the orders' agreement or a
+    // tie where they disagree, for a study against the humans joined on `id`.
+    let per_pair_meta = named("items-judge-battles-per-pair.csv");
+    assert_eq!(per_pair_meta["kind"], "battles");
+    let per_pair = download(&per_pair_meta);
+    let mut by_id: BTreeMap<&str, Vec<&str>> = BTreeMap::new();
+    for row in &expected {
+        let fields: Vec<&str> = row.split(',').collect();
+        by_id.entry(fields[0]).or_default().push(row.as_str());
+    }
+    let mut want: Vec<String> = by_id
+        .values()
+        .map(|rows| {
+            let winners: Vec<&str> = rows.iter().map(|r| r.rsplit(',').next().unwrap()).collect();
+            let head = rows[0].rsplit_once(',').unwrap().0;
+            let winner = if winners[0] == winners[1] {
+                winners[0]
+            } else {
+                "tie"
+            };
+            format!("{head},{winner}")
+        })
+        .collect();
+    let mut got: Vec<String> = String::from_utf8(per_pair.clone())
+        .unwrap()
+        .lines()
+        .skip(1)
+        .map(str::to_owned)
+        .collect();
+    want.sort();
+    got.sort();
+    assert_eq!(got, want);
+    assert!(
+        got.iter().any(|r| r.ends_with(",tie")),
+        "some orders disagree"
+    );
+    // The humans' verdicts on the same pairs (the first model wins every third pair), uploaded;
+    // the judge study on the per-pair battles saves and joins every pair. The per-judgment
+    // battles are refused with a message that names the per-pair file.
+    let mut humans = String::from("id,model_a,model_b,winner\n");
+    for (i, row) in want.iter().enumerate() {
+        let head = row.rsplit_once(',').unwrap().0;
+        let winner = if i % 3 == 0 { "model_a" } else { "model_b" };
+        humans.push_str(&format!("{head},{winner}\n"));
+    }
+    let stored = http(
+        worker.authority(),
+        "POST",
+        &format!("/api/sessions/{id}/datasets?kind=battles&name=humans.csv"),
+        &[&auth],
+        humans.as_bytes(),
+    );
+    assert_eq!(stored.status, 201);
+    let study = |judge: &str, bytes: Vec<u8>| {
+        let mut inputs = tribunal::analysis::Inputs::new();
+        inputs.insert("human", "humans.csv", humans.clone().into_bytes());
+        inputs.insert("judge", judge, bytes);
+        let analysis = tribunal::analysis::Analysis::JudgeStudy(tribunal::analysis::StudySpec {
+            key: Some("id".to_owned()),
+            ..Default::default()
+        });
+        let spec = tribunal::analysis::Spec::new(analysis, &inputs);
+        (spec, inputs)
+    };
+    let (spec, inputs) = study("items-judge-battles-per-pair.csv", per_pair);
+    let saved = http(
+        worker.authority(),
+        "POST",
+        &format!("/api/sessions/{id}/analyses"),
+        &[&auth, "Content-Type: application/json"],
+        json!({ "title": "the judge against the humans", "spec": spec })
+            .to_string()
+            .as_bytes(),
+    );
+    assert_eq!(
+        saved.status,
+        201,
+        "{}",
+        String::from_utf8_lossy(&saved.body)
+    );
+    let tribunal::analysis::Report::JudgeStudy(report) =
+        tribunal::analysis::run(&spec, &inputs).unwrap()
+    else {
+        panic!("a study spec gives a study");
+    };
+    assert_eq!(
+        report.join.as_ref().map(|j| j.matched_human_battles),
+        Some(24)
+    );
+    let (spec, inputs) = study("items-judge-battles.csv", battles);
+    let refused = tribunal::analysis::run(&spec, &inputs).unwrap_err();
+    assert!(
+        refused.to_string().contains("-judge-battles-per-pair.csv"),
+        "{refused}"
+    );
 }

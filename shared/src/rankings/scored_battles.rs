@@ -467,7 +467,11 @@ pub fn join_verdicts(
         if verdicts.insert(key.as_str(), entry).is_some() {
             return Err(Error::param(
                 "judge",
-                format!("key `{key}` appears more than once in the judge file: expected one verdict per key"),
+                format!(
+                    "key `{key}` appears more than once in the judge file: expected one verdict \
+                     per key (a judge run that judged a pair more than once, in both orders say, \
+                     leaves one verdict per pair in its `-judge-battles-per-pair.csv`)"
+                ),
             ));
         }
     }

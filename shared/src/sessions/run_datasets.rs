@@ -2,7 +2,11 @@
 //! read any uploaded file: every judgment as the `.jsonl` `tribunal judge` writes (verdicts,
 //! for the programs report and routing); a pairwise run's verdicts as battles
 //! (`id,model_a,model_b,winner`, in the items file's orientation: the file's `response` is
-//! `model_a`), for a leaderboard or a judge-vs-humans study joined on `id`; a pointwise run's
+//! `model_a`), for a leaderboard; when some pair was judged more than once (both orders,
+//! repeats), also one battle per pair (`<items>-judge-battles-per-pair.csv`: the verdict its
+//! judgments agree on by majority, a tie when they split evenly — so two orders that disagree
+//! make a tie, seed 002 §3.2's order flip), for a judge-vs-humans study joined on `id`, which
+//! takes one verdict per key (a pair judged once keeps its verdict); a pointwise run's
 //! scores as long-format ratings (`item,rater,score,variant,repeat`, the rater `judge`), for
 //! agreement, consistency and IRT.
 //!
@@ -59,6 +63,10 @@ pub fn run_datasets(judgments: &[String], items_name: &str) -> Result<Vec<RunDat
     ratings
         .write_record(["item", "rater", "score", "variant", "repeat"])
         .map_err(write_error)?;
+    // Pair id → its models and the targets (1: the file's `response` won) of its verdicts, in
+    // the order first judged.
+    let mut per_pair: Vec<(String, String, String, Vec<f64>)> = Vec::new();
+    let mut pair_index: std::collections::HashMap<String, usize> = Default::default();
     for (k, line) in judgments.iter().enumerate() {
         let judgment: StoredJudgment = serde_json::from_str(line).map_err(|e| {
             Error::param(
@@ -70,11 +78,16 @@ pub fn run_datasets(judgments: &[String], items_name: &str) -> Result<Vec<RunDat
         jsonl.push('\n');
         match (&judgment.winner, &judgment.model, &judgment.model_b) {
             (Some(winner), Some(a), Some(b)) => {
-                let winner = match winner.as_str() {
-                    "A" => "model_a",
-                    "B" => "model_b",
-                    _ => "tie",
+                let (winner, y) = match winner.as_str() {
+                    "A" => ("model_a", 1.0),
+                    "B" => ("model_b", 0.0),
+                    _ => ("tie", 0.5),
                 };
+                let at = *pair_index.entry(judgment.id.clone()).or_insert_with(|| {
+                    per_pair.push((judgment.id.clone(), a.clone(), b.clone(), Vec::new()));
+                    per_pair.len() - 1
+                });
+                per_pair[at].3.push(y);
                 battles
                     .write_record([judgment.id.as_str(), a, b, winner])
                     .map_err(write_error)?;
@@ -107,8 +120,30 @@ pub fn run_datasets(judgments: &[String], items_name: &str) -> Result<Vec<RunDat
         name: format!("{stem}-judgments.jsonl"),
         bytes: jsonl.into_bytes(),
     }];
+    let mut pairs = csv::Writer::from_writer(Vec::new());
+    pairs
+        .write_record(["id", "model_a", "model_b", "winner"])
+        .map_err(write_error)?;
+    for (id, a, b, targets) in &per_pair {
+        let mean = targets.iter().sum::<f64>() / targets.len() as f64;
+        let winner = match mean.partial_cmp(&0.5) {
+            Some(std::cmp::Ordering::Greater) => "model_a",
+            Some(std::cmp::Ordering::Less) => "model_b",
+            _ => "tie",
+        };
+        pairs
+            .write_record([id.as_str(), a, b, winner])
+            .map_err(write_error)?;
+    }
+    let judged_again = per_pair.iter().any(|p| p.3.len() > 1);
     for (kind, suffix, writer, rows) in [
         (DatasetKind::Battles, "judge-battles", battles, n_battles),
+        (
+            DatasetKind::Battles,
+            "judge-battles-per-pair",
+            pairs,
+            if judged_again { per_pair.len() } else { 0 },
+        ),
         (DatasetKind::Ratings, "judge-ratings", ratings, n_ratings),
     ] {
         let bytes = finish(writer)?;
@@ -152,22 +187,44 @@ mod tests {
             kinds,
             [
                 (DatasetKind::Verdicts, "items-judgments.jsonl"),
-                (DatasetKind::Battles, "items-judge-battles.csv")
+                (DatasetKind::Battles, "items-judge-battles.csv"),
+                (DatasetKind::Battles, "items-judge-battles-per-pair.csv")
             ]
         );
         assert_eq!(
             String::from_utf8(datasets[1].bytes.clone()).unwrap(),
             "id,model_a,model_b,winner\np1,x,y,model_a\np1,x,y,model_b\np2,x,y,tie\n"
         );
+        // p1's two orders disagree: a tie; p2 keeps its one verdict.
+        assert_eq!(
+            String::from_utf8(datasets[2].bytes.clone()).unwrap(),
+            "id,model_a,model_b,winner\np1,x,y,tie\np2,x,y,tie\n"
+        );
         let battles = parse_battles("b.csv", &datasets[1].bytes).unwrap();
         assert_eq!(battles.battles.len(), 3);
-        for d in &datasets {
+        for (d, rows) in datasets.iter().zip([4, 3, 2]) {
             let meta = check_dataset(d.kind, &d.name, &d.bytes).unwrap();
-            assert_eq!(
-                meta.rows,
-                if d.kind == DatasetKind::Battles { 3 } else { 4 }
-            );
+            assert_eq!(meta.rows, rows, "{}", d.name);
         }
+    }
+
+    #[test]
+    fn pairs_judged_more_than_once_get_their_majority_verdict() {
+        let judgments = [
+            line("p1", "ab", Some("A")),
+            line("p1", "ba", Some("A")),
+            line("p1", "ab", Some("B")),
+            line("p2", "ab", Some("B")),
+            line("p2", "ba", None),
+        ];
+        let datasets = run_datasets(&judgments, "items.csv").unwrap();
+        assert_eq!(
+            String::from_utf8(datasets[2].bytes.clone()).unwrap(),
+            "id,model_a,model_b,winner\np1,x,y,model_a\np2,x,y,model_b\n"
+        );
+        // Each pair judged once: the battles already hold one verdict per pair.
+        let once = run_datasets(&[line("p1", "ab", Some("A"))], "items.csv").unwrap();
+        assert_eq!(once.len(), 2);
     }
 
     #[test]
