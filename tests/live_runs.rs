@@ -281,6 +281,70 @@ async fn a_run_streams_each_judgment_to_watchers_and_resumes() {
         "{datasets:?}"
     );
 
+    // The items carry the crowd's labels and the run embedded each rationale: the labelled
+    // pairs' judgments are BTL calibration rows — the rationale's embedding, the judge's p(A)
+    // in the order it saw the pair, the crowd's preference turned to that order — split as the
+    // items' `split` column says.
+    let (items_text, labels) = labelled_items();
+    let test_id = {
+        csv::Reader::from_reader(items_text.as_bytes())
+            .records()
+            .map(Result::unwrap)
+            .find(|r| &r[7] == "test")
+            .map(|r| r[0].to_owned())
+            .unwrap()
+    };
+    for (side, name) in [
+        ("train", "llmfao-items-calibration-train.csv"),
+        ("test", "llmfao-items-calibration-test.csv"),
+    ] {
+        let meta = named(name);
+        assert_eq!(meta["kind"], "calibration");
+        let text = download(meta);
+        // A BTL head reads it, on MiniLM's 384 dimensions.
+        tribunal::calibration::calibration_data::parse_calibration(
+            name,
+            text.as_bytes(),
+            tribunal::calibration::calibration_data::HeadKind::Btl,
+            Some(384),
+        )
+        .unwrap();
+        let mut got: Vec<(Vec<u64>, u64, u64)> = csv::Reader::from_reader(text.as_bytes())
+            .records()
+            .map(|r| {
+                let r = r.unwrap();
+                let embedding = r[0].split(' ').map(|x| x.parse::<f64>().unwrap().to_bits());
+                let number = |x: &str| x.parse::<f64>().unwrap().to_bits();
+                (embedding.collect(), number(&r[1]), number(&r[2]))
+            })
+            .collect();
+        let mut want: Vec<(Vec<u64>, u64, u64)> = judged
+            .iter()
+            .filter(|v| (v["id"].as_str() == Some(test_id.as_str())) == (side == "test"))
+            .map(|v| {
+                let human = labels[v["id"].as_str().unwrap()];
+                let human = if v["order"] == "ba" {
+                    1.0 - human
+                } else {
+                    human
+                };
+                let embedding = v["embedding"].as_array().unwrap();
+                (
+                    embedding
+                        .iter()
+                        .map(|x| x.as_f64().unwrap().to_bits())
+                        .collect(),
+                    v["label_probs"]["A"].as_f64().unwrap().to_bits(),
+                    human.to_bits(),
+                )
+            })
+            .collect();
+        got.sort();
+        want.sort();
+        assert_eq!(got, want, "{name}");
+        assert_eq!(meta["rows"].as_u64(), Some(want.len() as u64));
+    }
+
     // The same run again resumes: nothing is judged twice, one more end event.
     let last = events[total + 1].0;
     assert_eq!(start(&[&auth], &hash).status, 202);
@@ -299,10 +363,61 @@ async fn a_run_streams_each_judgment_to_watchers_and_resumes() {
     assert_eq!(session["runs"][1]["resumed_from"], total);
 }
 
-/// A session on `worker` with the LLMFAO items; returns (id, owner token, dataset metadata).
+/// The LLMFAO items fixture with the crowd's labels: `human`, the crowd's mean preference for
+/// `response` on the pair (1 when its model won a vote, ½ a tie), and `split`, the last pair
+/// held out for testing. Returns the CSV and each pair's label.
+fn labelled_items() -> (String, BTreeMap<String, f64>) {
+    let text = std::fs::read_to_string(root().join("tests/fixtures/llmfao-items.csv")).unwrap();
+    let crowd =
+        std::fs::read_to_string(root().join("tests/data/llmfao/crowd-comparisons.csv")).unwrap();
+    let mut reader = csv::Reader::from_reader(text.as_bytes());
+    let mut writer = csv::Writer::from_writer(Vec::new());
+    let mut header: Vec<String> = reader
+        .headers()
+        .unwrap()
+        .iter()
+        .map(str::to_owned)
+        .collect();
+    header.extend(["human".to_owned(), "split".to_owned()]);
+    writer.write_record(&header).unwrap();
+    let records: Vec<csv::StringRecord> = reader.records().map(Result::unwrap).collect();
+    let mut labels = BTreeMap::new();
+    for (k, record) in records.iter().enumerate() {
+        let (id, model) = (&record[0], &record[4]);
+        // id,prompt,model_x,model_y,worker,winner,left,right
+        let votes: Vec<f64> = csv::Reader::from_reader(crowd.as_bytes())
+            .records()
+            .map(Result::unwrap)
+            .filter(|r| &r[0] == id)
+            .map(|r| match (&r[5], &r[6] == model) {
+                ("tie", _) => 0.5,
+                ("left", true) | ("right", false) => 1.0,
+                _ => 0.0,
+            })
+            .collect();
+        assert!(!votes.is_empty(), "pair {id} has crowd votes");
+        let human = votes.iter().sum::<f64>() / votes.len() as f64;
+        labels.insert(id.to_owned(), human);
+        let split = if k + 1 == records.len() {
+            "test"
+        } else {
+            "train"
+        };
+        let mut row: Vec<String> = record.iter().map(str::to_owned).collect();
+        row.extend([human.to_string(), split.to_owned()]);
+        writer.write_record(&row).unwrap();
+    }
+    (
+        String::from_utf8(writer.into_inner().unwrap()).unwrap(),
+        labels,
+    )
+}
+
+/// A session on `worker` with the LLMFAO items and the crowd's labels ([`labelled_items`]);
+/// returns (id, owner token, dataset metadata).
 fn session_with_items(worker: &Worker) -> (String, String, Value) {
     let (id, token) = create_session(worker, "live run");
-    let items = std::fs::read(root().join("tests/fixtures/llmfao-items.csv")).unwrap();
+    let items = labelled_items().0.into_bytes();
     let answer = http(
         worker.authority(),
         "POST",

@@ -242,6 +242,7 @@ fn StartRun(
         "Which response follows the instruction better: correct, complete and concise?".to_owned(),
     );
     let run_tokens = RwSignal::new(64usize);
+    let run_embed = RwSignal::new(false);
     let start_run = {
         let (id, token) = (id.clone(), token.clone());
         move |_| {
@@ -274,7 +275,8 @@ fn StartRun(
                 "config": {
                     "design": { "orders": if relative { "both" } else { "ab" } },
                     "prompt": prompt,
-                    "decoding": { "max_tokens": run_tokens.get_untracked(), "seed": 0 }
+                    "decoding": { "max_tokens": run_tokens.get_untracked(), "seed": 0 },
+                    "embed_rationale": run_embed.get_untracked()
                 }
             });
             spawn_local(async move {
@@ -290,7 +292,7 @@ fn StartRun(
     };
     view! {
             <h3>"Run the local judge"</h3>
-            <p class="hint">"SmolLM2 on the worker judges an items dataset (" <code>"id,instruction,response[,response_b]"</code> "); each judgment appears above as it is stored, and when the run finishes its judgments become datasets of the session (the " <code>".jsonl"</code> ", and its verdicts as battles or its scores as ratings) that the analyses below read."</p>
+            <p class="hint">"SmolLM2 on the worker judges an items dataset (" <code>"id,instruction,response[,response_b]"</code> "); each judgment appears above as it is stored, and when the run finishes its judgments become datasets of the session (the " <code>".jsonl"</code> ", and its verdicts as battles or its scores as ratings) that the analyses below read. With the rationales embedded and a " <code>"human"</code> " column in the items (and optionally " <code>"split"</code> ": train/test), it also leaves calibration files for a calibration below."</p>
             <div class="controls">
                 <label>"Items "
                     <select id="run-items" on:change=move |ev| run_items.set(event_target_value(&ev))>
@@ -309,6 +311,8 @@ fn StartRun(
                     on:change=move |ev| run_rubric.set(event_target_value(&ev)) /></label>
                 <label>"Max tokens " <input id="run-tokens" type="number" min="1" prop:value=move || run_tokens.get().to_string()
                     on:change=move |ev| run_tokens.set(event_target_value(&ev).parse().unwrap_or(64)) /></label>
+                <label>"Embed each rationale (MiniLM) " <input id="run-embed" type="checkbox" prop:checked=move || run_embed.get()
+                    on:change=move |ev| run_embed.set(event_target_checked(&ev)) /></label>
                 <button id="start-run" on:click=start_run>"Start the run"</button>
             </div>
     }

@@ -87,7 +87,7 @@ impl Runs {
                     },
                 )?;
                 worker
-                    .save_judgments(&spec.session, &spec.source)
+                    .save_judgments(&spec.session, &spec.source, &spec.bytes)
                     .context("the run's judgments could not be saved as datasets of the session")?;
                 Ok::<_, anyhow::Error>((seq, record))
             })
@@ -124,7 +124,7 @@ impl Runs {
     /// Adds the judgments of the run stored under `run_key` (`<session id>:<run>`) on the
     /// items file `items` to the session as datasets ([`run_datasets`]): what its analyses
     /// read. Done before the run's last event, so a page that sees the run finish finds them.
-    fn save_judgments(&self, run_key: &str, items: &str) -> Result<()> {
+    fn save_judgments(&self, run_key: &str, items: &str, items_bytes: &[u8]) -> Result<()> {
         let session = run_key.split(':').next().unwrap_or(run_key);
         let judgments: Vec<String> = self
             .store
@@ -132,7 +132,7 @@ impl Runs {
             .into_iter()
             .map(|(_, body)| body)
             .collect();
-        for dataset in run_datasets(&judgments, items)? {
+        for dataset in run_datasets(&judgments, items, items_bytes)? {
             let meta = check_dataset(dataset.kind, &dataset.name, &dataset.bytes)?;
             self.store.add_dataset(session, &meta, &dataset.bytes)?;
         }

@@ -40,6 +40,7 @@ use std::sync::Arc;
 use tribunal::calibration::head_file::{Head, HeadFile};
 use tribunal::io::provenance::{content_hash, ToolVersion};
 use tribunal::judging::judge_prompt::PromptKind;
+use tribunal::sessions::run_calibration::{check_preferences, item_labels};
 use tribunal::sessions::session::{
     check_dataset, spec_from_value, Analysis, DatasetKind, SessionArchive,
 };
@@ -345,7 +346,15 @@ async fn start_run(
             ))
         })?;
     let bytes = store.dataset(&id, &meta.hash)?.ok_or_else(not_found)?;
+    // The items' human labels become the run's calibration files at its end: refuse bad ones
+    // now rather than after the judging.
+    let labels = item_labels(&meta.name, &bytes).map_err(|e| unprocessable(e.to_string()))?;
     let mut config = body.config;
+    if let (Some(labels), PromptKind::Relative | PromptKind::Criteria) =
+        (&labels, config.prompt.kind)
+    {
+        check_preferences(labels, &meta.name).map_err(|e| unprocessable(e.to_string()))?;
+    }
     admit(&state.fleets, &mut config.backend).map_err(unprocessable)?;
     state
         .runs

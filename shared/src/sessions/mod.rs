@@ -4,10 +4,12 @@
 //! - [`session`]: sessions — content-addressed datasets, saved analysis specs, the archive.
 //! - [`share_link`]: an analysis spec and its files compressed into a URL fragment.
 //! - [`run_datasets`]: a judge run's judgments as datasets of its session (verdicts, battles,
-//!   ratings) that analyses read.
+//!   ratings, and with [`run_calibration`] the labelled items' calibration files) that
+//!   analyses read.
 //! - [`protocol`]: the versioned browser ↔ worker wire protocol.
 
 pub mod protocol;
+pub mod run_calibration;
 pub mod run_datasets;
 pub mod session;
 pub mod share_link;

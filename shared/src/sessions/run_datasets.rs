@@ -10,13 +10,19 @@
 //! scores as long-format ratings (`item,rater,score,variant,repeat`, the rater `judge`), for
 //! agreement, consistency and IRT.
 //!
+//! When the items file has a `human` column and the run embedded its rationales, the labelled
+//! items' judgments also become calibration files, `<items>-calibration-train.csv` and
+//! `-test.csv` ([`crate::sessions::run_calibration`]).
+//!
 //! Arguments: the stored judgments (one JSON object per judgment, as `tribunal judge` writes
-//! them) and the items file's name. Returns: each dataset's kind, name and bytes; a judgment
-//! that did not parse has no verdict and is left out of the battles and ratings (it stays in
-//! the `.jsonl`); a kind with no row is not made. Errors: [`Error::InvalidParam`] for a stored
-//! judgment that is not such an object.
+//! them), the items file's name and bytes. Returns: each dataset's kind, name and bytes; a
+//! judgment that did not parse has no verdict and is left out of the battles and ratings (it
+//! stays in the `.jsonl`); a kind with no row is not made. Errors: [`Error::InvalidParam`] for a
+//! stored judgment that is not such an object; the items file's located errors in its `human`
+//! and `split` columns (the worker checks them before the run starts).
 
 use crate::io::error::{Error, Result};
+use crate::sessions::run_calibration::{calibration_files, item_labels, Side};
 use crate::sessions::session::DatasetKind;
 use serde::Deserialize;
 
@@ -48,7 +54,11 @@ pub struct RunDataset {
 ///
 /// # Errors
 /// [`Error::InvalidParam`] naming the judgment that could not be read.
-pub fn run_datasets(judgments: &[String], items_name: &str) -> Result<Vec<RunDataset>> {
+pub fn run_datasets(
+    judgments: &[String],
+    items_name: &str,
+    items: &[u8],
+) -> Result<Vec<RunDataset>> {
     let stem = items_name
         .rsplit_once('.')
         .map_or(items_name, |(stem, _)| stem);
@@ -155,6 +165,19 @@ pub fn run_datasets(judgments: &[String], items_name: &str) -> Result<Vec<RunDat
             });
         }
     }
+    if let Some(labels) = item_labels(items_name, items)? {
+        for (side, bytes) in calibration_files(judgments, &labels, items_name)? {
+            let side = match side {
+                Side::Train => "train",
+                Side::Test => "test",
+            };
+            datasets.push(RunDataset {
+                kind: DatasetKind::Calibration,
+                name: format!("{stem}-calibration-{side}.csv"),
+                bytes,
+            });
+        }
+    }
     Ok(datasets)
 }
 
@@ -163,6 +186,9 @@ mod tests {
     use super::*;
     use crate::rankings::battles::parse_battles;
     use crate::sessions::session::check_dataset;
+
+    /// An items file without human labels.
+    const ITEMS: &[u8] = b"id,instruction,response\n";
 
     fn line(id: &str, order: &str, winner: Option<&str>) -> String {
         serde_json::json!({
@@ -181,7 +207,7 @@ mod tests {
             // Unparsed: no verdict, so no battle; it stays among the judgments.
             line("p3", "ab", None),
         ];
-        let datasets = run_datasets(&judgments, "items.csv").unwrap();
+        let datasets = run_datasets(&judgments, "items.csv", ITEMS).unwrap();
         let kinds: Vec<_> = datasets.iter().map(|d| (d.kind, d.name.as_str())).collect();
         assert_eq!(
             kinds,
@@ -217,13 +243,13 @@ mod tests {
             line("p2", "ab", Some("B")),
             line("p2", "ba", None),
         ];
-        let datasets = run_datasets(&judgments, "items.csv").unwrap();
+        let datasets = run_datasets(&judgments, "items.csv", ITEMS).unwrap();
         assert_eq!(
             String::from_utf8(datasets[2].bytes.clone()).unwrap(),
             "id,model_a,model_b,winner\np1,x,y,model_a\np2,x,y,model_b\n"
         );
         // Each pair judged once: the battles already hold one verdict per pair.
-        let once = run_datasets(&[line("p1", "ab", Some("A"))], "items.csv").unwrap();
+        let once = run_datasets(&[line("p1", "ab", Some("A"))], "items.csv", ITEMS).unwrap();
         assert_eq!(once.len(), 2);
     }
 
@@ -238,7 +264,7 @@ mod tests {
             score("q1", 1, Some("5")),
             score("q2", 0, None),
         ];
-        let datasets = run_datasets(&judgments, "items").unwrap();
+        let datasets = run_datasets(&judgments, "items", ITEMS).unwrap();
         assert_eq!(datasets.len(), 2);
         assert_eq!(datasets[1].kind, DatasetKind::Ratings);
         assert_eq!(datasets[1].name, "items-judge-ratings.csv");
@@ -246,8 +272,12 @@ mod tests {
             String::from_utf8(datasets[1].bytes.clone()).unwrap(),
             "item,rater,score,variant,repeat\nq1,judge,4,v1,0\nq1,judge,5,v1,1\n"
         );
-        let err =
-            run_datasets(&[score("q1", 0, Some("4")), "[1]".to_owned()], "items").unwrap_err();
+        let err = run_datasets(
+            &[score("q1", 0, Some("4")), "[1]".to_owned()],
+            "items",
+            ITEMS,
+        )
+        .unwrap_err();
         assert!(
             err.to_string()
                 .contains("judgment 2: not a stored judgment"),
