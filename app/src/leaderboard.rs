@@ -271,32 +271,7 @@ pub fn BoardRunView(run: BoardRun) -> impl IntoView {
 #[component]
 pub fn LeaderboardPage() -> impl IntoView {
     let run = BoardRun::spawn();
-    let rounds = RwSignal::new(BootstrapParams::default().rounds);
-    let seed = RwSignal::new(BootstrapParams::default().seed);
-    let lambda = RwSignal::new(BradleyTerryParams::default().lambda);
-    let cluster = RwSignal::new(String::new());
-    let anchor_model = RwSignal::new(String::new());
-    let anchor_elo = RwSignal::new(1500.0);
-    // Every setting of the form: what the leaderboard is fitted with, shared and saved.
-    let spec = move || LeaderboardSpec {
-        bradley_terry: BradleyTerryParams {
-            lambda: lambda.get_untracked(),
-            ..BradleyTerryParams::default()
-        },
-        bootstrap: BootstrapParams {
-            rounds: rounds.get_untracked(),
-            seed: seed.get_untracked(),
-            ..BootstrapParams::default()
-        },
-        cluster: Some(cluster.get_untracked().trim().to_owned()).filter(|c| !c.is_empty()),
-        anchor: {
-            let model = anchor_model.get_untracked();
-            (!model.is_empty()).then(|| Anchor {
-                model,
-                elo: anchor_elo.get_untracked(),
-            })
-        },
-    };
+    let form = BoardForm::new();
     let computed = RwSignal::new(None::<Computed>);
     // A new fit of other data or settings (not the bootstrap finishing) is a new analysis.
     Effect::new(move |_| {
@@ -306,7 +281,7 @@ pub fn LeaderboardPage() -> impl IntoView {
             computed.set(now);
         }
     });
-    let fit = move |upload: Upload| run.fit(upload, spec());
+    let fit = move |upload: Upload| run.fit(upload, form.spec());
     let on_battles = move |ev: leptos::ev::Event| {
         let input: HtmlInputElement = event_target(&ev);
         run.say(Some("reading the file…".to_owned()));
@@ -321,19 +296,12 @@ pub fn LeaderboardPage() -> impl IntoView {
             }
         });
     };
-
     // A new setting refits the file on screen.
-    let refit = move || {
+    let refit = Callback::new(move |()| {
         if let Some(shown) = run.shown() {
             fit(shown.upload);
         }
-    };
-    let models = move || {
-        run.board
-            .get()
-            .map(|lb| lb.ratings.into_iter().map(|r| r.model).collect::<Vec<_>>())
-            .unwrap_or_default()
-    };
+    });
 
     view! {
         <section id="leaderboard" class="card">
@@ -344,45 +312,7 @@ pub fn LeaderboardPage() -> impl IntoView {
                 "). Bradley–Terry with sandwich standard errors, then a seeded bootstrap with CI-aware ranks (resampling battles, or clusters of battles such as prompts) — all in this browser, in web workers; the file is not uploaded anywhere."
             </p>
             <div class="controls">
-                <label>"Bootstrap rounds "
-                    <input id="rounds" type="number" min="0" step="100" prop:value=move || rounds.get().to_string()
-                        on:change=move |ev| rounds.set(event_target_value(&ev).parse().unwrap_or(0)) />
-                </label>
-                <label>"Seed "
-                    <input id="seed" type="number" min="0" prop:value=move || seed.get().to_string()
-                        on:change=move |ev| seed.set(event_target_value(&ev).parse().unwrap_or(0)) />
-                </label>
-                <label>"L2 penalty λ "
-                    <input id="lambda" type="number" min="0" step="any" prop:value=move || lambda.get().to_string()
-                        on:change=move |ev| {
-                            if let Ok(value) = event_target_value(&ev).parse() {
-                                lambda.set(value);
-                                refit();
-                            }
-                        } />
-                </label>
-                <label>"Resample clusters by column "
-                    <input id="cluster" type="text" placeholder="none: resample battles (e.g. prompt)"
-                        prop:value=move || cluster.get()
-                        on:change=move |ev| { cluster.set(event_target_value(&ev).trim().to_owned()); refit(); } />
-                </label>
-                <label>"Anchor model "
-                    <input id="anchor-model" type="text" list="anchor-models" placeholder="none: mean at 1500"
-                        prop:value=move || anchor_model.get()
-                        on:change=move |ev| { anchor_model.set(event_target_value(&ev).trim().to_owned()); refit(); } />
-                    <datalist id="anchor-models">
-                        {move || models().into_iter().map(|m| view! { <option value=m></option> }).collect_view()}
-                    </datalist>
-                </label>
-                <label>"at Elo "
-                    <input id="anchor-elo" type="number" step="any" prop:value=move || anchor_elo.get().to_string()
-                        on:change=move |ev| {
-                            if let Ok(elo) = event_target_value(&ev).parse() {
-                                anchor_elo.set(elo);
-                                refit();
-                            }
-                        } />
-                </label>
+                <BoardSettings form run refit />
                 <label class="file">"Battles CSV "
                     <input id="csv-input" type="file" accept=".csv,text/csv" on:change=on_battles />
                 </label>
@@ -391,6 +321,112 @@ pub fn LeaderboardPage() -> impl IntoView {
             <SaveAndShare computed title="Leaderboard" />
         </section>
         <StudyCard />
+    }
+}
+
+/// The leaderboard form's settings.
+#[derive(Clone, Copy)]
+struct BoardForm {
+    rounds: RwSignal<usize>,
+    seed: RwSignal<u64>,
+    lambda: RwSignal<f64>,
+    cluster: RwSignal<String>,
+    anchor_model: RwSignal<String>,
+    anchor_elo: RwSignal<f64>,
+}
+
+impl BoardForm {
+    fn new() -> Self {
+        Self {
+            rounds: RwSignal::new(BootstrapParams::default().rounds),
+            seed: RwSignal::new(BootstrapParams::default().seed),
+            lambda: RwSignal::new(BradleyTerryParams::default().lambda),
+            cluster: RwSignal::new(String::new()),
+            anchor_model: RwSignal::new(String::new()),
+            anchor_elo: RwSignal::new(1500.0),
+        }
+    }
+
+    /// Every setting of the form: what the leaderboard is fitted with, shared and saved.
+    fn spec(self) -> LeaderboardSpec {
+        let model = self.anchor_model.get_untracked();
+        LeaderboardSpec {
+            bradley_terry: BradleyTerryParams {
+                lambda: self.lambda.get_untracked(),
+                ..BradleyTerryParams::default()
+            },
+            bootstrap: BootstrapParams {
+                rounds: self.rounds.get_untracked(),
+                seed: self.seed.get_untracked(),
+                ..BootstrapParams::default()
+            },
+            cluster: Some(self.cluster.get_untracked().trim().to_owned()).filter(|c| !c.is_empty()),
+            anchor: (!model.is_empty()).then(|| Anchor {
+                model,
+                elo: self.anchor_elo.get_untracked(),
+            }),
+        }
+    }
+}
+
+/// The leaderboard's settings; a new λ, cluster column or anchor refits (`refit`), the rounds
+/// and seed apply to the next file. The anchor's choices are the models of `run`'s board.
+#[component]
+fn BoardSettings(form: BoardForm, run: BoardRun, refit: Callback<()>) -> impl IntoView {
+    let BoardForm {
+        rounds,
+        seed,
+        lambda,
+        cluster,
+        anchor_model,
+        anchor_elo,
+    } = form;
+    let models = move || {
+        run.board
+            .get()
+            .map(|lb| lb.ratings.into_iter().map(|r| r.model).collect::<Vec<_>>())
+            .unwrap_or_default()
+    };
+    view! {
+        <label>"Bootstrap rounds "
+            <input id="rounds" type="number" min="0" step="100" prop:value=move || rounds.get().to_string()
+                on:change=move |ev| rounds.set(event_target_value(&ev).parse().unwrap_or(0)) />
+        </label>
+        <label>"Seed "
+            <input id="seed" type="number" min="0" prop:value=move || seed.get().to_string()
+                on:change=move |ev| seed.set(event_target_value(&ev).parse().unwrap_or(0)) />
+        </label>
+        <label>"L2 penalty λ "
+            <input id="lambda" type="number" min="0" step="any" prop:value=move || lambda.get().to_string()
+                on:change=move |ev| {
+                    if let Ok(value) = event_target_value(&ev).parse() {
+                        lambda.set(value);
+                        refit.run(());
+                    }
+                } />
+        </label>
+        <label>"Resample clusters by column "
+            <input id="cluster" type="text" placeholder="none: resample battles (e.g. prompt)"
+                prop:value=move || cluster.get()
+                on:change=move |ev| { cluster.set(event_target_value(&ev).trim().to_owned()); refit.run(()); } />
+        </label>
+        <label>"Anchor model "
+            <input id="anchor-model" type="text" list="anchor-models" placeholder="none: mean at 1500"
+                prop:value=move || anchor_model.get()
+                on:change=move |ev| { anchor_model.set(event_target_value(&ev).trim().to_owned()); refit.run(()); } />
+            <datalist id="anchor-models">
+                {move || models().into_iter().map(|m| view! { <option value=m></option> }).collect_view()}
+            </datalist>
+        </label>
+        <label>"at Elo "
+            <input id="anchor-elo" type="number" step="any" prop:value=move || anchor_elo.get().to_string()
+                on:change=move |ev| {
+                    if let Ok(elo) = event_target_value(&ev).parse() {
+                        anchor_elo.set(elo);
+                        refit.run(());
+                    }
+                } />
+        </label>
     }
 }
 

@@ -142,32 +142,88 @@ impl ProgramSettings {
     }
 }
 
-#[component]
-pub fn ProgramsPage() -> impl IntoView {
-    let settings = ProgramSettings::new();
-    let programs = RwSignal::new(Vec::<Program>::new());
-    let fitted = AnalysisRun::spawn();
-    let failures = RwSignal::new(Vec::<SandboxResult>::new());
-    let progress = RwSignal::new(String::new());
-    // The uploads and user scores of the request in flight, kept for its second job.
-    let pending = StoredValue::new(None::<(Upload, Option<Upload>, Option<Upload>)>);
-    let pairs_ref = NodeRef::<leptos::html::Input>::new();
-    let llm_ref = NodeRef::<leptos::html::Input>::new();
-    let probes_ref = NodeRef::<leptos::html::Input>::new();
+/// A run's files: the pairs, and the LLM's verdicts and the bias probes when chosen.
+type ProgramFiles = (Upload, Option<Upload>, Option<Upload>);
 
-    let fail = move |message: String| {
-        fitted.fail(message);
-        progress.set(String::new());
-    };
-    // The programs report on the pairs (and verdicts, probes) of the run in flight, with the
-    // scores of the user's programs.
-    let report_job = move |user: Vec<UserProgram>| {
-        let Some((pairs, llm, probes)) = pending.get_value() else {
+/// One programs run at a time: the user's programs score the pairs' texts in the sandbox (a
+/// first job gives the texts), then the programs report is fitted with their scores.
+#[derive(Clone, Copy)]
+struct ProgramsRun {
+    settings: ProgramSettings,
+    programs: RwSignal<Vec<Program>>,
+    fitted: AnalysisRun,
+    failures: RwSignal<Vec<SandboxResult>>,
+    progress: RwSignal<String>,
+    /// The uploads of the request in flight, kept for its second job.
+    pending: StoredValue<Option<ProgramFiles>>,
+    /// The request of the run in flight.
+    latest: StoredValue<u64>,
+    texts: StoredValue<Option<WorkerPool>>,
+}
+
+impl ProgramsRun {
+    fn spawn(settings: ProgramSettings, programs: RwSignal<Vec<Program>>) -> Self {
+        let run = Self {
+            settings,
+            programs,
+            fitted: AnalysisRun::spawn(),
+            failures: RwSignal::new(Vec::new()),
+            progress: RwSignal::new(String::new()),
+            pending: StoredValue::new(None),
+            latest: StoredValue::new(0),
+            texts: StoredValue::new(None),
+        };
+        let pool = WorkerPool::spawn(1, move |reply| {
+            if let Reply::ProgramTexts { request, result } = reply {
+                run.on_texts(request, result);
+            }
+        });
+        run.texts.set_value(Some(pool));
+        run
+    }
+
+    fn fail(self, message: String) {
+        self.fitted.fail(message);
+        self.progress.set(String::new());
+    }
+
+    /// The texts to score arrived: the user's programs score them, then the report is fitted.
+    fn on_texts(self, request: u64, result: Result<Vec<(String, String)>, String>) {
+        let texts_to_score = match result {
+            Ok(texts) => texts,
+            Err(message) => return self.fail(message),
+        };
+        let user = self.programs.get_untracked();
+        spawn_local(async move {
+            let limit = self.settings.limit.get_untracked();
+            match sandbox(&user, &texts_to_score, limit, self.progress).await {
+                // A newer run replaced this one while its programs ran.
+                Ok(_) if request != self.latest.get_value() => {}
+                Ok(results) => {
+                    let scores = results
+                        .iter()
+                        .map(|s| UserProgram {
+                            name: s.name.clone(),
+                            scores: s.scores.clone(),
+                        })
+                        .collect();
+                    self.failures.set(results);
+                    self.report(scores);
+                }
+                Err(message) => self.fail(message),
+            }
+        });
+    }
+
+    /// The programs report on the pairs (and verdicts, probes) of the run in flight, with the
+    /// scores of the user's programs.
+    fn report(self, user: Vec<UserProgram>) {
+        let Some((pairs, llm, probes)) = self.pending.get_value() else {
             return;
         };
-        let params = match settings.params() {
+        let params = match self.settings.params() {
             Ok(params) => params,
-            Err(message) => return fail(message),
+            Err(message) => return self.fail(message),
         };
         let mut files = vec![RoleFile::text("pairs", pairs)];
         files.extend(llm.map(|l| RoleFile::text("llm", l)));
@@ -181,50 +237,49 @@ pub fn ProgramsPage() -> impl IntoView {
             ));
         }
         let spec = Spec::new(Analysis::Programs(params), &RoleFile::inputs(&files));
-        progress.set("fitting…".to_owned());
-        fitted.run(Computed { spec, files });
-    };
-    // First the texts the user's programs score, then their scores from the sandbox. `latest`:
-    // the request of the run in flight.
-    let latest = StoredValue::new(0u64);
-    let texts = WorkerPool::spawn(1, move |reply| {
-        let Reply::ProgramTexts { request, result } = reply else {
+        self.progress.set("fitting…".to_owned());
+        self.fitted.run(Computed { spec, files });
+    }
+
+    /// Runs on the chosen files: first the texts the user's programs score, if any.
+    fn start(self, pairs: Upload, llm: Option<Upload>, probes: Option<Upload>) {
+        let Some(texts) = self.texts.get_value() else {
             return;
         };
-        match result {
-            Ok(texts_to_score) => {
-                let user = programs.get_untracked();
-                spawn_local(async move {
-                    match sandbox(
-                        &user,
-                        &texts_to_score,
-                        settings.limit.get_untracked(),
-                        progress,
-                    )
-                    .await
-                    {
-                        // A newer run replaced this one while its programs ran.
-                        Ok(_) if request != latest.get_value() => {}
-                        Ok(results) => {
-                            let scores = results
-                                .iter()
-                                .map(|s| UserProgram {
-                                    name: s.name.clone(),
-                                    scores: s.scores.clone(),
-                                })
-                                .collect();
-                            failures.set(results);
-                            report_job(scores);
-                        }
-                        Err(message) => fail(message),
-                    }
-                });
-            }
-            Err(message) => fail(message),
+        let request = texts.begin();
+        self.latest.set_value(request);
+        self.pending
+            .set_value(Some((pairs.clone(), llm, probes.clone())));
+        if self.programs.get_untracked().is_empty() {
+            self.failures.set(Vec::new());
+            self.report(Vec::new());
+        } else {
+            self.progress.set("parsing pairs…".to_owned());
+            let job = Job::ProgramTexts {
+                request,
+                pairs,
+                probes,
+            };
+            texts.send(0, job);
         }
-    });
+    }
+}
 
-    let run = move |_| {
+#[component]
+pub fn ProgramsPage() -> impl IntoView {
+    let settings = ProgramSettings::new();
+    let programs = RwSignal::new(Vec::<Program>::new());
+    let run = ProgramsRun::spawn(settings, programs);
+    let ProgramsRun {
+        fitted,
+        failures,
+        progress,
+        ..
+    } = run;
+    let pairs_ref = NodeRef::<leptos::html::Input>::new();
+    let llm_ref = NodeRef::<leptos::html::Input>::new();
+    let probes_ref = NodeRef::<leptos::html::Input>::new();
+    let start = move |_| {
         fitted.busy.set(true);
         progress.set("reading files…".to_owned());
         let inputs = (pairs_ref.get(), llm_ref.get(), probes_ref.get());
@@ -240,26 +295,8 @@ pub fn ProgramsPage() -> impl IntoView {
                 ))
             };
             match files.await {
-                Ok((pairs, llm, probes)) => {
-                    let request = texts.begin();
-                    latest.set_value(request);
-                    pending.set_value(Some((pairs.clone(), llm, probes.clone())));
-                    if programs.get_untracked().is_empty() {
-                        failures.set(Vec::new());
-                        report_job(Vec::new());
-                    } else {
-                        progress.set("parsing pairs…".to_owned());
-                        texts.send(
-                            0,
-                            Job::ProgramTexts {
-                                request,
-                                pairs,
-                                probes,
-                            },
-                        );
-                    }
-                }
-                Err(message) => fail(message),
+                Ok((pairs, llm, probes)) => run.start(pairs, llm, probes),
+                Err(message) => run.fail(message),
             }
         });
     };
@@ -275,7 +312,7 @@ pub fn ProgramsPage() -> impl IntoView {
             </div>
             <ProgramSettingsView settings />
             <ProgramEditor programs error=fitted.error />
-            <button id="prog-run" on:click=run>"Run programs"</button>
+            <button id="prog-run" on:click=start>"Run programs"</button>
             {move || fitted.busy.get().then(|| view! { <p class="busy" id="prog-progress">{move || progress.get()}</p> })}
             {move || fitted.error.get().map(|m| view! { <div id="prog-error" class="error" role="alert">{m}</div> })}
             {move || (!failures.get().is_empty()).then(|| view! { <FailuresTable results=failures.get() /> })}
@@ -288,7 +325,6 @@ pub fn ProgramsPage() -> impl IntoView {
     }
 }
 
-/// What the page does and the files it reads.
 #[component]
 fn ProgramsHint() -> impl IntoView {
     view! {

@@ -55,12 +55,7 @@ pub(crate) async fn read_all(input: &HtmlInputElement) -> Result<Vec<(String, Ve
 #[component]
 pub fn ReliabilityPage() -> impl IntoView {
     let agreement = AnalysisRun::spawn();
-    let fields = RatingsFields::new("rel", false);
-    let slice = RwSignal::new(String::new());
-    let pairs = RwSignal::new(String::new());
-    let level = RwSignal::new(String::new());
-    let rounds = RwSignal::new(BootstrapParams::default().rounds);
-    let seed = RwSignal::new(BootstrapParams::default().seed);
+    let form = AgreementForm::new();
     let ratings_ref = NodeRef::<leptos::html::Input>::new();
     let judges_ref = NodeRef::<leptos::html::Input>::new();
     let human_ref = NodeRef::<leptos::html::Input>::new();
@@ -82,84 +77,25 @@ pub fn ReliabilityPage() -> impl IntoView {
                 (Ok(r), Ok(j), Ok(h)) => Ok((r, j, h)),
                 (Err(e), _, _) | (_, Err(e), _) | (_, _, Err(e)) => Err(e),
             };
-            let (mut inputs, judge_files, human_files) = match files {
+            let (inputs, judge_files, human_files) = match files {
                 Ok(files) => files,
                 Err(message) => return agreement.fail(message),
             };
-            if inputs.is_empty() {
+            let Some(ratings) = inputs.into_iter().next() else {
                 return agreement.fail("choose a ratings CSV".to_owned());
+            };
+            irt.run(form.irt_table(&ratings, human_files.into_iter().next()));
+            match form.agreement(ratings, judge_files) {
+                Ok(computed) => agreement.run(computed),
+                Err(message) => agreement.fail(message),
             }
-            let (source, bytes) = inputs.swap_remove(0);
-            let (columns, scale) = fields.settings();
-            let pairs = match parse_pairs(&pairs.get_untracked()) {
-                Ok(pairs) => pairs,
-                Err(message) => return agreement.fail(message),
-            };
-            let mut irt_files = vec![RoleFile::new("ratings", source.clone(), bytes.clone())];
-            irt_files.extend(
-                human_files
-                    .into_iter()
-                    .next()
-                    .map(|(name, bytes)| RoleFile::new("human", name, bytes)),
-            );
-            let irt_spec = Spec::new(
-                Analysis::IrtTable(IrtReportParams {
-                    columns: columns.clone(),
-                    ratings: scale.clone(),
-                    ..IrtReportParams::default()
-                }),
-                &RoleFile::inputs(&irt_files),
-            );
-            irt.run(Computed {
-                spec: irt_spec,
-                files: irt_files,
-            });
-            let report = AgreementReportParams {
-                columns,
-                ratings: scale,
-                bootstrap: BootstrapParams {
-                    rounds: rounds.get_untracked(),
-                    seed: seed.get_untracked(),
-                    ..BootstrapParams::default()
-                },
-                pairs,
-                level: match level.get_untracked().as_str() {
-                    "nominal" => Some(AlphaLevel::Nominal),
-                    "ordinal" => Some(AlphaLevel::Ordinal),
-                    "interval" => Some(AlphaLevel::Interval),
-                    "ratio" => Some(AlphaLevel::Ratio),
-                    _ => None,
-                },
-                ..AgreementReportParams::default()
-            };
-            let mut files = vec![RoleFile::new("ratings", source, bytes)];
-            files.extend(
-                judge_files
-                    .into_iter()
-                    .enumerate()
-                    .map(|(i, (name, bytes))| {
-                        RoleFile::new(AgreementSpec::judge_role(i + 1), name, bytes)
-                    }),
-            );
-            let analysis = Analysis::Agreement(AgreementSpec {
-                report,
-                judges: files.len() - 1,
-                slices: Some(slice.get_untracked().trim().to_owned())
-                    .filter(|c| !c.is_empty())
-                    .map(|column| SliceParams {
-                        column,
-                        alpha: 0.05,
-                    }),
-            });
-            let spec = Spec::new(analysis, &RoleFile::inputs(&files));
-            agreement.run(Computed { spec, files });
         });
     };
 
     view! {
         <section id="reliability" class="card">
             <h2>"Reliability"</h2>
-            <AgreementSettings fields slice pairs level rounds seed />
+            <AgreementSettings form />
             <div class="controls">
                 <label class="file">"Ratings CSV " <input id="rel-input" type="file" accept=".csv,text/csv" node_ref=ratings_ref /></label>
                 <label class="file">"Judge CSVs " <input id="rel-judges" type="file" accept=".csv,text/csv" multiple node_ref=judges_ref /></label>
@@ -187,17 +123,103 @@ pub fn ReliabilityPage() -> impl IntoView {
     }
 }
 
-/// What the agreement report reads and its settings: the file's columns and scale, a slice
-/// column, the α level, rater pairs, the bootstrap's rounds and seed.
-#[component]
-fn AgreementSettings(
+/// The agreement form's settings: the file's columns and scale, a slice column, the α level,
+/// rater pairs, the bootstrap's rounds and seed.
+#[derive(Clone, Copy)]
+struct AgreementForm {
     fields: RatingsFields,
     slice: RwSignal<String>,
     pairs: RwSignal<String>,
     level: RwSignal<String>,
     rounds: RwSignal<usize>,
     seed: RwSignal<u64>,
-) -> impl IntoView {
+}
+
+impl AgreementForm {
+    fn new() -> Self {
+        Self {
+            fields: RatingsFields::new("rel", false),
+            slice: RwSignal::new(String::new()),
+            pairs: RwSignal::new(String::new()),
+            level: RwSignal::new(String::new()),
+            rounds: RwSignal::new(BootstrapParams::default().rounds),
+            seed: RwSignal::new(BootstrapParams::default().seed),
+        }
+    }
+
+    /// The IRT table of the ratings file (name, bytes), against the human ratings when given.
+    fn irt_table(self, ratings: &(String, Vec<u8>), human: Option<(String, Vec<u8>)>) -> Computed {
+        let (columns, scale) = self.fields.settings();
+        let mut files = vec![RoleFile::new(
+            "ratings",
+            ratings.0.clone(),
+            ratings.1.clone(),
+        )];
+        files.extend(human.map(|(name, bytes)| RoleFile::new("human", name, bytes)));
+        let analysis = Analysis::IrtTable(IrtReportParams {
+            columns,
+            ratings: scale,
+            ..IrtReportParams::default()
+        });
+        let spec = Spec::new(analysis, &RoleFile::inputs(&files));
+        Computed { spec, files }
+    }
+
+    /// The agreement report of the ratings file and each judge file, or why the form gives none.
+    fn agreement(
+        self,
+        (source, bytes): (String, Vec<u8>),
+        judges: Vec<(String, Vec<u8>)>,
+    ) -> Result<Computed, String> {
+        let (columns, scale) = self.fields.settings();
+        let report = AgreementReportParams {
+            columns,
+            ratings: scale,
+            bootstrap: BootstrapParams {
+                rounds: self.rounds.get_untracked(),
+                seed: self.seed.get_untracked(),
+                ..BootstrapParams::default()
+            },
+            pairs: parse_pairs(&self.pairs.get_untracked())?,
+            level: match self.level.get_untracked().as_str() {
+                "nominal" => Some(AlphaLevel::Nominal),
+                "ordinal" => Some(AlphaLevel::Ordinal),
+                "interval" => Some(AlphaLevel::Interval),
+                "ratio" => Some(AlphaLevel::Ratio),
+                _ => None,
+            },
+            ..AgreementReportParams::default()
+        };
+        let mut files = vec![RoleFile::new("ratings", source, bytes)];
+        files.extend(judges.into_iter().enumerate().map(|(i, (name, bytes))| {
+            RoleFile::new(AgreementSpec::judge_role(i + 1), name, bytes)
+        }));
+        let analysis = Analysis::Agreement(AgreementSpec {
+            report,
+            judges: files.len() - 1,
+            slices: Some(self.slice.get_untracked().trim().to_owned())
+                .filter(|c| !c.is_empty())
+                .map(|column| SliceParams {
+                    column,
+                    alpha: 0.05,
+                }),
+        });
+        let spec = Spec::new(analysis, &RoleFile::inputs(&files));
+        Ok(Computed { spec, files })
+    }
+}
+
+/// What the agreement report reads and its settings ([`AgreementForm`]).
+#[component]
+fn AgreementSettings(form: AgreementForm) -> impl IntoView {
+    let AgreementForm {
+        fields,
+        slice,
+        pairs,
+        level,
+        rounds,
+        seed,
+    } = form;
     view! {
         <p class="hint">
             "A long-format ratings CSV (one row per item, rater and score; e.g. LLMFAO's "

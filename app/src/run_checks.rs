@@ -43,74 +43,24 @@ fn given(text: String) -> Option<String> {
 
 #[component]
 pub fn RunChecksCard() -> impl IntoView {
-    let check = RwSignal::new("aa".to_owned());
-    let fields = RatingsFields::new("runs", true);
-    let run_a = RwSignal::new(String::new());
-    let run_b = RwSignal::new(String::new());
-    let gold = RwSignal::new(String::new());
-    let pass = RwSignal::new(String::new());
-    let judge = RwSignal::new(String::new());
-    let label = RwSignal::new(String::new());
-    let rounds = RwSignal::new(BootstrapParams::default().rounds);
-    let seed = RwSignal::new(BootstrapParams::default().seed);
+    let form = CheckForm::new();
     let checked = AnalysisRun::spawn();
     let input_ref = NodeRef::<leptos::html::Input>::new();
-
     let run = move |_| {
         let Some(input) = input_ref.get() else {
             return;
         };
         checked.busy.set(true);
         spawn_local(async move {
-            let file = match read_all(&input).await {
-                Ok(mut files) if !files.is_empty() => files.swap_remove(0),
-                Ok(_) => return checked.fail("choose a ratings CSV".to_owned()),
-                Err(message) => return checked.fail(message),
-            };
-            let (columns, ratings) = fields.settings();
-            let (source, bytes) = file;
-            let analysis = match check.get_untracked().as_str() {
-                "consistency" => Analysis::Consistency(ConsistencyReportParams {
-                    columns,
-                    ratings,
-                    rater: given(judge.get_untracked()),
-                    consistency: ConsistencyParams {
-                        label: given(label.get_untracked()),
-                        ..ConsistencyParams::default()
-                    },
-                }),
-                "position" => Analysis::Position(PositionReportParams {
-                    columns,
-                    rater: given(judge.get_untracked()),
-                    test: PositionBiasParams {
-                        bootstrap: BootstrapParams {
-                            rounds: rounds.get_untracked(),
-                            seed: seed.get_untracked(),
-                            ..BootstrapParams::default()
-                        },
-                        ..PositionBiasParams::default()
-                    },
-                    ..PositionReportParams::default()
-                }),
-                _ => Analysis::Aa(AaReportParams {
-                    columns,
-                    ratings,
-                    runs: (run_a.get_untracked(), run_b.get_untracked()),
-                    gold: given(gold.get_untracked()),
-                    pass: given(pass.get_untracked()),
-                    criterion: None,
-                    variant: None,
-                    test: AaTestParams::default(),
-                }),
-            };
-            // A file without the rater column is one judge named after the file, as in the CLI.
-            let files = vec![RoleFile::new("ratings", source, bytes)];
-            let spec = Spec::new(analysis, &RoleFile::inputs(&files));
-            checked.run(Computed { spec, files });
+            match read_all(&input).await {
+                Ok(files) => match files.into_iter().next() {
+                    Some(file) => checked.run(form.computed(file)),
+                    None => checked.fail("choose a ratings CSV".to_owned()),
+                },
+                Err(message) => checked.fail(message),
+            }
         });
     };
-
-    let is = move |name: &'static str| move || check.get() == name;
 
     view! {
         <section id="runs" class="card">
@@ -121,41 +71,7 @@ pub fn RunChecksCard() -> impl IntoView {
                 " column. Position bias: verdicts " <code>"left/right/tie"</code> " by position with the order shown ("
                 <code>"ab/ba"</code> ") as the variant. The same numbers as " <code>"tribunal stats aa|consistency|position"</code> "; bands and thresholds are the field guide's heuristics."
             </p>
-            <div class="controls">
-                <label>"Check "
-                    <select id="runs-check" on:change=move |ev| check.set(event_target_value(&ev))>
-                        <option value="aa" selected=is("aa")>"A/A test"</option>
-                        <option value="consistency" selected=is("consistency")>"self-consistency"</option>
-                        <option value="position" selected=is("position")>"position bias"</option>
-                    </select>
-                </label>
-                {fields.columns_view()}
-                {fields.scale_view()}
-            </div>
-            <div class="controls">
-                <Show when=is("aa")>
-                    {text_field("runs-a".to_owned(), "Run A", run_a)}
-                    {text_field("runs-b".to_owned(), "Run B", run_b)}
-                    {text_field("runs-gold".to_owned(), "Gold rater (optional)", gold)}
-                    {text_field("runs-pass".to_owned(), "Pass label (optional)", pass)}
-                </Show>
-                <Show when=move || check.get() != "aa">
-                    {text_field("runs-judge".to_owned(), "Judge (when the file has several)", judge)}
-                </Show>
-                <Show when=is("consistency")>
-                    {text_field("runs-label".to_owned(), "Label criterion (optional)", label)}
-                </Show>
-                <Show when=is("position")>
-                    <label>"Bootstrap rounds "
-                        <input id="runs-rounds" type="number" min="2" step="100" prop:value=move || rounds.get().to_string()
-                            on:change=move |ev| rounds.set(event_target_value(&ev).parse().unwrap_or(0)) />
-                    </label>
-                    <label>"Seed "
-                        <input id="runs-seed" type="number" min="0" prop:value=move || seed.get().to_string()
-                            on:change=move |ev| seed.set(event_target_value(&ev).parse().unwrap_or(0)) />
-                    </label>
-                </Show>
-            </div>
+            <CheckSettings form />
             <div class="controls">
                 <label class="file">"Ratings CSV " <input id="runs-input" type="file" accept=".csv,text/csv" node_ref=input_ref /></label>
                 <button id="runs-run" on:click=run>"Check"</button>
@@ -165,6 +81,138 @@ pub fn RunChecksCard() -> impl IntoView {
             {move || checked.report.get().map(|r| view! { <CheckView report=r /> })}
             <SaveAndShare computed=checked.computed title="Judge runs check" prefix="runs-" />
         </section>
+    }
+}
+
+/// The check and its settings, as the form holds them.
+#[derive(Clone, Copy)]
+struct CheckForm {
+    check: RwSignal<String>,
+    fields: RatingsFields,
+    run_a: RwSignal<String>,
+    run_b: RwSignal<String>,
+    gold: RwSignal<String>,
+    pass: RwSignal<String>,
+    judge: RwSignal<String>,
+    label: RwSignal<String>,
+    rounds: RwSignal<usize>,
+    seed: RwSignal<u64>,
+}
+
+impl CheckForm {
+    fn new() -> Self {
+        let text = || RwSignal::new(String::new());
+        Self {
+            check: RwSignal::new("aa".to_owned()),
+            fields: RatingsFields::new("runs", true),
+            run_a: text(),
+            run_b: text(),
+            gold: text(),
+            pass: text(),
+            judge: text(),
+            label: text(),
+            rounds: RwSignal::new(BootstrapParams::default().rounds),
+            seed: RwSignal::new(BootstrapParams::default().seed),
+        }
+    }
+
+    /// The chosen check of the ratings file (name, bytes).
+    fn computed(self, (source, bytes): (String, Vec<u8>)) -> Computed {
+        let (columns, ratings) = self.fields.settings();
+        let judge = given(self.judge.get_untracked());
+        let analysis = match self.check.get_untracked().as_str() {
+            "consistency" => Analysis::Consistency(ConsistencyReportParams {
+                columns,
+                ratings,
+                rater: judge,
+                consistency: ConsistencyParams {
+                    label: given(self.label.get_untracked()),
+                    ..ConsistencyParams::default()
+                },
+            }),
+            "position" => Analysis::Position(PositionReportParams {
+                columns,
+                rater: judge,
+                test: PositionBiasParams {
+                    bootstrap: BootstrapParams {
+                        rounds: self.rounds.get_untracked(),
+                        seed: self.seed.get_untracked(),
+                        ..BootstrapParams::default()
+                    },
+                    ..PositionBiasParams::default()
+                },
+                ..PositionReportParams::default()
+            }),
+            _ => Analysis::Aa(AaReportParams {
+                columns,
+                ratings,
+                runs: (self.run_a.get_untracked(), self.run_b.get_untracked()),
+                gold: given(self.gold.get_untracked()),
+                pass: given(self.pass.get_untracked()),
+                criterion: None,
+                variant: None,
+                test: AaTestParams::default(),
+            }),
+        };
+        // A file without the rater column is one judge named after the file, as in the CLI.
+        let files = vec![RoleFile::new("ratings", source, bytes)];
+        let spec = Spec::new(analysis, &RoleFile::inputs(&files));
+        Computed { spec, files }
+    }
+}
+
+/// The check to run and the settings it reads.
+#[component]
+fn CheckSettings(form: CheckForm) -> impl IntoView {
+    let CheckForm {
+        check,
+        fields,
+        run_a,
+        run_b,
+        gold,
+        pass,
+        judge,
+        label,
+        rounds,
+        seed,
+    } = form;
+    let is = move |name: &'static str| move || check.get() == name;
+    view! {
+        <div class="controls">
+            <label>"Check "
+                <select id="runs-check" on:change=move |ev| check.set(event_target_value(&ev))>
+                    <option value="aa" selected=is("aa")>"A/A test"</option>
+                    <option value="consistency" selected=is("consistency")>"self-consistency"</option>
+                    <option value="position" selected=is("position")>"position bias"</option>
+                </select>
+            </label>
+            {fields.columns_view()}
+            {fields.scale_view()}
+        </div>
+        <div class="controls">
+            <Show when=is("aa")>
+                {text_field("runs-a".to_owned(), "Run A", run_a)}
+                {text_field("runs-b".to_owned(), "Run B", run_b)}
+                {text_field("runs-gold".to_owned(), "Gold rater (optional)", gold)}
+                {text_field("runs-pass".to_owned(), "Pass label (optional)", pass)}
+            </Show>
+            <Show when=move || check.get() != "aa">
+                {text_field("runs-judge".to_owned(), "Judge (when the file has several)", judge)}
+            </Show>
+            <Show when=is("consistency")>
+                {text_field("runs-label".to_owned(), "Label criterion (optional)", label)}
+            </Show>
+            <Show when=is("position")>
+                <label>"Bootstrap rounds "
+                    <input id="runs-rounds" type="number" min="2" step="100" prop:value=move || rounds.get().to_string()
+                        on:change=move |ev| rounds.set(event_target_value(&ev).parse().unwrap_or(0)) />
+                </label>
+                <label>"Seed "
+                    <input id="runs-seed" type="number" min="0" prop:value=move || seed.get().to_string()
+                        on:change=move |ev| seed.set(event_target_value(&ev).parse().unwrap_or(0)) />
+                </label>
+            </Show>
+        </div>
     }
 }
 

@@ -127,60 +127,9 @@ pub fn RunWatch(stream: String) -> impl IntoView {
     view! {
         <div class="run" data-stream=stream.clone()>
             <h4>{format!("Judge run {key}")}</h4>
-            {move || {
-                let p = progress.get();
-                let done = p.judged.len();
-                let summary = match &p.end {
-                    Some(end) => format!("{end}{}", p.rates()),
-                    None if p.total == 0 => status.get(),
-                    None => format!(
-                        "judging: {done} / {} stored, {} unparsed{}",
-                        p.total,
-                        p.parse_failures,
-                        p.rates()
-                    ),
-                };
-                let tokens_per_second = if p.seconds > 0.0 { p.generated_tokens as f64 / p.seconds } else { 0.0 };
-                view! {
-                    <p class="run-status" data-judged=done.to_string() data-total=p.total.to_string()
-                        data-unparsed=p.parse_failures.to_string()
-                        data-tokens-per-second=tokens_per_second.to_string()
-                        data-finished=p.end.is_some().to_string()>
-                        <progress max=p.total.max(1) value=done></progress>
-                        " " {summary}
-                    </p>
-                    <table class="ratings run-judgments">
-                        <thead><tr><th>"Item"</th><th>"Order"</th><th>"Verdict"</th><th>"p_s"</th><th>"Rationale"</th></tr></thead>
-                        <tbody>
-                            {p.judged.iter().rev().take(8).map(|j| view! {
-                                <tr>
-                                    <td>{j.item.clone()}</td><td>{j.order.clone()}</td><td>{j.verdict.clone()}</td>
-                                    <td class="run-probs">{j.probabilities.clone()}</td>
-                                    <td class="run-rationale">{j.rationale.chars().take(240).collect::<String>()}</td>
-                                </tr>
-                            }).collect_view()}
-                        </tbody>
-                    </table>
-                }
-            }}
+            <RunStatus progress status />
             {move || board.get().map(|result| match result {
-                Ok(lb) => view! {
-                    <table class="ratings run-board" data-battles=lb.n_battles.to_string()>
-                        <caption>{format!(
-                            "Running leaderboard: Bradley–Terry on {} judgments, the judge's preference as a soft target",
-                            lb.n_battles
-                        )}</caption>
-                        <thead><tr><th>"Rank"</th><th>"Model"</th><th>"Elo"</th><th>"SE"</th><th>"Judgments"</th></tr></thead>
-                        <tbody>
-                            {lb.ratings.iter().map(|r| view! {
-                                <tr data-model=r.model.clone() data-elo=r.elo.to_string() data-se=r.se.map_or("NaN".to_owned(), |se| se.to_string())>
-                                    <td>{r.rank}</td><td>{r.model.clone()}</td><td>{fixed(r.elo, 1)}</td>
-                                    <td>{r.se.map_or("—".to_owned(), |se| fixed(se, 1))}</td><td>{r.battles}</td>
-                                </tr>
-                            }).collect_view()}
-                        </tbody>
-                    </table>
-                }.into_any(),
+                Ok(lb) => view! { <RunBoard lb /> }.into_any(),
                 Err(message) => view! { <p class="error run-board-error">{message}</p> }.into_any(),
             })}
         </div>
@@ -304,4 +253,72 @@ async fn watch(stream: &str, after: i64, progress: RwSignal<Progress>) -> Result
         }
     }
     Ok(())
+}
+
+/// A run's progress line (stored, unparsed, total, rates; the counts in data attributes) and
+/// its last eight judgments.
+#[component]
+fn RunStatus(progress: RwSignal<Progress>, status: RwSignal<String>) -> impl IntoView {
+    move || {
+        let p = progress.get();
+        let done = p.judged.len();
+        let summary = match &p.end {
+            Some(end) => format!("{end}{}", p.rates()),
+            None if p.total == 0 => status.get(),
+            None => format!(
+                "judging: {done} / {} stored, {} unparsed{}",
+                p.total,
+                p.parse_failures,
+                p.rates()
+            ),
+        };
+        let tokens_per_second = if p.seconds > 0.0 {
+            p.generated_tokens as f64 / p.seconds
+        } else {
+            0.0
+        };
+        view! {
+            <p class="run-status" data-judged=done.to_string() data-total=p.total.to_string()
+                data-unparsed=p.parse_failures.to_string()
+                data-tokens-per-second=tokens_per_second.to_string()
+                data-finished=p.end.is_some().to_string()>
+                <progress max=p.total.max(1) value=done></progress>
+                " " {summary}
+            </p>
+            <table class="ratings run-judgments">
+                <thead><tr><th>"Item"</th><th>"Order"</th><th>"Verdict"</th><th>"p_s"</th><th>"Rationale"</th></tr></thead>
+                <tbody>
+                    {p.judged.iter().rev().take(8).map(|j| view! {
+                        <tr>
+                            <td>{j.item.clone()}</td><td>{j.order.clone()}</td><td>{j.verdict.clone()}</td>
+                            <td class="run-probs">{j.probabilities.clone()}</td>
+                            <td class="run-rationale">{j.rationale.chars().take(240).collect::<String>()}</td>
+                        </tr>
+                    }).collect_view()}
+                </tbody>
+            </table>
+        }
+    }
+}
+
+/// The running leaderboard of a run's judgments so far.
+#[component]
+fn RunBoard(lb: Leaderboard) -> impl IntoView {
+    view! {
+        <table class="ratings run-board" data-battles=lb.n_battles.to_string()>
+            <caption>{format!(
+                "Running leaderboard: Bradley–Terry on {} judgments, the judge's preference as a soft target",
+                lb.n_battles
+            )}</caption>
+            <thead><tr><th>"Rank"</th><th>"Model"</th><th>"Elo"</th><th>"SE"</th><th>"Judgments"</th></tr></thead>
+            <tbody>
+                {lb.ratings.iter().map(|r| view! {
+                    <tr data-model=r.model.clone() data-elo=r.elo.to_string() data-se=r.se.map_or("NaN".to_owned(), |se| se.to_string())>
+                        <td>{r.rank}</td><td>{r.model.clone()}</td><td>{fixed(r.elo, 1)}</td>
+                        <td>{r.se.map_or("—".to_owned(), |se| fixed(se, 1))}</td><td>{r.battles}</td>
+                    </tr>
+                }).collect_view()}
+            </tbody>
+        </table>
+    }
 }
