@@ -721,21 +721,7 @@ fn a_finished_run_leaves_its_verdicts_as_battles_that_a_leaderboard_and_a_study_
         tribunal::analysis::Analysis::Leaderboard(tribunal::analysis::LeaderboardSpec::default()),
         &inputs,
     );
-    let saved = http(
-        worker.authority(),
-        "POST",
-        &format!("/api/sessions/{id}/analyses"),
-        &[&auth, "Content-Type: application/json"],
-        json!({ "title": "the judge's leaderboard", "spec": spec })
-            .to_string()
-            .as_bytes(),
-    );
-    assert_eq!(
-        saved.status,
-        201,
-        "{}",
-        String::from_utf8_lossy(&saved.body)
-    );
+    save_analysis(&worker, &id, &auth, "the judge's leaderboard", &spec);
     let tribunal::analysis::Report::Leaderboard(board) =
         tribunal::analysis::run(&spec, &inputs).unwrap()
     else {
@@ -810,21 +796,7 @@ fn a_finished_run_leaves_its_verdicts_as_battles_that_a_leaderboard_and_a_study_
         (spec, inputs)
     };
     let (spec, inputs) = study("items-judge-battles-per-pair.csv", per_pair);
-    let saved = http(
-        worker.authority(),
-        "POST",
-        &format!("/api/sessions/{id}/analyses"),
-        &[&auth, "Content-Type: application/json"],
-        json!({ "title": "the judge against the humans", "spec": spec })
-            .to_string()
-            .as_bytes(),
-    );
-    assert_eq!(
-        saved.status,
-        201,
-        "{}",
-        String::from_utf8_lossy(&saved.body)
-    );
+    save_analysis(&worker, &id, &auth, "the judge against the humans", &spec);
     let tribunal::analysis::Report::JudgeStudy(report) =
         tribunal::analysis::run(&spec, &inputs).unwrap()
     else {
@@ -839,5 +811,30 @@ fn a_finished_run_leaves_its_verdicts_as_battles_that_a_leaderboard_and_a_study_
     assert!(
         refused.to_string().contains("-judge-battles-per-pair.csv"),
         "{refused}"
+    );
+}
+
+/// Saves `spec` in session `id` under `title` (`auth`: the owner's header); it must be accepted.
+fn save_analysis(
+    worker: &Worker,
+    id: &str,
+    auth: &str,
+    title: &str,
+    spec: &tribunal::analysis::Spec,
+) {
+    let saved = http(
+        worker.authority(),
+        "POST",
+        &format!("/api/sessions/{id}/analyses"),
+        &[auth, "Content-Type: application/json"],
+        json!({ "title": title, "spec": spec })
+            .to_string()
+            .as_bytes(),
+    );
+    assert_eq!(
+        saved.status,
+        201,
+        "{title}: {}",
+        String::from_utf8_lossy(&saved.body)
     );
 }

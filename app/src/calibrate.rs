@@ -16,6 +16,7 @@
 //! curve (each fold's losses do not depend on which worker computed them), the same numbers.
 
 use crate::charts::CvCurvePlot;
+use crate::fields::{number_field, Bounds};
 use crate::files::{chosen, chosen_text, data_url};
 use crate::format::{interval, name};
 use crate::save_share::{Computed, SaveAndShare};
@@ -489,14 +490,8 @@ fn CalibrateControls(run: CalibrationRun) -> impl IntoView {
                     }).collect_view()}
                 </select>
             </label>
-            <label>"Folds "
-                <input id="cal-folds" type="number" min="2" prop:value=move || folds.get().to_string()
-                    on:change=move |ev| folds.set(event_target_value(&ev).parse().unwrap_or(5)) />
-            </label>
-            <label>"Seed "
-                <input id="cal-seed" type="number" min="0" prop:value=move || seed.get().to_string()
-                    on:change=move |ev| seed.set(event_target_value(&ev).parse().unwrap_or(0)) />
-            </label>
+            {number_field("cal-folds", "Folds", Bounds::from("2", "1"), folds)}
+            {number_field("cal-seed", "Seed", Bounds::from("0", "1"), seed)}
             <label class="file">"Training CSV " <input id="cal-train" type="file" accept=".csv" node_ref=run.train_ref on:change=move |_| run.reload() /></label>
             <label class="file">"Test CSV " <input id="cal-test" type="file" accept=".csv" node_ref=run.test_ref /></label>
             <label class="file">"Training embeddings (optional) " <input id="cal-train-emb" type="file" accept=".npy,.safetensors" node_ref=run.train_emb_ref on:change=move |_| run.reload() /></label>

@@ -1,7 +1,8 @@
-//! Form fields the ratings forms share: a text field bound to a signal, and the column names
-//! and scale of a long-format ratings CSV.
+//! Form fields the forms share: a text field and a number field bound to a signal, and the
+//! column names and scale of a long-format ratings CSV.
 
 use leptos::prelude::*;
+use std::str::FromStr;
 use tribunal::reliability::ratings::{Columns, RatingsParams, ScoreScale};
 
 /// A labelled text input with id `id` that writes `value` on change.
@@ -10,6 +11,47 @@ pub fn text_field(id: String, label: &'static str, value: RwSignal<String>) -> i
         <label>{label} " "
             <input id=id type="text" prop:value=move || value.get()
                 on:change=move |ev| value.set(event_target_value(&ev)) />
+        </label>
+    }
+}
+
+/// The `min`, `max` and `step` attributes of a number field.
+pub struct Bounds {
+    pub min: &'static str,
+    pub max: Option<&'static str>,
+    pub step: &'static str,
+}
+
+impl Bounds {
+    /// Whole numbers from `min` up, in steps of `step`.
+    pub const fn from(min: &'static str, step: &'static str) -> Self {
+        Self {
+            min,
+            max: None,
+            step,
+        }
+    }
+}
+
+/// A labelled number input with id `id` that writes `value` on change; text that does not
+/// read as a number leaves the value as it was (and shows it again).
+pub fn number_field<T>(
+    id: &'static str,
+    label: &'static str,
+    bounds: Bounds,
+    value: RwSignal<T>,
+) -> impl IntoView
+where
+    T: FromStr + ToString + Send + Sync + 'static,
+{
+    let change = move |ev| match event_target_value(&ev).trim().parse() {
+        Ok(v) => value.set(v),
+        Err(_) => value.update(|_| ()),
+    };
+    view! {
+        <label>{label} " "
+            <input id=id type="number" min=bounds.min max=bounds.max step=bounds.step
+                prop:value=move || value.with(ToString::to_string) on:change=change />
         </label>
     }
 }

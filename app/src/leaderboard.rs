@@ -5,6 +5,7 @@
 //! (vs soft, with scores) Elo, and split-conformal intervals for new models.
 
 use crate::charts::{ForestPlot, ForestRow, ReliabilityDiagram, ScatterPlot};
+use crate::fields::{number_field, Bounds};
 use crate::save_share::{Computed, SaveAndShare};
 use crate::worker_pool::{AnalysisRun, WorkerPool};
 use gloo_file::futures::read_as_bytes;
@@ -388,14 +389,8 @@ fn BoardSettings(form: BoardForm, run: BoardRun, refit: Callback<()>) -> impl In
             .unwrap_or_default()
     };
     view! {
-        <label>"Bootstrap rounds "
-            <input id="rounds" type="number" min="0" step="100" prop:value=move || rounds.get().to_string()
-                on:change=move |ev| rounds.set(event_target_value(&ev).parse().unwrap_or(0)) />
-        </label>
-        <label>"Seed "
-            <input id="seed" type="number" min="0" prop:value=move || seed.get().to_string()
-                on:change=move |ev| seed.set(event_target_value(&ev).parse().unwrap_or(0)) />
-        </label>
+        {number_field("rounds", "Bootstrap rounds", Bounds::from("0", "100"), rounds)}
+        {number_field("seed", "Seed", Bounds::from("0", "1"), seed)}
         <label>"L2 penalty λ "
             <input id="lambda" type="number" min="0" step="any" prop:value=move || lambda.get().to_string()
                 on:change=move |ev| {

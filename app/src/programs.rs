@@ -13,6 +13,7 @@
 //! data attributes. Nothing leaves the browser.
 
 use crate::charts::RoutingPlot;
+use crate::fields::{number_field, Bounds};
 use crate::files::{chosen_text, data_url};
 use crate::format::{fixed, interval, name, words};
 use crate::save_share::{Computed, SaveAndShare};
@@ -349,26 +350,14 @@ fn ProgramSettingsView(settings: ProgramSettings) -> impl IntoView {
     } = settings;
     view! {
         <div class="controls">
-            <label>"Validation share "
-                <input id="prog-share" type="number" min="0.05" max="0.95" step="0.05" prop:value=move || share.get().to_string()
-                    on:change=move |ev| share.set(event_target_value(&ev).parse().unwrap_or(0.3)) />
-            </label>
+            {number_field("prog-share", "Validation share", Bounds { min: "0.05", max: Some("0.95"), step: "0.05" }, share)}
             <label>"Committee size (empty: all above chance) "
                 <input id="prog-topk" type="text" size="4" prop:value=move || top_k.get()
                     on:change=move |ev| top_k.set(event_target_value(&ev)) />
             </label>
-            <label>"Seed "
-                <input id="prog-seed" type="number" min="0" prop:value=move || seed.get().to_string()
-                    on:change=move |ev| seed.set(event_target_value(&ev).parse().unwrap_or(0)) />
-            </label>
-            <label>"Escalate to the LLM (share) "
-                <input id="prog-budget" type="number" min="0" max="1" step="0.05" prop:value=move || budget.get().to_string()
-                    on:change=move |ev| budget.set(event_target_value(&ev).parse().unwrap_or(0.0)) />
-            </label>
-            <label>"Time limit per call (ms) "
-                <input id="prog-limit" type="number" min="10" prop:value=move || limit.get().to_string()
-                    on:change=move |ev| limit.set(event_target_value(&ev).parse().unwrap_or(200.0)) />
-            </label>
+            {number_field("prog-seed", "Seed", Bounds::from("0", "1"), seed)}
+            {number_field("prog-budget", "Escalate to the LLM (share)", Bounds { min: "0", max: Some("1"), step: "0.05" }, budget)}
+            {number_field("prog-limit", "Time limit per call (ms)", Bounds::from("10", "any"), limit)}
         </div>
     }
 }

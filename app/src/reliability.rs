@@ -16,7 +16,7 @@
 //! the previous results.
 
 use crate::charts::ScatterPlot;
-use crate::fields::{text_field, RatingsFields};
+use crate::fields::{number_field, text_field, Bounds, RatingsFields};
 use crate::format::{fixed, name, words};
 use crate::save_share::{Computed, SaveAndShare};
 use crate::worker_pool::AnalysisRun;
@@ -241,14 +241,8 @@ fn AgreementSettings(form: AgreementForm) -> impl IntoView {
                 </select>
             </label>
             {text_field("rel-pairs".to_owned(), "Rater pairs (A,B; C,D)", pairs)}
-            <label>"Bootstrap rounds "
-                <input id="rel-rounds" type="number" min="2" step="100" prop:value=move || rounds.get().to_string()
-                    on:change=move |ev| rounds.set(event_target_value(&ev).parse().unwrap_or(0)) />
-            </label>
-            <label>"Seed "
-                <input id="rel-seed" type="number" min="0" prop:value=move || seed.get().to_string()
-                    on:change=move |ev| seed.set(event_target_value(&ev).parse().unwrap_or(0)) />
-            </label>
+            {number_field("rel-rounds", "Bootstrap rounds", Bounds::from("2", "100"), rounds)}
+            {number_field("rel-seed", "Seed", Bounds::from("0", "1"), seed)}
         </div>
     }
 }

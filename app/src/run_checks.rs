@@ -19,7 +19,7 @@
 //! Values in data attributes are full precision; a malformed file shows the located error and
 //! keeps the previous result.
 
-use crate::fields::{text_field, RatingsFields};
+use crate::fields::{number_field, text_field, Bounds, RatingsFields};
 use crate::format::{fixed, name, words};
 use crate::reliability::read_all;
 use crate::save_share::{Computed, SaveAndShare};
@@ -203,14 +203,8 @@ fn CheckSettings(form: CheckForm) -> impl IntoView {
                 {text_field("runs-label".to_owned(), "Label criterion (optional)", label)}
             </Show>
             <Show when=is("position")>
-                <label>"Bootstrap rounds "
-                    <input id="runs-rounds" type="number" min="2" step="100" prop:value=move || rounds.get().to_string()
-                        on:change=move |ev| rounds.set(event_target_value(&ev).parse().unwrap_or(0)) />
-                </label>
-                <label>"Seed "
-                    <input id="runs-seed" type="number" min="0" prop:value=move || seed.get().to_string()
-                        on:change=move |ev| seed.set(event_target_value(&ev).parse().unwrap_or(0)) />
-                </label>
+                {number_field("runs-rounds", "Bootstrap rounds", Bounds::from("2", "100"), rounds)}
+                {number_field("runs-seed", "Seed", Bounds::from("0", "1"), seed)}
             </Show>
         </div>
     }

@@ -14,6 +14,7 @@
 use crate::analysis_view::AnalysisView;
 use crate::api;
 use crate::device::{go, origin, owner_token, recent, remember};
+use crate::fields::{number_field, Bounds};
 use crate::new_analysis::{datasets_of, NewAnalysis};
 use crate::runs::RunWatch;
 use leptos::prelude::*;
@@ -309,8 +310,7 @@ fn StartRun(
                 </label>
                 <label>"Rubric " <input id="run-rubric" type="text" prop:value=move || run_rubric.get()
                     on:change=move |ev| run_rubric.set(event_target_value(&ev)) /></label>
-                <label>"Max tokens " <input id="run-tokens" type="number" min="1" prop:value=move || run_tokens.get().to_string()
-                    on:change=move |ev| run_tokens.set(event_target_value(&ev).parse().unwrap_or(64)) /></label>
+                {number_field("run-tokens", "Max tokens", Bounds::from("1", "1"), run_tokens)}
                 <label>"Embed each rationale (MiniLM) " <input id="run-embed" type="checkbox" prop:checked=move || run_embed.get()
                     on:change=move |ev| run_embed.set(event_target_checked(&ev)) /></label>
                 <button id="start-run" on:click=start_run>"Start the run"</button>
