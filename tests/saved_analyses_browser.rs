@@ -11,7 +11,8 @@
 //! the session.
 //!
 //! The analyses that have no page of their own (an A/A test, a position-bias check, a single
-//! IRT report, the conformal part of a judge study, a power table, a label model, routing) are
+//! IRT report, the conformal part of a judge study, a power table, a label model, routing,
+//! prediction-powered win rates and leaderboard) are
 //! made by the CLI; their files are uploaded as datasets of the session, and the owner saves
 //! each from the session page's "New analysis" form — the kind, the CLI spec's settings as
 //! text, a dataset per role — before a visitor opens them the same way (driver:
@@ -339,6 +340,14 @@ fn every_kind_saved_from_the_session_page_reopens_in_a_visitors_browser_with_the
         vec![
             "stats", "route", "--votes", votes, "--llm", llm, "--rounds", "50", "--seed", "7",
         ],
+        vec![
+            "stats",
+            "ppi",
+            "--input",
+            "tests/fixtures/ppi-llmfao-ten-models.csv",
+            "--alpha",
+            "0.1",
+        ],
     ];
     let (clis, entries): (Vec<Value>, Vec<Value>) = commands
         .iter()
@@ -366,7 +375,8 @@ fn every_kind_saved_from_the_session_page_reopens_in_a_visitors_browser_with_the
             "conformal",
             "power",
             "label_model",
-            "routing"
+            "routing",
+            "ppi"
         ]
     );
     let session = |w: &tribunal_e2e::Worker, id: &str| {
@@ -436,7 +446,7 @@ fn every_kind_saved_from_the_session_page_reopens_in_a_visitors_browser_with_the
     let (_, copy_id) = exported_and_imported(&worker, &id, &second);
     let copy = session(&second, &copy_id);
     assert_eq!(copy["analyses"], original["analyses"]);
-    assert_eq!(copy["analyses"].as_array().map(Vec::len), Some(7));
+    assert_eq!(copy["analyses"].as_array().map(Vec::len), Some(8));
     for dataset in original["datasets"].as_array().unwrap() {
         let path = |id: &str| {
             format!(

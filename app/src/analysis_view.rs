@@ -5,7 +5,7 @@
 use crate::calibrate::CalibrationView;
 use crate::files::data_url;
 use crate::leaderboard::{BoardRun, BoardRunView, StudyView};
-use crate::plain_reports::{ConformalView, PowerView};
+use crate::plain_reports::{ConformalView, PowerView, PpiView};
 use crate::programs::{CommitteeView, ProgramsView};
 use crate::reliability::{IrtTable, ReportView};
 use crate::run_checks::CheckView;
@@ -111,6 +111,7 @@ fn report_view(analysis: &Analysis, report: Report) -> AnyView {
             view! { <CalibrationView calibration=report.calibration model /> }.into_any()
         }
         Report::Power(table) => view! { <PowerView table=*table /> }.into_any(),
+        Report::Ppi(report) => view! { <PpiView report=*report /> }.into_any(),
         Report::Programs(report) => view! { <ProgramsView report=*report /> }.into_any(),
         Report::LabelModel(committee) | Report::Routing(committee) => {
             view! { <CommitteeView committee=*committee /> }.into_any()

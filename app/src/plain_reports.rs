@@ -1,11 +1,14 @@
 //! Views of the analyses that have no page of their own — made by `tribunal stats` or the
-//! session API and opened by URL: the conformal part of a judge study, a power table, and the
-//! label model or routing of a votes file (the committee view of the Programs page). Cells
+//! session API and opened by URL: the conformal part of a judge study, a power table, the
+//! prediction-powered report, and the label model or routing of a votes file (the committee
+//! view of the Programs page). Cells
 //! carry full-precision values in data attributes, as on the pages.
 
 use crate::format::fixed;
 use leptos::prelude::*;
 use tribunal::analysis::{ConformalReport, PowerTable};
+use tribunal::ppi::ppi_mean::Estimate;
+use tribunal::ppi::ppi_report::PpiReport;
 use tribunal::reliability::power::Effect;
 
 /// Per held-out target kind: the judge's held-out error and its split-conformal intervals'
@@ -90,6 +93,93 @@ pub(crate) fn PowerView(table: PowerTable) -> impl IntoView {
                 <tr><th>"Effect"</th><th>"Standardised"</th><th>"α"</th><th>"Power"</th><th>"n₁"</th><th>"n₂"</th><th>"Total"</th><th>"Achieved power"</th></tr>
             </thead>
             <tbody>{rows}</tbody>
+        </table>
+    }
+}
+
+/// "estimate [lower, upper]" of an optional estimate, or "not identified".
+fn shown(e: Option<&Estimate>, digits: usize) -> String {
+    e.map_or("not identified".to_owned(), |e| {
+        format!(
+            "{} [{}, {}]",
+            fixed(e.estimate, digits),
+            fixed(e.lower, digits),
+            fixed(e.upper, digits)
+        )
+    })
+}
+
+/// Prediction-powered win rates and leaderboard, each beside the human-only and judge-only
+/// estimates.
+#[component]
+pub(crate) fn PpiView(report: PpiReport) -> impl IntoView {
+    let coverage = 100.0 * (1.0 - report.settings.alpha);
+    let notes = report
+        .warnings
+        .iter()
+        .chain(&report.notes)
+        .map(|w| view! { <p class="warning">{w.clone()}</p> })
+        .collect_view();
+    let board = report.leaderboard.map(|board| {
+        let rows = board
+            .ratings
+            .iter()
+            .enumerate()
+            .map(|(k, r)| {
+                view! {
+                    <tr data-model=r.model.clone() data-elo=r.ppi.estimate.to_string()
+                        data-lower=r.ppi.lower.to_string() data-upper=r.ppi.upper.to_string()>
+                        <td>{k + 1}</td><td>{r.model.clone()}</td>
+                        <td class="num">{shown(Some(&r.ppi), 0)}</td>
+                        <td class="num">{shown(r.human_only.as_ref(), 0)}</td>
+                        <td class="num">{shown(r.judge_only.as_ref(), 0)}</td>
+                    </tr>
+                }
+            })
+            .collect_view();
+        view! {
+            <table class="ratings" id="ppi-leaderboard">
+                <caption>{format!(
+                    "Bradley–Terry, Elo difference from {} (λ = {})",
+                    board.reference,
+                    fixed(board.lambda, 3)
+                )}</caption>
+                <thead><tr><th>"Rank"</th><th>"Model"</th><th>"Prediction-powered"</th><th>"Human labels only"</th><th>"Judge only (no guarantee)"</th></tr></thead>
+                <tbody>{rows}</tbody>
+            </table>
+            {board.notes.into_iter().map(|n| view! { <p class="warning">{n}</p> }).collect_view()}
+        }
+    });
+    let rates = report
+        .win_rates
+        .iter()
+        .map(|w| {
+            let e = w.estimate.as_ref();
+            view! {
+                <tr data-model=w.model.clone()>
+                    <td>{w.model.clone()}</td>
+                    <td class="num">{w.battles}</td>
+                    <td class="num">{e.map_or(0, |e| e.n)}</td>
+                    <td class="num">{shown(e.map(|e| &e.ppi), 3)}</td>
+                    <td class="num">{shown(e.map(|e| &e.human_only), 3)}</td>
+                    <td class="num">{shown(e.map(|e| &e.judge_only), 3)}</td>
+                    <td class="num">{e.map_or("—".to_owned(), |e| fixed(e.lambda, 2))}</td>
+                    <td class="num">{e.map_or("—".to_owned(), |e| fixed(e.effective_n, 0))}</td>
+                </tr>
+            }
+        })
+        .collect_view();
+    view! {
+        <p class="summary" id="ppi-summary">{format!(
+            "{} · {} battles, {} with a human label · {coverage}% intervals",
+            report.source, report.n_battles, report.n_labelled
+        )}</p>
+        {notes}
+        {board}
+        <table class="ratings" id="ppi-win-rates">
+            <caption>"Win rates over each model's battles"</caption>
+            <thead><tr><th>"Model"</th><th>"Battles"</th><th>"Human labels"</th><th>"Prediction-powered"</th><th>"Human labels only"</th><th>"Judge only (no guarantee)"</th><th>"λ"</th><th>"Worth n human labels"</th></tr></thead>
+            <tbody>{rates}</tbody>
         </table>
     }
 }

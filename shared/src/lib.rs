@@ -17,6 +17,8 @@
 //!   family in [`reliability::irt`].
 //! - [`programs`]: Programmatic judges (seed 004): pairs and verdicts, the built-in programs and
 //!   the user's scores, votes, the label model, routing, bias probes, the report.
+//! - [`ppi`]: Prediction-powered inference (PPI++): means and the Bradley–Terry leaderboard from
+//!   a few human labels and many judge labels, with the power-tuned λ.
 //! - [`judging`]: Judge runs: prompts and their parsers, the run design, items, injection flags.
 //! - [`sessions`]: Sessions and sharing: content-addressed datasets, saved analysis specs,
 //!   archives, share links, and the browser ↔ worker wire protocol.
@@ -32,6 +34,7 @@ pub mod calibration;
 pub mod io;
 pub mod judging;
 pub mod math;
+pub mod ppi;
 pub mod programs;
 pub mod rankings;
 pub mod reliability;

@@ -10,6 +10,7 @@
 
 use crate::calibration::ablation::{Ablation, TrainingCurve};
 use crate::calibration::Calibration;
+use crate::ppi::ppi_report::PpiReport;
 use crate::programs::program_report::{CommitteeReport, ProgramReport};
 use crate::rankings::conformal::ConformalEvaluationParams;
 use crate::rankings::judge_study::{ConformalRun, JudgeStudy};
@@ -42,6 +43,7 @@ pub enum Report {
     Programs(Box<ProgramsReport>),
     LabelModel(Box<CommitteeReport>),
     Routing(Box<CommitteeReport>),
+    Ppi(Box<PpiReport>),
 }
 
 /// The conformal part of a judge study: per held-out target kind, its held-out accuracy and

@@ -84,6 +84,10 @@ pub fn run(spec: &Spec, inputs: &Inputs) -> Result<Report> {
             let llm = verdicts(files.get("llm")?, &ids)?;
             Report::Routing(Box::new(params.committee(&file, Some(&llm))?))
         }
+        Analysis::Ppi(params) => {
+            let file = files.get("battles")?;
+            Report::Ppi(Box::new(params.fit(file.name, file.bytes)?))
+        }
     })
 }
 

@@ -6,6 +6,7 @@ use crate::calibration::calibration_data::HeadKind;
 use crate::calibration::CalibrationParams;
 use crate::io::error::{Error, Result};
 use crate::math::resample::{cluster_labels, BootstrapParams};
+use crate::ppi::ppi_report::PpiParams;
 use crate::programs::program_report::ProgramReportParams;
 use crate::rankings::anchor::Anchor;
 use crate::rankings::battles::{parse_battles, parse_battles_with_column, Battles};
@@ -158,6 +159,9 @@ pub enum Analysis {
     LabelModel(ProgramReportParams),
     /// Routing a `votes` file's committee to the `llm` judge's verdicts (`tribunal stats route`).
     Routing(ProgramReportParams),
+    /// Prediction-powered win rates and leaderboard of a labelled-battles file `battles`: the
+    /// judge's labels on every battle, human labels on some (`tribunal stats ppi`).
+    Ppi(PpiParams),
 }
 
 impl Analysis {
@@ -178,6 +182,7 @@ impl Analysis {
             Self::Programs(_) => "programs",
             Self::LabelModel(_) => "label_model",
             Self::Routing(_) => "routing",
+            Self::Ppi(_) => "ppi",
         }
     }
 
@@ -228,6 +233,7 @@ impl Analysis {
             Self::Programs(program()),
             Self::LabelModel(program()),
             Self::Routing(program()),
+            Self::Ppi(PpiParams::default()),
         ]
     }
 
@@ -247,6 +253,7 @@ impl Analysis {
             }
             Self::JudgeStudy(study) | Self::Conformal(study) => study.study.validate(),
             Self::Calibration(calibration) => calibration.calibration.validate(),
+            Self::Ppi(params) => params.validate(),
             Self::Agreement(_)
             | Self::Aa(_)
             | Self::Consistency(_)
@@ -284,6 +291,7 @@ impl Analysis {
             Self::Programs(_) => Roles::new(&["pairs"], &["llm", "probes", "user_scores"]),
             Self::LabelModel(_) => Roles::new(&["votes"], &[]),
             Self::Routing(_) => Roles::new(&["votes", "llm"], &[]),
+            Self::Ppi(_) => Roles::new(&["battles"], &[]),
         }
     }
 }
@@ -387,7 +395,8 @@ mod tests {
                 "power",
                 "programs",
                 "label_model",
-                "routing"
+                "routing",
+                "ppi"
             ]
         );
         for analysis in &kinds {

@@ -30,6 +30,7 @@ use crate::io::error::{Error, Location, Result};
 use crate::io::provenance::{content_hash, ToolVersion};
 use crate::judging::judge_items::parse_judge_items;
 use crate::math::resample::BootstrapParams;
+use crate::ppi::labelled_battles::parse_labelled_battles;
 use crate::programs::program_pairs::{parse_probes, parse_program_pairs};
 use crate::programs::vote_file::parse_vote_file;
 use crate::rankings::anchor::Anchor;
@@ -72,11 +73,14 @@ pub enum DatasetKind {
     Votes,
     /// User programs' scores of a pairs file's texts ([`crate::programs::program_user_scores`]).
     ProgramScores,
+    /// Battles with the judge's label on every row and a human label on some
+    /// ([`crate::ppi::labelled_battles`]).
+    LabelledBattles,
 }
 
 impl DatasetKind {
     /// Every kind, in the order the app lists them.
-    pub const ALL: [Self; 11] = [
+    pub const ALL: [Self; 12] = [
         Self::Battles,
         Self::Items,
         Self::Ratings,
@@ -88,6 +92,7 @@ impl DatasetKind {
         Self::Probes,
         Self::Votes,
         Self::ProgramScores,
+        Self::LabelledBattles,
     ];
 
     /// The kind's name, as [`DatasetKind::parse`] reads it.
@@ -104,6 +109,7 @@ impl DatasetKind {
             Self::Probes => "probes",
             Self::Votes => "votes",
             Self::ProgramScores => "program_scores",
+            Self::LabelledBattles => "labelled_battles",
         }
     }
 
@@ -153,6 +159,7 @@ impl DatasetKind {
                 _ => Self::Verdicts,
             },
             Statistic::Power(_) => Self::Ratings,
+            Statistic::Ppi(_) => Self::LabelledBattles,
         }
     }
 }
@@ -188,6 +195,7 @@ pub fn check_dataset(kind: DatasetKind, name: &str, bytes: &[u8]) -> Result<Data
         DatasetKind::Votes => parse_vote_file(name, bytes)?.ids.len(),
         // How many texts the scores must cover is the analysis's pairs file's: checked then.
         DatasetKind::ProgramScores => csv_rows(name, bytes)?,
+        DatasetKind::LabelledBattles => parse_labelled_battles(name, bytes)?.battles.len(),
     };
     Ok(DatasetMeta {
         hash: content_hash(bytes),

@@ -9,6 +9,7 @@ mod bt;
 mod calibrate;
 mod irt;
 mod power;
+mod ppi;
 mod programs;
 mod reliability;
 mod saved;
@@ -57,6 +58,9 @@ pub enum Stats {
     LabelModel(Box<programs::LabelModelArgs>),
     /// Routing curves of a vote file's committee with an LLM judge's verdicts as fallback.
     Route(Box<programs::RouteArgs>),
+    /// Prediction-powered win rates and leaderboard: a few human labels and many judge
+    /// labels, with the power-tuned λ (PPI++), beside the human-only and judge-only estimates.
+    Ppi(Box<ppi::PpiArgs>),
     /// Reruns a saved analysis spec (a session's, a share link's, or the `record.spec` of an
     /// earlier `tribunal stats` report) on files given by role: `--input ROLE=FILE`.
     Run(saved::RunArgs),
@@ -81,6 +85,7 @@ impl Stats {
             Self::Programs(args) => programs::programs(*args)?,
             Self::LabelModel(args) => programs::label_model(*args)?,
             Self::Route(args) => programs::route(*args)?,
+            Self::Ppi(args) => ppi::plan(*args)?,
             Self::Run(args) => saved::plan(args)?,
         };
         let report = tribunal::analysis::run(&planned.spec, &planned.inputs)?;

@@ -1,0 +1,195 @@
+//! Prediction-powered inference (PPI++, Angelopoulos, Duchi & Zrnic 2023): estimates that use a
+//! few human labels and many judge labels, the human labels correcting the judge's bias (the
+//! rectifier) and the judge's labels shrinking the interval, with the power-tuning weight λ
+//! chosen from the data (λ = 0: the human labels alone; λ = 1: plain PPI).
+//!
+//! - [`power_tuning`]: the λ that minimises the estimate's variance, from the gradients of the
+//!   loss on the labelled and unlabelled data.
+//! - [`ppi_mean`]: a mean (a pass rate, a model's win rate) and its interval.
+//! - [`ppi_logistic`]: logistic regression without intercept — the Bradley–Terry leaderboard —
+//!   and its intervals.
+//! - [`labelled_battles`]: the input file (every comparison with the judge's label, some with a
+//!   human one); [`ppi_report`]: the report of `tribunal stats ppi` (win rates, leaderboard).
+//!
+//! Numbers equal ppi-python 0.2.3 (`ppi_mean_ci`, `ppi_logistic_ci`) on the same data
+//! (`tests/fixtures/make_ppi_reference.py`).
+
+pub mod labelled_battles;
+pub mod power_tuning;
+pub mod ppi_logistic;
+pub mod ppi_mean;
+pub mod ppi_report;
+
+#[cfg(test)]
+mod tests {
+    //! Against ppi-python 0.2.3 on LLMFAO (`tests/fixtures/make_ppi_reference.py`).
+
+    use super::ppi_logistic::ppi_logistic;
+    use super::ppi_mean::ppi_mean;
+    use crate::io::error::Error;
+    use ndarray::Array2;
+    use serde_json::Value;
+
+    const REFERENCE: &str = include_str!("../../../tests/fixtures/ppi_reference.json");
+    const BATTLES: &str = include_str!("../../../tests/fixtures/ppi-llmfao-battles.csv");
+    const TEN: &str = include_str!("../../../tests/fixtures/ppi-llmfao-ten-models.csv");
+
+    /// (model_a, model_b, judge, human) of each row.
+    fn rows(text: &str) -> Vec<(String, String, f64, Option<f64>)> {
+        text.lines()
+            .skip(1)
+            .map(|l| {
+                let f: Vec<&str> = l.split(',').collect();
+                let human = (!f[4].is_empty()).then(|| f[4].parse().unwrap());
+                (
+                    f[1].to_owned(),
+                    f[2].to_owned(),
+                    f[3].parse().unwrap(),
+                    human,
+                )
+            })
+            .collect()
+    }
+
+    fn close(ours: f64, theirs: &Value, tol: f64, at: &str) {
+        let theirs = theirs.as_f64().unwrap();
+        assert!((ours - theirs).abs() <= tol, "{at}: {ours} vs {theirs}");
+    }
+
+    #[test]
+    fn win_rates_equal_ppi_python() {
+        let reference: Value = serde_json::from_str(REFERENCE).unwrap();
+        let rows = rows(BATTLES);
+        let alpha = reference["alpha"].as_f64().unwrap();
+        for want in reference["win_rates"].as_array().unwrap() {
+            let model = want["model"].as_str().unwrap();
+            let (mut y, mut yhat, mut yu) = (Vec::new(), Vec::new(), Vec::new());
+            for (a, b, judge, human) in &rows {
+                let flip = |v: f64| if b == model { 1.0 - v } else { v };
+                if a != model && b != model {
+                    continue;
+                }
+                match human {
+                    Some(h) => {
+                        y.push(flip(*h));
+                        yhat.push(flip(*judge));
+                    }
+                    None => yu.push(flip(*judge)),
+                }
+            }
+            let got = ppi_mean(&y, &yhat, &yu, None, alpha).unwrap();
+            assert_eq!((got.n, got.unlabelled), (y.len(), yu.len()));
+            close(got.lambda, &want["lambda"], 1e-9, model);
+            for (ours, name) in [(got.ppi, "tuned"), (got.human_only, "classical")] {
+                close(ours.estimate, &want[name]["estimate"], 1e-9, model);
+                close(ours.lower, &want[name]["lower"], 1e-9, model);
+                close(ours.upper, &want[name]["upper"], 1e-9, model);
+            }
+            let plain = ppi_mean(&y, &yhat, &yu, Some(1.0), alpha).unwrap();
+            close(plain.ppi.lower, &want["ppi"]["lower"], 1e-9, model);
+            close(plain.ppi.upper, &want["ppi"]["upper"], 1e-9, model);
+            // Power tuning never does worse than the human labels alone.
+            assert!(got.ppi.se <= got.human_only.se + 1e-12, "{model}");
+            assert!(got.effective_n >= got.n as f64 - 1e-9);
+        }
+    }
+
+    #[test]
+    fn the_bradley_terry_fit_equals_ppi_python() {
+        let reference: Value = serde_json::from_str(REFERENCE).unwrap();
+        let want = &reference["bradley_terry"];
+        let models: Vec<&str> = want["models"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .map(|m| m.as_str().unwrap())
+            .collect();
+        let rows = rows(TEN);
+        let design = |part: &[&(String, String, f64, Option<f64>)]| {
+            let mut x = Array2::zeros((part.len(), models.len() - 1));
+            for (r, (a, b, _, _)) in part.iter().enumerate() {
+                let ia = models.iter().position(|m| m == a).unwrap();
+                let ib = models.iter().position(|m| m == b).unwrap();
+                if ia > 0 {
+                    x[[r, ia - 1]] += 1.0;
+                }
+                if ib > 0 {
+                    x[[r, ib - 1]] -= 1.0;
+                }
+            }
+            x
+        };
+        let labelled: Vec<_> = rows.iter().filter(|r| r.3.is_some()).collect();
+        let unlabelled: Vec<_> = rows.iter().filter(|r| r.3.is_none()).collect();
+        let (x, xu) = (design(&labelled), design(&unlabelled));
+        let y: Vec<f64> = labelled.iter().map(|r| r.3.unwrap()).collect();
+        let yhat: Vec<f64> = labelled.iter().map(|r| r.2).collect();
+        let yu: Vec<f64> = unlabelled.iter().map(|r| r.2).collect();
+        let alpha = reference["alpha"].as_f64().unwrap();
+        for (lambda, name) in [(None, "tuned"), (Some(1.0), "ppi")] {
+            let got = ppi_logistic((&x, &y, &yhat), (&xu, &yu), lambda, alpha).unwrap();
+            assert_eq!((got.n, got.unlabelled), (80, 121));
+            for (k, e) in got.ppi.iter().enumerate() {
+                let at = format!("{name} θ{k}");
+                let (lo, hi) = (&want[name]["lower"][k], &want[name]["upper"][k]);
+                // ppi-python's interval is centred on its estimate.
+                let centre = (lo.as_f64().unwrap() + hi.as_f64().unwrap()) / 2.0;
+                close(e.estimate, &Value::from(centre), 1e-6, &at);
+                close(e.lower, lo, 1e-6, &at);
+                close(e.upper, hi, 1e-6, &at);
+            }
+        }
+    }
+
+    #[test]
+    fn edges_are_refused_or_reported_not_guessed() {
+        // One human label: no rectifier variance.
+        assert!(matches!(
+            ppi_mean(&[1.0], &[1.0], &[0.0, 1.0], None, 0.1),
+            Err(Error::Insufficient(_))
+        ));
+        assert!(ppi_mean(&[1.0, 0.0], &[1.0, 0.0], &[1.0], Some(1.5), 0.1).is_err());
+        assert!(ppi_mean(&[1.0, 0.0], &[1.0, 0.0], &[1.0], None, 1.0).is_err());
+        // A constant judge carries no information: λ = 0, the human-only interval.
+        let constant = ppi_mean(&[1.0, 0.0, 1.0], &[1.0; 3], &[1.0; 5], None, 0.1).unwrap();
+        assert_eq!(constant.lambda, 0.0);
+        assert_eq!(constant.ppi, constant.human_only);
+        // A judge that agrees with every human label: the judge's many labels shrink the
+        // interval below the humans' own.
+        let y = [1.0, 0.0, 1.0, 1.0, 0.0, 1.0];
+        let yu: Vec<f64> = (0..60).map(|i| f64::from(i % 3 != 0)).collect();
+        let perfect = ppi_mean(&y, &y, &yu, None, 0.1).unwrap();
+        assert!(perfect.lambda > 0.8, "{}", perfect.lambda);
+        assert!(perfect.ppi.se < perfect.human_only.se);
+        assert!(perfect.effective_n > 3.0 * y.len() as f64);
+        // A model the judge never lets lose, whose human labels say it loses: the rectified
+        // loss keeps falling — not identified, said so.
+        let x = Array2::from_shape_vec((2, 1), vec![1.0, 1.0]).unwrap();
+        let xu = Array2::from_shape_vec((3, 1), vec![1.0, 1.0, 1.0]).unwrap();
+        let err = ppi_logistic(
+            (&x, &[0.0, 0.0], &[1.0, 1.0]),
+            (&xu, &[1.0, 1.0, 1.0]),
+            Some(1.0),
+            0.1,
+        )
+        .unwrap_err();
+        assert!(err.to_string().contains("not identified"), "{err}");
+        // Mixed judge labels identify the PPI fit while the humans' two losses alone do not:
+        // the human-only fit is missing, with the reason.
+        let fit = ppi_logistic(
+            (&x, &[0.0, 0.0], &[0.0, 1.0]),
+            (&xu, &[1.0, 0.0, 1.0]),
+            Some(0.5),
+            0.1,
+        )
+        .unwrap();
+        assert!(fit.ppi[0].se > 0.0 && fit.ppi[0].se.is_finite());
+        assert_eq!(fit.human_only, None);
+        assert!(
+            fit.notes[0].starts_with("human labels only: not identified"),
+            "{:?}",
+            fit.notes
+        );
+        assert!(fit.judge_only.is_some());
+    }
+}

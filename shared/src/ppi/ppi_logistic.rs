@@ -1,0 +1,314 @@
+//! Prediction-powered logistic regression without intercept (PPI++; ppi-python's
+//! `ppi_logistic_pointestimate` and `ppi_logistic_ci`): the Bradley–Terry leaderboard when each
+//! row is a battle (+1 for `model_a`'s column, −1 for `model_b`'s, one model's column left out
+//! so that its θ is 0) and the label is `model_a`'s outcome (1 win, 0 loss, ½ tie or a mean of
+//! votes).
+//!
+//! θ̂_λ minimises the rectified loss
+//!
+//! λ/N Σ_unlabelled ℓ(ỹ, xᵀθ) + 1/n Σ_labelled [ℓ(y, xᵀθ) − λ ℓ(ŷ, xᵀθ)],
+//! ℓ(t, η) = −t η + log(1 + e^η),
+//!
+//! convex for λ ∈ [0, 1] (solved by Newton's method with a backtracking line search from 0).
+//! Its covariance is H⁻¹ (n/N · Cov(λ g̃) + Cov(g − λ ĝ)) H⁻¹ / n, with g, ĝ, g̃ the loss
+//! gradients at θ̂ on the human labels, the judge's labels of the same rows and the judge's
+//! labels of the unlabelled rows, H the Hessian over all n + N rows (over the n labelled ones
+//! for λ = 0), covariances divided by count − 1. Tuned (λ not given), λ follows ppi-python's
+//! sequence exactly: λ₁ tuned at θ̂₁, then λ₂ tuned at θ̂_λ₁, and the interval is that of
+//! θ̂_λ₂. Beside it, as for the mean: the human-only fit (λ = 0) and the judge-only fit (the
+//! judge's labels on all rows as if they were the truth: no coverage guarantee), each missing,
+//! with a note that says why, when it is not identified on its own (few human labels per model
+//! often separate).
+//!
+//! Arguments: the labelled rows `x` (n × d) with `y` and `ŷ`, the unlabelled rows `x̃`
+//! (N × d) with `ỹ`, λ (`None`: tuned) and α. Returns: [`PpiLogistic`]. Errors:
+//! [`Error::InvalidParam`] for shapes that differ, α outside (0, 1), λ outside [0, 1], a label
+//! outside [0, 1]; [`Error::Insufficient`] for fewer than two human labels or no unlabelled row;
+//! [`Error::Insufficient`] (saying "not identified") when the loss has no minimum (it keeps falling along some
+//! direction: too few human labels of a model against a judge that lets it almost never lose or
+//! win) or its Hessian is singular (a model in no battle).
+
+use super::power_tuning::power_tuned_lambda;
+use super::ppi_mean::{check_lambda, two_sided_z, Estimate};
+use crate::io::error::{Error, Result};
+use crate::math::linalg::{cholesky_solve, spd_inverse};
+use crate::math::logistic::{sigmoid, softplus};
+use ndarray::{Array1, Array2, Axis};
+use serde::{Deserialize, Serialize};
+
+/// Prediction-powered coefficients beside the human-only and judge-only ones.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct PpiLogistic {
+    pub n: usize,
+    pub unlabelled: usize,
+    pub lambda: f64,
+    pub ppi: Vec<Estimate>,
+    /// `None` when the human labels alone do not identify the fit (see `notes`).
+    pub human_only: Option<Vec<Estimate>>,
+    /// No coverage guarantee: the judge's bias is not corrected. `None` when the judge's labels
+    /// alone do not identify the fit (see `notes`).
+    pub judge_only: Option<Vec<Estimate>>,
+    /// Why a comparison fit is missing.
+    pub notes: Vec<String>,
+}
+
+/// The labelled and unlabelled rows.
+struct Data<'a> {
+    x: &'a Array2<f64>,
+    y: &'a [f64],
+    yhat: &'a [f64],
+    xu: &'a Array2<f64>,
+    yu: &'a [f64],
+}
+
+/// Gradients and inverse Hessian at an estimate.
+struct Stats {
+    grads: Array2<f64>,
+    grads_hat: Array2<f64>,
+    grads_unlabelled: Array2<f64>,
+    inv_hessian: Array2<f64>,
+}
+
+/// Σ_i w_i x_i x_iᵀ.
+fn weighted_gram(x: &Array2<f64>, w: &Array1<f64>) -> Array2<f64> {
+    let wx = x * &w.view().insert_axis(Axis(1));
+    x.t().dot(&wx)
+}
+
+fn not_identified(detail: &str) -> Error {
+    Error::Insufficient(format!(
+        "not identified: the prediction-powered logistic fit has no unique minimum: {detail} (too few human \
+         labels for some model, given how one-sided the judge's verdicts on it are, or a model \
+         in no battle)"
+    ))
+}
+
+/// The largest coefficient taken for a finite optimum: odds of e¹⁵ ≈ 3·10⁶ to 1 (2,600 Elo
+/// points). A fit that ends beyond it has run off along a direction where the loss keeps
+/// falling (the gradient vanishes there only numerically).
+const LARGEST_COEFFICIENT: f64 = 15.0;
+
+fn finite_optimum(theta: Array1<f64>) -> Result<Array1<f64>> {
+    if theta.iter().all(|v| v.abs() <= LARGEST_COEFFICIENT) {
+        Ok(theta)
+    } else {
+        Err(not_identified(
+            "the loss keeps falling as a coefficient grows",
+        ))
+    }
+}
+
+impl Data<'_> {
+    /// The rectified loss, its gradient and Hessian at θ.
+    fn loss(&self, theta: &Array1<f64>, lambda: f64) -> (f64, Array1<f64>, Array2<f64>) {
+        let (n, big_n) = (self.y.len() as f64, self.yu.len() as f64);
+        let eta = self.x.dot(theta);
+        let mut value = 0.0;
+        let mut resid = Array1::zeros(eta.len());
+        let mut curv = Array1::zeros(eta.len());
+        for i in 0..eta.len() {
+            let (e, s) = (eta[i], sigmoid(eta[i]));
+            value += (-(self.y[i] - lambda * self.yhat[i]) * e + (1.0 - lambda) * softplus(e)) / n;
+            resid[i] = (lambda * self.yhat[i] - self.y[i] + (1.0 - lambda) * s) / n;
+            curv[i] = (1.0 - lambda) * s * (1.0 - s) / n;
+        }
+        let mut grad = self.x.t().dot(&resid);
+        let mut hess = weighted_gram(self.x, &curv);
+        if lambda > 0.0 {
+            let eta_u = self.xu.dot(theta);
+            let mut resid_u = Array1::zeros(eta_u.len());
+            let mut curv_u = Array1::zeros(eta_u.len());
+            for i in 0..eta_u.len() {
+                let (e, s) = (eta_u[i], sigmoid(eta_u[i]));
+                value += lambda * (-self.yu[i] * e + softplus(e)) / big_n;
+                resid_u[i] = lambda * (s - self.yu[i]) / big_n;
+                curv_u[i] = lambda * s * (1.0 - s) / big_n;
+            }
+            grad += &self.xu.t().dot(&resid_u);
+            hess += &weighted_gram(self.xu, &curv_u);
+        }
+        (value, grad, hess)
+    }
+
+    /// θ̂_λ by Newton's method with backtracking.
+    fn solve(&self, lambda: f64) -> Result<Array1<f64>> {
+        let d = self.x.ncols();
+        let mut theta = Array1::zeros(d);
+        for _ in 0..200 {
+            let (value, grad, hess) = self.loss(&theta, lambda);
+            if grad.iter().all(|g| g.abs() < 1e-13) {
+                return finite_optimum(theta);
+            }
+            let step = cholesky_solve(&hess, &grad)
+                .ok_or_else(|| not_identified("its Hessian is singular"))?;
+            let mut t = 1.0;
+            loop {
+                let next = &theta - &(&step * t);
+                if self.loss(&next, lambda).0 <= value - 1e-4 * t * grad.dot(&step) || t < 1e-10 {
+                    theta = next;
+                    break;
+                }
+                t /= 2.0;
+            }
+            if theta.iter().any(|v| v.abs() > 40.0 || !v.is_finite()) {
+                return Err(not_identified(
+                    "the loss keeps falling as a coefficient grows",
+                ));
+            }
+            if step.iter().all(|s| (s * t).abs() < 1e-12) {
+                return finite_optimum(theta);
+            }
+        }
+        Err(not_identified(
+            "Newton's method did not converge in 200 steps",
+        ))
+    }
+
+    /// Gradients and inverse Hessian at θ (the Hessian over all rows, or the labelled ones).
+    fn stats(&self, theta: &Array1<f64>, use_unlabelled: bool) -> Result<Stats> {
+        let (n, big_n) = (self.y.len(), self.yu.len());
+        let mu = self.x.dot(theta).mapv(sigmoid);
+        let mu_u = self.xu.dot(theta).mapv(sigmoid);
+        let scale = |v: &Array1<f64>| v.view().insert_axis(Axis(1)).to_owned();
+        let grads = self.x * &scale(&(&mu - &Array1::from(self.y.to_vec())));
+        let grads_hat = self.x * &scale(&(&mu - &Array1::from(self.yhat.to_vec())));
+        let (hessian, grads_unlabelled) = if use_unlabelled {
+            let total = (n + big_n) as f64;
+            let h = (weighted_gram(self.xu, &mu_u.mapv(|m| m * (1.0 - m)))
+                + weighted_gram(self.x, &mu.mapv(|m| m * (1.0 - m))))
+                / total;
+            let gu = self.xu * &scale(&(&mu_u - &Array1::from(self.yu.to_vec())));
+            (h, gu)
+        } else {
+            let h = weighted_gram(self.x, &mu.mapv(|m| m * (1.0 - m))) / n as f64;
+            (h, Array2::zeros(self.xu.raw_dim()))
+        };
+        let inv_hessian =
+            spd_inverse(&hessian).ok_or_else(|| not_identified("its Hessian is singular"))?;
+        Ok(Stats {
+            grads,
+            grads_hat,
+            grads_unlabelled,
+            inv_hessian,
+        })
+    }
+
+    /// θ̂_λ with its intervals.
+    fn interval(&self, lambda: f64, z: f64) -> Result<Vec<Estimate>> {
+        let theta = self.solve(lambda)?;
+        let s = self.stats(&theta, lambda != 0.0)?;
+        let (n, big_n) = (self.y.len() as f64, self.yu.len() as f64);
+        let cov = |rows: &Array2<f64>| {
+            let c = match rows.mean_axis(Axis(0)) {
+                Some(m) => rows - &m,
+                None => rows.clone(),
+            };
+            c.t().dot(&c) / (rows.nrows() as f64 - 1.0)
+        };
+        let var_unlabelled = if big_n > 1.0 {
+            cov(&(&s.grads_unlabelled * lambda))
+        } else {
+            Array2::zeros((theta.len(), theta.len()))
+        };
+        let var = cov(&(&s.grads - &(&s.grads_hat * lambda)));
+        let sigma = s
+            .inv_hessian
+            .dot(&(var_unlabelled * (n / big_n) + var))
+            .dot(&s.inv_hessian);
+        Ok(theta
+            .iter()
+            .zip(sigma.diag())
+            .map(|(&t, &v)| Estimate::normal(t, (v / n).sqrt(), z))
+            .collect())
+    }
+
+    /// λ tuned at θ̂_λ.
+    fn tuned_at(&self, lambda: f64) -> Result<f64> {
+        let theta = self.solve(lambda)?;
+        let s = self.stats(&theta, true)?;
+        Ok(power_tuned_lambda(
+            &s.grads,
+            &s.grads_hat,
+            &s.grads_unlabelled,
+            &s.inv_hessian,
+        ))
+    }
+}
+
+/// The prediction-powered logistic fit.
+///
+/// # Errors
+/// See the module documentation.
+pub fn ppi_logistic(
+    (x, y, yhat): (&Array2<f64>, &[f64], &[f64]),
+    (xu, yu): (&Array2<f64>, &[f64]),
+    lambda: Option<f64>,
+    alpha: f64,
+) -> Result<PpiLogistic> {
+    let z = two_sided_z(alpha)?;
+    check_lambda(lambda)?;
+    if x.nrows() != y.len()
+        || y.len() != yhat.len()
+        || xu.nrows() != yu.len()
+        || x.ncols() != xu.ncols()
+    {
+        return Err(Error::param(
+            "rows",
+            "expected one label and one judge label per labelled row, one judge label per \
+             unlabelled row, and as many columns in both",
+        ));
+    }
+    if y.len() < 2 || yu.is_empty() {
+        return Err(Error::Insufficient(format!(
+            "a prediction-powered fit needs at least 2 human labels and 1 row with the judge's \
+             label only, found {} and {}",
+            y.len(),
+            yu.len()
+        )));
+    }
+    if y.iter()
+        .chain(yhat)
+        .chain(yu)
+        .any(|v| !(0.0..=1.0).contains(v))
+    {
+        return Err(Error::param("labels", "expected labels in [0, 1]"));
+    }
+    let data = Data { x, y, yhat, xu, yu };
+    let lambda = match lambda {
+        Some(l) => l,
+        None => {
+            let first = data.tuned_at(1.0)?;
+            data.tuned_at(first)?
+        }
+    };
+    let ppi = data.interval(lambda, z)?;
+    let mut notes = Vec::new();
+    let mut beside = |fit: Result<Vec<Estimate>>, what: &str| match fit {
+        Ok(estimates) => Some(estimates),
+        Err(e) => {
+            notes.push(format!("{what}: {e}"));
+            None
+        }
+    };
+    let human_only = beside(data.interval(0.0, z), "human labels only");
+    let all_x = ndarray::concatenate(Axis(0), &[x.view(), xu.view()])
+        .map_err(|e| Error::param("rows", e.to_string()))?;
+    let all_y: Vec<f64> = yhat.iter().chain(yu).copied().collect();
+    let judge = Data {
+        x: &all_x,
+        y: &all_y,
+        yhat: &all_y,
+        xu,
+        yu,
+    };
+    let judge_only = beside(judge.interval(0.0, z), "judge labels only");
+    Ok(PpiLogistic {
+        n: y.len(),
+        unlabelled: yu.len(),
+        lambda,
+        ppi,
+        human_only,
+        judge_only,
+        notes,
+    })
+}

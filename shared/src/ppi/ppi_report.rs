@@ -1,0 +1,238 @@
+//! The prediction-powered report of a labelled-battles file (`tribunal stats ppi`): each
+//! model's win rate over its battles ([`ppi_mean`]) and the Bradley–Terry leaderboard
+//! ([`ppi_logistic`], Elo differences from a reference model), each beside the estimate from
+//! the human labels alone and the one from the judge's labels alone (which has no coverage
+//! guarantee), with the power-tuned λ and the effective number of human labels.
+//!
+//! Arguments: the file's name and bytes ([`parse_labelled_battles`]). Returns: [`PpiReport`];
+//! a model whose win rate cannot be estimated (fewer than two human labels, or no unlabelled
+//! battle) and a leaderboard that is not identified are reported missing, with the reason, in
+//! `notes` and `warnings` — never as a number. Errors: the parser's located errors;
+//! [`Error::InvalidParam`] for α outside (0, 1), λ outside [0, 1] or a reference model the file
+//! does not have.
+
+use super::labelled_battles::{parse_labelled_battles, LabelledBattle, LabelledBattles};
+use super::ppi_logistic::{ppi_logistic, PpiLogistic};
+use super::ppi_mean::{ppi_mean, Estimate, PpiMean};
+use crate::io::error::{Error, Result};
+use ndarray::Array2;
+use serde::{Deserialize, Serialize};
+
+/// Elo points per unit of log-odds.
+const ELO_PER_LOGIT: f64 = 400.0 / std::f64::consts::LN_10;
+
+/// Settings of a prediction-powered report.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct PpiParams {
+    /// The intervals' error level: coverage 1 − α.
+    pub alpha: f64,
+    /// The weight of the judge's labels; `None`: power-tuned from the data.
+    pub lambda: Option<f64>,
+    /// The leaderboard's model at Elo difference 0; `None`: the first in sorted order.
+    pub reference: Option<String>,
+}
+
+impl Default for PpiParams {
+    fn default() -> Self {
+        Self {
+            alpha: 0.05,
+            lambda: None,
+            reference: None,
+        }
+    }
+}
+
+/// A model's win rate over its battles.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct PpiWinRate {
+    pub model: String,
+    pub battles: usize,
+    /// `None`: not estimable (see `note`).
+    pub estimate: Option<PpiMean>,
+    pub note: Option<String>,
+}
+
+/// A model's Elo difference from the reference model.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct PpiRating {
+    pub model: String,
+    pub ppi: Estimate,
+    pub human_only: Option<Estimate>,
+    pub judge_only: Option<Estimate>,
+}
+
+/// The prediction-powered Bradley–Terry leaderboard, best first.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct PpiLeaderboard {
+    pub reference: String,
+    pub lambda: f64,
+    pub ratings: Vec<PpiRating>,
+    pub notes: Vec<String>,
+}
+
+/// Everything `tribunal stats ppi` prints.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct PpiReport {
+    /// Always `ppi`.
+    pub statistic: String,
+    pub source: String,
+    pub settings: PpiParams,
+    pub n_battles: usize,
+    pub n_labelled: usize,
+    pub win_rates: Vec<PpiWinRate>,
+    /// `None` when not identified (see `warnings`).
+    pub leaderboard: Option<PpiLeaderboard>,
+    pub notes: Vec<String>,
+    pub warnings: Vec<String>,
+}
+
+/// `estimate` in Elo points.
+fn elo(e: &Estimate) -> Estimate {
+    Estimate {
+        estimate: e.estimate * ELO_PER_LOGIT,
+        se: e.se * ELO_PER_LOGIT,
+        lower: e.lower * ELO_PER_LOGIT,
+        upper: e.upper * ELO_PER_LOGIT,
+    }
+}
+
+impl PpiParams {
+    /// Checks α ∈ (0, 1) and a given λ ∈ [0, 1].
+    ///
+    /// # Errors
+    /// [`Error::InvalidParam`] naming the setting.
+    pub fn validate(&self) -> Result<()> {
+        super::ppi_mean::two_sided_z(self.alpha)?;
+        super::ppi_mean::check_lambda(self.lambda)
+    }
+
+    /// The report of the labelled battles in `bytes`, named `source`.
+    ///
+    /// # Errors
+    /// See the module documentation.
+    pub fn fit(&self, source: &str, bytes: &[u8]) -> Result<PpiReport> {
+        let data = parse_labelled_battles(source, bytes)?;
+        let n_labelled = data.battles.iter().filter(|b| b.human.is_some()).count();
+        let mut warnings = Vec::new();
+        let mut win_rates = Vec::new();
+        for (m, model) in data.models.iter().enumerate() {
+            let (mut y, mut yhat, mut yu) = (Vec::new(), Vec::new(), Vec::new());
+            for b in data.battles.iter().filter(|b| b.a == m || b.b == m) {
+                let own = |v: f64| if b.a == m { v } else { 1.0 - v };
+                match b.human {
+                    Some(h) => {
+                        y.push(own(h));
+                        yhat.push(own(b.judge));
+                    }
+                    None => yu.push(own(b.judge)),
+                }
+            }
+            let (estimate, note) = match ppi_mean(&y, &yhat, &yu, self.lambda, self.alpha) {
+                Ok(e) => (Some(e), None),
+                Err(e @ Error::Insufficient(_)) => (None, Some(e.to_string())),
+                Err(e) => return Err(e),
+            };
+            if let Some(note) = &note {
+                warnings.push(format!("{model}: no win rate: {note}"));
+            }
+            win_rates.push(PpiWinRate {
+                model: model.clone(),
+                battles: y.len() + yu.len(),
+                estimate,
+                note,
+            });
+        }
+        let leaderboard = match self.leaderboard(&data) {
+            Ok(board) => Some(board),
+            Err(e @ Error::Insufficient(_)) => {
+                warnings.push(format!("no leaderboard: {e}"));
+                None
+            }
+            Err(e) => return Err(e),
+        };
+        Ok(PpiReport {
+            statistic: "ppi".to_owned(),
+            source: source.to_owned(),
+            settings: self.clone(),
+            n_battles: data.battles.len(),
+            n_labelled,
+            win_rates,
+            leaderboard,
+            notes: vec![
+                "The judge-only estimates treat the judge's labels as the truth: they carry no \
+                 coverage guarantee for the human quantity. The prediction-powered ones do \
+                 (asymptotically), whatever the judge's bias."
+                    .to_owned(),
+            ],
+            warnings,
+        })
+    }
+
+    /// The Bradley–Terry fit: one column per model but the reference, +1 for `model_a`, −1
+    /// for `model_b`.
+    fn leaderboard(&self, data: &LabelledBattles) -> Result<PpiLeaderboard> {
+        let mut order: Vec<usize> = (0..data.models.len()).collect();
+        order.sort_by(|&i, &j| data.models[i].cmp(&data.models[j]));
+        let reference = match &self.reference {
+            Some(name) => data.models.iter().position(|m| m == name).ok_or_else(|| {
+                Error::param(
+                    "reference",
+                    format!("expected a model of the file, found `{name}`"),
+                )
+            })?,
+            None => order[0],
+        };
+        let others: Vec<usize> = order.into_iter().filter(|&m| m != reference).collect();
+        let column = |m: usize| others.iter().position(|&o| o == m);
+        let design = |rows: &[&LabelledBattle]| {
+            let mut x = Array2::zeros((rows.len(), others.len()));
+            for (r, b) in rows.iter().enumerate() {
+                if let Some(c) = column(b.a) {
+                    x[[r, c]] += 1.0;
+                }
+                if let Some(c) = column(b.b) {
+                    x[[r, c]] -= 1.0;
+                }
+            }
+            x
+        };
+        let (labelled, unlabelled): (Vec<&LabelledBattle>, Vec<&LabelledBattle>) =
+            data.battles.iter().partition(|b| b.human.is_some());
+        let y: Vec<f64> = labelled.iter().filter_map(|b| b.human).collect();
+        let yhat: Vec<f64> = labelled.iter().map(|b| b.judge).collect();
+        let yu: Vec<f64> = unlabelled.iter().map(|b| b.judge).collect();
+        let fit: PpiLogistic = ppi_logistic(
+            (&design(&labelled), &y, &yhat),
+            (&design(&unlabelled), &yu),
+            self.lambda,
+            self.alpha,
+        )?;
+        let zero = Estimate {
+            estimate: 0.0,
+            se: 0.0,
+            lower: 0.0,
+            upper: 0.0,
+        };
+        let mut ratings = vec![PpiRating {
+            model: data.models[reference].clone(),
+            ppi: zero,
+            human_only: fit.human_only.as_ref().map(|_| zero),
+            judge_only: fit.judge_only.as_ref().map(|_| zero),
+        }];
+        for (k, &m) in others.iter().enumerate() {
+            ratings.push(PpiRating {
+                model: data.models[m].clone(),
+                ppi: elo(&fit.ppi[k]),
+                human_only: fit.human_only.as_ref().map(|h| elo(&h[k])),
+                judge_only: fit.judge_only.as_ref().map(|j| elo(&j[k])),
+            });
+        }
+        ratings.sort_by(|a, b| b.ppi.estimate.total_cmp(&a.ppi.estimate));
+        Ok(PpiLeaderboard {
+            reference: data.models[reference].clone(),
+            lambda: fit.lambda,
+            ratings,
+            notes: fit.notes,
+        })
+    }
+}

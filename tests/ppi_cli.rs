@@ -1,0 +1,160 @@
+//! `tribunal stats ppi` against ppi-python 0.2.3 on LLMFAO (`tests/fixtures/ppi_reference.json`,
+//! made by `tests/fixtures/make_ppi_reference.py`): the prediction-powered win rates with the
+//! power-tuned λ, the human-only (classical) intervals, and the Bradley–Terry leaderboard as
+//! logistic regression; models without enough human labels are reported missing, loudly; a bad
+//! label is located.
+
+use serde_json::Value;
+use tribunal_e2e::{run_tribunal, stdout_json, temp_dir};
+
+fn reference() -> Value {
+    let text =
+        std::fs::read_to_string(tribunal_e2e::root().join("tests/fixtures/ppi_reference.json"))
+            .unwrap();
+    serde_json::from_str(&text).unwrap()
+}
+
+fn close(ours: &Value, theirs: &Value, tol: f64, at: &str) {
+    let (a, b) = (ours.as_f64().unwrap(), theirs.as_f64().unwrap());
+    assert!((a - b).abs() <= tol, "{at}: {a} vs {b}");
+}
+
+#[test]
+fn win_rates_equal_ppi_python_and_unestimable_models_are_said_so() {
+    let want = reference();
+    let output = run_tribunal(&[
+        "stats",
+        "ppi",
+        "--input",
+        "tests/fixtures/ppi-llmfao-battles.csv",
+        "--alpha",
+        "0.1",
+    ]);
+    let report = stdout_json(&output);
+    assert_eq!(report["analysis"], "ppi");
+    assert_eq!(report["n_labelled"], 300);
+    let rates = report["win_rates"].as_array().unwrap();
+    let mut matched = 0;
+    for w in want["win_rates"].as_array().unwrap() {
+        let model = w["model"].as_str().unwrap();
+        let ours = rates.iter().find(|r| r["model"] == model).unwrap();
+        let e = &ours["estimate"];
+        close(&e["lambda"], &w["lambda"], 1e-9, model);
+        for (ours, theirs) in [("ppi", "tuned"), ("human_only", "classical")] {
+            for bound in ["estimate", "lower", "upper"] {
+                close(&e[ours][bound], &w[theirs][bound], 1e-9, model);
+            }
+        }
+        matched += 1;
+    }
+    assert_eq!(matched, 58);
+    // The one model with fewer than two human labels has no win rate, and says why — in the
+    // report and on stderr.
+    let missing: Vec<&Value> = rates.iter().filter(|r| r["estimate"].is_null()).collect();
+    assert_eq!(missing.len(), 1);
+    assert!(missing[0]["note"]
+        .as_str()
+        .unwrap()
+        .contains("at least 2 human labels"));
+    let stderr = String::from_utf8_lossy(&output.stderr);
+    assert!(
+        stderr.contains(&format!(
+            "{}: no win rate",
+            missing[0]["model"].as_str().unwrap()
+        )),
+        "{stderr}"
+    );
+}
+
+#[test]
+fn the_leaderboard_equals_ppi_python_on_the_elo_scale() {
+    let want = &reference()["bradley_terry"];
+    let scale = 400.0 / std::f64::consts::LN_10;
+    for (lambda, name) in [(None, "tuned"), (Some("1"), "ppi")] {
+        let mut args = vec![
+            "stats",
+            "ppi",
+            "--input",
+            "tests/fixtures/ppi-llmfao-ten-models.csv",
+            "--alpha",
+            "0.1",
+        ];
+        if let Some(l) = lambda {
+            args.extend(["--lambda", l]);
+        }
+        let report = stdout_json(&run_tribunal(&args));
+        let board = &report["leaderboard"];
+        assert_eq!(board["reference"], want["reference_model"]);
+        let models = want["models"].as_array().unwrap();
+        for (k, model) in models.iter().enumerate().skip(1) {
+            let row = board["ratings"]
+                .as_array()
+                .unwrap()
+                .iter()
+                .find(|r| &r["model"] == model)
+                .unwrap();
+            let at = format!("{name} {model}");
+            let (lo, hi) = (&want[name]["lower"][k - 1], &want[name]["upper"][k - 1]);
+            let centre = (lo.as_f64().unwrap() + hi.as_f64().unwrap()) / 2.0;
+            let theta = |v: &Value| Value::from(v.as_f64().unwrap() / scale);
+            close(
+                &theta(&row["ppi"]["estimate"]),
+                &Value::from(centre),
+                1e-6,
+                &at,
+            );
+            close(&theta(&row["ppi"]["lower"]), lo, 1e-6, &at);
+            close(&theta(&row["ppi"]["upper"]), hi, 1e-6, &at);
+        }
+        // The reference model sits at 0 with no interval of its own.
+        let reference = board["ratings"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .find(|r| r["model"] == want["reference_model"])
+            .unwrap();
+        assert_eq!(reference["ppi"]["estimate"], 0.0);
+    }
+}
+
+#[test]
+fn a_bad_label_is_located_and_a_one_sided_judge_is_not_identified() {
+    let dir = temp_dir("ppi-cli");
+    let bad = dir.join("bad.csv");
+    std::fs::write(
+        &bad,
+        "model_a,model_b,judge,human\nA,B,model_a,\nA,B,maybe,model_b\n",
+    )
+    .unwrap();
+    let output = run_tribunal(&["stats", "ppi", "--input", bad.to_str().unwrap()]);
+    assert!(!output.status.success());
+    let stderr = String::from_utf8_lossy(&output.stderr);
+    assert!(
+        stderr.contains("bad.csv, line 3, column 3 (`judge`)") && stderr.contains("`maybe`"),
+        "{stderr}"
+    );
+    // The judge lets A win every battle; the two humans say A lost: the leaderboard is not
+    // identified and is left out with the reason, not printed as a confident number.
+    let one_sided = dir.join("one-sided.csv");
+    std::fs::write(
+        &one_sided,
+        "model_a,model_b,judge,human\nA,B,model_a,model_b\nA,B,model_a,model_b\n\
+         A,B,model_a,\nA,B,model_a,\nA,B,model_a,\n",
+    )
+    .unwrap();
+    let output = run_tribunal(&[
+        "stats",
+        "ppi",
+        "--input",
+        one_sided.to_str().unwrap(),
+        "--lambda",
+        "1",
+    ]);
+    let report = stdout_json(&output);
+    assert!(report["leaderboard"].is_null());
+    let stderr = String::from_utf8_lossy(&output.stderr);
+    assert!(
+        stderr.contains("no leaderboard: not identified"),
+        "{stderr}"
+    );
+}

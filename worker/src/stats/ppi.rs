@@ -1,0 +1,38 @@
+//! `tribunal stats ppi`: prediction-powered win rates and Bradley–Terry leaderboard from a
+//! labelled-battles CSV (the judge's label on every battle, human labels on some), each beside
+//! the human-only and judge-only estimates, with the power-tuned λ.
+
+use super::{add_input, Planned};
+use clap::Args;
+use std::path::PathBuf;
+use tribunal::analysis::{Analysis, Inputs};
+use tribunal::ppi::ppi_report::PpiParams;
+
+#[derive(Args)]
+pub struct PpiArgs {
+    /// Labelled battles CSV: `model_a,model_b,judge,human` (`-` for stdin); `human` empty
+    /// where no human labelled the battle.
+    #[arg(long)]
+    input: PathBuf,
+    /// Error level of the intervals (coverage 1 − α).
+    #[arg(long, default_value_t = PpiParams::default().alpha, allow_negative_numbers = true)]
+    alpha: f64,
+    /// Weight of the judge's labels, in [0, 1] (0: human labels only, 1: plain PPI);
+    /// omitted: power-tuned (PPI++).
+    #[arg(long, allow_negative_numbers = true)]
+    lambda: Option<f64>,
+    /// The leaderboard's model at Elo difference 0 (default: the first in sorted order).
+    #[arg(long)]
+    reference: Option<String>,
+}
+
+pub fn plan(args: PpiArgs) -> anyhow::Result<Planned> {
+    let mut inputs = Inputs::new();
+    add_input(&mut inputs, "battles", &args.input)?;
+    let params = PpiParams {
+        alpha: args.alpha,
+        lambda: args.lambda,
+        reference: args.reference,
+    };
+    Ok(Planned::new(Analysis::Ppi(params), inputs))
+}
