@@ -43,7 +43,12 @@ pub fn csv_inputs(data: &[u8]) {
         0 => drop(parse_battles(source, bytes)),
         1 => drop(parse_battles_with_column(source, bytes, "key")),
         2 => drop(parse_scored_battles(source, bytes)),
-        3 => drop(parse_judge_items(source, bytes, false)),
+        3 => {
+            drop(parse_judge_items(source, bytes, false));
+            drop(tribunal::sessions::run_calibration::item_labels(
+                source, bytes,
+            ));
+        }
         4 => drop(parse_judge_items(source, bytes, true)),
         5 => drop(parse_program_pairs(source, bytes)),
         6 => drop(parse_verdicts(source, bytes, &ids)),
