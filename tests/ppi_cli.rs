@@ -158,3 +158,49 @@ fn a_bad_label_is_located_and_a_one_sided_judge_is_not_identified() {
         "{stderr}"
     );
 }
+
+#[test]
+fn a_target_width_gives_each_model_its_label_budget() {
+    let report = stdout_json(&run_tribunal(&[
+        "stats",
+        "ppi",
+        "--input",
+        "tests/fixtures/ppi-llmfao-battles.csv",
+        "--target-width",
+        "0.3",
+    ]));
+    assert_eq!(report["settings"]["target_width"], 0.3);
+    let mut planned = 0;
+    for rate in report["win_rates"].as_array().unwrap() {
+        let Some(budget) = rate["budget"].as_object() else {
+            continue;
+        };
+        planned += 1;
+        // 25, 50, 100, … human labels, fewer than the model's battles.
+        let widths = budget["widths"].as_array().unwrap();
+        assert_eq!(widths[0]["n"], 25);
+        for w in widths {
+            assert!(w["n"].as_u64().unwrap() < rate["battles"].as_u64().unwrap());
+            // The judge's labels never widen the planned interval.
+            assert!(w["with_judge"].as_f64() <= w["human_only"].as_f64(), "{w}");
+        }
+        if let (Some(with), Some(without)) = (
+            budget["n_with_judge"].as_u64(),
+            budget["n_human_only"].as_u64(),
+        ) {
+            assert!(with <= without, "{}", rate["model"]);
+        }
+    }
+    assert!(planned > 50, "{planned} models planned");
+    // A width of 0 plans nothing: refused before reading the file.
+    let output = run_tribunal(&[
+        "stats",
+        "ppi",
+        "--input",
+        "tests/fixtures/ppi-llmfao-battles.csv",
+        "--target-width",
+        "0",
+    ]);
+    assert!(!output.status.success());
+    assert!(String::from_utf8_lossy(&output.stderr).contains("target_width"));
+}

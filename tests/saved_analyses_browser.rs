@@ -347,6 +347,8 @@ fn every_kind_saved_from_the_session_page_reopens_in_a_visitors_browser_with_the
             "tests/fixtures/ppi-llmfao-ten-models.csv",
             "--alpha",
             "0.1",
+            "--target-width",
+            "0.3",
         ],
     ];
     let (clis, entries): (Vec<Value>, Vec<Value>) = commands

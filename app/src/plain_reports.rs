@@ -150,11 +150,19 @@ pub(crate) fn PpiView(report: PpiReport) -> impl IntoView {
             {board.notes.into_iter().map(|n| view! { <p class="warning">{n}</p> }).collect_view()}
         }
     });
+    let target = report.settings.target_width;
+    let needed = |n: Option<usize>| n.map_or("beyond its battles".to_owned(), |n| n.to_string());
     let rates = report
         .win_rates
         .iter()
         .map(|w| {
             let e = w.estimate.as_ref();
+            let budget = w.budget.as_ref().filter(|_| target.is_some()).map(|b| {
+                view! {
+                    <td class="num ppi-with-judge">{needed(b.n_with_judge)}</td>
+                    <td class="num ppi-human-only">{needed(b.n_human_only)}</td>
+                }
+            });
             view! {
                 <tr data-model=w.model.clone()>
                     <td>{w.model.clone()}</td>
@@ -165,6 +173,7 @@ pub(crate) fn PpiView(report: PpiReport) -> impl IntoView {
                     <td class="num">{shown(e.map(|e| &e.judge_only), 3)}</td>
                     <td class="num">{e.map_or("—".to_owned(), |e| fixed(e.lambda, 2))}</td>
                     <td class="num">{e.map_or("—".to_owned(), |e| fixed(e.effective_n, 0))}</td>
+                    {budget}
                 </tr>
             }
         })
@@ -178,7 +187,12 @@ pub(crate) fn PpiView(report: PpiReport) -> impl IntoView {
         {board}
         <table class="ratings" id="ppi-win-rates">
             <caption>"Win rates over each model's battles"</caption>
-            <thead><tr><th>"Model"</th><th>"Battles"</th><th>"Human labels"</th><th>"Prediction-powered"</th><th>"Human labels only"</th><th>"Judge only (no guarantee)"</th><th>"λ"</th><th>"Worth n human labels"</th></tr></thead>
+            <thead><tr><th>"Model"</th><th>"Battles"</th><th>"Human labels"</th><th>"Prediction-powered"</th><th>"Human labels only"</th><th>"Judge only (no guarantee)"</th><th>"λ"</th><th>"Worth n human labels"</th>
+                {target.map(|w| view! {
+                    <th>{format!("Labels for width {w} (with the judge)")}</th>
+                    <th>"(human labels only)"</th>
+                })}
+            </tr></thead>
             <tbody>{rates}</tbody>
         </table>
     }

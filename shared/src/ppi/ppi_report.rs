@@ -2,7 +2,9 @@
 //! model's win rate over its battles ([`ppi_mean`]) and the Bradley–Terry leaderboard
 //! ([`ppi_logistic`], Elo differences from a reference model), each beside the estimate from
 //! the human labels alone and the one from the judge's labels alone (which has no coverage
-//! guarantee), with the power-tuned λ and the effective number of human labels.
+//! guarantee), with the power-tuned λ and the effective number of human labels; and each win
+//! rate's label budget ([`label_budget`]): the widths expected with more human labels, with the
+//! judge's labels and without, and the labels a target width needs.
 //!
 //! Arguments: the file's name and bytes ([`parse_labelled_battles`]). Returns: [`PpiReport`];
 //! a model whose win rate cannot be estimated (fewer than two human labels, or no unlabelled
@@ -11,6 +13,7 @@
 //! [`Error::InvalidParam`] for α outside (0, 1), λ outside [0, 1] or a reference model the file
 //! does not have.
 
+use super::label_budget::{label_budget, LabelBudget};
 use super::labelled_battles::{parse_labelled_battles, LabelledBattle, LabelledBattles};
 use super::ppi_logistic::{ppi_logistic, PpiLogistic};
 use super::ppi_mean::{ppi_mean, Estimate, PpiMean};
@@ -30,6 +33,10 @@ pub struct PpiParams {
     pub lambda: Option<f64>,
     /// The leaderboard's model at Elo difference 0; `None`: the first in sorted order.
     pub reference: Option<String>,
+    /// The interval width each win rate should reach: its label budget says how many human
+    /// labels that takes with the judge's labels and without.
+    #[serde(default)]
+    pub target_width: Option<f64>,
 }
 
 impl Default for PpiParams {
@@ -38,6 +45,7 @@ impl Default for PpiParams {
             alpha: 0.05,
             lambda: None,
             reference: None,
+            target_width: None,
         }
     }
 }
@@ -49,6 +57,9 @@ pub struct PpiWinRate {
     pub battles: usize,
     /// `None`: not estimable (see `note`).
     pub estimate: Option<PpiMean>,
+    /// The widths expected with 25, 50, 100, … human labels (fewer than the model's battles),
+    /// with the judge's labels and without, from this file's labels as the pilot.
+    pub budget: Option<LabelBudget>,
     pub note: Option<String>,
 }
 
@@ -103,7 +114,14 @@ impl PpiParams {
     /// [`Error::InvalidParam`] naming the setting.
     pub fn validate(&self) -> Result<()> {
         super::ppi_mean::two_sided_z(self.alpha)?;
-        super::ppi_mean::check_lambda(self.lambda)
+        super::ppi_mean::check_lambda(self.lambda)?;
+        match self.target_width {
+            Some(w) if w.is_nan() || w <= 0.0 => Err(Error::param(
+                "target_width",
+                format!("expected a width > 0, found {w}"),
+            )),
+            _ => Ok(()),
+        }
     }
 
     /// The report of the labelled battles in `bytes`, named `source`.
@@ -111,6 +129,7 @@ impl PpiParams {
     /// # Errors
     /// See the module documentation.
     pub fn fit(&self, source: &str, bytes: &[u8]) -> Result<PpiReport> {
+        self.validate()?;
         let data = parse_labelled_battles(source, bytes)?;
         let n_labelled = data.battles.iter().filter(|b| b.human.is_some()).count();
         let mut warnings = Vec::new();
@@ -132,6 +151,20 @@ impl PpiParams {
                 Err(e @ Error::Insufficient(_)) => (None, Some(e.to_string())),
                 Err(e) => return Err(e),
             };
+            let items = y.len() + yu.len();
+            let planned: Vec<usize> = (0..)
+                .map(|k| 25usize << k)
+                .take_while(|&n| n < items)
+                .collect();
+            let budget = match (&estimate, planned.is_empty()) {
+                (Some(_), false) => Some(label_budget(
+                    (&y, &yhat, &yu),
+                    self.alpha,
+                    &planned,
+                    self.target_width,
+                )?),
+                _ => None,
+            };
             if let Some(note) = &note {
                 warnings.push(format!("{model}: no win rate: {note}"));
             }
@@ -139,6 +172,7 @@ impl PpiParams {
                 model: model.clone(),
                 battles: y.len() + yu.len(),
                 estimate,
+                budget,
                 note,
             });
         }

@@ -24,6 +24,10 @@ pub struct PpiArgs {
     /// The leaderboard's model at Elo difference 0 (default: the first in sorted order).
     #[arg(long)]
     reference: Option<String>,
+    /// A win rate's interval width to plan for: each model's label budget then gives the human
+    /// labels it takes with the judge's labels and without.
+    #[arg(long, allow_negative_numbers = true)]
+    target_width: Option<f64>,
 }
 
 pub fn plan(args: PpiArgs) -> anyhow::Result<Planned> {
@@ -33,6 +37,7 @@ pub fn plan(args: PpiArgs) -> anyhow::Result<Planned> {
         alpha: args.alpha,
         lambda: args.lambda,
         reference: args.reference,
+        target_width: args.target_width,
     };
     Ok(Planned::new(Analysis::Ppi(params), inputs))
 }
