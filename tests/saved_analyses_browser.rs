@@ -406,6 +406,10 @@ fn every_kind_saved_from_the_session_page_reopens_in_a_visitors_browser_with_the
         if kind != "position" {
             assert!(visitor["rows"].as_u64() > Some(0), "{kind}: no table rows");
         }
+        // The prediction-powered leaderboard is drawn: its three intervals per model.
+        if kind == "ppi" {
+            assert_eq!(visitor["charts"], 1, "{kind}: the forest plot");
+        }
         // The form saved the CLI's settings and files exactly.
         let analysis_id = page["urls"][k]
             .as_str()

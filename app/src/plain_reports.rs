@@ -4,6 +4,7 @@
 //! view of the Programs page). Cells
 //! carry full-precision values in data attributes, as on the pages.
 
+use crate::charts::{ForestPlot, ForestRow};
 use crate::format::fixed;
 use leptos::prelude::*;
 use tribunal::analysis::{ConformalReport, PowerTable};
@@ -121,6 +122,23 @@ pub(crate) fn PpiView(report: PpiReport) -> impl IntoView {
         .map(|w| view! { <p class="warning">{w.clone()}</p> })
         .collect_view();
     let board = report.leaderboard.map(|board| {
+        // On the Elo scale with the reference model at 1500.
+        let at = |v: f64| 1500.0 + v;
+        let forest: Vec<ForestRow> = board
+            .ratings
+            .iter()
+            .map(|r| ForestRow {
+                label: r.model.clone(),
+                estimate: at(r.ppi.estimate),
+                ci: r.human_only.map(|h| (at(h.lower), at(h.upper))),
+                band: Some((at(r.ppi.lower), at(r.ppi.upper))),
+                reference: r.judge_only.map(|j| at(j.estimate)),
+            })
+            .collect();
+        let caption = format!(
+            "Elo with {} at 1500: the prediction-powered interval (band), the human labels' alone (whisker) and the judge's estimate alone (diamond, no guarantee)",
+            board.reference
+        );
         let rows = board
             .ratings
             .iter()
@@ -138,6 +156,7 @@ pub(crate) fn PpiView(report: PpiReport) -> impl IntoView {
             })
             .collect_view();
         view! {
+            <ForestPlot rows=forest caption />
             <table class="ratings" id="ppi-leaderboard">
                 <caption>{format!(
                     "Bradley–Terry, Elo difference from {} (λ = {})",

@@ -6,8 +6,8 @@
 // every setting) and role → dataset hash. For each: picks the kind, replaces the settings
 // text, picks each role's dataset, saves, and notes the analysis URL the page opens. The
 // visitor then waits for each report its browser recomputes, reads it from the page's download
-// link, and counts the rows of the tables its view shows.
-// Prints one JSON object: { pageErrors, urls, reports: [{ kind, rows, report | error }] }.
+// link, and counts the rows of the tables and the charts its view shows.
+// Prints one JSON object: { pageErrors, urls, reports: [{ kind, rows, charts, report | error }] }.
 import { readFileSync } from 'node:fs';
 import { launchChromium, openPage } from './chromium.mjs';
 
@@ -58,7 +58,8 @@ try {
     const href = await visitor.getAttribute('#analysis-download', 'href');
     const report = JSON.parse(decodeURIComponent(href.slice(href.indexOf(',') + 1)));
     const rows = await visitor.$$eval('#analysis table.ratings tbody tr', (trs) => trs.length);
-    reports.push({ kind, rows, report });
+    const charts = await visitor.$$eval('#analysis figure.chart svg', (svgs) => svgs.length);
+    reports.push({ kind, rows, charts, report });
   }
   console.log(JSON.stringify({ pageErrors, urls, reports }));
 } finally {
