@@ -37,12 +37,7 @@ pub(crate) fn ConformalView(report: ConformalReport) -> impl IntoView {
             }
         })
         .collect_view();
-    let notes = report
-        .warnings
-        .iter()
-        .chain(&report.notes)
-        .map(|w| view! { <p class="warning">{w.clone()}</p> })
-        .collect_view();
+    let notes = notes_view(&report.warnings, &report.notes);
     view! {
         <p class="summary" id="conformal-summary">{format!(
             "{} · {} models · {} judge verdicts · {} human battles · α = {}",
@@ -98,6 +93,15 @@ pub(crate) fn PowerView(table: PowerTable) -> impl IntoView {
     }
 }
 
+/// A report's warnings, then its notes, one paragraph each.
+fn notes_view(warnings: &[String], notes: &[String]) -> impl IntoView {
+    warnings
+        .iter()
+        .chain(notes)
+        .map(|w| view! { <p class="warning">{w.clone()}</p> })
+        .collect_view()
+}
+
 /// "estimate [lower, upper]" of an optional estimate, or "not identified".
 fn shown(e: Option<&Estimate>, digits: usize) -> String {
     e.map_or("not identified".to_owned(), |e| {
@@ -115,12 +119,7 @@ fn shown(e: Option<&Estimate>, digits: usize) -> String {
 #[component]
 pub(crate) fn PpiView(report: PpiReport) -> impl IntoView {
     let coverage = 100.0 * (1.0 - report.settings.alpha);
-    let notes = report
-        .warnings
-        .iter()
-        .chain(&report.notes)
-        .map(|w| view! { <p class="warning">{w.clone()}</p> })
-        .collect_view();
+    let notes = notes_view(&report.warnings, &report.notes);
     let board = report.leaderboard.map(|board| {
         // On the Elo scale with the reference model at 1500.
         let at = |v: f64| 1500.0 + v;

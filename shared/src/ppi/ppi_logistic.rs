@@ -29,7 +29,7 @@
 //! win) or its Hessian is singular (a model in no battle).
 
 use super::power_tuning::power_tuned_lambda;
-use super::ppi_mean::{check_lambda, two_sided_z, Estimate};
+use super::ppi_mean::{check_lambda, check_sample, two_sided_z, Estimate};
 use crate::io::error::{Error, Result};
 use crate::math::linalg::{cholesky_solve, spd_inverse};
 use crate::math::logistic::{sigmoid, softplus};
@@ -258,14 +258,7 @@ pub fn ppi_logistic(
              unlabelled row, and as many columns in both",
         ));
     }
-    if y.len() < 2 || yu.is_empty() {
-        return Err(Error::Insufficient(format!(
-            "a prediction-powered fit needs at least 2 human labels and 1 row with the judge's \
-             label only, found {} and {}",
-            y.len(),
-            yu.len()
-        )));
-    }
+    check_sample(y.len(), yu.len(), "fit")?;
     if y.iter()
         .chain(yhat)
         .chain(yu)

@@ -81,6 +81,18 @@ pub(crate) fn two_sided_z(alpha: f64) -> Result<f64> {
     Ok(normal_quantile(1.0 - alpha / 2.0))
 }
 
+/// At least two human labels and one item with the judge's label only (for the estimate named
+/// `what`).
+pub(crate) fn check_sample(n: usize, unlabelled: usize, what: &str) -> Result<()> {
+    if n < 2 || unlabelled == 0 {
+        return Err(Error::Insufficient(format!(
+            "a prediction-powered {what} needs at least 2 human labels and 1 item with the \
+             judge's label only, found {n} and {unlabelled}"
+        )));
+    }
+    Ok(())
+}
+
 /// Checks a given λ ∈ [0, 1].
 pub(crate) fn check_lambda(lambda: Option<f64>) -> Result<()> {
     match lambda {
@@ -115,14 +127,7 @@ pub fn ppi_mean(
             ),
         ));
     }
-    if y.len() < 2 || yhat_unlabelled.is_empty() {
-        return Err(Error::Insufficient(format!(
-            "a prediction-powered mean needs at least 2 human labels and 1 item with the judge's \
-             label only, found {} and {}",
-            y.len(),
-            yhat_unlabelled.len()
-        )));
-    }
+    check_sample(y.len(), yhat_unlabelled.len(), "mean")?;
     if y.iter()
         .chain(yhat)
         .chain(yhat_unlabelled)
