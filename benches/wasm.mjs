@@ -5,54 +5,22 @@
 // Serves PKG_DIR, the data files and the battles CSV on a loopback port, runs the timing loop
 // in the page with performance.now() (one warm-up run, then ROUNDS or SLOW_ROUNDS timed runs),
 // prints JSON shaped like `bench-native time`'s.
-import { createServer } from 'node:http';
-import { readFile } from 'node:fs/promises';
 import { basename, join } from 'node:path';
-import { launchChromium } from '../tests/browser/chromium.mjs';
+import { withBenchPage } from './bench_page.mjs';
 
 const [pkg, dataDir, csv, roundsArg, slowArg] = process.argv.slice(2);
 const rounds = Number(roundsArg ?? 50);
 const slow = Number(slowArg ?? 5);
-const types = { '.js': 'text/javascript', '.wasm': 'application/wasm', '.html': 'text/html' };
-const clean = (p) => p.replace(/^\/+/, '').replace(/\.\./g, '');
-const server = createServer(async (req, res) => {
-  try {
-    const url = new URL(req.url, 'http://x');
-    const body = url.pathname === '/llmfao.csv' ? await readFile(csv)
-      : url.pathname === '/pairs.csv' ? await readFile('tests/data/llmfao/pairs.csv')
-      : url.pathname === '/' ? '<!DOCTYPE html><title>bench</title>'
-      : url.pathname.startsWith('/data/') ? await readFile(join(dataDir, basename(url.pathname)))
-      : await readFile(join(pkg, clean(url.pathname)));
-    const ext = url.pathname.match(/\.[a-z]+$/)?.[0] ?? '.html';
-    res.writeHead(200, { 'content-type': types[ext] ?? 'application/octet-stream' });
-    res.end(body);
-  } catch {
-    res.writeHead(404);
-    res.end();
-  }
-}).listen(0, '127.0.0.1');
-await new Promise((r) => server.once('listening', r));
-const base = `http://127.0.0.1:${server.address().port}`;
-
-const browser = await launchChromium();
-try {
-  const page = await browser.newPage();
-  await page.goto(base + '/');
-  const result = await page.evaluate(async ([rounds, slow]) => {
+const route = (path) => path === '/llmfao.csv' ? csv
+  : path === '/pairs.csv' ? 'tests/data/llmfao/pairs.csv'
+  : path.startsWith('/data/') ? join(dataDir, basename(path))
+  : null;
+const result = await withBenchPage(pkg, route, (page) =>
+  page.evaluate(async ([rounds, slow]) => {
     const m = await import('/tribunal_benches.js');
     await m.default();
     const load = async (path) => new Uint8Array(await (await fetch(path)).arrayBuffer());
-    const time = (n, f) => {
-      const value = f();
-      const s = [];
-      for (let i = 0; i < n; i++) {
-        const t0 = performance.now();
-        f();
-        s.push((performance.now() - t0) / 1000);
-      }
-      s.sort((a, b) => a - b);
-      return { median_s: s[Math.floor(s.length / 2)], min_s: s[0], rounds: n, value };
-    };
+    const { time } = await import('/page_timer.js');
     const report = {};
     const bytes = await load('/llmfao.csv');
     const llmfao = m.bench_parse(bytes);
@@ -91,10 +59,5 @@ try {
     votes.free();
     report.userAgent = navigator.userAgent;
     return report;
-  }, [rounds, slow]);
-  result.chromium = browser.version();
-  console.log(JSON.stringify(result));
-} finally {
-  await browser.close();
-  server.close();
-}
+  }, [rounds, slow]));
+console.log(JSON.stringify(result));

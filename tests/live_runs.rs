@@ -294,6 +294,43 @@ async fn a_run_streams_each_judgment_to_watchers_and_resumes() {
             .map(|r| r[0].to_owned())
             .unwrap()
     };
+    // …and the pairs are labelled battles for the prediction-powered report: the judge's label
+    // the mean of its parsed verdicts on the pair (1: the file's `response` won), the crowd's
+    // label where the item has one.
+    let labelled = datasets
+        .iter()
+        .find(|d| d["name"] == "llmfao-items-labelled-battles.csv");
+    assert_eq!(labelled.is_some(), parsed, "{datasets:?}");
+    if let Some(meta) = labelled {
+        assert_eq!(meta["kind"], "labelled_battles");
+        let text = download(meta);
+        let mut want: BTreeMap<String, (f64, usize)> = BTreeMap::new();
+        for v in judged.iter().filter(|v| v["winner"].is_string()) {
+            let y = match v["winner"].as_str().unwrap() {
+                "A" => 1.0,
+                "B" => 0.0,
+                _ => 0.5,
+            };
+            let e = want
+                .entry(v["id"].as_str().unwrap().to_owned())
+                .or_default();
+            e.0 += y;
+            e.1 += 1;
+        }
+        let rows: Vec<csv::StringRecord> = csv::Reader::from_reader(text.as_bytes())
+            .records()
+            .map(Result::unwrap)
+            .collect();
+        assert_eq!(rows.len(), want.len());
+        for r in &rows {
+            let (sum, count) = want[&r[0]];
+            assert!((r[3].parse::<f64>().unwrap() - sum / count as f64).abs() < 1e-12);
+            match labels.get(&r[0]) {
+                Some(h) => assert_eq!(r[4].parse::<f64>().unwrap(), *h),
+                None => assert_eq!(&r[4], ""),
+            }
+        }
+    }
     for (side, name) in [
         ("train", "llmfao-items-calibration-train.csv"),
         ("test", "llmfao-items-calibration-test.csv"),

@@ -406,9 +406,13 @@ fn every_kind_saved_from_the_session_page_reopens_in_a_visitors_browser_with_the
         if kind != "position" {
             assert!(visitor["rows"].as_u64() > Some(0), "{kind}: no table rows");
         }
-        // The prediction-powered leaderboard is drawn: its three intervals per model.
+        // The prediction-powered leaderboard is drawn (its three intervals per model), and the
+        // label budget (width against human labels).
         if kind == "ppi" {
-            assert_eq!(visitor["charts"], 1, "{kind}: the forest plot");
+            assert_eq!(
+                visitor["charts"], 2,
+                "{kind}: the forest plot and the budget"
+            );
         }
         // The form saved the CLI's settings and files exactly.
         let analysis_id = page["urls"][k]

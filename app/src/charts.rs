@@ -227,21 +227,33 @@ pub fn CvCurvePlot(gammas: Vec<f64>, mean: Vec<f64>, sd: Vec<f64>, chosen: usize
     }
 }
 
-/// Accuracy against escalation budget, one line per routing signal (seed 004 Fig. 4).
+/// Lines over one x range, one per named series (labelled at the right): the routing curves
+/// (accuracy against the share escalated, seed 004 Fig. 4) and the label budget (interval
+/// width against human labels, on a log scale). `x_ends` names the axis' two ends.
 #[component]
-pub fn RoutingPlot(curves: Vec<(String, Vec<(f64, f64)>)>) -> impl IntoView {
+pub fn LinePlot(
+    curves: Vec<(String, Vec<(f64, f64)>)>,
+    x_ends: (String, String),
+    #[prop(optional)] log_x: bool,
+    #[prop(into)] label: String,
+    #[prop(into)] caption: String,
+) -> impl IntoView {
     const W: f64 = 520.0;
     const H: f64 = 260.0;
     const M: f64 = 44.0;
-    let (y0, y1) = curves
-        .iter()
-        .flat_map(|(_, points)| points.iter().map(|p| p.1))
-        .filter(|v| v.is_finite())
-        .fold((f64::INFINITY, f64::NEG_INFINITY), |(a, b), v| {
-            (a.min(v), b.max(v))
-        });
-    let y1 = y1.max(y0 + 1e-9);
-    let px = move |v: f64| M + v * (W - 2.0 * M);
+    let along = move |x: f64| if log_x { x.ln() } else { x };
+    let range = |values: &mut dyn Iterator<Item = f64>| {
+        values
+            .filter(|v| v.is_finite())
+            .fold((f64::INFINITY, f64::NEG_INFINITY), |(a, b), v| {
+                (a.min(v), b.max(v))
+            })
+    };
+    let points = || curves.iter().flat_map(|(_, points)| points.iter());
+    let (x0, x1) = range(&mut points().map(|p| along(p.0)));
+    let (y0, y1) = range(&mut points().map(|p| p.1));
+    let (x1, y1) = (x1.max(x0 + 1e-9), y1.max(y0 + 1e-9));
+    let px = move |v: f64| M + (along(v) - x0) / (x1 - x0) * (W - 2.0 * M);
     let py = move |v: f64| H - M - (v - y0) / (y1 - y0) * (H - 2.0 * M);
     let lines = curves
         .into_iter()
@@ -254,22 +266,22 @@ pub fn RoutingPlot(curves: Vec<(String, Vec<(f64, f64)>)>) -> impl IntoView {
                 .join(" ");
             let (lx, ly) = (W - M + 4.0, M + 14.0 * k as f64);
             view! {
-                <polyline points=path class=format!("series s{k}") fill="none" data-signal=name.clone() />
+                <polyline points=path class=format!("series s{k}") fill="none" data-series=name.clone() />
                 <text x=lx y=ly class=format!("tick s{k}")>{name}</text>
             }
         })
         .collect_view();
     view! {
         <figure class="chart">
-            <svg role="img" aria-label="routing curves" viewBox=format!("0 0 {} {H}", W + 110.0) width=W + 110.0 height=H>
+            <svg role="img" aria-label=label viewBox=format!("0 0 {} {H}", W + 110.0) width=W + 110.0 height=H>
                 <line x1=M x2=W - M y1=H - M y2=H - M class="axis" />
-                <text x=M y=H - 8.0 class="tick">"programs only"</text>
-                <text x=W - M y=H - 8.0 text-anchor="end" class="tick">"LLM only"</text>
+                <text x=M y=H - 8.0 class="tick">{x_ends.0}</text>
+                <text x=W - M y=H - 8.0 text-anchor="end" class="tick">{x_ends.1}</text>
                 <text x=4.0 y=M class="tick">{format!("{y1:.3}")}</text>
                 <text x=4.0 y=H - M class="tick">{format!("{y0:.3}")}</text>
                 {lines}
             </svg>
-            <figcaption>"Accuracy on the labelled test pairs against the share escalated to the LLM judge, by routing signal"</figcaption>
+            <figcaption>{caption}</figcaption>
         </figure>
     }
 }

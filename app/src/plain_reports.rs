@@ -4,12 +4,14 @@
 //! view of the Programs page). Cells
 //! carry full-precision values in data attributes, as on the pages.
 
-use crate::charts::{ForestPlot, ForestRow};
+use crate::charts::{ForestPlot, ForestRow, LinePlot};
 use crate::format::fixed;
 use leptos::prelude::*;
 use tribunal::analysis::{ConformalReport, PowerTable};
+use tribunal::math::resample::Interval;
 use tribunal::ppi::ppi_mean::Estimate;
-use tribunal::ppi::ppi_report::PpiReport;
+use tribunal::ppi::ppi_ranks::RankSet;
+use tribunal::ppi::ppi_report::{PpiReport, PpiWinRate};
 use tribunal::reliability::power::Effect;
 
 /// Per held-out target kind: the judge's held-out error and its split-conformal intervals'
@@ -114,6 +116,56 @@ fn shown(e: Option<&Estimate>, digits: usize) -> String {
     })
 }
 
+/// "lower, upper" of a bootstrap interval, or "—" without one.
+fn bootstrap_shown(i: Option<&Interval>, digits: usize) -> String {
+    i.map_or("—".to_owned(), |i| {
+        format!("[{}, {}]", fixed(i.lower, digits), fixed(i.upper, digits))
+    })
+}
+
+/// A rank set as "best–worst" (one number when it is one rank), or "—".
+fn ranks(set: Option<RankSet>) -> String {
+    match set {
+        Some(RankSet { best, worst }) if best == worst => best.to_string(),
+        Some(RankSet { best, worst }) => format!("{best}–{worst}"),
+        None => "—".to_owned(),
+    }
+}
+
+/// Width against human labels: at each planned n, the median over the models of the win
+/// rate's planned interval width, with the judge's labels and without (none when no model has
+/// a budget).
+fn budget_plot(rates: &[PpiWinRate]) -> Option<impl IntoView> {
+    let mut at_n: std::collections::BTreeMap<usize, (Vec<f64>, Vec<f64>)> = Default::default();
+    for w in rates
+        .iter()
+        .filter_map(|r| r.budget.as_ref())
+        .flat_map(|b| &b.widths)
+    {
+        let (with, without) = at_n.entry(w.n).or_default();
+        with.push(w.with_judge);
+        without.push(w.human_only);
+    }
+    let median = |v: &mut Vec<f64>| {
+        v.sort_by(f64::total_cmp);
+        v[v.len() / 2]
+    };
+    let (mut with, mut without) = (Vec::new(), Vec::new());
+    for (n, (w, h)) in &mut at_n {
+        with.push((*n as f64, median(w)));
+        without.push((*n as f64, median(h)));
+    }
+    let (first, last) = (with.first()?.0, with.last()?.0);
+    Some(view! {
+        <LinePlot
+            curves=vec![("with the judge".to_owned(), with), ("human labels only".to_owned(), without)]
+            x_ends=(format!("{first} labels"), format!("{last} labels"))
+            log_x=true
+            label="label budget"
+            caption="Label budget: a win rate's expected interval width against the human labels (log scale), the median over the models, with the judge's labels and without" />
+    })
+}
+
 /// Prediction-powered win rates and leaderboard, each beside the human-only and judge-only
 /// estimates.
 #[component]
@@ -135,7 +187,7 @@ pub(crate) fn PpiView(report: PpiReport) -> impl IntoView {
             })
             .collect();
         let caption = format!(
-            "Elo with {} at 1500: the prediction-powered interval (band), the human labels' alone (whisker) and the judge's estimate alone (diamond, no guarantee)",
+            "Elo with {} at 1500: the prediction-powered interval (band), the human labels' alone (whisker) and the judge's estimate alone (diamond, no guarantee). Ranks (all at once): every model's true rank lies in its set together, with {coverage}% confidence",
             board.reference
         );
         let rows = board
@@ -145,10 +197,14 @@ pub(crate) fn PpiView(report: PpiReport) -> impl IntoView {
             .map(|(k, r)| {
                 view! {
                     <tr data-model=r.model.clone() data-elo=r.ppi.estimate.to_string()
-                        data-lower=r.ppi.lower.to_string() data-upper=r.ppi.upper.to_string()>
+                        data-lower=r.ppi.lower.to_string() data-upper=r.ppi.upper.to_string()
+                        data-best=r.ranks.best.to_string() data-worst=r.ranks.worst.to_string()>
                         <td>{k + 1}</td><td>{r.model.clone()}</td>
+                        <td class="num ppi-ranks">{ranks(Some(r.ranks))}</td>
                         <td class="num">{shown(Some(&r.ppi), 0)}</td>
+                        <td class="num ppi-bootstrap">{bootstrap_shown(r.bootstrap.as_ref(), 0)}</td>
                         <td class="num">{shown(r.human_only.as_ref(), 0)}</td>
+                        <td class="num">{ranks(r.human_only_ranks)}</td>
                         <td class="num">{shown(r.judge_only.as_ref(), 0)}</td>
                     </tr>
                 }
@@ -162,12 +218,13 @@ pub(crate) fn PpiView(report: PpiReport) -> impl IntoView {
                     board.reference,
                     fixed(board.lambda, 3)
                 )}</caption>
-                <thead><tr><th>"Rank"</th><th>"Model"</th><th>"Prediction-powered"</th><th>"Human labels only"</th><th>"Judge only (no guarantee)"</th></tr></thead>
+                <thead><tr><th>"#"</th><th>"Model"</th><th>"Ranks (all at once)"</th><th>"Prediction-powered"</th><th>"Bootstrap"</th><th>"Human labels only"</th><th>"Their ranks"</th><th>"Judge only (no guarantee)"</th></tr></thead>
                 <tbody>{rows}</tbody>
             </table>
             {board.notes.into_iter().map(|n| view! { <p class="warning">{n}</p> }).collect_view()}
         }
     });
+    let budget = budget_plot(&report.win_rates);
     let target = report.settings.target_width;
     let needed = |n: Option<usize>| n.map_or("beyond its battles".to_owned(), |n| n.to_string());
     let rates = report
@@ -187,6 +244,7 @@ pub(crate) fn PpiView(report: PpiReport) -> impl IntoView {
                     <td class="num">{w.battles}</td>
                     <td class="num">{e.map_or(0, |e| e.n)}</td>
                     <td class="num">{shown(e.map(|e| &e.ppi), 3)}</td>
+                    <td class="num">{bootstrap_shown(w.bootstrap.as_ref(), 3)}</td>
                     <td class="num">{shown(e.map(|e| &e.human_only), 3)}</td>
                     <td class="num">{shown(e.map(|e| &e.judge_only), 3)}</td>
                     <td class="num">{e.map_or("—".to_owned(), |e| fixed(e.lambda, 2))}</td>
@@ -203,9 +261,10 @@ pub(crate) fn PpiView(report: PpiReport) -> impl IntoView {
         )}</p>
         {notes}
         {board}
+        {budget}
         <table class="ratings" id="ppi-win-rates">
             <caption>"Win rates over each model's battles"</caption>
-            <thead><tr><th>"Model"</th><th>"Battles"</th><th>"Human labels"</th><th>"Prediction-powered"</th><th>"Human labels only"</th><th>"Judge only (no guarantee)"</th><th>"λ"</th><th>"Worth n human labels"</th>
+            <thead><tr><th>"Model"</th><th>"Battles"</th><th>"Human labels"</th><th>"Prediction-powered"</th><th>"Bootstrap"</th><th>"Human labels only"</th><th>"Judge only (no guarantee)"</th><th>"λ"</th><th>"Worth n human labels"</th>
                 {target.map(|w| view! {
                     <th>{format!("Labels for width {w} (with the judge)")}</th>
                     <th>"(human labels only)"</th>

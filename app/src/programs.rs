@@ -12,7 +12,7 @@
 //! verdicts may be a `tribunal judge` run's `.jsonl`). Cells carry full-precision values in
 //! data attributes. Nothing leaves the browser.
 
-use crate::charts::RoutingPlot;
+use crate::charts::LinePlot;
 use crate::fields::{number_field, Bounds};
 use crate::files::{chosen_text, data_url};
 use crate::format::{fixed, interval, name, words};
@@ -598,7 +598,10 @@ fn RoutingView(routing: Routing) -> impl IntoView {
         .collect_view();
     view! {
         <h3>"Routing to the LLM judge"</h3>
-        <RoutingPlot curves=curves.clone() />
+        <LinePlot curves=curves.clone()
+            x_ends=("programs only".to_owned(), "LLM only".to_owned())
+            label="routing curves"
+            caption="Accuracy on the labelled test pairs against the share escalated to the LLM judge, by routing signal" />
         <table class="ratings" id="prog-routing">
             <thead><tr><th>"Signal \\ share escalated"</th>{budgets.iter().map(|b| view! { <th>{format!("{:.0} %", b * 100.0)}</th> }).collect_view()}</tr></thead>
             <tbody>{rows}</tbody>

@@ -6,6 +6,7 @@
 //! away. The inputs are parsed from the same CSV files the Python references read
 //! ([`synthetic`] writes them), with the library's own parsers.
 
+pub mod ppi_study;
 pub mod synthetic;
 
 use tribunal::calibration::btl_head::BtlParams;
@@ -13,6 +14,8 @@ use tribunal::calibration::calibration_data::{parse_calibration, CalibrationData
 use tribunal::calibration::cross_validation::{fit_with_cv, CrossValidationParams};
 use tribunal::calibration::ls_head::LsParams;
 use tribunal::math::resample::BootstrapParams;
+use tribunal::ppi::ppi_bootstrap::Resampling;
+use tribunal::ppi::ppi_report::PpiParams;
 use tribunal::programs::label_model::{LabelModelParams, VoteMatrix};
 use tribunal::programs::program_pairs::{parse_program_pairs, ProgramPair};
 use tribunal::programs::program_report::builtin_scores;
@@ -201,6 +204,25 @@ pub fn label_model_fit(votes: &VoteMatrix) -> Vec<f64> {
         .map_or_else(|_| vec![f64::NAN], |m| m.accuracies)
 }
 
+/// The prediction-powered report of a labelled-battles file, `rounds` bootstrap rounds (0:
+/// none; seed 0), power-tuned λ: the PPI Bradley–Terry fit as the page runs it (the win rates
+/// and their label budgets included). Returns the top model's upper bound (the bootstrap's
+/// when there is one).
+pub fn ppi_report(bytes: &[u8], rounds: usize) -> f64 {
+    let params = PpiParams {
+        bootstrap: (rounds > 0).then_some(Resampling { rounds, seed: 0 }),
+        ..PpiParams::default()
+    };
+    params
+        .fit("bench.csv", bytes)
+        .ok()
+        .and_then(|r| r.leaderboard)
+        .map_or(f64::NAN, |b| {
+            let top = &b.ratings[0];
+            top.bootstrap.map_or(top.ppi.upper, |i| i.upper)
+        })
+}
+
 #[cfg(target_arch = "wasm32")]
 mod wasm {
     use super::*;
@@ -265,6 +287,11 @@ mod wasm {
     #[wasm_bindgen]
     pub fn bench_calibration_cv(parsed: &ParsedCalibration) -> f64 {
         calibration_cv(&parsed.0)
+    }
+
+    #[wasm_bindgen]
+    pub fn bench_ppi_report(bytes: &[u8], rounds: usize) -> f64 {
+        ppi_report(bytes, rounds)
     }
 
     #[wasm_bindgen]

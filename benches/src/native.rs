@@ -7,6 +7,11 @@
 //!   (bootstraps, GRM) timed runs after one warm-up run, and the value the workload returned;
 //!   plus the estimates the Python references are checked against. The program library is
 //!   timed on `tests/data/llmfao/pairs.csv` (run from the repository root).
+//! - `bench-native ppi-study FILE REPETITIONS SEED`: the LLMFAO prediction-powered study
+//!   ([`tribunal_benches::ppi_study`]) at 5, 10 and 25 % of the crowd's labels, as JSON.
+//! - `bench-native ppi-time ROUNDS FILE...`: times the prediction-powered report of each
+//!   labelled-battles file ([`ppi_report`]) without and with a 1000-round bootstrap, and
+//!   the leaderboard's tuned λ (the Python reference's bootstrap holds it).
 
 use serde_json::{json, Value};
 use std::collections::BTreeMap;
@@ -251,8 +256,9 @@ fn time_all(dir: &Path, llmfao: &Path, rounds: usize, slow: usize) -> Res<Value>
 
 fn main() -> Res<()> {
     let args: Vec<String> = std::env::args().skip(1).collect();
-    let usage =
-        "usage: bench-native data DIR | bench-native time DIR BATTLES.csv ROUNDS SLOW_ROUNDS";
+    let usage = "usage: bench-native data DIR | bench-native time DIR BATTLES.csv ROUNDS \
+                 SLOW_ROUNDS | bench-native ppi-study LABELLED_BATTLES.csv REPETITIONS SEED | \
+                 bench-native ppi-time ROUNDS LABELLED_BATTLES.csv...";
     match args.iter().map(String::as_str).collect::<Vec<_>>()[..] {
         ["data", dir] => write_data(Path::new(dir)),
         ["time", dir, llmfao, rounds, slow] => {
@@ -262,6 +268,38 @@ fn main() -> Res<()> {
             }
             let report = time_all(Path::new(dir), Path::new(llmfao), rounds, slow)?;
             println!("{report}");
+            Ok(())
+        }
+        ["ppi-study", file, reps, seed] => {
+            let bytes = std::fs::read(file)?;
+            let study = tribunal_benches::ppi_study::ppi_study(
+                &bytes,
+                &[0.05, 0.10, 0.25],
+                reps.parse()?,
+                seed.parse()?,
+            )?;
+            println!("{study}");
+            Ok(())
+        }
+        ["ppi-time", rounds, ref files @ ..] => {
+            let rounds: usize = rounds.parse()?;
+            let mut report = serde_json::Map::new();
+            for file in files {
+                let bytes = std::fs::read(file)?;
+                let lambda = tribunal::ppi::ppi_report::PpiParams::default()
+                    .fit(file, &bytes)?
+                    .leaderboard
+                    .map(|b| b.lambda);
+                report.insert(
+                    (*file).to_owned(),
+                    json!({
+                        "lambda": lambda,
+                        "asymptotic": time(rounds, || ppi_report(&bytes, 0)),
+                        "bootstrap_1000": time(rounds, || ppi_report(&bytes, 1000)),
+                    }),
+                );
+            }
+            println!("{}", Value::Object(report));
             Ok(())
         }
         _ => Err(usage.into()),

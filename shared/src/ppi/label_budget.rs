@@ -147,20 +147,8 @@ pub fn label_budget(
 mod tests {
     use super::*;
     use crate::ppi::ppi_mean::ppi_mean;
-    use rand::{Rng, SeedableRng};
-
-    /// Items as in the coverage test: latent x ~ U(0, 1), human Bernoulli(x), judge
-    /// Bernoulli(min(1, x + 0.15)).
-    fn items(rng: &mut impl Rng, k: usize) -> (Vec<f64>, Vec<f64>) {
-        (0..k)
-            .map(|_| {
-                let x: f64 = rng.random();
-                let y = f64::from(u8::from(rng.random::<f64>() < x));
-                let judge = f64::from(u8::from(rng.random::<f64>() < (x + 0.15).min(1.0)));
-                (y, judge)
-            })
-            .unzip()
-    }
+    use crate::ppi::tests::biased_items as items;
+    use rand::SeedableRng;
 
     #[test]
     fn the_plan_predicts_the_width_that_labelling_n_items_gives() {

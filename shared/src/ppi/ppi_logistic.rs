@@ -43,22 +43,90 @@ pub struct PpiLogistic {
     pub unlabelled: usize,
     pub lambda: f64,
     pub ppi: Vec<Estimate>,
+    /// The covariance matrix of the prediction-powered coefficients (for differences and
+    /// ranks).
+    pub ppi_covariance: Vec<Vec<f64>>,
     /// `None` when the human labels alone do not identify the fit (see `notes`).
     pub human_only: Option<Vec<Estimate>>,
     /// No coverage guarantee: the judge's bias is not corrected. `None` when the judge's labels
     /// alone do not identify the fit (see `notes`).
     pub judge_only: Option<Vec<Estimate>>,
+    /// The covariance matrix of the human-only coefficients, when they are identified.
+    pub human_only_covariance: Option<Vec<Vec<f64>>>,
     /// Why a comparison fit is missing.
     pub notes: Vec<String>,
 }
 
-/// The labelled and unlabelled rows.
+/// Coefficients with their intervals and covariance matrix.
+struct Fitted {
+    estimates: Vec<Estimate>,
+    covariance: Vec<Vec<f64>>,
+}
+
+/// The labelled and unlabelled rows, each design row also kept as its non-zero entries (a
+/// Bradley–Terry row has two: the loss, its gradient and Hessian cost O(rows), not
+/// O(rows · d²)).
 struct Data<'a> {
     x: &'a Array2<f64>,
     y: &'a [f64],
     yhat: &'a [f64],
     xu: &'a Array2<f64>,
     yu: &'a [f64],
+    rows: SparseRows,
+    rows_u: SparseRows,
+}
+
+/// A matrix as the non-zero entries of each row.
+struct SparseRows(Vec<Vec<(usize, f64)>>);
+
+impl SparseRows {
+    fn new(x: &Array2<f64>) -> Self {
+        Self(
+            x.outer_iter()
+                .map(|row| {
+                    row.iter()
+                        .enumerate()
+                        .filter(|(_, v)| **v != 0.0)
+                        .map(|(j, &v)| (j, v))
+                        .collect()
+                })
+                .collect(),
+        )
+    }
+
+    /// x_i · θ of each row.
+    fn dot(&self, theta: &Array1<f64>) -> Vec<f64> {
+        self.0
+            .iter()
+            .map(|row| row.iter().map(|&(j, v)| v * theta[j]).sum())
+            .collect()
+    }
+
+    /// Adds Σ_i r_i x_i to `grad` and Σ_i w_i x_i x_iᵀ to `hess`.
+    fn accumulate(&self, r: &[f64], w: &[f64], grad: &mut Array1<f64>, hess: &mut Array2<f64>) {
+        for ((row, &ri), &wi) in self.0.iter().zip(r).zip(w) {
+            for &(j, vj) in row {
+                grad[j] += ri * vj;
+                for &(k, vk) in row {
+                    hess[[j, k]] += wi * vj * vk;
+                }
+            }
+        }
+    }
+}
+
+/// Σ_i w_i x_i x_iᵀ.
+fn weighted_gram(x: &Array2<f64>, w: &Array1<f64>) -> Array2<f64> {
+    let d = x.ncols();
+    let (mut grad, mut gram) = (Array1::zeros(d), Array2::zeros((d, d)));
+    let zeros = vec![0.0; x.nrows()];
+    SparseRows::new(x).accumulate(
+        &zeros,
+        w.as_slice().unwrap_or(&w.to_vec()),
+        &mut grad,
+        &mut gram,
+    );
+    gram
 }
 
 /// Gradients and inverse Hessian at an estimate.
@@ -67,12 +135,6 @@ struct Stats {
     grads_hat: Array2<f64>,
     grads_unlabelled: Array2<f64>,
     inv_hessian: Array2<f64>,
-}
-
-/// Σ_i w_i x_i x_iᵀ.
-fn weighted_gram(x: &Array2<f64>, w: &Array1<f64>) -> Array2<f64> {
-    let wx = x * &w.view().insert_axis(Axis(1));
-    x.t().dot(&wx)
 }
 
 fn not_identified(detail: &str) -> Error {
@@ -98,44 +160,82 @@ fn finite_optimum(theta: Array1<f64>) -> Result<Array1<f64>> {
     }
 }
 
-impl Data<'_> {
-    /// The rectified loss, its gradient and Hessian at θ.
-    fn loss(&self, theta: &Array1<f64>, lambda: f64) -> (f64, Array1<f64>, Array2<f64>) {
+impl<'a> Data<'a> {
+    fn new(
+        (x, y, yhat): (&'a Array2<f64>, &'a [f64], &'a [f64]),
+        (xu, yu): (&'a Array2<f64>, &'a [f64]),
+    ) -> Self {
+        Data {
+            x,
+            y,
+            yhat,
+            xu,
+            yu,
+            rows: SparseRows::new(x),
+            rows_u: SparseRows::new(xu),
+        }
+    }
+
+    /// The rectified loss at θ.
+    fn value(&self, theta: &Array1<f64>, lambda: f64) -> f64 {
         let (n, big_n) = (self.y.len() as f64, self.yu.len() as f64);
-        let eta = self.x.dot(theta);
         let mut value = 0.0;
-        let mut resid = Array1::zeros(eta.len());
-        let mut curv = Array1::zeros(eta.len());
-        for i in 0..eta.len() {
-            let (e, s) = (eta[i], sigmoid(eta[i]));
+        for (i, e) in self.rows.dot(theta).into_iter().enumerate() {
             value += (-(self.y[i] - lambda * self.yhat[i]) * e + (1.0 - lambda) * softplus(e)) / n;
-            resid[i] = (lambda * self.yhat[i] - self.y[i] + (1.0 - lambda) * s) / n;
-            curv[i] = (1.0 - lambda) * s * (1.0 - s) / n;
         }
-        let mut grad = self.x.t().dot(&resid);
-        let mut hess = weighted_gram(self.x, &curv);
         if lambda > 0.0 {
-            let eta_u = self.xu.dot(theta);
-            let mut resid_u = Array1::zeros(eta_u.len());
-            let mut curv_u = Array1::zeros(eta_u.len());
-            for i in 0..eta_u.len() {
-                let (e, s) = (eta_u[i], sigmoid(eta_u[i]));
+            for (i, e) in self.rows_u.dot(theta).into_iter().enumerate() {
                 value += lambda * (-self.yu[i] * e + softplus(e)) / big_n;
-                resid_u[i] = lambda * (s - self.yu[i]) / big_n;
-                curv_u[i] = lambda * s * (1.0 - s) / big_n;
             }
-            grad += &self.xu.t().dot(&resid_u);
-            hess += &weighted_gram(self.xu, &curv_u);
         }
-        (value, grad, hess)
+        value
+    }
+
+    /// The rectified loss's gradient and Hessian at θ.
+    fn derivatives(&self, theta: &Array1<f64>, lambda: f64) -> (Array1<f64>, Array2<f64>) {
+        let (n, big_n) = (self.y.len() as f64, self.yu.len() as f64);
+        let d = theta.len();
+        let (mut grad, mut hess) = (Array1::zeros(d), Array2::zeros((d, d)));
+        let (resid, curv): (Vec<f64>, Vec<f64>) = self
+            .rows
+            .dot(theta)
+            .into_iter()
+            .enumerate()
+            .map(|(i, e)| {
+                let s = sigmoid(e);
+                (
+                    (lambda * self.yhat[i] - self.y[i] + (1.0 - lambda) * s) / n,
+                    (1.0 - lambda) * s * (1.0 - s) / n,
+                )
+            })
+            .unzip();
+        self.rows.accumulate(&resid, &curv, &mut grad, &mut hess);
+        if lambda > 0.0 {
+            let (resid, curv): (Vec<f64>, Vec<f64>) = self
+                .rows_u
+                .dot(theta)
+                .into_iter()
+                .enumerate()
+                .map(|(i, e)| {
+                    let s = sigmoid(e);
+                    (
+                        lambda * (s - self.yu[i]) / big_n,
+                        lambda * s * (1.0 - s) / big_n,
+                    )
+                })
+                .unzip();
+            self.rows_u.accumulate(&resid, &curv, &mut grad, &mut hess);
+        }
+        (grad, hess)
     }
 
     /// θ̂_λ by Newton's method with backtracking.
-    fn solve(&self, lambda: f64) -> Result<Array1<f64>> {
+    fn solve(&self, lambda: f64, start: Option<&Array1<f64>>) -> Result<Array1<f64>> {
         let d = self.x.ncols();
-        let mut theta = Array1::zeros(d);
+        let mut theta = start.cloned().unwrap_or_else(|| Array1::zeros(d));
         for _ in 0..200 {
-            let (value, grad, hess) = self.loss(&theta, lambda);
+            let value = self.value(&theta, lambda);
+            let (grad, hess) = self.derivatives(&theta, lambda);
             if grad.iter().all(|g| g.abs() < 1e-13) {
                 return finite_optimum(theta);
             }
@@ -144,7 +244,7 @@ impl Data<'_> {
             let mut t = 1.0;
             loop {
                 let next = &theta - &(&step * t);
-                if self.loss(&next, lambda).0 <= value - 1e-4 * t * grad.dot(&step) || t < 1e-10 {
+                if self.value(&next, lambda) <= value - 1e-4 * t * grad.dot(&step) || t < 1e-10 {
                     theta = next;
                     break;
                 }
@@ -193,9 +293,9 @@ impl Data<'_> {
         })
     }
 
-    /// θ̂_λ with its intervals.
-    fn interval(&self, lambda: f64, z: f64) -> Result<Vec<Estimate>> {
-        let theta = self.solve(lambda)?;
+    /// θ̂_λ with its intervals and covariance.
+    fn interval(&self, lambda: f64, z: f64) -> Result<Fitted> {
+        let theta = self.solve(lambda, None)?;
         let s = self.stats(&theta, lambda != 0.0)?;
         let (n, big_n) = (self.y.len() as f64, self.yu.len() as f64);
         let cov = |rows: &Array2<f64>| {
@@ -215,16 +315,22 @@ impl Data<'_> {
             .inv_hessian
             .dot(&(var_unlabelled * (n / big_n) + var))
             .dot(&s.inv_hessian);
-        Ok(theta
-            .iter()
-            .zip(sigma.diag())
-            .map(|(&t, &v)| Estimate::normal(t, (v / n).sqrt(), z))
-            .collect())
+        Ok(Fitted {
+            estimates: theta
+                .iter()
+                .zip(sigma.diag())
+                .map(|(&t, &v)| Estimate::normal(t, (v / n).sqrt(), z))
+                .collect(),
+            covariance: sigma
+                .outer_iter()
+                .map(|r| r.iter().map(|v| v / n).collect())
+                .collect(),
+        })
     }
 
     /// λ tuned at θ̂_λ.
     fn tuned_at(&self, lambda: f64) -> Result<f64> {
-        let theta = self.solve(lambda)?;
+        let theta = self.solve(lambda, None)?;
         let s = self.stats(&theta, true)?;
         Ok(power_tuned_lambda(
             &s.grads,
@@ -266,7 +372,7 @@ pub fn ppi_logistic(
     {
         return Err(Error::param("labels", "expected labels in [0, 1]"));
     }
-    let data = Data { x, y, yhat, xu, yu };
+    let data = Data::new((x, y, yhat), (xu, yu));
     let lambda = match lambda {
         Some(l) => l,
         None => {
@@ -276,8 +382,8 @@ pub fn ppi_logistic(
     };
     let ppi = data.interval(lambda, z)?;
     let mut notes = Vec::new();
-    let mut beside = |fit: Result<Vec<Estimate>>, what: &str| match fit {
-        Ok(estimates) => Some(estimates),
+    let mut beside = |fit: Result<Fitted>, what: &str| match fit {
+        Ok(fitted) => Some(fitted),
         Err(e) => {
             notes.push(format!("{what}: {e}"));
             None
@@ -287,21 +393,29 @@ pub fn ppi_logistic(
     let all_x = ndarray::concatenate(Axis(0), &[x.view(), xu.view()])
         .map_err(|e| Error::param("rows", e.to_string()))?;
     let all_y: Vec<f64> = yhat.iter().chain(yu).copied().collect();
-    let judge = Data {
-        x: &all_x,
-        y: &all_y,
-        yhat: &all_y,
-        xu,
-        yu,
-    };
+    let judge = Data::new((&all_x, &all_y, &all_y), (xu, yu));
     let judge_only = beside(judge.interval(0.0, z), "judge labels only");
     Ok(PpiLogistic {
         n: y.len(),
         unlabelled: yu.len(),
         lambda,
-        ppi,
-        human_only,
-        judge_only,
+        ppi: ppi.estimates,
+        ppi_covariance: ppi.covariance,
+        human_only_covariance: human_only.as_ref().map(|h| h.covariance.clone()),
+        human_only: human_only.map(|h| h.estimates),
+        judge_only: judge_only.map(|j| j.estimates),
         notes,
     })
+}
+
+/// θ̂_λ alone, for a bootstrap round, Newton's method started at `start` (the whole data's
+/// estimate: the optimum is unique, only the steps to it are fewer): `None` where the round's
+/// rows do not identify it.
+pub(super) fn ppi_logistic_point(
+    labelled: (&Array2<f64>, &[f64], &[f64]),
+    unlabelled: (&Array2<f64>, &[f64]),
+    lambda: f64,
+    start: Option<&Array1<f64>>,
+) -> Option<Array1<f64>> {
+    Data::new(labelled, unlabelled).solve(lambda, start).ok()
 }

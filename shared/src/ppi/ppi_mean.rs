@@ -104,6 +104,13 @@ pub(crate) fn check_lambda(lambda: Option<f64>) -> Result<()> {
     }
 }
 
+/// λ·mean(ŷ unlabelled) + mean(y − λ·ŷ): the point estimate at a given λ.
+pub(super) fn ppi_mean_point(y: &[f64], yhat: &[f64], yhat_unlabelled: &[f64], lambda: f64) -> f64 {
+    let (mu, _) = mean(yhat_unlabelled.iter().map(|v| lambda * v));
+    let (rect, _) = mean(y.iter().zip(yhat).map(|(y, h)| y - lambda * h));
+    mu + rect
+}
+
 /// The prediction-powered mean of `y`, `yhat` (labelled) and `yhat_unlabelled`.
 ///
 /// # Errors
@@ -136,11 +143,7 @@ pub fn ppi_mean(
         return Err(Error::param("labels", "expected finite labels"));
     }
     let (n, big_n) = (y.len(), yhat_unlabelled.len());
-    let at = |l: f64| {
-        let (mu, _) = mean(yhat_unlabelled.iter().map(|v| l * v));
-        let (rect, _) = mean(y.iter().zip(yhat).map(|(y, h)| y - l * h));
-        mu + rect
-    };
+    let at = |l: f64| ppi_mean_point(y, yhat, yhat_unlabelled, l);
     let lambda = lambda.unwrap_or_else(|| {
         let theta = at(1.0);
         let column = |v: Vec<f64>| Array2::from_shape_vec((v.len(), 1), v).ok();

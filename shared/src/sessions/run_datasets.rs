@@ -10,9 +10,12 @@
 //! scores as long-format ratings (`item,rater,score,variant,repeat`, the rater `judge`), for
 //! agreement, consistency and IRT.
 //!
-//! When the items file has a `human` column and the run embedded its rationales, the labelled
-//! items' judgments also become calibration files, `<items>-calibration-train.csv` and
-//! `-test.csv` ([`crate::sessions::run_calibration`]).
+//! When the items file has a `human` column, a pairwise run also leaves
+//! `<items>-labelled-battles.csv` (`id,model_a,model_b,judge,human`: per pair the mean of its
+//! verdicts' targets as the judge's label — ½ where two orders disagree — and the item's human
+//! label, empty where it has none), for the prediction-powered report; and when the run
+//! embedded its rationales, the labelled items' judgments also become calibration files,
+//! `<items>-calibration-train.csv` and `-test.csv` ([`crate::sessions::run_calibration`]).
 //!
 //! Arguments: the stored judgments (one JSON object per judgment, as `tribunal judge` writes
 //! them), the items file's name and bytes. Returns: each dataset's kind, name and bytes; a
@@ -22,7 +25,7 @@
 //! and `split` columns (the worker checks them before the run starts).
 
 use crate::io::error::{Error, Result};
-use crate::sessions::run_calibration::{calibration_files, item_labels, Side};
+use crate::sessions::run_calibration::{calibration_files, check_preferences, item_labels, Side};
 use crate::sessions::session::DatasetKind;
 use serde::Deserialize;
 
@@ -166,6 +169,27 @@ pub fn run_datasets(
         }
     }
     if let Some(labels) = item_labels(items_name, items)? {
+        if !per_pair.is_empty() {
+            check_preferences(&labels, items_name)?;
+            let mut labelled = csv::Writer::from_writer(Vec::new());
+            labelled
+                .write_record(["id", "model_a", "model_b", "judge", "human"])
+                .map_err(write_error)?;
+            for (id, a, b, targets) in &per_pair {
+                let judge = targets.iter().sum::<f64>() / targets.len() as f64;
+                let human = labels
+                    .get(id)
+                    .map_or(String::new(), |l| l.human.to_string());
+                labelled
+                    .write_record([id, a, b, &judge.to_string(), &human])
+                    .map_err(write_error)?;
+            }
+            datasets.push(RunDataset {
+                kind: DatasetKind::LabelledBattles,
+                name: format!("{stem}-labelled-battles.csv"),
+                bytes: finish(labelled)?,
+            });
+        }
         for (side, bytes) in calibration_files(judgments, &labels, items_name)? {
             let side = match side {
                 Side::Train => "train",
@@ -251,6 +275,40 @@ mod tests {
         // Each pair judged once: the battles already hold one verdict per pair.
         let once = run_datasets(&[line("p1", "ab", Some("A"))], "items.csv", ITEMS).unwrap();
         assert_eq!(once.len(), 2);
+    }
+
+    #[test]
+    fn items_with_human_labels_make_labelled_battles_for_the_prediction_powered_report() {
+        let judgments = [
+            line("p1", "ab", Some("A")),
+            line("p1", "ba", Some("B")),
+            line("p2", "ab", Some("A")),
+            line("p3", "ab", None),
+        ];
+        let items = b"id,instruction,response,human\np1,q,r,0.75\np2,q,r,\np3,q,r,1\n";
+        let datasets = run_datasets(&judgments, "items.csv", items).unwrap();
+        let labelled = datasets
+            .iter()
+            .find(|d| d.kind == DatasetKind::LabelledBattles)
+            .unwrap();
+        assert_eq!(labelled.name, "items-labelled-battles.csv");
+        // p1's orders disagree: ½; p2 has no human label; p3 has no parsed verdict.
+        assert_eq!(
+            String::from_utf8(labelled.bytes.clone()).unwrap(),
+            "id,model_a,model_b,judge,human\np1,x,y,0.5,0.75\np2,x,y,1,\n"
+        );
+        let meta = check_dataset(labelled.kind, &labelled.name, &labelled.bytes).unwrap();
+        assert_eq!(meta.rows, 2);
+        // A pairwise run's human label outside [0, 1] is located in the items file.
+        let bad = b"id,instruction,response,human\np1,q,r,2\n";
+        let err = run_datasets(&judgments, "items.csv", bad).unwrap_err();
+        assert!(
+            err.to_string().contains("items.csv, line 2, column 4"),
+            "{err}"
+        );
+        // Without human labels there is nothing to label.
+        let plain = run_datasets(&judgments, "items.csv", ITEMS).unwrap();
+        assert!(plain.iter().all(|d| d.kind != DatasetKind::LabelledBattles));
     }
 
     #[test]

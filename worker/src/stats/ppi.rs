@@ -1,11 +1,13 @@
 //! `tribunal stats ppi`: prediction-powered win rates and Bradley–Terry leaderboard from a
 //! labelled-battles CSV (the judge's label on every battle, human labels on some), each beside
-//! the human-only and judge-only estimates, with the power-tuned λ.
+//! the human-only and judge-only estimates, with the power-tuned λ, a seeded bootstrap and the
+//! leaderboard's simultaneous rank sets.
 
 use super::{add_input, Planned};
 use clap::Args;
 use std::path::PathBuf;
 use tribunal::analysis::{Analysis, Inputs};
+use tribunal::ppi::ppi_bootstrap::Resampling;
 use tribunal::ppi::ppi_report::PpiParams;
 
 #[derive(Args)]
@@ -28,6 +30,15 @@ pub struct PpiArgs {
     /// labels it takes with the judge's labels and without.
     #[arg(long, allow_negative_numbers = true)]
     target_width: Option<f64>,
+    /// Rounds of the percentile bootstrap beside each asymptotic interval (0: none).
+    #[arg(long, default_value_t = Resampling::default().rounds)]
+    bootstrap_rounds: usize,
+    /// The fewest human labels a win rate is reported from (at least 2).
+    #[arg(long, default_value_t = PpiParams::default().min_labels)]
+    min_labels: usize,
+    /// Seed of the bootstrap (recorded in the report's settings).
+    #[arg(long, default_value_t = Resampling::default().seed)]
+    seed: u64,
 }
 
 pub fn plan(args: PpiArgs) -> anyhow::Result<Planned> {
@@ -38,6 +49,11 @@ pub fn plan(args: PpiArgs) -> anyhow::Result<Planned> {
         lambda: args.lambda,
         reference: args.reference,
         target_width: args.target_width,
+        bootstrap: (args.bootstrap_rounds > 0).then_some(Resampling {
+            rounds: args.bootstrap_rounds,
+            seed: args.seed,
+        }),
+        min_labels: args.min_labels,
     };
     Ok(Planned::new(Analysis::Ppi(params), inputs))
 }
