@@ -441,7 +441,14 @@ fn every_kind_saved_from_the_session_page_reopens_in_a_visitors_browser_with_the
         // What the visitor's browser recomputed equals `tribunal stats run` on the saved spec and
         // the downloaded datasets, and — file names aside — the report the CLI first printed.
         let rerun = rerun_with_the_cli(&worker, &id, saved, &dir, kind);
-        let tol = if kind == "irt" { 1e-8 } else { 1e-9 };
+        // The browser's `exp` is not the native one: fits that stop on a flat loss (IRT's
+        // quadrature; a PPI bootstrap round near separation, where a 1e-13 gradient still
+        // leaves θ free in its 8th digit) agree to fewer digits.
+        let tol = match kind {
+            "irt" => 1e-8,
+            "ppi" => 1e-7,
+            _ => 1e-9,
+        };
         assert_same(&visitor["report"], &rerun, tol, kind);
         assert_same(
             &without_names(&rerun),
