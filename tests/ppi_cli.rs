@@ -248,6 +248,32 @@ fn the_bootstrap_is_seeded_and_recorded_and_the_rank_sets_hold_each_estimated_po
             "{r}"
         );
     }
+    // Each model against the next: the difference of their ratings; against the reference
+    // (fixed at 0) its standard error is the other model's own.
+    let neighbours = report["leaderboard"]["neighbours"].as_array().unwrap();
+    assert_eq!(neighbours.len(), ratings.len() - 1);
+    let reference = &report["leaderboard"]["reference"];
+    let mut against_reference = 0;
+    for (pair, (a, b)) in neighbours.iter().zip(ratings.iter().zip(&ratings[1..])) {
+        assert_eq!(
+            (&pair["better"], &pair["worse"]),
+            (&a["model"], &b["model"])
+        );
+        let diff = a["ppi"]["estimate"].as_f64().unwrap() - b["ppi"]["estimate"].as_f64().unwrap();
+        close(
+            &pair["ppi"]["estimate"],
+            &Value::from(diff),
+            1e-9,
+            "difference",
+        );
+        for (one, other) in [(a, b), (b, a)] {
+            if &one["model"] == reference {
+                close(&pair["ppi"]["se"], &other["ppi"]["se"], 1e-9, "se");
+                against_reference += 1;
+            }
+        }
+    }
+    assert!(against_reference <= 2);
     for rate in report["win_rates"].as_array().unwrap() {
         // A model with fewer than 10 human labels has no win rate to bootstrap.
         let expected = if rate["estimate"].is_null() {

@@ -221,6 +221,17 @@ pub(crate) fn PpiView(report: PpiReport) -> impl IntoView {
                 <thead><tr><th>"#"</th><th>"Model"</th><th>"Ranks (all at once)"</th><th>"Prediction-powered"</th><th>"Bootstrap"</th><th>"Human labels only"</th><th>"Their ranks"</th><th>"Judge only (no guarantee)"</th></tr></thead>
                 <tbody>{rows}</tbody>
             </table>
+            <table class="ratings" id="ppi-neighbours">
+                <caption>{format!("Each model against the next one down: Elo difference, {coverage}% interval for that one comparison")}</caption>
+                <thead><tr><th>"Model"</th><th>"Next"</th><th>"Difference"</th></tr></thead>
+                <tbody>{board.neighbours.iter().map(|d| view! {
+                    <tr data-better=d.better.clone() data-worse=d.worse.clone()
+                        data-lower=d.ppi.lower.to_string()>
+                        <td>{d.better.clone()}</td><td>{d.worse.clone()}</td>
+                        <td class="num">{shown(Some(&d.ppi), 0)}</td>
+                    </tr>
+                }).collect_view()}</tbody>
+            </table>
             {board.notes.into_iter().map(|n| view! { <p class="warning">{n}</p> }).collect_view()}
         }
     });
@@ -232,21 +243,34 @@ pub(crate) fn PpiView(report: PpiReport) -> impl IntoView {
         .iter()
         .map(|w| {
             let e = w.estimate.as_ref();
-            let budget = w.budget.as_ref().filter(|_| target.is_some()).map(|b| {
+            let budget = target.map(|_| {
+                let (with, without) = w
+                    .budget
+                    .as_ref()
+                    .map_or(("—".to_owned(), "—".to_owned()), |b| {
+                        (needed(b.n_with_judge), needed(b.n_human_only))
+                    });
                 view! {
-                    <td class="num ppi-with-judge">{needed(b.n_with_judge)}</td>
-                    <td class="num ppi-human-only">{needed(b.n_human_only)}</td>
+                    <td class="num ppi-with-judge">{with}</td>
+                    <td class="num ppi-human-only">{without}</td>
                 }
             });
+            // A withheld win rate says why in the warnings above; its cells say "withheld".
+            let missing = if w.note.as_deref().is_some_and(|n| n.contains("min_labels")) {
+                "withheld: too few labels"
+            } else {
+                "not identified"
+            };
+            let shown = |e: Option<&Estimate>| e.map_or(missing.to_owned(), |e| shown(Some(e), 3));
             view! {
                 <tr data-model=w.model.clone()>
                     <td>{w.model.clone()}</td>
                     <td class="num">{w.battles}</td>
-                    <td class="num">{e.map_or(0, |e| e.n)}</td>
-                    <td class="num">{shown(e.map(|e| &e.ppi), 3)}</td>
+                    <td class="num">{w.labels}</td>
+                    <td class="num">{shown(e.map(|e| &e.ppi))}</td>
                     <td class="num">{bootstrap_shown(w.bootstrap.as_ref(), 3)}</td>
-                    <td class="num">{shown(e.map(|e| &e.human_only), 3)}</td>
-                    <td class="num">{shown(e.map(|e| &e.judge_only), 3)}</td>
+                    <td class="num">{shown(e.map(|e| &e.human_only))}</td>
+                    <td class="num">{shown(e.map(|e| &e.judge_only))}</td>
                     <td class="num">{e.map_or("—".to_owned(), |e| fixed(e.lambda, 2))}</td>
                     <td class="num">{e.map_or("—".to_owned(), |e| fixed(e.effective_n, 0))}</td>
                     {budget}

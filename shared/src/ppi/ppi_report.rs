@@ -75,6 +75,8 @@ impl Default for PpiParams {
 pub struct PpiWinRate {
     pub model: String,
     pub battles: usize,
+    /// Its battles with a human label.
+    pub labels: usize,
     /// `None`: not estimable (see `note`).
     pub estimate: Option<PpiMean>,
     /// The percentile bootstrap interval of the prediction-powered win rate (at its λ).
@@ -100,12 +102,24 @@ pub struct PpiRating {
     pub judge_only: Option<Estimate>,
 }
 
+/// Model A against model B: the Elo difference of their prediction-powered ratings, its
+/// standard error from the fit's covariance (Var θ_A + Var θ_B − 2 Cov), and its interval at
+/// 1 − α for this one comparison (the rank sets are the ones that hold for all at once).
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct PpiDifference {
+    pub better: String,
+    pub worse: String,
+    pub ppi: Estimate,
+}
+
 /// The prediction-powered Bradley–Terry leaderboard, best first.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 pub struct PpiLeaderboard {
     pub reference: String,
     pub lambda: f64,
     pub ratings: Vec<PpiRating>,
+    /// Each model against the next one down.
+    pub neighbours: Vec<PpiDifference>,
     pub notes: Vec<String>,
 }
 
@@ -262,6 +276,7 @@ impl PpiParams {
             win_rates.push(PpiWinRate {
                 model: model.clone(),
                 battles: y.len() + yu.len(),
+                labels: y.len(),
                 estimate,
                 bootstrap,
                 budget,
@@ -406,11 +421,8 @@ impl PpiParams {
                 .map(|c| c.map_or(0.0, |k| estimates[k].estimate))
                 .collect()
         };
-        let ranks = rank_sets(
-            &theta(&fit.ppi),
-            &full_covariance(&fit.ppi_covariance, &columns),
-            self.alpha,
-        )?;
+        let ppi_covariance = full_covariance(&fit.ppi_covariance, &columns);
+        let ranks = rank_sets(&theta(&fit.ppi), &ppi_covariance, self.alpha)?;
         let human_only_ranks = match (&fit.human_only, &fit.human_only_covariance) {
             (Some(h), Some(cov)) => Some(rank_sets(
                 &theta(h),
@@ -452,10 +464,27 @@ impl PpiParams {
             })
             .collect();
         ratings.sort_by(|a, b| b.ppi.estimate.total_cmp(&a.ppi.estimate));
+        let z = super::ppi_mean::two_sided_z(self.alpha)?;
+        let position = |model: &str| data.models.iter().position(|m| m == model).unwrap_or(0);
+        let neighbours = ratings
+            .windows(2)
+            .map(|pair| {
+                let (i, j) = (position(&pair[0].model), position(&pair[1].model));
+                let c = &ppi_covariance;
+                let var = c[i][i] + c[j][j] - 2.0 * c[i][j];
+                let diff = pair[0].ppi.estimate - pair[1].ppi.estimate;
+                PpiDifference {
+                    better: pair[0].model.clone(),
+                    worse: pair[1].model.clone(),
+                    ppi: Estimate::normal(diff, var.max(0.0).sqrt() * ELO_PER_LOGIT, z),
+                }
+            })
+            .collect();
         Ok(PpiLeaderboard {
             reference: data.models[reference].clone(),
             lambda: fit.lambda,
             ratings,
+            neighbours,
             notes: fit.notes,
         })
     }
