@@ -424,5 +424,27 @@ pub(crate) mod tests {
             fit.notes
         );
         assert!(fit.judge_only.is_some());
+        // In the report such a leaderboard is withheld, saying why: `a`'s three human labels all
+        // beat `b`, so the humans alone never bound a − b, and the judge would fill it unchecked.
+        let mut csv = String::from("model_a,model_b,judge,human\n");
+        csv.push_str("a,b,1,1\na,b,0,1\na,b,1,1\nb,c,1,1\nb,c,0,0\nb,c,1,0\nc,b,1,1\n");
+        for k in 0..30 {
+            csv.push_str(&format!("a,b,{},\nb,c,{},\n", k % 2, (k / 2) % 2));
+        }
+        let params = super::ppi_report::PpiParams {
+            bootstrap: None,
+            lambda: Some(0.5),
+            ..Default::default()
+        };
+        let report = params.fit("edge.csv", csv.as_bytes()).unwrap();
+        assert_eq!(report.leaderboard, None);
+        assert!(
+            report
+                .warnings
+                .iter()
+                .any(|w| w.contains("not identified by the human labels alone")),
+            "{:?}",
+            report.warnings
+        );
     }
 }

@@ -379,6 +379,18 @@ impl PpiParams {
         }
         let (x, xu) = (design(&labelled), design(&unlabelled));
         let fit: PpiLogistic = ppi_logistic((&x, &y, &yhat), (&xu, &yu), self.lambda, self.alpha)?;
+        // The rectifier learns each model's judge bias from its human labels: where those alone
+        // do not identify the fit (a model's few labels all one way), its variance is
+        // underestimated and the judge fills the gap unchecked. The LLMFAO study: such fits
+        // covered 83 % per model and their rank sets held 60 % of the time, at 95 %.
+        if fit.human_only.is_none() {
+            return Err(Error::Insufficient(format!(
+                "not identified by the human labels alone ({}): with the judge's labels the fit \
+                 has a minimum, but its intervals would rest on the judge where the humans say \
+                 nothing — label more battles of the models with few labels",
+                fit.notes.join("; ")
+            )));
+        }
         let bootstrap = match self.bootstrap {
             Some(resampling) => {
                 let intervals = bootstrap_logistic(
