@@ -212,7 +212,7 @@ pub(crate) fn PpiView(report: PpiReport) -> impl IntoView {
             .collect_view();
         view! {
             <ForestPlot rows=forest caption />
-            <table class="ratings" id="ppi-leaderboard">
+            <div class="table-scroll"><table class="ratings" id="ppi-leaderboard">
                 <caption>{format!(
                     "Bradley–Terry, Elo difference from {} (λ = {})",
                     board.reference,
@@ -220,8 +220,8 @@ pub(crate) fn PpiView(report: PpiReport) -> impl IntoView {
                 )}</caption>
                 <thead><tr><th>"#"</th><th>"Model"</th><th>"Ranks (all at once)"</th><th>"Prediction-powered"</th><th>"Bootstrap"</th><th>"Human labels only"</th><th>"Their ranks"</th><th>"Judge only (no guarantee)"</th></tr></thead>
                 <tbody>{rows}</tbody>
-            </table>
-            <table class="ratings" id="ppi-neighbours">
+            </table></div>
+            <div class="table-scroll"><table class="ratings" id="ppi-neighbours">
                 <caption>{format!("Each model against the next one down: Elo difference, {coverage}% interval for that one comparison")}</caption>
                 <thead><tr><th>"Model"</th><th>"Next"</th><th>"Difference"</th></tr></thead>
                 <tbody>{board.neighbours.iter().map(|d| view! {
@@ -231,7 +231,7 @@ pub(crate) fn PpiView(report: PpiReport) -> impl IntoView {
                         <td class="num">{shown(Some(&d.ppi), 0)}</td>
                     </tr>
                 }).collect_view()}</tbody>
-            </table>
+            </table></div>
             {board.notes.into_iter().map(|n| view! { <p class="warning">{n}</p> }).collect_view()}
         }
     });
@@ -286,7 +286,7 @@ pub(crate) fn PpiView(report: PpiReport) -> impl IntoView {
         {notes}
         {board}
         {budget}
-        <table class="ratings" id="ppi-win-rates">
+        <div class="table-scroll"><table class="ratings" id="ppi-win-rates">
             <caption>"Win rates over each model's battles"</caption>
             <thead><tr><th>"Model"</th><th>"Battles"</th><th>"Human labels"</th><th>"Prediction-powered"</th><th>"Bootstrap"</th><th>"Human labels only"</th><th>"Judge only (no guarantee)"</th><th>"λ"</th><th>"Worth n human labels"</th>
                 {target.map(|w| view! {
@@ -295,6 +295,6 @@ pub(crate) fn PpiView(report: PpiReport) -> impl IntoView {
                 })}
             </tr></thead>
             <tbody>{rates}</tbody>
-        </table>
+        </table></div>
     }
 }

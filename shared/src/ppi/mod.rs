@@ -446,5 +446,10 @@ pub(crate) mod tests {
             "{:?}",
             report.warnings
         );
+        // …and no warning about the intervals of a leaderboard that is not shown.
+        assert!(!report
+            .warnings
+            .iter()
+            .any(|w| w.contains("leaderboard intervals")));
     }
 }

@@ -102,6 +102,13 @@ impl SparseRows {
             .collect()
     }
 
+    /// Σ_i w_i x_i x_iᵀ (d × d).
+    fn gram(&self, w: &Array1<f64>, d: usize) -> Array2<f64> {
+        let (mut grad, mut gram) = (Array1::zeros(d), Array2::zeros((d, d)));
+        self.accumulate(&vec![0.0; w.len()], &w.to_vec(), &mut grad, &mut gram);
+        gram
+    }
+
     /// Adds Σ_i r_i x_i to `grad` and Σ_i w_i x_i x_iᵀ to `hess`.
     fn accumulate(&self, r: &[f64], w: &[f64], grad: &mut Array1<f64>, hess: &mut Array2<f64>) {
         for ((row, &ri), &wi) in self.0.iter().zip(r).zip(w) {
@@ -113,20 +120,6 @@ impl SparseRows {
             }
         }
     }
-}
-
-/// Σ_i w_i x_i x_iᵀ.
-fn weighted_gram(x: &Array2<f64>, w: &Array1<f64>) -> Array2<f64> {
-    let d = x.ncols();
-    let (mut grad, mut gram) = (Array1::zeros(d), Array2::zeros((d, d)));
-    let zeros = vec![0.0; x.nrows()];
-    SparseRows::new(x).accumulate(
-        &zeros,
-        w.as_slice().unwrap_or(&w.to_vec()),
-        &mut grad,
-        &mut gram,
-    );
-    gram
 }
 
 /// Gradients and inverse Hessian at an estimate.
@@ -266,7 +259,7 @@ impl<'a> Data<'a> {
 
     /// Gradients and inverse Hessian at θ (the Hessian over all rows, or the labelled ones).
     fn stats(&self, theta: &Array1<f64>, use_unlabelled: bool) -> Result<Stats> {
-        let (n, big_n) = (self.y.len(), self.yu.len());
+        let (n, big_n, d) = (self.y.len(), self.yu.len(), theta.len());
         let mu = self.x.dot(theta).mapv(sigmoid);
         let mu_u = self.xu.dot(theta).mapv(sigmoid);
         let scale = |v: &Array1<f64>| v.view().insert_axis(Axis(1)).to_owned();
@@ -274,13 +267,13 @@ impl<'a> Data<'a> {
         let grads_hat = self.x * &scale(&(&mu - &Array1::from(self.yhat.to_vec())));
         let (hessian, grads_unlabelled) = if use_unlabelled {
             let total = (n + big_n) as f64;
-            let h = (weighted_gram(self.xu, &mu_u.mapv(|m| m * (1.0 - m)))
-                + weighted_gram(self.x, &mu.mapv(|m| m * (1.0 - m))))
+            let h = (self.rows_u.gram(&mu_u.mapv(|m| m * (1.0 - m)), d)
+                + self.rows.gram(&mu.mapv(|m| m * (1.0 - m)), d))
                 / total;
             let gu = self.xu * &scale(&(&mu_u - &Array1::from(self.yu.to_vec())));
             (h, gu)
         } else {
-            let h = weighted_gram(self.x, &mu.mapv(|m| m * (1.0 - m))) / n as f64;
+            let h = self.rows.gram(&mu.mapv(|m| m * (1.0 - m)), d) / n as f64;
             (h, Array2::zeros(self.xu.raw_dim()))
         };
         let inv_hessian =

@@ -360,6 +360,21 @@ impl PpiParams {
         let y: Vec<f64> = labelled.iter().filter_map(|b| b.human).collect();
         let yhat: Vec<f64> = labelled.iter().map(|b| b.judge).collect();
         let yu: Vec<f64> = unlabelled.iter().map(|b| b.judge).collect();
+        let (x, xu) = (design(&labelled), design(&unlabelled));
+        let fit: PpiLogistic = ppi_logistic((&x, &y, &yhat), (&xu, &yu), self.lambda, self.alpha)?;
+        // The rectifier learns each model's judge bias from its human labels: where those alone
+        // do not identify the fit (a model's few labels all one way), its variance is
+        // underestimated and the judge fills the gap unchecked. The LLMFAO study: such fits
+        // covered 83 % per model and their rank sets held 60 % of the time, at 95 %.
+        if fit.human_only.is_none() {
+            return Err(Error::Insufficient(format!(
+                "not identified by the human labels alone ({}): with the judge's labels the fit \
+                 has a minimum, but its intervals would rest on the judge where the humans say \
+                 nothing — label more battles of the models with few labels",
+                fit.notes.join("; ")
+            )));
+        }
+        // Said only for a leaderboard that is reported.
         let mut labels = vec![0usize; data.models.len()];
         for b in &labelled {
             labels[b.a] += 1;
@@ -376,20 +391,6 @@ impl PpiParams {
                 few.len(),
                 few.join(", ")
             ));
-        }
-        let (x, xu) = (design(&labelled), design(&unlabelled));
-        let fit: PpiLogistic = ppi_logistic((&x, &y, &yhat), (&xu, &yu), self.lambda, self.alpha)?;
-        // The rectifier learns each model's judge bias from its human labels: where those alone
-        // do not identify the fit (a model's few labels all one way), its variance is
-        // underestimated and the judge fills the gap unchecked. The LLMFAO study: such fits
-        // covered 83 % per model and their rank sets held 60 % of the time, at 95 %.
-        if fit.human_only.is_none() {
-            return Err(Error::Insufficient(format!(
-                "not identified by the human labels alone ({}): with the judge's labels the fit \
-                 has a minimum, but its intervals would rest on the judge where the humans say \
-                 nothing — label more battles of the models with few labels",
-                fit.notes.join("; ")
-            )));
         }
         let bootstrap = match self.bootstrap {
             Some(resampling) => {
