@@ -347,3 +347,140 @@ fn win_rates_from_fewer_than_ten_labels_are_withheld_by_default() {
     assert!(!output.status.success());
     assert!(String::from_utf8_lossy(&output.stderr).contains("min_labels"));
 }
+
+/// `--plan-labels 40 --plan-out`: the plan file keeps the input's rows and columns (ids
+/// included), adds `label_probability` (summing to 40 over the unlabelled rows, 1 on the
+/// labelled ones), `selected` and `priority`, and the report lists the same draw. Given back
+/// with the selected rows labelled, the report weights those labels (active inference: said in
+/// its notes, no bootstrap); given back with a selected row left unlabelled, it is refused at
+/// that row's line.
+#[test]
+fn a_label_plan_is_written_and_read_back_labelled() {
+    let dir = temp_dir("ppi-plan");
+    let plan_path = dir.join("plan.csv");
+    let input = "tests/fixtures/ppi-llmfao-ten-models.csv";
+    let output = run_tribunal(&[
+        "stats",
+        "ppi",
+        "--input",
+        input,
+        "--plan-labels",
+        "40",
+        "--seed",
+        "3",
+        "--plan-out",
+        plan_path.to_str().unwrap(),
+    ]);
+    let report = stdout_json(&output);
+    assert_eq!(
+        report["settings"]["plan"],
+        serde_json::json!({"labels": 40, "uniform_share": 0.2, "seed": 3})
+    );
+    let plan = &report["plan"];
+    let text = std::fs::read_to_string(&plan_path).unwrap();
+    assert_eq!(plan["csv"].as_str().unwrap(), text);
+    let mut reader = csv::Reader::from_reader(text.as_bytes());
+    let header: Vec<String> = reader
+        .headers()
+        .unwrap()
+        .iter()
+        .map(str::to_owned)
+        .collect();
+    assert_eq!(
+        header,
+        [
+            "id",
+            "model_a",
+            "model_b",
+            "judge",
+            "human",
+            "label_probability",
+            "selected",
+            "priority"
+        ]
+    );
+    let rows: Vec<Vec<String>> = reader
+        .records()
+        .map(|r| r.unwrap().iter().map(str::to_owned).collect())
+        .collect();
+    let input_text = std::fs::read_to_string(tribunal_e2e::root().join(input)).unwrap();
+    let mut ids: Vec<&str> = input_text
+        .lines()
+        .skip(1)
+        .map(|l| l.split(',').next().unwrap())
+        .collect();
+    let mut planned_ids: Vec<&str> = rows.iter().map(|r| r[0].as_str()).collect();
+    ids.sort_unstable();
+    planned_ids.sort_unstable();
+    assert_eq!(ids, planned_ids);
+    let probability = |r: &Vec<String>| r[5].parse::<f64>().unwrap();
+    let unlabelled: Vec<&Vec<String>> = rows.iter().filter(|r| r[4].is_empty()).collect();
+    let expected: f64 = unlabelled.iter().map(|r| probability(r)).sum();
+    assert!((expected - 40.0).abs() < 1e-6, "{expected}");
+    assert!(rows
+        .iter()
+        .filter(|r| !r[4].is_empty())
+        .all(|r| probability(r) == 1.0));
+    let selected = rows.iter().filter(|r| r[6] == "1").count();
+    assert_eq!(plan["selected"].as_u64().unwrap() as usize, selected);
+    // Priorities 1, 2, … down the unlabelled rows, as the report's top battles.
+    for (k, r) in unlabelled.iter().enumerate().take(20) {
+        assert_eq!(r[7], (k + 1).to_string());
+        assert_eq!(plan["top"][k]["priority"].as_u64().unwrap() as usize, k + 1);
+    }
+
+    // The annotators' labels: here the judge's verdict stands in for them.
+    let labelled: Vec<String> = rows
+        .iter()
+        .map(|r| {
+            let mut r = r.clone();
+            if r[6] == "1" {
+                r[4] = r[3].clone();
+            }
+            r.join(",")
+        })
+        .collect();
+    let returned = dir.join("returned.csv");
+    std::fs::write(
+        &returned,
+        format!("{}\n{}\n", header.join(","), labelled.join("\n")),
+    )
+    .unwrap();
+    let back = stdout_json(&run_tribunal(&[
+        "stats",
+        "ppi",
+        "--input",
+        returned.to_str().unwrap(),
+    ]));
+    let labels_before = rows.len() - unlabelled.len();
+    assert_eq!(
+        back["n_labelled"].as_u64().unwrap() as usize,
+        labels_before + selected
+    );
+    assert!(back["notes"].to_string().contains("label_probability"));
+    assert!(back["win_rates"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .all(|w| w["bootstrap"].is_null()));
+
+    // A selected row left unlabelled.
+    let first = rows.iter().position(|r| r[6] == "1").unwrap();
+    let mut broken = labelled.clone();
+    let mut fields = rows[first].clone();
+    fields[4] = String::new();
+    broken[first] = fields.join(",");
+    std::fs::write(
+        &returned,
+        format!("{}\n{}\n", header.join(","), broken.join("\n")),
+    )
+    .unwrap();
+    let output = run_tribunal(&["stats", "ppi", "--input", returned.to_str().unwrap()]);
+    assert!(!output.status.success());
+    let stderr = String::from_utf8_lossy(&output.stderr);
+    assert!(
+        stderr.contains(&format!("line {}", first + 2))
+            && stderr.contains("the draw selected this row"),
+        "{stderr}"
+    );
+}

@@ -26,10 +26,26 @@ use tribunal_e2e::{
     miscalibrated_ls_files, root, run_browser_driver, run_tribunal, stdout_json, temp_dir,
 };
 
-/// `ours` and `theirs` hold the same values: numbers to `tol` (relative to their size), the
+/// `ours` and `theirs` hold the same values: numbers to `tol` (relative to their size), also
+/// the numbers in a text (a CSV file a report carries: split at line breaks and commas), the
 /// rest exactly; `at` names the place for the message.
 fn assert_same(ours: &Value, theirs: &Value, tol: f64, at: &str) {
     match (ours, theirs) {
+        (Value::String(a), Value::String(b)) if a != b => {
+            let tokens = |s: &str| -> Vec<Value> {
+                s.split(['\n', ','])
+                    .map(|t| {
+                        t.parse::<f64>()
+                            .map_or_else(|_| Value::from(t), Value::from)
+                    })
+                    .collect()
+            };
+            let (a, b) = (tokens(a), tokens(b));
+            assert_eq!(a.len(), b.len(), "{at}: fields of the text");
+            for (i, (x, y)) in a.iter().zip(&b).enumerate() {
+                assert_same(x, y, tol, &format!("{at} (field {i})"));
+            }
+        }
         (Value::Number(a), Value::Number(b)) => {
             let (a, b) = (a.as_f64().unwrap(), b.as_f64().unwrap());
             assert!(
@@ -349,6 +365,8 @@ fn every_kind_saved_from_the_session_page_reopens_in_a_visitors_browser_with_the
             "0.1",
             "--target-width",
             "0.3",
+            "--plan-labels",
+            "30",
         ],
     ];
     let (clis, entries): (Vec<Value>, Vec<Value>) = commands
@@ -413,6 +431,11 @@ fn every_kind_saved_from_the_session_page_reopens_in_a_visitors_browser_with_the
                 visitor["charts"], 2,
                 "{kind}: the forest plot and the budget"
             );
+            // The label plan: its 20 most useful battles listed, and the file to send to the
+            // annotators offered as the report has it.
+            assert_eq!(visitor["planRows"], 20);
+            assert_eq!(visitor["planCsv"], visitor["report"]["plan"]["csv"]);
+            assert!(visitor["report"]["plan"]["selected"].as_u64() > Some(0));
         }
         // The form saved the CLI's settings and files exactly.
         let analysis_id = page["urls"][k]

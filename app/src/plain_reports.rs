@@ -5,10 +5,12 @@
 //! carry full-precision values in data attributes, as on the pages.
 
 use crate::charts::{ForestPlot, ForestRow, LinePlot};
+use crate::files::data_url;
 use crate::format::fixed;
 use leptos::prelude::*;
 use tribunal::analysis::{ConformalReport, PowerTable};
 use tribunal::math::resample::Interval;
+use tribunal::ppi::label_plan::LabelPlan;
 use tribunal::ppi::ppi_mean::Estimate;
 use tribunal::ppi::ppi_ranks::RankSet;
 use tribunal::ppi::ppi_report::{PpiReport, PpiWinRate};
@@ -236,6 +238,7 @@ pub(crate) fn PpiView(report: PpiReport) -> impl IntoView {
         }
     });
     let budget = budget_plot(&report.win_rates);
+    let plan = report.plan.map(|plan| view! { <LabelPlanView plan /> });
     let target = report.settings.target_width;
     let needed = |n: Option<usize>| n.map_or("beyond its battles".to_owned(), |n| n.to_string());
     let rates = report
@@ -296,5 +299,46 @@ pub(crate) fn PpiView(report: PpiReport) -> impl IntoView {
             </tr></thead>
             <tbody>{rates}</tbody>
         </table></div>
+        {plan}
+    }
+}
+
+/// The battles to label next: the draw's summary, the most useful battles, and the file to
+/// send to the annotators.
+#[component]
+fn LabelPlanView(plan: LabelPlan) -> impl IntoView {
+    let s = plan.settings;
+    let rows = plan
+        .top
+        .iter()
+        .map(|b| {
+            view! {
+                <tr data-line=b.line.to_string() data-probability=b.label_probability.to_string()
+                    data-selected=b.selected.to_string()>
+                    <td class="num">{b.priority}</td><td class="num">{b.line}</td>
+                    <td>{b.model_a.clone()}</td><td>{b.model_b.clone()}</td>
+                    <td class="num">{fixed(b.judge, 2)}</td>
+                    <td class="num">{fixed(b.label_probability, 3)}</td>
+                    <td>{if b.selected { "yes" } else { "" }}</td>
+                </tr>
+            }
+        })
+        .collect_view();
+    view! {
+        <section id="ppi-plan">
+            <h3>"Which battles to label next"</h3>
+            <p class="summary">{format!(
+                "{} of {} unlabelled battles drawn for labelling (about {:.0} expected; {}% of the budget spread uniformly; seed {}). Each battle's chance follows how much its label would shrink the leaderboard's intervals.",
+                plan.selected, plan.candidates, plan.expected_labels, 100.0 * s.uniform_share, s.seed
+            )}</p>
+            {plan.notes.iter().map(|n| view! { <p class="note">{n.clone()}</p> }).collect_view()}
+            <p><a id="ppi-plan-download" download="tribunal-label-plan.csv"
+                href=data_url("text/csv", &plan.csv)>"Download the plan (CSV, for the annotators)"</a></p>
+            <div class="table-scroll"><table class="ratings" id="ppi-plan-top">
+                <caption>"The battles a human label would help most"</caption>
+                <thead><tr><th>"Priority"</th><th>"Line"</th><th>"Model A"</th><th>"Model B"</th><th>"Judge p(A)"</th><th>"Chance drawn"</th><th>"Drawn"</th></tr></thead>
+                <tbody>{rows}</tbody>
+            </table></div>
+        </section>
     }
 }

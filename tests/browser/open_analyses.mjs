@@ -6,8 +6,10 @@
 // every setting) and role → dataset hash. For each: picks the kind, replaces the settings
 // text, picks each role's dataset, saves, and notes the analysis URL the page opens. The
 // visitor then waits for each report its browser recomputes, reads it from the page's download
-// link, and counts the rows of the tables and the charts its view shows.
-// Prints one JSON object: { pageErrors, urls, reports: [{ kind, rows, charts, report | error }] }.
+// link, and counts the rows of the tables and the charts its view shows (and, for a label plan,
+// reads the CSV its link offers).
+// Prints one JSON object: { pageErrors, urls, reports: [{ kind, rows, charts, report, planCsv,
+// planRows | error }] }.
 import { readFileSync } from 'node:fs';
 import { launchChromium, openPage } from './chromium.mjs';
 
@@ -59,7 +61,13 @@ try {
     const report = JSON.parse(decodeURIComponent(href.slice(href.indexOf(',') + 1)));
     const rows = await visitor.$$eval('#analysis table.ratings tbody tr', (trs) => trs.length);
     const charts = await visitor.$$eval('#analysis figure.chart svg', (svgs) => svgs.length);
-    reports.push({ kind, rows, charts, report });
+    // A prediction-powered report with a label plan: its listed battles and the file offered.
+    const plan = await visitor.$('#ppi-plan-download');
+    const planCsv = plan
+      ? decodeURIComponent((await plan.getAttribute('href')).split(',').slice(1).join(','))
+      : null;
+    const planRows = await visitor.$$eval('#ppi-plan-top tbody tr', (trs) => trs.length);
+    reports.push({ kind, rows, charts, report, planCsv, planRows });
   }
   console.log(JSON.stringify({ pageErrors, urls, reports }));
 } finally {

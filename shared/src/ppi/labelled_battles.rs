@@ -8,16 +8,22 @@
 //! | `judge`              | the judge's label for `model_a`: `model_a` (1), `model_b` (0), `tie` or `tie (bothbad)` (½), or a number in [0, 1] (p(`model_a` wins), or a mean of verdicts) |
 //! | `human`              | the human label, the same way (a mean of several votes on the pair is a number in [0, 1]); an empty cell: not labelled |
 //!
+//! | `label_probability`  | optional: the probability each row had of being sent to the humans (in (0, 1]; 1 for a row labelled before the draw), as [`super::label_plan`] writes it; with it the estimates weight each human label by its inverse ([`super::active_inference`]) |
+//! | `selected`           | optional: `1` for a row the plan's draw sent to the humans, `0` otherwise (checked against `human`) |
+//!
 //! One row per comparison: several human votes on one pair are one label (their mean), as the
-//! estimates take the rows to be independent.
+//! estimates take the rows to be independent. A file with `label_probability` must have a
+//! human label on every row the draw selected (a drawn row left unlabelled would bias the
+//! estimate) and none on a row it did not select unless its probability is 1.
 //!
 //! Arguments: the input's name (for messages) and its bytes. Returns: [`LabelledBattles`],
 //! models numbered in order of first appearance. Errors: [`Error::Input`] naming the source,
 //! line, column and field for a missing column, an empty or self-battling model, an empty
-//! `judge`, or a label that is neither a verdict nor a number in [0, 1]; the CSV reader's
+//! `judge`, or a label that is neither a verdict nor a number in [0, 1], a probability outside
+//! (0, 1], a selected row without a human label or a human label the draw did not select; the CSV reader's
 //! located errors; [`Error::Insufficient`] for a header without rows.
 
-use crate::io::csv_row::{column, csv_error, read_header, Row};
+use crate::io::csv_row::{column, csv_error, find_unique, read_header, Row};
 use crate::io::error::{Error, Result};
 use crate::rankings::battles::ModelIndex;
 use serde::{Deserialize, Serialize};
@@ -30,6 +36,10 @@ pub struct LabelledBattle {
     pub b: usize,
     pub judge: f64,
     pub human: Option<f64>,
+    /// The probability the row had of being labelled (files with `label_probability`).
+    pub probability: Option<f64>,
+    /// The row's line in the file.
+    pub line: u64,
 }
 
 /// The rows of a labelled-battles file.
@@ -37,6 +47,17 @@ pub struct LabelledBattle {
 pub struct LabelledBattles {
     pub models: Vec<String>,
     pub battles: Vec<LabelledBattle>,
+    /// The file's header and each row's fields as read (a label plan writes them back, with
+    /// whatever columns the annotators need beside the labels).
+    pub header: Vec<String>,
+    pub records: Vec<Vec<String>>,
+}
+
+impl LabelledBattles {
+    /// Whether the human labels were drawn with the probabilities of `label_probability`.
+    pub fn drawn(&self) -> bool {
+        self.battles.iter().any(|b| b.probability.is_some())
+    }
 }
 
 const EXPECTED: &str = "`model_a,model_b,judge,human`";
@@ -63,6 +84,72 @@ fn label(row: &Row, i: usize, name: &str) -> Result<f64> {
     }
 }
 
+/// The row's `label_probability`: a number in (0, 1]; a row with probability 1 (certain to be
+/// labelled) must have its human label.
+fn probability(row: &Row, i: usize, labelled: bool, ih: usize) -> Result<f64> {
+    let p = row.number(i, "label_probability")?;
+    if !(p > 0.0 && p <= 1.0) {
+        return Err(row.error(
+            i,
+            "label_probability",
+            format!("expected the row's chance of being labelled, in (0, 1], found {p}"),
+        ));
+    }
+    if p == 1.0 && !labelled {
+        return Err(row.error(
+            ih,
+            "human",
+            "expected a human label: the row's label_probability is 1 (it was to be labelled \
+             in any case)"
+                .to_owned(),
+        ));
+    }
+    Ok(p)
+}
+
+/// A row the draw selected has a human label; one it did not select has none, unless it was
+/// labelled before the draw (probability 1).
+fn check_selected(
+    row: &Row,
+    i: usize,
+    ih: usize,
+    labelled: bool,
+    probability: Option<f64>,
+) -> Result<()> {
+    let selected = match row.value(i) {
+        "1" | "true" => true,
+        "0" | "false" | "" => false,
+        other => {
+            return Err(row.error(
+                i,
+                "selected",
+                format!("expected `1` (sent to the humans) or `0`, found `{other}`"),
+            ))
+        }
+    };
+    if selected && !labelled {
+        return Err(row.error(
+            ih,
+            "human",
+            "expected a human label: the draw selected this row, and a drawn row left \
+             unlabelled biases the estimate (label it, or make a new plan for the rows still \
+             unlabelled)"
+                .to_owned(),
+        ));
+    }
+    if !selected && labelled && probability.is_some_and(|p| p < 1.0) {
+        return Err(row.error(
+            ih,
+            "human",
+            "expected no human label: the draw did not select this row (a label chosen outside \
+             the draw biases the estimate; set its label_probability to 1 only if it was \
+             labelled before the plan)"
+                .to_owned(),
+        ));
+    }
+    Ok(())
+}
+
 /// Reads the labelled battles of `bytes`.
 ///
 /// # Errors
@@ -76,8 +163,10 @@ pub fn parse_labelled_battles(source: &str, bytes: &[u8]) -> Result<LabelledBatt
         col("judge")?,
         col("human")?,
     );
+    let optional = |name: &str| find_unique(source, &headers, name);
+    let (ip, is) = (optional("label_probability")?, optional("selected")?);
     let mut models = ModelIndex::default();
-    let mut battles = Vec::new();
+    let (mut battles, mut records) = (Vec::new(), Vec::new());
     for record in reader.records() {
         let record = record.map_err(|e| csv_error(source, &e))?;
         let row = Row::new(source, &record);
@@ -94,12 +183,22 @@ pub fn parse_labelled_battles(source: &str, bytes: &[u8]) -> Result<LabelledBatt
         } else {
             Some(label(&row, ih, "human")?)
         };
+        let probability = match ip {
+            Some(i) => Some(probability(&row, i, human.is_some(), ih)?),
+            None => None,
+        };
+        if let Some(i) = is {
+            check_selected(&row, i, ih, human.is_some(), probability)?;
+        }
         battles.push(LabelledBattle {
             a: models.id(a),
             b: models.id(b),
             judge: label(&row, ij, "judge")?,
             human,
+            probability,
+            line: row.line,
         });
+        records.push(record.iter().map(str::to_owned).collect());
     }
     if battles.is_empty() {
         return Err(Error::Insufficient(format!(
@@ -109,5 +208,7 @@ pub fn parse_labelled_battles(source: &str, bytes: &[u8]) -> Result<LabelledBatt
     Ok(LabelledBattles {
         models: models.names,
         battles,
+        header: headers.iter().map(str::to_owned).collect(),
+        records,
     })
 }

@@ -16,11 +16,18 @@
 //!   human one); [`ppi_report`]: the report of `tribunal stats ppi` (win rates, leaderboard).
 //! - [`label_budget`]: from a pilot, the width expected with n human labels with and without
 //!   the judge, and the n a target width needs.
+//! - [`label_plan`]: which battles to label next — a seeded draw that favours the battles whose
+//!   label would shrink the leaderboard's intervals most, each row's probability recorded;
+//!   [`active_inference`]: the estimates from labels drawn so (each weighted by 1/π).
+//! - [`weighted_logistic`]: the weighted logistic loss and its Newton solver that every fit
+//!   above minimises.
 //!
 //! Numbers equal ppi-python 0.2.3 (`ppi_mean_ci`, `ppi_logistic_ci`) on the same data
 //! (`tests/fixtures/make_ppi_reference.py`).
 
+pub mod active_inference;
 pub mod label_budget;
+pub mod label_plan;
 pub mod labelled_battles;
 pub mod power_tuning;
 pub mod ppi_bootstrap;
@@ -28,6 +35,7 @@ pub mod ppi_logistic;
 pub mod ppi_mean;
 pub mod ppi_ranks;
 pub mod ppi_report;
+mod weighted_logistic;
 
 #[cfg(test)]
 pub(crate) mod tests {

@@ -30,9 +30,10 @@
 
 use super::power_tuning::power_tuned_lambda;
 use super::ppi_mean::{check_lambda, check_sample, two_sided_z, Estimate};
+use super::weighted_logistic::{not_identified, SparseRows, WeightedLogistic};
 use crate::io::error::{Error, Result};
-use crate::math::linalg::{cholesky_solve, spd_inverse};
-use crate::math::logistic::{sigmoid, softplus};
+use crate::math::linalg::spd_inverse;
+use crate::math::logistic::sigmoid;
 use ndarray::{Array1, Array2, Axis};
 use serde::{Deserialize, Serialize};
 
@@ -74,52 +75,8 @@ struct Data<'a> {
     yu: &'a [f64],
     rows: SparseRows,
     rows_u: SparseRows,
-}
-
-/// A matrix as the non-zero entries of each row.
-struct SparseRows(Vec<Vec<(usize, f64)>>);
-
-impl SparseRows {
-    fn new(x: &Array2<f64>) -> Self {
-        Self(
-            x.outer_iter()
-                .map(|row| {
-                    row.iter()
-                        .enumerate()
-                        .filter(|(_, v)| **v != 0.0)
-                        .map(|(j, &v)| (j, v))
-                        .collect()
-                })
-                .collect(),
-        )
-    }
-
-    /// x_i · θ of each row.
-    fn dot(&self, theta: &Array1<f64>) -> Vec<f64> {
-        self.0
-            .iter()
-            .map(|row| row.iter().map(|&(j, v)| v * theta[j]).sum())
-            .collect()
-    }
-
-    /// Σ_i w_i x_i x_iᵀ (d × d).
-    fn gram(&self, w: &Array1<f64>, d: usize) -> Array2<f64> {
-        let (mut grad, mut gram) = (Array1::zeros(d), Array2::zeros((d, d)));
-        self.accumulate(&vec![0.0; w.len()], &w.to_vec(), &mut grad, &mut gram);
-        gram
-    }
-
-    /// Adds Σ_i r_i x_i to `grad` and Σ_i w_i x_i x_iᵀ to `hess`.
-    fn accumulate(&self, r: &[f64], w: &[f64], grad: &mut Array1<f64>, hess: &mut Array2<f64>) {
-        for ((row, &ri), &wi) in self.0.iter().zip(r).zip(w) {
-            for &(j, vj) in row {
-                grad[j] += ri * vj;
-                for &(k, vk) in row {
-                    hess[[j, k]] += wi * vj * vk;
-                }
-            }
-        }
-    }
+    /// The labelled rows, then the unlabelled ones.
+    all: SparseRows,
 }
 
 /// Gradients and inverse Hessian at an estimate.
@@ -130,131 +87,43 @@ struct Stats {
     inv_hessian: Array2<f64>,
 }
 
-fn not_identified(detail: &str) -> Error {
-    Error::Insufficient(format!(
-        "not identified: the prediction-powered logistic fit has no unique minimum: {detail} (too few human \
-         labels for some model, given how one-sided the judge's verdicts on it are, or a model \
-         in no battle)"
-    ))
-}
-
-/// The largest coefficient taken for a finite optimum: odds of e¹⁵ ≈ 3·10⁶ to 1 (2,600 Elo
-/// points). A fit that ends beyond it has run off along a direction where the loss keeps
-/// falling (the gradient vanishes there only numerically).
-const LARGEST_COEFFICIENT: f64 = 15.0;
-
-fn finite_optimum(theta: Array1<f64>) -> Result<Array1<f64>> {
-    if theta.iter().all(|v| v.abs() <= LARGEST_COEFFICIENT) {
-        Ok(theta)
-    } else {
-        Err(not_identified(
-            "the loss keeps falling as a coefficient grows",
-        ))
-    }
-}
-
 impl<'a> Data<'a> {
     fn new(
         (x, y, yhat): (&'a Array2<f64>, &'a [f64], &'a [f64]),
         (xu, yu): (&'a Array2<f64>, &'a [f64]),
     ) -> Self {
+        let (rows, rows_u) = (SparseRows::new(x), SparseRows::new(xu));
+        let all = rows.chain(&rows_u);
         Data {
             x,
             y,
             yhat,
             xu,
             yu,
-            rows: SparseRows::new(x),
-            rows_u: SparseRows::new(xu),
+            rows,
+            rows_u,
+            all,
         }
     }
 
-    /// The rectified loss at θ.
-    fn value(&self, theta: &Array1<f64>, lambda: f64) -> f64 {
-        let (n, big_n) = (self.y.len() as f64, self.yu.len() as f64);
-        let mut value = 0.0;
-        for (i, e) in self.rows.dot(theta).into_iter().enumerate() {
-            value += (-(self.y[i] - lambda * self.yhat[i]) * e + (1.0 - lambda) * softplus(e)) / n;
-        }
-        if lambda > 0.0 {
-            for (i, e) in self.rows_u.dot(theta).into_iter().enumerate() {
-                value += lambda * (-self.yu[i] * e + softplus(e)) / big_n;
-            }
-        }
-        value
-    }
-
-    /// The rectified loss's gradient and Hessian at θ.
-    fn derivatives(&self, theta: &Array1<f64>, lambda: f64) -> (Array1<f64>, Array2<f64>) {
-        let (n, big_n) = (self.y.len() as f64, self.yu.len() as f64);
-        let d = theta.len();
-        let (mut grad, mut hess) = (Array1::zeros(d), Array2::zeros((d, d)));
-        let (resid, curv): (Vec<f64>, Vec<f64>) = self
-            .rows
-            .dot(theta)
-            .into_iter()
-            .enumerate()
-            .map(|(i, e)| {
-                let s = sigmoid(e);
-                (
-                    (lambda * self.yhat[i] - self.y[i] + (1.0 - lambda) * s) / n,
-                    (1.0 - lambda) * s * (1.0 - s) / n,
-                )
-            })
-            .unzip();
-        self.rows.accumulate(&resid, &curv, &mut grad, &mut hess);
-        if lambda > 0.0 {
-            let (resid, curv): (Vec<f64>, Vec<f64>) = self
-                .rows_u
-                .dot(theta)
-                .into_iter()
-                .enumerate()
-                .map(|(i, e)| {
-                    let s = sigmoid(e);
-                    (
-                        lambda * (s - self.yu[i]) / big_n,
-                        lambda * s * (1.0 - s) / big_n,
-                    )
-                })
-                .unzip();
-            self.rows_u.accumulate(&resid, &curv, &mut grad, &mut hess);
-        }
-        (grad, hess)
-    }
-
-    /// θ̂_λ by Newton's method with backtracking.
+    /// θ̂_λ: the rectified loss as a [`WeightedLogistic`] (labelled rows first), minimised from
+    /// `start` (`None`: 0).
     fn solve(&self, lambda: f64, start: Option<&Array1<f64>>) -> Result<Array1<f64>> {
-        let d = self.x.ncols();
-        let mut theta = start.cloned().unwrap_or_else(|| Array1::zeros(d));
-        for _ in 0..200 {
-            let value = self.value(&theta, lambda);
-            let (grad, hess) = self.derivatives(&theta, lambda);
-            if grad.iter().all(|g| g.abs() < 1e-13) {
-                return finite_optimum(theta);
-            }
-            let step = cholesky_solve(&hess, &grad)
-                .ok_or_else(|| not_identified("its Hessian is singular"))?;
-            let mut t = 1.0;
-            loop {
-                let next = &theta - &(&step * t);
-                if self.value(&next, lambda) <= value - 1e-4 * t * grad.dot(&step) || t < 1e-10 {
-                    theta = next;
-                    break;
-                }
-                t /= 2.0;
-            }
-            if theta.iter().any(|v| v.abs() > 40.0 || !v.is_finite()) {
-                return Err(not_identified(
-                    "the loss keeps falling as a coefficient grows",
-                ));
-            }
-            if step.iter().all(|s| (s * t).abs() < 1e-12) {
-                return finite_optimum(theta);
-            }
+        let (n, big_n) = (self.y.len() as f64, self.yu.len() as f64);
+        let c = (self.y.iter().map(|_| (1.0 - lambda) / n))
+            .chain(self.yu.iter().map(|_| lambda / big_n))
+            .collect();
+        let b = (self.y.iter().zip(self.yhat))
+            .map(|(y, h)| (y - lambda * h) / n)
+            .chain(self.yu.iter().map(|u| lambda * u / big_n))
+            .collect();
+        WeightedLogistic {
+            rows: &self.all,
+            c,
+            b,
+            d: self.x.ncols(),
         }
-        Err(not_identified(
-            "Newton's method did not converge in 200 steps",
-        ))
+        .solve(start)
     }
 
     /// Gradients and inverse Hessian at θ (the Hessian over all rows, or the labelled ones).
@@ -267,13 +136,13 @@ impl<'a> Data<'a> {
         let grads_hat = self.x * &scale(&(&mu - &Array1::from(self.yhat.to_vec())));
         let (hessian, grads_unlabelled) = if use_unlabelled {
             let total = (n + big_n) as f64;
-            let h = (self.rows_u.gram(&mu_u.mapv(|m| m * (1.0 - m)), d)
-                + self.rows.gram(&mu.mapv(|m| m * (1.0 - m)), d))
+            let h = (self.rows_u.gram(&mu_u.mapv(|m| m * (1.0 - m)).to_vec(), d)
+                + self.rows.gram(&mu.mapv(|m| m * (1.0 - m)).to_vec(), d))
                 / total;
             let gu = self.xu * &scale(&(&mu_u - &Array1::from(self.yu.to_vec())));
             (h, gu)
         } else {
-            let h = self.rows.gram(&mu.mapv(|m| m * (1.0 - m)), d) / n as f64;
+            let h = self.rows.gram(&mu.mapv(|m| m * (1.0 - m)).to_vec(), d) / n as f64;
             (h, Array2::zeros(self.xu.raw_dim()))
         };
         let inv_hessian =

@@ -13,7 +13,9 @@
 //! [`Error::InvalidParam`] for α outside (0, 1), λ outside [0, 1] or a reference model the file
 //! does not have.
 
+use super::active_inference::{active_logistic, active_mean, Drawn};
 use super::label_budget::{label_budget, LabelBudget};
+use super::label_plan::{label_plan, LabelPlan, LabelPlanParams};
 use super::labelled_battles::{parse_labelled_battles, LabelledBattle, LabelledBattles};
 use super::ppi_bootstrap::{bootstrap_logistic, bootstrap_mean, Resampling};
 use super::ppi_logistic::{ppi_logistic, PpiLogistic};
@@ -48,6 +50,10 @@ pub struct PpiParams {
     /// 95 % intervals covered 64 % of the time at 2–4 labels, 85 % at 5–9, 90–93 % at 10–19.
     #[serde(default = "default_min_labels")]
     pub min_labels: usize,
+    /// Which battles to label next: a seeded draw of about `labels` of them, more likely where
+    /// a label shrinks the leaderboard's intervals most; `None`: no plan.
+    #[serde(default)]
+    pub plan: Option<LabelPlanParams>,
 }
 
 fn default_min_labels() -> usize {
@@ -66,6 +72,7 @@ impl Default for PpiParams {
             target_width: None,
             bootstrap: Some(Resampling::default()),
             min_labels: default_min_labels(),
+            plan: None,
         }
     }
 }
@@ -135,6 +142,9 @@ pub struct PpiReport {
     pub win_rates: Vec<PpiWinRate>,
     /// `None` when not identified (see `warnings`).
     pub leaderboard: Option<PpiLeaderboard>,
+    /// The battles to label next, when the settings ask for a plan.
+    #[serde(default)]
+    pub plan: Option<LabelPlan>,
     pub notes: Vec<String>,
     pub warnings: Vec<String>,
 }
@@ -192,6 +202,9 @@ impl PpiParams {
         if let Some(resampling) = &self.bootstrap {
             resampling.at_level(self.alpha)?;
         }
+        if let Some(plan) = &self.plan {
+            plan.validate()?;
+        }
         if self.min_labels < 2 {
             return Err(Error::param(
                 "min_labels",
@@ -220,8 +233,10 @@ impl PpiParams {
         let n_labelled = data.battles.iter().filter(|b| b.human.is_some()).count();
         let mut warnings = Vec::new();
         let mut win_rates = Vec::new();
+        let drawn = data.drawn();
         for (m, model) in data.models.iter().enumerate() {
             let (mut y, mut yhat, mut yu) = (Vec::new(), Vec::new(), Vec::new());
+            let (mut judge, mut human, mut probability) = (Vec::new(), Vec::new(), Vec::new());
             for b in data.battles.iter().filter(|b| b.a == m || b.b == m) {
                 let own = |v: f64| if b.a == m { v } else { 1.0 - v };
                 match b.human {
@@ -231,6 +246,9 @@ impl PpiParams {
                     }
                     None => yu.push(own(b.judge)),
                 }
+                judge.push(own(b.judge));
+                human.push(b.human.map(own));
+                probability.push(b.probability.unwrap_or(1.0));
             }
             let fit = if y.len() < self.min_labels {
                 Err(Error::Insufficient(format!(
@@ -239,6 +257,13 @@ impl PpiParams {
                     y.len(),
                     self.min_labels
                 )))
+            } else if drawn {
+                let rows = Drawn {
+                    judge: &judge,
+                    human: &human,
+                    probability: &probability,
+                };
+                active_mean(rows, self.lambda, self.alpha)
             } else {
                 ppi_mean(&y, &yhat, &yu, self.lambda, self.alpha)
             };
@@ -247,7 +272,8 @@ impl PpiParams {
                 Err(e @ Error::Insufficient(_)) => (None, Some(e.to_string())),
                 Err(e) => return Err(e),
             };
-            let bootstrap = match (&estimate, self.bootstrap) {
+            // The bootstrap and the budget resample and plan uniform draws: not a drawn file's.
+            let bootstrap = match (&estimate, self.bootstrap.filter(|_| !drawn)) {
                 (Some(e), Some(resampling)) => Some(bootstrap_mean(
                     (&y, &yhat, &yu),
                     e.lambda,
@@ -261,7 +287,7 @@ impl PpiParams {
                 .map(|k| 25usize << k)
                 .take_while(|&n| n < items)
                 .collect();
-            let budget = match (&estimate, planned.is_empty()) {
+            let budget = match (&estimate, planned.is_empty() || drawn) {
                 (Some(_), false) => Some(label_budget(
                     (&y, &yhat, &yu),
                     self.alpha,
@@ -305,6 +331,32 @@ impl PpiParams {
             }
             Err(e) => return Err(e),
         };
+        let plan = match &self.plan {
+            Some(params) => match label_plan(&data, leaderboard.as_ref(), params) {
+                Ok(plan) => Some(plan),
+                Err(e @ Error::Insufficient(_)) => {
+                    warnings.push(format!("no label plan: {e}"));
+                    None
+                }
+                Err(e) => return Err(e),
+            },
+            None => None,
+        };
+        let mut notes = vec![
+            "The judge-only estimates treat the judge's labels as the truth: they carry no \
+             coverage guarantee for the human quantity. The prediction-powered ones do \
+             (asymptotically), whatever the judge's bias."
+                .to_owned(),
+        ];
+        if drawn {
+            notes.push(
+                "The human labels were drawn with the probabilities of `label_probability`: \
+                 each is weighted by the inverse of its probability (active inference), and \
+                 the intervals are the asymptotic ones (no bootstrap or label budget, which \
+                 assume uniformly drawn labels)."
+                    .to_owned(),
+            );
+        }
         Ok(PpiReport {
             statistic: "ppi".to_owned(),
             source: source.to_owned(),
@@ -313,12 +365,8 @@ impl PpiParams {
             n_labelled,
             win_rates,
             leaderboard,
-            notes: vec![
-                "The judge-only estimates treat the judge's labels as the truth: they carry no \
-                 coverage guarantee for the human quantity. The prediction-powered ones do \
-                 (asymptotically), whatever the judge's bias."
-                    .to_owned(),
-            ],
+            plan,
+            notes,
             warnings,
         })
     }
@@ -361,7 +409,21 @@ impl PpiParams {
         let yhat: Vec<f64> = labelled.iter().map(|b| b.judge).collect();
         let yu: Vec<f64> = unlabelled.iter().map(|b| b.judge).collect();
         let (x, xu) = (design(&labelled), design(&unlabelled));
-        let fit: PpiLogistic = ppi_logistic((&x, &y, &yhat), (&xu, &yu), self.lambda, self.alpha)?;
+        let drawn = data.drawn();
+        let fit: PpiLogistic = if drawn {
+            let all: Vec<&LabelledBattle> = data.battles.iter().collect();
+            let judge: Vec<f64> = all.iter().map(|b| b.judge).collect();
+            let human: Vec<Option<f64>> = all.iter().map(|b| b.human).collect();
+            let probability: Vec<f64> = all.iter().map(|b| b.probability.unwrap_or(1.0)).collect();
+            let rows = Drawn {
+                judge: &judge,
+                human: &human,
+                probability: &probability,
+            };
+            active_logistic(&design(&all), rows, self.lambda, self.alpha)?
+        } else {
+            ppi_logistic((&x, &y, &yhat), (&xu, &yu), self.lambda, self.alpha)?
+        };
         // The rectifier learns each model's judge bias from its human labels: where those alone
         // do not identify the fit (a model's few labels all one way), its variance is
         // underestimated and the judge fills the gap unchecked. The LLMFAO study: such fits
@@ -392,7 +454,7 @@ impl PpiParams {
                 few.join(", ")
             ));
         }
-        let bootstrap = match self.bootstrap {
+        let bootstrap = match self.bootstrap.filter(|_| !drawn) {
             Some(resampling) => {
                 let intervals = bootstrap_logistic(
                     (&x, &y, &yhat),

@@ -143,6 +143,8 @@ enum Output {
     Votes(PathBuf),
     /// The escalated pairs as a judge items CSV (`--escalate-out`).
     Escalated(PathBuf),
+    /// The battles to label next, as the input's rows with the plan's columns (`--plan-out`).
+    LabelPlan(PathBuf),
 }
 
 impl Output {
@@ -167,6 +169,13 @@ impl Output {
                 (path, csv)
             }
             (Self::Escalated(path), Report::Programs(p)) => (path, p.escalated_items_csv.clone()),
+            (Self::LabelPlan(path), Report::Ppi(p)) => match &p.plan {
+                Some(plan) => (path, plan.csv.clone()),
+                None => anyhow::bail!(
+                    "no label plan to write to {}: see the report's warnings",
+                    path.display()
+                ),
+            },
             _ => anyhow::bail!("this report has no such output"),
         };
         std::fs::write(path, text).with_context(|| format!("writing {}", path.display()))

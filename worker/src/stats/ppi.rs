@@ -1,12 +1,14 @@
 //! `tribunal stats ppi`: prediction-powered win rates and Bradley–Terry leaderboard from a
 //! labelled-battles CSV (the judge's label on every battle, human labels on some), each beside
 //! the human-only and judge-only estimates, with the power-tuned λ, a seeded bootstrap and the
-//! leaderboard's simultaneous rank sets.
+//! leaderboard's simultaneous rank sets; and, with `--plan-labels`, which battles to label next
+//! (`--plan-out`: the file with each row's `label_probability`, `selected` and `priority`).
 
-use super::{add_input, Planned};
+use super::{add_input, Output, Planned};
 use clap::Args;
 use std::path::PathBuf;
 use tribunal::analysis::{Analysis, Inputs};
+use tribunal::ppi::label_plan::LabelPlanParams;
 use tribunal::ppi::ppi_bootstrap::Resampling;
 use tribunal::ppi::ppi_report::PpiParams;
 
@@ -36,9 +38,21 @@ pub struct PpiArgs {
     /// The fewest human labels a win rate is reported from (at least 2).
     #[arg(long, default_value_t = PpiParams::default().min_labels)]
     min_labels: usize,
-    /// Seed of the bootstrap (recorded in the report's settings).
+    /// Seed of the bootstrap and of the label plan's draw (recorded in the report's settings).
     #[arg(long, default_value_t = Resampling::default().seed)]
     seed: u64,
+    /// Plan this many more human labels: a seeded draw of the unlabelled battles, more likely
+    /// where a label would shrink the leaderboard's intervals most (the report's `plan`).
+    #[arg(long)]
+    plan_labels: Option<usize>,
+    /// The share of the planned labels spread uniformly over the unlabelled battles, in (0, 1]
+    /// (1: a uniform draw).
+    #[arg(long, default_value_t = LabelPlanParams::default().uniform_share)]
+    plan_uniform_share: f64,
+    /// Write the plan here: the input's rows and columns with `label_probability`, `selected`
+    /// (label these) and `priority`; give it back labelled to `tribunal stats ppi`.
+    #[arg(long, requires = "plan_labels")]
+    plan_out: Option<PathBuf>,
 }
 
 pub fn plan(args: PpiArgs) -> anyhow::Result<Planned> {
@@ -54,6 +68,13 @@ pub fn plan(args: PpiArgs) -> anyhow::Result<Planned> {
             seed: args.seed,
         }),
         min_labels: args.min_labels,
+        plan: args.plan_labels.map(|labels| LabelPlanParams {
+            labels,
+            uniform_share: args.plan_uniform_share,
+            seed: args.seed,
+        }),
     };
-    Ok(Planned::new(Analysis::Ppi(params), inputs))
+    let mut planned = Planned::new(Analysis::Ppi(params), inputs);
+    planned.outputs.extend(args.plan_out.map(Output::LabelPlan));
+    Ok(planned)
 }
