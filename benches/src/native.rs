@@ -9,6 +9,9 @@
 //!   timed on `tests/data/llmfao/pairs.csv` (run from the repository root).
 //! - `bench-native ppi-study FILE REPETITIONS SEED`: the LLMFAO prediction-powered study
 //!   ([`tribunal_benches::ppi_study`]) at 5, 10 and 25 % of the crowd's labels, as JSON.
+//! - `bench-native ppi-active FILE PILOT PLANNED REPETITIONS SEED`: active labelling against
+//!   uniform on the same file ([`tribunal_benches::ppi_study::ppi_active_study`]): a uniform
+//!   pilot of PILOT of the battles, PLANNED more drawn by the plan each way, as JSON.
 //! - `bench-native ppi-time ROUNDS FILE...`: times the prediction-powered report of each
 //!   labelled-battles file ([`ppi_report`]) without and with a 1000-round bootstrap, and
 //!   the leaderboard's tuned λ (the Python reference's bootstrap holds it).
@@ -258,6 +261,7 @@ fn main() -> Res<()> {
     let args: Vec<String> = std::env::args().skip(1).collect();
     let usage = "usage: bench-native data DIR | bench-native time DIR BATTLES.csv ROUNDS \
                  SLOW_ROUNDS | bench-native ppi-study LABELLED_BATTLES.csv REPETITIONS SEED | \
+                 bench-native ppi-active LABELLED_BATTLES.csv PILOT PLANNED REPETITIONS SEED | \
                  bench-native ppi-time ROUNDS LABELLED_BATTLES.csv...";
     match args.iter().map(String::as_str).collect::<Vec<_>>()[..] {
         ["data", dir] => write_data(Path::new(dir)),
@@ -275,6 +279,17 @@ fn main() -> Res<()> {
             let study = tribunal_benches::ppi_study::ppi_study(
                 &bytes,
                 &[0.05, 0.10, 0.25],
+                reps.parse()?,
+                seed.parse()?,
+            )?;
+            println!("{study}");
+            Ok(())
+        }
+        ["ppi-active", file, pilot, planned, reps, seed] => {
+            let bytes = std::fs::read(file)?;
+            let study = tribunal_benches::ppi_study::ppi_active_study(
+                &bytes,
+                (pilot.parse()?, planned.parse()?),
                 reps.parse()?,
                 seed.parse()?,
             )?;

@@ -20,6 +20,7 @@ use rand::{Rng, SeedableRng};
 use rand_chacha::ChaCha8Rng;
 use serde_json::{json, Value};
 use std::collections::BTreeMap;
+use tribunal::ppi::label_plan::LabelPlanParams;
 use tribunal::ppi::labelled_battles::{parse_labelled_battles, LabelledBattles};
 use tribunal::ppi::ppi_ranks::RankSet;
 use tribunal::ppi::ppi_report::{PpiParams, PpiRating, PpiReport};
@@ -28,17 +29,18 @@ use tribunal::Error;
 /// Win rates tallied apart by their human labels: at least 2, 5, 10, 20, 40.
 const BUCKETS: [usize; 5] = [2, 5, 10, 20, 40];
 
-/// The battles as a CSV, the human label kept where `keep` says (always the judge's).
+/// The battles as a CSV (`row`: each battle's index), the human label kept where `keep` says
+/// (always the judge's).
 fn to_csv(data: &LabelledBattles, keep: &[bool]) -> String {
-    let mut csv = String::from("model_a,model_b,judge,human\n");
-    for (b, &kept) in data.battles.iter().zip(keep) {
+    let mut csv = String::from("row,model_a,model_b,judge,human\n");
+    for (i, (b, &kept)) in data.battles.iter().zip(keep).enumerate() {
         let human = match (kept, b.human) {
             (true, Some(h)) => h.to_string(),
             _ => String::new(),
         };
         let quote = |s: &str| format!("\"{}\"", s.replace('"', "\"\""));
         csv.push_str(&format!(
-            "{},{},{},{human}\n",
+            "{i},{},{},{},{human}\n",
             quote(&data.models[b.a]),
             quote(&data.models[b.b]),
             b.judge
@@ -181,6 +183,23 @@ fn truth(data: &LabelledBattles, params: &PpiParams) -> Result<Truth, Error> {
     Ok((ranks, rates))
 }
 
+/// `kept` of `n` battles drawn uniformly without replacement, from ChaCha8 stream `r` of
+/// `seed`.
+fn uniform_sample(n: usize, kept: usize, seed: u64, r: usize) -> Vec<bool> {
+    let mut rng = ChaCha8Rng::seed_from_u64(seed);
+    rng.set_stream(r as u64);
+    let mut order: Vec<usize> = (0..n).collect();
+    for i in 0..kept {
+        let j = rng.random_range(i..n);
+        order.swap(i, j);
+    }
+    let mut keep = vec![false; n];
+    for &i in &order[..kept] {
+        keep[i] = true;
+    }
+    keep
+}
+
 /// The study: for each fraction, `reps` repetitions from `seed`. Returns the tallies as JSON.
 ///
 /// # Errors
@@ -214,17 +233,7 @@ pub fn ppi_study(bytes: &[u8], fractions: &[f64], reps: usize, seed: u64) -> Res
         let mut lambdas = 0.0;
         let mut by_labels: Vec<RateTally> = BUCKETS.iter().map(|_| RateTally::default()).collect();
         for r in 0..reps {
-            let mut rng = ChaCha8Rng::seed_from_u64(seed);
-            rng.set_stream(r as u64);
-            let mut order: Vec<usize> = (0..n).collect();
-            for i in 0..kept {
-                let j = rng.random_range(i..n);
-                order.swap(i, j);
-            }
-            let mut keep = vec![false; n];
-            for &i in &order[..kept] {
-                keep[i] = true;
-            }
+            let keep = uniform_sample(n, kept, seed, r);
             let report: PpiReport = params.fit("sample.csv", to_csv(&data, &keep).as_bytes())?;
             for w in &report.win_rates {
                 if let Some(e) = &w.estimate {
@@ -277,5 +286,121 @@ pub fn ppi_study(bytes: &[u8], fractions: &[f64], reps: usize, seed: u64) -> Res
         "seed": seed,
         "alpha": params.alpha,
         "results": results,
+    }))
+}
+
+/// The plan's file with the crowd's label filled in on the battles it selected, as the
+/// annotators would return it.
+fn returned(data: &LabelledBattles, plan_csv: &str) -> Result<String, Error> {
+    let bad = |e: csv::Error| Error::Insufficient(format!("reading the plan: {e}"));
+    let mut reader = csv::Reader::from_reader(plan_csv.as_bytes());
+    let header = reader.headers().map_err(bad)?.clone();
+    let at = |name: &str| {
+        header
+            .iter()
+            .position(|h| h == name)
+            .ok_or_else(|| Error::Insufficient(format!("the plan has no `{name}` column")))
+    };
+    let (row, human, selected) = (at("row")?, at("human")?, at("selected")?);
+    let mut out = csv::Writer::from_writer(Vec::new());
+    out.write_record(&header).map_err(bad)?;
+    for record in reader.records() {
+        let mut fields: Vec<String> = record.map_err(bad)?.iter().map(str::to_owned).collect();
+        if fields[selected] == "1" {
+            let i: usize = fields[row].parse().unwrap_or(usize::MAX);
+            let label = data.battles.get(i).and_then(|b| b.human);
+            fields[human] = label.map_or_else(String::new, |h| h.to_string());
+        }
+        out.write_record(&fields).map_err(bad)?;
+    }
+    let bytes = out
+        .into_inner()
+        .map_err(|e| Error::Insufficient(e.to_string()))?;
+    String::from_utf8(bytes).map_err(|e| Error::Insufficient(e.to_string()))
+}
+
+/// Active labelling against uniform on LLMFAO: each repetition keeps the crowd label of a
+/// uniform pilot (`pilot` of the battles), plans `planned` more labels twice from the same
+/// pilot — actively (the default uniform share, 0.2) and uniformly (share 1: every unlabelled
+/// battle at the same probability, the same expected budget) — fills the crowd's labels in on
+/// the selected battles, and tallies the prediction-powered leaderboard of each returned file
+/// against the full-crowd one. Plan r uses seed r; the pilot, stream r of `seed`.
+///
+/// # Errors
+/// As [`ppi_study`].
+pub fn ppi_active_study(
+    bytes: &[u8],
+    (pilot, planned): (f64, f64),
+    reps: usize,
+    seed: u64,
+) -> Result<Value, Error> {
+    let data = parse_labelled_battles("llmfao-full.csv", bytes)?;
+    if data.battles.iter().any(|b| b.human.is_none()) {
+        return Err(Error::Insufficient(
+            "the study needs a crowd label on every battle".into(),
+        ));
+    }
+    let params = PpiParams {
+        bootstrap: None,
+        ..PpiParams::default()
+    };
+    let (elo, _) = truth(&data, &params)?;
+    let n = data.battles.len();
+    let kept = ((pilot * n as f64).round() as usize).clamp(2, n - 1);
+    let labels = ((planned * n as f64).round() as usize).max(1);
+    let arms = [
+        ("active", LabelPlanParams::default().uniform_share),
+        ("uniform", 1.0),
+    ];
+    let mut tallies: Vec<(Tally, usize)> = arms.iter().map(|_| (Tally::default(), 0)).collect();
+    for r in 0..reps {
+        let keep = uniform_sample(n, kept, seed, r);
+        let file = to_csv(&data, &keep);
+        for ((_, share), (tally, drawn)) in arms.iter().zip(&mut tallies) {
+            let planning = PpiParams {
+                plan: Some(LabelPlanParams {
+                    labels,
+                    uniform_share: *share,
+                    seed: r as u64,
+                }),
+                ..params.clone()
+            };
+            let Some(plan) = planning.fit("pilot.csv", file.as_bytes())?.plan else {
+                continue;
+            };
+            *drawn += plan.selected;
+            let back = returned(&data, &plan.csv)?;
+            let report = params.fit("returned.csv", back.as_bytes())?;
+            if let Some(board) = &report.leaderboard {
+                if let Some(rows) = rows(&board.ratings, |r| {
+                    Some(([r.ppi.lower, r.ppi.upper], Some(r.ranks)))
+                }) {
+                    tally.add(&elo, &rows);
+                }
+            }
+        }
+    }
+    let results: serde_json::Map<String, Value> = arms
+        .iter()
+        .zip(&tallies)
+        .map(|((name, share), (tally, drawn))| {
+            (
+                (*name).to_owned(),
+                json!({
+                    "uniform_share": share,
+                    "mean_labels_drawn": *drawn as f64 / reps as f64,
+                    "leaderboard": tally.summary(reps),
+                }),
+            )
+        })
+        .collect();
+    Ok(json!({
+        "battles": n,
+        "models": data.models.len(),
+        "pilot_labels": kept,
+        "planned_labels": labels,
+        "repetitions": reps,
+        "seed": seed,
+        "arms": results,
     }))
 }

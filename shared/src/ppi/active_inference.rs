@@ -12,10 +12,11 @@
 //! where the judge is least sure does not bias the estimate. The logistic (Bradley–Terry) fit
 //! minimises the same weighted loss, Σ_i λ(1 − w_i) ℓ(f_i, x_iᵀθ) + w_i ℓ(y_i, x_iᵀθ) (a
 //! [`WeightedLogistic`] with c_i = λ + w_i(1 − λ) ≥ 0), with covariance H⁻¹ Var₀(ψ) H⁻¹ / N,
-//! ψ_i the rows' gradients and H = Σ σ'(x_iᵀθ) x_i x_iᵀ / N, its expectation under the draw.
+//! ψ_i the rows' gradients and H = Σ c_i σ'(x_iᵀθ) x_i x_iᵀ / N the loss's Hessian.
 //! λ is tuned to minimise the trace of that covariance (ψ = λA + B: λ = −tr(H⁻¹(C_AB + C_BA)H⁻¹)
-//! / 2 tr(H⁻¹C_AA H⁻¹), clipped to [0, 1]), at the λ = 1 estimate and once more at the tuned
-//! one, as [`super::ppi_logistic`] does. Beside it: the human labels alone (λ = 0, the
+//! / 2 tr(H⁻¹C_AA H⁻¹), clipped to [0, 1]) at the human labels' estimate (λ = 0) and once more
+//! at the tuned one; where the loss of a λ has no minimum (a label drawn with a small π
+//! weighs a target far outside [0, 1]), λ is halved until it has one. Beside it: the human labels alone (λ = 0, the
 //! Horvitz–Thompson estimate) and the judge alone (no coverage guarantee).
 //!
 //! With every π_i = 1 for labelled rows the estimate is the exact mean over the labelled rows
@@ -176,13 +177,15 @@ impl ActiveFit<'_> {
         .solve(None)
     }
 
-    /// H⁻¹ at θ: Σ σ'(x_iᵀθ) x_i x_iᵀ / N over every row.
-    fn inv_hessian(&self, theta: &Array1<f64>) -> Result<Array2<f64>> {
+    /// H⁻¹ at θ: the loss's own Hessian Σ c_i σ'(x_iᵀθ) x_i x_iᵀ / N, c_i = λ + w_i(1 − λ)
+    /// (the judge-only fit: c_i = 1). At λ = 0 it reads the labelled rows alone, so a fit the
+    /// human labels alone do not pin down is singular here, not given a narrow interval.
+    fn inv_hessian(&self, theta: &Array1<f64>, lambda: f64) -> Result<Array2<f64>> {
         let big_n = self.judge.len() as f64;
-        let curv: Vec<f64> = (self.rows.dot(theta).into_iter())
-            .map(|e| {
+        let curv: Vec<f64> = (self.rows.dot(theta).into_iter().zip(&self.w))
+            .map(|(e, w)| {
                 let s = sigmoid(e);
-                s * (1.0 - s)
+                (lambda + w * (1.0 - lambda)) * s * (1.0 - s)
             })
             .collect();
         spd_inverse(&(self.rows.gram(&curv, self.d) / big_n))
@@ -213,7 +216,7 @@ impl ActiveFit<'_> {
     /// θ̂_λ with its sandwich covariance.
     fn fit(&self, lambda: f64) -> Result<Fitted> {
         let theta = self.theta(lambda)?;
-        let inv_h = self.inv_hessian(&theta)?;
+        let inv_h = self.inv_hessian(&theta, lambda)?;
         let (a, b) = self.gradient_parts(&theta);
         let psi = a * lambda + b;
         Ok(Fitted {
@@ -226,9 +229,24 @@ impl ActiveFit<'_> {
     /// λ tuned at θ̂_λ.
     fn tuned_at(&self, lambda: f64) -> Result<f64> {
         let theta = self.theta(lambda)?;
-        let inv_h = self.inv_hessian(&theta)?;
+        let inv_h = self.inv_hessian(&theta, lambda)?;
         let (a, b) = self.gradient_parts(&theta);
         Ok(tuned_lambda(&a, &b, &inv_h))
+    }
+
+    /// The tuned fit: λ tuned at the human labels' estimate (λ = 0: at λ = 1 a label drawn
+    /// with a small π makes a target far outside [0, 1], and the loss can fall without end),
+    /// then at the fit of that λ; where a λ's loss has no minimum, half of it, down to 0.
+    fn tuned(&self) -> Result<(f64, Fitted)> {
+        let first = self.tuned_at(0.0)?;
+        let mut lambda = self.tuned_at(first).unwrap_or(first);
+        loop {
+            match self.fit(lambda) {
+                Ok(fitted) => return Ok((lambda, fitted)),
+                Err(e) if lambda < 1e-3 => return Err(e),
+                Err(_) => lambda /= 2.0,
+            }
+        }
     }
 
     /// The judge's labels on every row as if they were the truth.
@@ -237,7 +255,7 @@ impl ActiveFit<'_> {
         let c = vec![1.0 / big_n; self.judge.len()];
         let b = self.judge.iter().map(|f| f / big_n).collect();
         let theta = self.solve(c, b)?;
-        let inv_h = self.inv_hessian(&theta)?;
+        let inv_h = self.inv_hessian(&theta, 1.0)?;
         let s: Vec<f64> = self.rows.dot(&theta).into_iter().map(sigmoid).collect();
         let r: Vec<f64> = s.iter().zip(self.judge).map(|(s, f)| s - f).collect();
         let psi = self.rows.scaled(&r, self.d);
@@ -284,14 +302,10 @@ pub fn active_logistic(
         w,
         y,
     };
-    let lambda = match lambda {
-        Some(l) => l,
-        None => {
-            let first = fit.tuned_at(1.0)?;
-            fit.tuned_at(first)?
-        }
+    let (lambda, ppi) = match lambda {
+        Some(l) => (l, fit.fit(l)?),
+        None => fit.tuned()?,
     };
-    let ppi = fit.fit(lambda)?;
     let mut notes = Vec::new();
     let mut beside = |result: Result<Fitted>, what: &str| match result {
         Ok(fitted) => Some(fitted),

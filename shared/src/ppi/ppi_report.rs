@@ -449,9 +449,14 @@ impl PpiParams {
         if !few.is_empty() {
             warnings.push(format!(
                 "the leaderboard intervals of {} models rest on fewer than {FEW_LABELS} human \
-                 labels each ({}): read them as approximate, beside the bootstrap's",
+                 labels each ({}): read them as approximate{}",
                 few.len(),
-                few.join(", ")
+                few.join(", "),
+                if self.bootstrap.is_some() && !drawn {
+                    ", beside the bootstrap's"
+                } else {
+                    ""
+                }
             ));
         }
         let bootstrap = match self.bootstrap.filter(|_| !drawn) {
