@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # The prediction-powered benchmarks (issue 23), in one run: the LLMFAO study (how often the
 # PPI leaderboard's and win rates' intervals cover the full-crowd values when 5, 10 or 25 % of
-# the crowd's labels are kept, against the same labels alone), and the speed of the PPI
+# the crowd's labels are kept, against the same labels alone; and active labelling against
+# uniform labelling from the same pilot at the same budget), and the speed of the PPI
 # Bradley–Terry report with and without a 1000-round bootstrap: native, WASM in headless
 # Chromium, and ppi-python on the same files. Prints the Markdown tables of BENCHMARKS.md.
 # Usage: bash benches/ppi.sh
@@ -30,6 +31,12 @@ files=(tests/fixtures/ppi-llmfao-ten-models.csv "$out/ppi-llmfao-25.csv")
 
 "$target/release/bench-native" ppi-study "$out/ppi-llmfao-crowd.csv" "${PPI_REPS:-500}" 20261126 \
   > "$out/ppi-study.json"
+: > "$out/ppi-active.jsonl"
+for design in "0.10 0.15" "0.15 0.10" "0.25 0.25"; do
+  # shellcheck disable=SC2086 # two numbers: the pilot's fraction and the plan's
+  "$target/release/bench-native" ppi-active "$out/ppi-llmfao-crowd.csv" $design "${PPI_REPS:-500}" \
+    20261126 >> "$out/ppi-active.jsonl"
+done
 "$target/release/bench-native" ppi-time "$rounds" "${files[@]}" > "$out/ppi-native.json"
 node benches/ppi_wasm.mjs "$out/pkg" "$rounds" "${files[@]}" > "$out/ppi-wasm.json"
 specs=$(python3 -c 'import json, sys; r = json.load(open(sys.argv[1]))

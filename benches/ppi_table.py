@@ -55,6 +55,26 @@ def study(out):
         print(f"| {label} | {n} | {pct(hits / n if n else None)} |")
 
 
+def active(out):
+    runs = [json.loads(line) for line in (out / "ppi-active.jsonl").read_text().splitlines() if line]
+    print(f"\nActive labelling against uniform, {runs[0]['repetitions']} repetitions per design "
+          f"(seed {runs[0]['seed']}): a uniform pilot, then a plan drawn each way from it; "
+          "the prediction-powered leaderboard of the returned file against the full crowd's\n")
+    print("| pilot + planned labels | arm | labels drawn (mean) | leaderboard identified | per-model coverage "
+          "| mean width, Elo | rank sets hold every true rank | width ÷ uniform |")
+    print("|---|---|---|---|---|---|---|---|")
+    for r in runs:
+        uniform = r["arms"]["uniform"]["leaderboard"]["mean_width_elo"]
+        for name in ("active", "uniform"):
+            a = r["arms"][name]
+            b = a["leaderboard"]
+            ratio = b["mean_width_elo"] / uniform if b["mean_width_elo"] and uniform else None
+            print(f"| {r['pilot_labels']} + {r['planned_labels']} | {name} (uniform share {a['uniform_share']}) "
+                  f"| {a['mean_labels_drawn']:.1f} | {pct(b['identified'])} | {pct(b['coverage'])} "
+                  f"| {num(b['mean_width_elo'])} | {pct(b['rank_sets_hold_every_true_rank'])} "
+                  f"| {num(ratio, 3)} |")
+
+
 def speed(out):
     native = json.loads((out / "ppi-native.json").read_text())
     wasm = json.loads((out / "ppi-wasm.json").read_text())
@@ -74,4 +94,5 @@ def speed(out):
 if __name__ == "__main__":
     out = pathlib.Path(sys.argv[1])
     study(out)
+    active(out)
     speed(out)
