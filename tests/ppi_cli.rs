@@ -484,3 +484,74 @@ fn a_label_plan_is_written_and_read_back_labelled() {
         "{stderr}"
     );
 }
+
+/// `--cross-fit-folds 5`: the judge's labels are replaced by BTL heads on the `embedding`
+/// column, cross-fitted on the human labels — recorded in the settings, said in the notes; the
+/// judge-only estimate (now the heads') moves towards the humans', the human-only one does not
+/// move; a file without embeddings is refused, saying what is missing.
+#[test]
+fn a_cross_fitted_head_replaces_the_judge_and_a_file_without_embeddings_is_refused() {
+    let dir = temp_dir("ppi-cross-fit");
+    // 400 battles of two models, 100 labelled: the judge's p(A) = σ(z/2), the humans'
+    // outcome 1 when σ(2z) exceeds a deterministic uniform, the embedding z and a wave.
+    let sigmoid = |x: f64| 1.0 / (1.0 + (-x).exp());
+    let mut csv = String::from("model_a,model_b,judge,human,embedding\n");
+    for i in 0..400u32 {
+        let z = 3.0 * ((f64::from(i) * 0.618_034).fract() - 0.5);
+        let u = (f64::from(i) * 0.414_213_6 + 0.1).fract();
+        let human = if i < 100 {
+            u8::from(u < sigmoid(2.0 * z)).to_string()
+        } else {
+            String::new()
+        };
+        csv.push_str(&format!(
+            "m0,m1,{:.6},{human},{z:.6} {:.6}\n",
+            sigmoid(z / 2.0),
+            (f64::from(i) * 0.37).sin()
+        ));
+    }
+    let input = dir.join("embedded.csv");
+    std::fs::write(&input, csv).unwrap();
+    let run = |extra: &[&str]| {
+        let mut args = vec!["stats", "ppi", "--input", input.to_str().unwrap()];
+        args.extend(extra);
+        stdout_json(&run_tribunal(&args))
+    };
+    let plain = run(&["--bootstrap-rounds", "0"]);
+    let cross = run(&[
+        "--bootstrap-rounds",
+        "0",
+        "--cross-fit-folds",
+        "5",
+        "--seed",
+        "2",
+    ]);
+    assert_eq!(
+        cross["settings"]["cross_fit"],
+        serde_json::json!({"folds": 5, "gamma": 1.0, "seed": 2})
+    );
+    assert!(cross["notes"]
+        .to_string()
+        .contains("cross-fitted in 5 folds"));
+    let rate = |r: &Value| r["win_rates"][0]["estimate"].clone();
+    // The judge-only estimate is now the heads': it moved towards the humans.
+    let (p, c) = (rate(&plain), rate(&cross));
+    assert_ne!(p["judge_only"]["estimate"], c["judge_only"]["estimate"]);
+    let human = p["human_only"]["estimate"].as_f64().unwrap();
+    let gap = |e: &Value| (e["judge_only"]["estimate"].as_f64().unwrap() - human).abs();
+    assert!(gap(&c) < gap(&p), "{} vs {}", gap(&c), gap(&p));
+    // The human-only estimate does not depend on the predictions.
+    assert_eq!(p["human_only"], c["human_only"]);
+    // A file without embeddings.
+    let output = run_tribunal(&[
+        "stats",
+        "ppi",
+        "--input",
+        "tests/fixtures/ppi-llmfao-ten-models.csv",
+        "--cross-fit-folds",
+        "5",
+    ]);
+    assert!(!output.status.success());
+    let stderr = String::from_utf8_lossy(&output.stderr);
+    assert!(stderr.contains("`embedding` column"), "{stderr}");
+}

@@ -226,7 +226,7 @@ impl Dimension<'_> {
                     ),
                 )
             })?,
-            None => Self::parse(row, i, name)?,
+            None => parse_embedding(row, i, name)?,
         };
         let origin = |d: usize| match self.external {
             Some((source, _)) => Error::input(
@@ -257,24 +257,25 @@ impl Dimension<'_> {
             }
         }
     }
+}
 
-    fn parse(row: &Row, i: usize, name: &str) -> Result<Vec<f64>> {
-        let text = row.required(i, name)?;
-        text.split_whitespace()
-            .enumerate()
-            .map(|(k, v)| match v.parse::<f64>() {
-                Ok(x) if x.is_finite() => Ok(x),
-                _ => Err(row.error(
-                    i,
-                    name,
-                    format!(
-                        "expected space-separated finite numbers, found `{v}` as number {}",
-                        k + 1
-                    ),
-                )),
-            })
-            .collect()
-    }
+/// An embedding cell: space-separated finite numbers (an error at the cell otherwise).
+pub(crate) fn parse_embedding(row: &Row, i: usize, name: &str) -> Result<Vec<f64>> {
+    let text = row.required(i, name)?;
+    text.split_whitespace()
+        .enumerate()
+        .map(|(k, v)| match v.parse::<f64>() {
+            Ok(x) if x.is_finite() => Ok(x),
+            _ => Err(row.error(
+                i,
+                name,
+                format!(
+                    "expected space-separated finite numbers, found `{v}` as number {}",
+                    k + 1
+                ),
+            )),
+        })
+        .collect()
 }
 
 /// One response of a ranked list, as read.

@@ -10,6 +10,7 @@
 //!
 //! | `label_probability`  | optional: the probability each row had of being sent to the humans (in (0, 1]; 1 for a row labelled before the draw), as [`super::label_plan`] writes it; with it the estimates weight each human label by its inverse ([`super::active_inference`]) |
 //! | `selected`           | optional: `1` for a row the plan's draw sent to the humans, `0` otherwise (checked against `human`) |
+//! | `embedding`          | optional: the judge's rationale embedding, space-separated numbers of one dimension on every row (for a calibration head cross-fitted on the human labels, [`super::cross_fit`]) |
 //!
 //! One row per comparison: several human votes on one pair are one label (their mean), as the
 //! estimates take the rows to be independent. A file with `label_probability` must have a
@@ -20,9 +21,11 @@
 //! models numbered in order of first appearance. Errors: [`Error::Input`] naming the source,
 //! line, column and field for a missing column, an empty or self-battling model, an empty
 //! `judge`, or a label that is neither a verdict nor a number in [0, 1], a probability outside
-//! (0, 1], a selected row without a human label or a human label the draw did not select; the CSV reader's
+//! (0, 1], a selected row without a human label or a human label the draw did not select, an
+//! embedding that is not numbers or not of the first row's dimension; the CSV reader's
 //! located errors; [`Error::Insufficient`] for a header without rows.
 
+use crate::calibration::calibration_data::parse_embedding;
 use crate::io::csv_row::{column, csv_error, find_unique, read_header, Row};
 use crate::io::error::{Error, Result};
 use crate::rankings::battles::ModelIndex;
@@ -51,6 +54,8 @@ pub struct LabelledBattles {
     /// whatever columns the annotators need beside the labels).
     pub header: Vec<String>,
     pub records: Vec<Vec<String>>,
+    /// Each row's embedding, when the file has an `embedding` column (else empty).
+    pub embeddings: Vec<Vec<f64>>,
 }
 
 impl LabelledBattles {
@@ -165,8 +170,10 @@ pub fn parse_labelled_battles(source: &str, bytes: &[u8]) -> Result<LabelledBatt
     );
     let optional = |name: &str| find_unique(source, &headers, name);
     let (ip, is) = (optional("label_probability")?, optional("selected")?);
+    let ie = optional("embedding")?;
     let mut models = ModelIndex::default();
     let (mut battles, mut records) = (Vec::new(), Vec::new());
+    let mut embeddings: Vec<Vec<f64>> = Vec::new();
     for record in reader.records() {
         let record = record.map_err(|e| csv_error(source, &e))?;
         let row = Row::new(source, &record);
@@ -199,6 +206,21 @@ pub fn parse_labelled_battles(source: &str, bytes: &[u8]) -> Result<LabelledBatt
             line: row.line,
         });
         records.push(record.iter().map(str::to_owned).collect());
+        if let Some(i) = ie {
+            let embedding = parse_embedding(&row, i, "embedding")?;
+            if let Some(first) = embeddings.first().filter(|f| f.len() != embedding.len()) {
+                return Err(row.error(
+                    i,
+                    "embedding",
+                    format!(
+                        "expected {} numbers as on the first row, found {}",
+                        first.len(),
+                        embedding.len()
+                    ),
+                ));
+            }
+            embeddings.push(embedding);
+        }
     }
     if battles.is_empty() {
         return Err(Error::Insufficient(format!(
@@ -210,5 +232,6 @@ pub fn parse_labelled_battles(source: &str, bytes: &[u8]) -> Result<LabelledBatt
         battles,
         header: headers.iter().map(str::to_owned).collect(),
         records,
+        embeddings,
     })
 }

@@ -19,6 +19,8 @@
 //! - [`label_plan`]: which battles to label next — a seeded draw that favours the battles whose
 //!   label would shrink the leaderboard's intervals most, each row's probability recorded;
 //!   [`active_inference`]: the estimates from labels drawn so (each weighted by 1/π).
+//! - [`cross_fit`]: the judge's labels replaced by a calibration head (seed 000's BTL head)
+//!   cross-fitted on the human labels, so that no label is predicted by a head that saw it.
 //! - [`weighted_logistic`]: the weighted logistic loss and its Newton solver that every fit
 //!   above minimises.
 //!
@@ -26,6 +28,7 @@
 //! (`tests/fixtures/make_ppi_reference.py`).
 
 pub mod active_inference;
+pub mod cross_fit;
 pub mod label_budget;
 pub mod label_plan;
 pub mod labelled_battles;

@@ -14,6 +14,7 @@
 //! does not have.
 
 use super::active_inference::{active_logistic, active_mean, Drawn};
+use super::cross_fit::{cross_fitted, CrossFitParams};
 use super::label_budget::{label_budget, LabelBudget};
 use super::label_plan::{label_plan, LabelPlan, LabelPlanParams};
 use super::labelled_battles::{parse_labelled_battles, LabelledBattle, LabelledBattles};
@@ -54,6 +55,10 @@ pub struct PpiParams {
     /// a label shrinks the leaderboard's intervals most; `None`: no plan.
     #[serde(default)]
     pub plan: Option<LabelPlanParams>,
+    /// The judge's labels replaced by a BTL calibration head on the rationale embeddings,
+    /// cross-fitted on the human labels (K folds, γ, seed); `None`: the judge's own labels.
+    #[serde(default)]
+    pub cross_fit: Option<CrossFitParams>,
 }
 
 fn default_min_labels() -> usize {
@@ -73,6 +78,7 @@ impl Default for PpiParams {
             bootstrap: Some(Resampling::default()),
             min_labels: default_min_labels(),
             plan: None,
+            cross_fit: None,
         }
     }
 }
@@ -205,6 +211,9 @@ impl PpiParams {
         if let Some(plan) = &self.plan {
             plan.validate()?;
         }
+        if let Some(cross_fit) = &self.cross_fit {
+            cross_fit.validate()?;
+        }
         if self.min_labels < 2 {
             return Err(Error::param(
                 "min_labels",
@@ -230,6 +239,10 @@ impl PpiParams {
     pub fn fit(&self, source: &str, bytes: &[u8]) -> Result<PpiReport> {
         self.validate()?;
         let data = parse_labelled_battles(source, bytes)?;
+        let data = match &self.cross_fit {
+            Some(params) => cross_fitted(&data, params)?,
+            None => data,
+        };
         let n_labelled = data.battles.iter().filter(|b| b.human.is_some()).count();
         let mut warnings = Vec::new();
         let mut win_rates = Vec::new();
@@ -348,6 +361,16 @@ impl PpiParams {
              (asymptotically), whatever the judge's bias."
                 .to_owned(),
         ];
+        if let Some(c) = &self.cross_fit {
+            notes.push(format!(
+                "The judge's labels are the predictions of a BTL calibration head on the \
+                 rationale embeddings, cross-fitted in {} folds (γ = {}, seed {}): each human \
+                 label is compared with a prediction from a head that did not see it, each \
+                 unlabelled battle gets the mean of the {} heads. The judge-only estimates are \
+                 the heads'.",
+                c.folds, c.gamma, c.seed, c.folds
+            ));
+        }
         if drawn {
             notes.push(
                 "The human labels were drawn with the probabilities of `label_probability`: \

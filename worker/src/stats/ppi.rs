@@ -2,12 +2,14 @@
 //! labelled-battles CSV (the judge's label on every battle, human labels on some), each beside
 //! the human-only and judge-only estimates, with the power-tuned λ, a seeded bootstrap and the
 //! leaderboard's simultaneous rank sets; and, with `--plan-labels`, which battles to label next
-//! (`--plan-out`: the file with each row's `label_probability`, `selected` and `priority`).
+//! (`--plan-out`: the file with each row's `label_probability`, `selected` and `priority`);
+//! with `--cross-fit-folds`, the judge's labels replaced by a cross-fitted calibration head.
 
 use super::{add_input, Output, Planned};
 use clap::Args;
 use std::path::PathBuf;
 use tribunal::analysis::{Analysis, Inputs};
+use tribunal::ppi::cross_fit::CrossFitParams;
 use tribunal::ppi::label_plan::LabelPlanParams;
 use tribunal::ppi::ppi_bootstrap::Resampling;
 use tribunal::ppi::ppi_report::PpiParams;
@@ -53,6 +55,14 @@ pub struct PpiArgs {
     /// (label these) and `priority`; give it back labelled to `tribunal stats ppi`.
     #[arg(long, requires = "plan_labels")]
     plan_out: Option<PathBuf>,
+    /// Cross-prediction: replace the judge's labels by a BTL calibration head on the
+    /// `embedding` column, fitted in this many folds of the human labels (each label compared
+    /// with a head that did not see it; the fold assignment from --seed).
+    #[arg(long)]
+    cross_fit_folds: Option<usize>,
+    /// The cross-fitted heads' L2 penalty γ.
+    #[arg(long, default_value_t = CrossFitParams::default().gamma, requires = "cross_fit_folds")]
+    cross_fit_gamma: f64,
 }
 
 pub fn plan(args: PpiArgs) -> anyhow::Result<Planned> {
@@ -71,6 +81,11 @@ pub fn plan(args: PpiArgs) -> anyhow::Result<Planned> {
         plan: args.plan_labels.map(|labels| LabelPlanParams {
             labels,
             uniform_share: args.plan_uniform_share,
+            seed: args.seed,
+        }),
+        cross_fit: args.cross_fit_folds.map(|folds| CrossFitParams {
+            folds,
+            gamma: args.cross_fit_gamma,
             seed: args.seed,
         }),
     };
