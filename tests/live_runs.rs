@@ -296,7 +296,7 @@ async fn a_run_streams_each_judgment_to_watchers_and_resumes() {
     };
     // …and the pairs are labelled battles for the prediction-powered report: the judge's label
     // the mean of its parsed verdicts on the pair (1: the file's `response` won), the crowd's
-    // label where the item has one.
+    // label where the item has one, the mean embedding of its rationales.
     let labelled = datasets
         .iter()
         .find(|d| d["name"] == "llmfao-items-labelled-battles.csv");
@@ -322,7 +322,14 @@ async fn a_run_streams_each_judgment_to_watchers_and_resumes() {
             .map(Result::unwrap)
             .collect();
         assert_eq!(rows.len(), want.len());
+        // Every rationale was embedded: each pair also carries its judgments' mean embedding,
+        // for a calibration head cross-fitted in the report.
+        let dim = judged
+            .iter()
+            .find_map(|v| v["embedding"].as_array().map(Vec::len))
+            .unwrap();
         for r in &rows {
+            assert_eq!(r[5].split_whitespace().count(), dim, "{r:?}");
             let (sum, count) = want[&r[0]];
             assert!((r[3].parse::<f64>().unwrap() - sum / count as f64).abs() < 1e-12);
             match labels.get(&r[0]) {

@@ -13,7 +13,9 @@
 //! When the items file has a `human` column, a pairwise run also leaves
 //! `<items>-labelled-battles.csv` (`id,model_a,model_b,judge,human`: per pair the mean of its
 //! verdicts' targets as the judge's label — ½ where two orders disagree — and the item's human
-//! label, empty where it has none), for the prediction-powered report; and when the run
+//! label, empty where it has none; and, when every one of its judgments embedded its rationale,
+//! an `embedding` column — per pair the mean of its judgments' embeddings — for a calibration
+//! head cross-fitted in the report), for the prediction-powered report; and when the run
 //! embedded its rationales, the labelled items' judgments also become calibration files,
 //! `<items>-calibration-train.csv` and `-test.csv` ([`crate::sessions::run_calibration`]).
 //!
@@ -43,6 +45,9 @@ struct StoredJudgment {
     label: Option<String>,
     /// A pairwise verdict in the file's orientation (`A`: the file's `response`).
     winner: Option<String>,
+    /// The rationale's embedding, when the run embedded it.
+    #[serde(default)]
+    embedding: Option<Vec<f64>>,
 }
 
 /// One dataset made from a run.
@@ -77,8 +82,9 @@ pub fn run_datasets(
         .write_record(["item", "rater", "score", "variant", "repeat"])
         .map_err(write_error)?;
     // Pair id → its models and the targets (1: the file's `response` won) of its verdicts, in
-    // the order first judged.
+    // the order first judged; and their embeddings (`None` once a verdict has none).
     let mut per_pair: Vec<(String, String, String, Vec<f64>)> = Vec::new();
+    let mut pair_embeddings: Vec<Option<Vec<Vec<f64>>>> = Vec::new();
     let mut pair_index: std::collections::HashMap<String, usize> = Default::default();
     for (k, line) in judgments.iter().enumerate() {
         let judgment: StoredJudgment = serde_json::from_str(line).map_err(|e| {
@@ -98,9 +104,17 @@ pub fn run_datasets(
                 };
                 let at = *pair_index.entry(judgment.id.clone()).or_insert_with(|| {
                     per_pair.push((judgment.id.clone(), a.clone(), b.clone(), Vec::new()));
+                    pair_embeddings.push(Some(Vec::new()));
                     per_pair.len() - 1
                 });
                 per_pair[at].3.push(y);
+                pair_embeddings[at] = match (pair_embeddings[at].take(), &judgment.embedding) {
+                    (Some(mut seen), Some(e)) => {
+                        seen.push(e.clone());
+                        Some(seen)
+                    }
+                    _ => None,
+                };
                 battles
                     .write_record([judgment.id.as_str(), a, b, winner])
                     .map_err(write_error)?;
@@ -171,18 +185,19 @@ pub fn run_datasets(
     if let Some(labels) = item_labels(items_name, items)? {
         if !per_pair.is_empty() {
             check_preferences(&labels, items_name)?;
+            let embeddings = mean_embeddings(&pair_embeddings);
             let mut labelled = csv::Writer::from_writer(Vec::new());
-            labelled
-                .write_record(["id", "model_a", "model_b", "judge", "human"])
-                .map_err(write_error)?;
-            for (id, a, b, targets) in &per_pair {
+            let mut header = vec!["id", "model_a", "model_b", "judge", "human"];
+            header.extend(embeddings.as_ref().map(|_| "embedding"));
+            labelled.write_record(header).map_err(write_error)?;
+            for (k, (id, a, b, targets)) in per_pair.iter().enumerate() {
                 let judge = targets.iter().sum::<f64>() / targets.len() as f64;
                 let human = labels
                     .get(id)
                     .map_or(String::new(), |l| l.human.to_string());
-                labelled
-                    .write_record([id, a, b, &judge.to_string(), &human])
-                    .map_err(write_error)?;
+                let mut row = vec![id.clone(), a.clone(), b.clone(), judge.to_string(), human];
+                row.extend(embeddings.as_ref().map(|e| e[k].clone()));
+                labelled.write_record(row).map_err(write_error)?;
             }
             datasets.push(RunDataset {
                 kind: DatasetKind::LabelledBattles,
@@ -203,6 +218,21 @@ pub fn run_datasets(
         }
     }
     Ok(datasets)
+}
+
+/// Each pair's mean embedding as a cell of space-separated numbers, when every judgment of
+/// every pair has an embedding of one dimension (else none).
+fn mean_embeddings(pairs: &[Option<Vec<Vec<f64>>>]) -> Option<Vec<String>> {
+    let dim = pairs.first()?.as_ref()?.first()?.len();
+    pairs
+        .iter()
+        .map(|seen| {
+            let seen = seen.as_ref().filter(|s| s.iter().all(|e| e.len() == dim))?;
+            let k = seen.len() as f64;
+            let mean = (0..dim).map(|j| (seen.iter().map(|e| e[j]).sum::<f64>() / k).to_string());
+            Some(mean.collect::<Vec<_>>().join(" "))
+        })
+        .collect()
 }
 
 #[cfg(test)]
@@ -309,6 +339,45 @@ mod tests {
         // Without human labels there is nothing to label.
         let plain = run_datasets(&judgments, "items.csv", ITEMS).unwrap();
         assert!(plain.iter().all(|d| d.kind != DatasetKind::LabelledBattles));
+    }
+
+    /// A run that embedded every rationale leaves its labelled battles with each pair's mean
+    /// embedding, for a cross-fitted head; one verdict without an embedding leaves none.
+    #[test]
+    fn embedded_rationales_give_the_labelled_battles_an_embedding_column() {
+        let embedded = |id: &str, order: &str, winner: &str, e: [f64; 2]| {
+            let mut v: serde_json::Value =
+                serde_json::from_str(&line(id, order, Some(winner))).unwrap();
+            v["embedding"] = serde_json::json!(e);
+            v.to_string()
+        };
+        let judgments = [
+            embedded("p1", "ab", "A", [1.0, 2.0]),
+            embedded("p1", "ba", "B", [3.0, 0.0]),
+            embedded("p2", "ab", "A", [0.5, -1.0]),
+        ];
+        let items = b"id,instruction,response,human\np1,q,r,0.75\np2,q,r,\n";
+        let datasets = run_datasets(&judgments, "items.csv", items).unwrap();
+        let labelled = datasets
+            .iter()
+            .find(|d| d.kind == DatasetKind::LabelledBattles)
+            .unwrap();
+        assert_eq!(
+            String::from_utf8(labelled.bytes.clone()).unwrap(),
+            "id,model_a,model_b,judge,human,embedding\np1,x,y,0.5,0.75,2 1\np2,x,y,1,,0.5 -1\n"
+        );
+        let parsed =
+            crate::ppi::labelled_battles::parse_labelled_battles("l.csv", &labelled.bytes).unwrap();
+        assert_eq!(parsed.embeddings, [vec![2.0, 1.0], vec![0.5, -1.0]]);
+        let partly = [judgments[0].clone(), line("p2", "ab", Some("A"))];
+        let datasets = run_datasets(&partly, "items.csv", items).unwrap();
+        let labelled = datasets
+            .iter()
+            .find(|d| d.kind == DatasetKind::LabelledBattles)
+            .unwrap();
+        assert!(String::from_utf8(labelled.bytes.clone())
+            .unwrap()
+            .starts_with("id,model_a,model_b,judge,human\n"));
     }
 
     #[test]
