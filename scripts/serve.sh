@@ -4,7 +4,7 @@
 set -euo pipefail
 root=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
 cd "$root"
-bash scripts/setup.sh
+bash scripts/setup.sh serve
 export PATH="$root/node_modules/.bin:$HOME/.cargo/bin:$PATH"
 cargo fetch --locked
 trunk build --release

