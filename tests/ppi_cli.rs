@@ -116,6 +116,28 @@ fn the_leaderboard_equals_ppi_python_on_the_elo_scale() {
             .find(|r| r["model"] == want["reference_model"])
             .unwrap();
         assert_eq!(reference["ppi"]["estimate"], 0.0);
+        // The labels the judge's are worth: n · Σ se²(human only) / Σ se²(PPI) over the models
+        // (the traces of the two covariances); the tuned λ is chosen to shrink that trace, so
+        // it is worth at least the labels themselves.
+        let ratings = board["ratings"].as_array().unwrap();
+        let sum = |field: &str| {
+            ratings
+                .iter()
+                .map(|r| r[field]["se"].as_f64().unwrap().powi(2))
+                .sum::<f64>()
+        };
+        let n = board["labels"].as_f64().unwrap();
+        assert_eq!(n, 80.0);
+        let effective = board["effective_n"].as_f64().unwrap();
+        close(
+            &Value::from(effective),
+            &Value::from(n * sum("human_only") / sum("ppi")),
+            1e-9 * effective,
+            &format!("{name} effective_n"),
+        );
+        if lambda.is_none() {
+            assert!(effective >= n, "{effective}");
+        }
     }
 }
 

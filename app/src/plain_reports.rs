@@ -216,9 +216,11 @@ pub(crate) fn PpiView(report: PpiReport) -> impl IntoView {
             <ForestPlot rows=forest caption />
             <div class="table-scroll"><table class="ratings" id="ppi-leaderboard">
                 <caption>{format!(
-                    "Bradley–Terry, Elo difference from {} (λ = {})",
+                    "Bradley–Terry, Elo difference from {} (λ = {}; {} human labels, worth {} alone)",
                     board.reference,
-                    fixed(board.lambda, 3)
+                    fixed(board.lambda, 3),
+                    board.labels,
+                    fixed(board.effective_n, 0)
                 )}</caption>
                 <thead><tr><th>"#"</th><th>"Model"</th><th>"Ranks (all at once)"</th><th>"Prediction-powered"</th><th>"Bootstrap"</th><th>"Human labels only"</th><th>"Their ranks"</th><th>"Judge only (no guarantee)"</th></tr></thead>
                 <tbody>{rows}</tbody>

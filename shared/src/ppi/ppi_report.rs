@@ -130,6 +130,11 @@ pub struct PpiDifference {
 pub struct PpiLeaderboard {
     pub reference: String,
     pub lambda: f64,
+    /// The human labels behind the fit.
+    pub labels: usize,
+    /// labels · tr(Σ_human) / tr(Σ_PPI): how many human labels alone would give intervals as
+    /// narrow, on average over the models (the judge's labels are worth the difference).
+    pub effective_n: f64,
     pub ratings: Vec<PpiRating>,
     /// Each model against the next one down.
     pub neighbours: Vec<PpiDifference>,
@@ -583,9 +588,16 @@ impl PpiParams {
                 }
             })
             .collect();
+        let trace = |c: &[Vec<f64>]| (0..c.len()).map(|i| c[i][i]).sum::<f64>();
+        // Always there: a leaderboard the human labels alone do not identify is withheld above.
+        let effective_n = fit.human_only_covariance.as_ref().map_or(0.0, |h| {
+            fit.n as f64 * trace(h) / trace(&fit.ppi_covariance)
+        });
         Ok(PpiLeaderboard {
             reference: data.models[reference].clone(),
             lambda: fit.lambda,
+            labels: fit.n,
+            effective_n,
             ratings,
             neighbours,
             notes: fit.notes,
