@@ -183,6 +183,17 @@ fn truth(data: &LabelledBattles, params: &PpiParams) -> Result<Truth, Error> {
     Ok((ranks, rates))
 }
 
+/// The study's file: every battle must carry the crowd's label (the truth).
+fn fully_labelled(bytes: &[u8]) -> Result<LabelledBattles, Error> {
+    let data = parse_labelled_battles("llmfao-full.csv", bytes)?;
+    if data.battles.iter().any(|b| b.human.is_none()) {
+        return Err(Error::Insufficient(
+            "the study needs a crowd label on every battle".into(),
+        ));
+    }
+    Ok(data)
+}
+
 /// `kept` of `n` battles drawn uniformly without replacement, from ChaCha8 stream `r` of
 /// `seed`.
 fn uniform_sample(n: usize, kept: usize, seed: u64, r: usize) -> Vec<bool> {
@@ -206,12 +217,7 @@ fn uniform_sample(n: usize, kept: usize, seed: u64, r: usize) -> Vec<bool> {
 /// The parser's errors; [`Error::Insufficient`] when a battle has no crowd label or the
 /// full-crowd leaderboard is not identified.
 pub fn ppi_study(bytes: &[u8], fractions: &[f64], reps: usize, seed: u64) -> Result<Value, Error> {
-    let data = parse_labelled_battles("llmfao-full.csv", bytes)?;
-    if data.battles.iter().any(|b| b.human.is_none()) {
-        return Err(Error::Insufficient(
-            "the study needs a crowd label on every battle".into(),
-        ));
-    }
+    let data = fully_labelled(bytes)?;
     // Win rates from 2 labels up, to measure the coverage by labels; the tallies beside it
     // count those the report shows by default (`min_labels`).
     let params = PpiParams {
@@ -334,12 +340,7 @@ pub fn ppi_active_study(
     reps: usize,
     seed: u64,
 ) -> Result<Value, Error> {
-    let data = parse_labelled_battles("llmfao-full.csv", bytes)?;
-    if data.battles.iter().any(|b| b.human.is_none()) {
-        return Err(Error::Insufficient(
-            "the study needs a crowd label on every battle".into(),
-        ));
-    }
+    let data = fully_labelled(bytes)?;
     let params = PpiParams {
         bootstrap: None,
         ..PpiParams::default()
