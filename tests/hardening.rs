@@ -12,7 +12,7 @@ use tribunal::math::resample::BootstrapParams;
 use tribunal::sessions::protocol::{decode, encode, ClientMessage, ServerMessage};
 use tribunal_e2e::{
     api_worker, create_session, http, postgres_database, session_view, start_run, temp_dir,
-    tribunal_bin, upload_items, Worker,
+    tribunal_bin, upload_dataset, Worker,
 };
 
 fn upload(worker: &Worker, id: &str, token: &str, name: &str, csv: &[u8]) -> (u16, String) {
@@ -310,7 +310,7 @@ fn api_runs_use_only_the_listed_fleets_and_never_name_a_key_variable() {
     let worker = api_worker("fleets", &["--fleet", "http://127.0.0.1:9/v1=FLEET_KEY"]);
     let (id, token) = create_session(&worker, "fleet");
     let items = b"id,instruction,response,response_b\nq1,What?,Yes,No\n";
-    let hash = upload_items(&worker, &id, &token, items);
+    let hash = upload_dataset(&worker, &id, &token, "items", "items.csv", items);
     let auth = format!("Authorization: Bearer {token}");
     let run = |backend: serde_json::Value| {
         let body = serde_json::json!({

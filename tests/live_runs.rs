@@ -27,7 +27,7 @@ use tribunal::sessions::protocol::{
 };
 use tribunal_e2e::{
     api_worker, create_session, http, root, run_browser_driver, run_tribunal, session_view,
-    start_run, temp_dir, upload_items, Fleet, Worker,
+    start_run, temp_dir, upload_dataset, Fleet, Worker,
 };
 
 type Socket =
@@ -672,7 +672,7 @@ fn a_finished_run_leaves_its_verdicts_as_battles_that_a_leaderboard_and_a_study_
             models[(i + 1 + (i / 4) % 3) % 4]
         ));
     }
-    let hash = upload_items(&worker, &id, &token, items.as_bytes());
+    let hash = upload_dataset(&worker, &id, &token, "items", "items.csv", items.as_bytes());
     let body = json!({
         "items": hash,
         "config": {

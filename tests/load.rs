@@ -9,7 +9,7 @@ use futures_util::{SinkExt, StreamExt};
 use std::time::{Duration, Instant};
 use tokio_tungstenite::tungstenite::Message;
 use tribunal::sessions::protocol::{decode, encode, ClientMessage, RunEvent, ServerMessage};
-use tribunal_e2e::{api_worker, create_session, start_run, upload_items, Fleet, Worker};
+use tribunal_e2e::{api_worker, create_session, start_run, upload_dataset, Fleet, Worker};
 
 const VIEWERS: usize = 100;
 const ITEMS: usize = 3000;
@@ -83,7 +83,7 @@ fn a_hundred_viewers_get_every_event_of_a_live_run_and_a_slow_one_costs_no_memor
             "q{i},Question {i}?,First answer {i},Second answer {i}\n"
         ));
     }
-    let hash = upload_items(&worker, &id, &token, items.as_bytes());
+    let hash = upload_dataset(&worker, &id, &token, "items", "items.csv", items.as_bytes());
     let auth = format!("Authorization: Bearer {token}");
     let baseline = peak_kib(&worker);
     let body = serde_json::json!({

@@ -344,13 +344,22 @@ pub fn sliced_agreement_files(dir: &Path) -> (PathBuf, PathBuf) {
     (crowd_path, judge_path)
 }
 
-/// An HTTP/1.1 answer: status and body.
+/// An HTTP/1.1 answer: status, head (status line and headers) and body.
 pub struct HttpAnswer {
     pub status: u16,
+    pub head: String,
     pub body: Vec<u8>,
 }
 
 impl HttpAnswer {
+    /// The value of header `name` (case-insensitive), if the answer has it.
+    pub fn header(&self, name: &str) -> Option<&str> {
+        self.head.lines().skip(1).find_map(|line| {
+            let (key, value) = line.split_once(':')?;
+            key.trim().eq_ignore_ascii_case(name).then(|| value.trim())
+        })
+    }
+
     /// The body as JSON.
     pub fn json(&self) -> serde_json::Value {
         serde_json::from_slice(&self.body).unwrap_or_else(|e| {
@@ -406,7 +415,7 @@ pub fn http(
     {
         body = dechunk(&body);
     }
-    HttpAnswer { status, body }
+    HttpAnswer { status, head, body }
 }
 
 fn dechunk(mut raw: &[u8]) -> Vec<u8> {
@@ -495,16 +504,23 @@ pub fn session_view(worker: &Worker, id: &str) -> serde_json::Value {
     get_session(worker, id).json()
 }
 
-/// Uploads `csv` as the items dataset `items.csv` of session `id` (expecting 201); returns
-/// its hash.
-pub fn upload_items(worker: &Worker, id: &str, token: &str, csv: &[u8]) -> String {
+/// Uploads `bytes` as the dataset `name` of kind `kind` of session `id` (expecting 201);
+/// returns its hash.
+pub fn upload_dataset(
+    worker: &Worker,
+    id: &str,
+    token: &str,
+    kind: &str,
+    name: &str,
+    bytes: &[u8],
+) -> String {
     let auth = format!("Authorization: Bearer {token}");
     let stored = http(
         worker.authority(),
         "POST",
-        &format!("/api/sessions/{id}/datasets?kind=items&name=items.csv"),
+        &format!("/api/sessions/{id}/datasets?kind={kind}&name={name}"),
         &[&auth],
-        csv,
+        bytes,
     );
     assert_eq!(
         stored.status,

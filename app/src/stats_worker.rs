@@ -46,8 +46,9 @@ use tribunal::rankings::bt_bootstrap::{BtBootstrapParams, BtBootstrapPlan, Repli
 use tribunal::rankings::leaderboard::{bradley_terry_leaderboard, Leaderboard};
 use wasm_bindgen::JsValue;
 
-/// Where the page finds the worker script (Trunk's output name for the `stats-worker` bin).
-pub const WORKER_PATH: &str = "/stats-worker.js";
+/// The script that starts a statistics worker (`public/stats_worker_loader.js`: it loads Trunk's
+/// output for the `stats-worker` bin).
+pub const WORKER_LOADER_PATH: &str = "/stats_worker_loader.js";
 
 /// Rounds between two progress messages.
 pub const ROUNDS_PER_PROGRESS: usize = 25;
@@ -308,7 +309,7 @@ pub fn spawn_stats_worker(on_reply: impl Fn(Reply) + 'static) -> WorkerBridge<St
     StatsWorker::spawner()
         .encoding::<Cbor>()
         .callback(on_reply)
-        .spawn(WORKER_PATH)
+        .spawn_with_loader(WORKER_LOADER_PATH)
 }
 
 /// The worker: one job at a time; it keeps the bootstrap of its last [`Job::Fit`] and the

@@ -12,11 +12,27 @@ export function launchChromium() {
   return chromium.launch(launchOptions);
 }
 
-// A 1200 × 900 page at `url`, collecting uncaught page errors into `pageErrors`.
+// Collects into `errors` a page's uncaught errors and each Content-Security-Policy violation
+// Chromium reports: on the console ("… violates the following Content Security Policy
+// directive …") or, for a request a worker's own policy stopped, as a request failed for `csp`.
+// So every driver's empty `pageErrors` also says the app ran under the server's policies
+// without being refused anything.
+export function watchPage(page, errors) {
+  page.on('pageerror', (e) => errors.push(String(e)));
+  page.on('console', (message) => {
+    if (/Content Security Policy/i.test(message.text())) errors.push(`CSP: ${message.text()}`);
+  });
+  page.on('requestfailed', (request) => {
+    if (request.failure()?.errorText === 'csp') errors.push(`CSP: refused ${request.url()}`);
+  });
+}
+
+// A 1200 × 900 page at `url`, collecting uncaught page errors and CSP violations into
+// `pageErrors`.
 export async function openPage(browser, url) {
   const page = await browser.newPage({ viewport: { width: 1200, height: 900 } });
   const pageErrors = [];
-  page.on('pageerror', (e) => pageErrors.push(String(e)));
+  watchPage(page, pageErrors);
   await page.goto(url);
   return { page, pageErrors };
 }

@@ -4,7 +4,7 @@
 // `load` opens the page twice: the first visit installs the service worker, the reload runs
 // under it and fills its cache. Prints one JSON object: the table and the page errors.
 import { chromium } from 'playwright-core';
-import { launchOptions, leaderboardTable } from './chromium.mjs';
+import { launchOptions, leaderboardTable, watchPage } from './chromium.mjs';
 
 const [mode, profile, url] = process.argv.slice(2);
 const context = await chromium.launchPersistentContext(profile, {
@@ -14,7 +14,7 @@ const context = await chromium.launchPersistentContext(profile, {
 try {
   const page = await context.newPage();
   const pageErrors = [];
-  page.on('pageerror', (e) => pageErrors.push(String(e)));
+  watchPage(page, pageErrors);
   const tableOf = () => leaderboardTable(page);
   await page.goto(url);
   if (mode === 'load') {

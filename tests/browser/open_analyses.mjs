@@ -11,7 +11,7 @@
 // Prints one JSON object: { pageErrors, urls, reports: [{ kind, rows, charts, report, planCsv,
 // planRows | error }] }.
 import { readFileSync } from 'node:fs';
-import { launchChromium, openPage } from './chromium.mjs';
+import { launchChromium, openPage, watchPage } from './chromium.mjs';
 
 const [ownerUrl, specsFile] = process.argv.slice(2);
 const specs = JSON.parse(readFileSync(specsFile, 'utf8'));
@@ -21,7 +21,7 @@ const pageErrors = [];
 try {
   const owner = await openPage(browser, ownerUrl);
   pageErrors.push(...owner.pageErrors);
-  owner.page.on('pageerror', (e) => pageErrors.push(String(e)));
+  watchPage(owner.page, pageErrors);
   const sessionUrl = ownerUrl.split('#')[0];
   const page = owner.page;
   // The page keeps the owner token (and drops it from the address bar) as it starts.
@@ -46,7 +46,7 @@ try {
 
   const context = await browser.newContext({ viewport: { width: 1200, height: 900 } });
   const visitor = await context.newPage();
-  visitor.on('pageerror', (e) => pageErrors.push(String(e)));
+  watchPage(visitor, pageErrors);
   const reports = [];
   for (const url of urls) {
     await visitor.goto(url);

@@ -13,7 +13,7 @@
 //    recomputed report and reads it from the page's download link; tries to save an analysis
 //    into the session with the link only.
 // Prints one JSON object: the analyses' URLs and the reports the visitor's browser computed.
-import { launchChromium, openPage } from './chromium.mjs';
+import { launchChromium, openPage, watchPage } from './chromium.mjs';
 
 const [url, crowd, gpt4, ratings, repeats, trainScores, testScores, trainNpy, testNpy, irtJudge,
   irtHuman, pairs] = process.argv.slice(2);
@@ -52,7 +52,7 @@ async function reportAt(page, analysisUrl) {
 try {
   const opened = await openPage(browser, url);
   const owner = opened.page;
-  owner.on('pageerror', (e) => pageErrors.push(String(e)));
+  watchPage(owner, pageErrors);
   pageErrors.push(...opened.pageErrors);
   await owner.waitForSelector('#new-session', { timeout: 30000 });
   await owner.fill('#session-title', 'saved analyses');
@@ -109,7 +109,7 @@ try {
 
   const context = await browser.newContext({ viewport: { width: 1200, height: 900 } });
   const visitor = await context.newPage();
-  visitor.on('pageerror', (e) => pageErrors.push(String(e)));
+  watchPage(visitor, pageErrors);
   const reports = {
     study: await reportAt(visitor, studyUrl),
     agreement: await reportAt(visitor, agreementUrl),

@@ -11,14 +11,14 @@
 //    imported analysis in a fresh context.
 // Prints one JSON object: what the pages showed. Assertions live in tests/sessions_browser.rs.
 import { writeFileSync } from 'node:fs';
-import { launchChromium, leaderboardTable, openPage } from './chromium.mjs';
+import { launchChromium, leaderboardTable, openPage, watchPage } from './chromium.mjs';
 
 const [urlA, urlB, crowd, small, archiveOut, anchorModel] = process.argv.slice(2);
 const browser = await launchChromium();
 const pageErrors = [];
 const open = async (url) => {
   const opened = await openPage(browser, url);
-  opened.page.on('pageerror', (e) => pageErrors.push(String(e)));
+  watchPage(opened.page, pageErrors);
   pageErrors.push(...opened.pageErrors);
   return opened.page;
 };
@@ -99,7 +99,7 @@ try {
   const requests = [];
   const context = await browser.newContext({ viewport: { width: 1200, height: 900 } });
   const shared = await context.newPage();
-  shared.on('pageerror', (e) => pageErrors.push(String(e)));
+  watchPage(shared, pageErrors);
   shared.on('request', (r) => requests.push({ url: r.url(), method: r.method(), postData: r.postData() ?? null }));
   await shared.goto(shareUrl);
   const sharedTable = await tableOf(shared);

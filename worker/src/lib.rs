@@ -8,11 +8,13 @@
 //! - [`judge`]: `tribunal judge`, `tribunal work` and `tribunal embed`.
 //! - [`runs`]: judge runs inside the server, their event streams and watchers.
 //! - [`server`]: `tribunal serve` — the built app, the API and the WebSocket endpoint.
+//! - [`assets`]: the built app in memory, compressed once, with its caching and security headers.
 //! - [`sessions`]: the sessions API (share links, owner tokens, export and import).
 //! - [`limits`]: what one client may ask of the server, and the errors past each limit.
 //! - [`store`]: the store: embedded SQLite or PostgreSQL, one trait, with the run queue.
 //! - [`demo`]: the demo event stream.
 
+pub mod assets;
 pub mod cli;
 pub mod demo;
 pub mod engine;

@@ -1,15 +1,18 @@
 //! `tribunal serve`: the built app at `/` (every other path, e.g. `/s/<id>`, is the app's
-//! `index.html`), `GET /api/health`, the sessions API ([`crate::sessions`]) and the WebSocket
+//! `index.html`), `GET /api/health` (its `app_compressed` says whether every compressed copy of
+//! the app is made yet), the sessions API ([`crate::sessions`]) and the WebSocket
 //! at `/ws`. An unknown `/api` path is a JSON 404, never the app.
 //!
 //! WebSocket: the server greets with [`ServerMessage::Hello`]; a [`ClientMessage::StartDemo`]
 //! streams seeded demo battles, each stored before it is sent.
 //!
-//! Policy: static files come only from `dist/` (a path that climbs out of it is the app's
-//! `index.html`, never another file); no CORS headers are sent, so other origins' pages cannot
+//! Policy: static files come only from `dist/`, held in memory ([`crate::assets`]: a path that
+//! names no file there is the app's `index.html`, never another file); every answer carries the
+//! app's Content-Security-Policy and `nosniff`/`no-referrer` headers; no CORS headers are sent, so other origins' pages cannot
 //! read answers or send credentialed writes; every HTTP request and WebSocket client is held to
 //! [`Limits`]. Logs name the store without its password and never carry tokens.
 
+use crate::assets::Assets;
 use crate::demo::demo_battles;
 use crate::engine::Fleet;
 use crate::judge::EngineArgs;
@@ -20,7 +23,7 @@ use crate::store::{Store, StoreArgs};
 use anyhow::{bail, Context, Result};
 use axum::extract::ws::{Message, WebSocket, WebSocketUpgrade};
 use axum::extract::State;
-use axum::http::StatusCode;
+use axum::http::{header, HeaderMap, HeaderValue, Method, StatusCode, Uri};
 use axum::middleware::map_response;
 use axum::response::IntoResponse;
 use axum::routing::get;
@@ -31,7 +34,7 @@ use std::path::PathBuf;
 use std::sync::atomic::{AtomicU64, Ordering};
 use std::sync::Arc;
 use std::time::{Duration, SystemTime, UNIX_EPOCH};
-use tower_http::services::{ServeDir, ServeFile};
+use tower_http::compression::{CompressionLayer, CompressionLevel};
 use tower_http::timeout::TimeoutLayer;
 use tribunal::sessions::protocol::{
     decode, encode, ClientMessage, ServerMessage, PROTOCOL_VERSION,
@@ -51,6 +54,7 @@ pub struct ServeConfig {
 #[derive(Clone)]
 struct AppState {
     store: Store,
+    assets: Arc<Assets>,
     runs: Runs,
     limits: Limits,
     started_ms: u128,
@@ -66,6 +70,7 @@ pub async fn serve(config: ServeConfig) -> Result<()> {
             index.display()
         );
     }
+    let assets = Assets::load(&config.dist)?;
     let store = config.store.open()?;
     tracing::info!(
         store = config.store.describe(),
@@ -79,6 +84,7 @@ pub async fn serve(config: ServeConfig) -> Result<()> {
     let limits = config.limits.clone();
     let state = AppState {
         store,
+        assets: assets.clone(),
         runs,
         limits: limits.clone(),
         started_ms: SystemTime::now()
@@ -95,11 +101,18 @@ pub async fn serve(config: ServeConfig) -> Result<()> {
             limits: limits.clone(),
             fleets: Arc::new(config.fleets.clone()),
         }))
-        .fallback(sessions::unknown_api_route);
+        .fallback(sessions::unknown_api_route)
+        // Answers (a dataset, an export) are compressed on the fly, quickly: they are made once.
+        .layer(CompressionLayer::new().quality(CompressionLevel::Precise(5)));
     // Every HTTP request is timed and its limit errors explained; the WebSocket is not timed.
     let http = Router::new()
         .nest("/api", api)
-        .fallback_service(ServeDir::new(&config.dist).fallback(ServeFile::new(index)))
+        .fallback({
+            let assets = assets.clone();
+            move |method: Method, uri: Uri, headers: HeaderMap| async move {
+                assets.answer(&method, uri.path(), &headers)
+            }
+        })
         .layer(TimeoutLayer::with_status_code(
             StatusCode::REQUEST_TIMEOUT,
             limits.request_timeout(),
@@ -108,10 +121,29 @@ pub async fn serve(config: ServeConfig) -> Result<()> {
             let limits = limits.clone();
             async move { limits.explain(response) }
         }));
+    let policy = HeaderValue::from_str(assets.policy())?;
     let app = Router::new()
         .route("/ws", get(websocket))
         .with_state(state)
-        .merge(http);
+        .merge(http)
+        .layer(map_response(
+            move |mut response: axum::response::Response| {
+                let policy = policy.clone();
+                async move {
+                    let h = response.headers_mut();
+                    h.entry(header::CONTENT_SECURITY_POLICY).or_insert(policy);
+                    h.insert(
+                        header::X_CONTENT_TYPE_OPTIONS,
+                        HeaderValue::from_static("nosniff"),
+                    );
+                    h.insert(
+                        header::REFERRER_POLICY,
+                        HeaderValue::from_static("no-referrer"),
+                    );
+                    response
+                }
+            },
+        ));
 
     let listener = tokio::net::TcpListener::bind(config.addr)
         .await
@@ -134,6 +166,7 @@ async fn health(State(state): State<AppState>) -> impl IntoResponse {
         "version": env!("CARGO_PKG_VERSION"),
         "protocol": PROTOCOL_VERSION,
         "schema": state.store.schema_version().ok(),
+        "app_compressed": state.assets.compressed(),
     }))
 }
 

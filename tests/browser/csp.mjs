@@ -1,0 +1,64 @@
+// The app under the server's Content-Security-Policy, in headless Chromium (playwright-core).
+// Usage: node csp.mjs URL BATTLES_CSV
+// 1. The detector works: on one page, an injected inline script, a string `eval`, a Blob worker
+//    and a fetch to another origin are each refused, and each refusal is caught by the same
+//    watcher every driver uses (`watchPage`).
+// 2. A program of the sandbox that tries to reach the network with a dynamic `import()` (which
+//    no deleted global can stop) is refused: its worker's own policy allows no network; the
+//    same program still compiles and scores (that policy allows `eval`). Requests made by
+//    workers are seen (the statistics worker's WASM is among the finished ones).
+// 3. On a second page, uploading BATTLES_CSV shows the leaderboard with every interval, with
+//    no page error and no refusal.
+// Prints one JSON object; assertions live in tests/serving.rs.
+import { launchChromium, openPage, watchPage } from './chromium.mjs';
+
+const [url, battles] = process.argv.slice(2);
+const browser = await launchChromium();
+try {
+  const probe = await browser.newPage();
+  const refusals = [];
+  watchPage(probe, refusals);
+  const requests = [];
+  probe.on('requestfinished', (request) => requests.push(new URL(request.url()).pathname));
+  await probe.goto(url);
+  await probe.waitForSelector('#csv-input', { timeout: 30000 });
+  const attempts = await probe.evaluate(async () => {
+    const script = document.createElement('script');
+    script.textContent = 'window.injected = true;';
+    document.head.appendChild(script);
+    // A string run later, outside this evaluation (which DevTools exempts from the policy).
+    setTimeout('window.evalRan = true;', 0);
+    const blobWorker = new Worker(URL.createObjectURL(new Blob(['postMessage(1)'], { type: 'text/javascript' })));
+    let blobWorkerRan = false;
+    blobWorker.onmessage = () => { blobWorkerRan = true; };
+    let otherOrigin = 'reached';
+    try { await fetch('http://127.0.0.2:9/'); } catch (e) { otherOrigin = 'refused'; }
+    await new Promise((resolve) => setTimeout(resolve, 500));
+    return {
+      injected: window.injected === true, evalRan: window.evalRan === true, blobWorkerRan,
+      otherOrigin,
+    };
+  });
+  const program = await probe.evaluate(() => window.tribunalRunPrograms(
+    JSON.stringify([{
+      name: 'leaky',
+      code: "function judgingFunction(q, r) { import('/leak-marker.js?' + r).catch(() => {}); return r.length; }",
+    }]),
+    JSON.stringify([['q', 'abc'], ['q', 'hello']]),
+    2000,
+  ));
+  await probe.waitForTimeout(1000);
+
+  const { page, pageErrors } = await openPage(browser, url);
+  await page.setInputFiles('#csv-input', battles);
+  await page.waitForFunction(
+    () => !document.querySelector('#bootstrap-progress')
+      && document.querySelectorAll('#leaderboard td[data-lower]').length > 0,
+    null, { timeout: 120000 });
+  const intervals = await page.$$eval('#leaderboard td[data-lower]', (tds) => tds.length);
+  console.log(JSON.stringify({
+    attempts, refusals, program: JSON.parse(program), requests, intervals, pageErrors,
+  }));
+} finally {
+  await browser.close();
+}

@@ -1,0 +1,290 @@
+//! Serving the app to visitors (`worker/src/assets.rs`): every file of `dist/` goes out
+//! Brotli- or gzip-compressed as `Accept-Encoding` asks (decoding to the file byte for byte),
+//! content-hashed files are immutable and the rest revalidated by ETag (304), the compressed
+//! copies are kept for the next start, API answers are compressed too, and every answer
+//! carries the Content-Security-Policy and the other security headers; in Chromium the app
+//! runs under that policy with nothing refused, while injected scripts, `eval`, Blob workers,
+//! other origins and a sandboxed program's network access are refused
+//! (`tests/browser/csp.mjs`).
+
+use std::io::Read;
+use std::time::{Duration, Instant};
+use tribunal_e2e::{
+    app_worker, create_session, http, root, run_browser_driver, run_tribunal, stdout_json,
+    upload_dataset, HttpAnswer, Worker,
+};
+
+/// `GET path` with `headers`.
+fn get(worker: &Worker, path: &str, headers: &[&str]) -> HttpAnswer {
+    http(worker.authority(), "GET", path, headers, b"")
+}
+
+fn compressed_copies_ready(worker: &Worker) -> bool {
+    get(worker, "/api/health", &[]).json()["app_compressed"] == serde_json::json!(true)
+}
+
+fn brotli_decoded(bytes: &[u8]) -> Vec<u8> {
+    let mut out = Vec::new();
+    brotli::Decompressor::new(bytes, 4096)
+        .read_to_end(&mut out)
+        .expect("a Brotli body");
+    out
+}
+
+fn gzip_decoded(bytes: &[u8]) -> Vec<u8> {
+    let mut out = Vec::new();
+    flate2::read::GzDecoder::new(bytes)
+        .read_to_end(&mut out)
+        .expect("a gzip body");
+    out
+}
+
+/// The files of `dist/` (hidden ones aside) and their bytes.
+fn dist_files() -> Vec<(String, Vec<u8>)> {
+    let mut files: Vec<(String, Vec<u8>)> = std::fs::read_dir(root().join("dist"))
+        .expect("dist/ is built")
+        .flatten()
+        .filter(|e| e.file_type().is_ok_and(|t| t.is_file()))
+        .map(|e| e.file_name().to_string_lossy().into_owned())
+        .filter(|name| !name.starts_with('.'))
+        .map(|name| {
+            let bytes = std::fs::read(root().join("dist").join(&name)).unwrap();
+            (name, bytes)
+        })
+        .collect();
+    files.sort();
+    files
+}
+
+/// The security headers every answer carries; returns the policy.
+fn assert_secure(answer: &HttpAnswer, what: &str) -> String {
+    assert_eq!(
+        answer.header("x-content-type-options"),
+        Some("nosniff"),
+        "{what}"
+    );
+    assert_eq!(
+        answer.header("referrer-policy"),
+        Some("no-referrer"),
+        "{what}"
+    );
+    answer
+        .header("content-security-policy")
+        .unwrap_or_else(|| panic!("{what}: no Content-Security-Policy\n{}", answer.head))
+        .to_owned()
+}
+
+#[test]
+fn the_app_goes_out_compressed_cached_revalidated_and_under_its_policy() {
+    let worker = app_worker("serving");
+    let started = Instant::now();
+    while !compressed_copies_ready(&worker) {
+        assert!(
+            started.elapsed() < Duration::from_secs(600),
+            "the compressed copies were not made in 10 minutes"
+        );
+        std::thread::sleep(Duration::from_millis(500));
+    }
+
+    let files = dist_files();
+    assert!(files.iter().any(|(name, _)| name.ends_with(".wasm")));
+    for (name, bytes) in &files {
+        let path = format!("/{name}");
+        let hashed = name.starts_with("tribunal-app-")
+            || name.starts_with("style-")
+            || name.starts_with("favicon-")
+            || name.starts_with("program_sandbox-");
+        let identity = get(&worker, &path, &["Accept-Encoding: identity"]);
+        assert_eq!(identity.status, 200, "{name}");
+        assert_eq!(&identity.body, bytes, "{name} as it is");
+        assert_eq!(identity.header("content-encoding"), None, "{name}");
+        assert_eq!(
+            identity.header("content-length"),
+            Some(bytes.len().to_string().as_str())
+        );
+        assert_eq!(
+            identity.header("cache-control"),
+            Some(if hashed {
+                "public, max-age=31536000, immutable"
+            } else {
+                "no-cache"
+            }),
+            "{name}"
+        );
+        assert_eq!(identity.header("vary"), Some("Accept-Encoding"), "{name}");
+        let policy = assert_secure(&identity, name);
+        if name == "program_worker.js" {
+            assert_eq!(policy, "default-src 'none'; script-src 'unsafe-eval'");
+        } else {
+            assert!(!policy.contains("'unsafe-eval'"), "{name}: {policy}");
+        }
+
+        // Brotli when offered (even second), gzip when it is refused, and both decode to the
+        // file; the compressed copies are smaller.
+        let br = get(
+            &worker,
+            &path,
+            &["Accept-Encoding: gzip, deflate, br, zstd"],
+        );
+        assert_eq!(br.header("content-encoding"), Some("br"), "{name}");
+        assert_eq!(&brotli_decoded(&br.body), bytes, "{name} from Brotli");
+        let gz = get(&worker, &path, &["Accept-Encoding: br;q=0, gzip"]);
+        assert_eq!(gz.header("content-encoding"), Some("gzip"), "{name}");
+        assert_eq!(&gzip_decoded(&gz.body), bytes, "{name} from gzip");
+        assert!(
+            br.body.len() < gz.body.len() && gz.body.len() < bytes.len(),
+            "{name}"
+        );
+
+        // Each representation has its own ETag; the matching one is 304, empty.
+        let etag = br.header("etag").expect("an ETag").to_owned();
+        assert_ne!(Some(etag.as_str()), identity.header("etag"), "{name}");
+        let revalidated = get(
+            &worker,
+            &path,
+            &["Accept-Encoding: br", &format!("If-None-Match: {etag}")],
+        );
+        assert_eq!(revalidated.status, 304, "{name}");
+        assert!(revalidated.body.is_empty());
+        assert_eq!(revalidated.header("etag"), Some(etag.as_str()));
+        let other = get(
+            &worker,
+            &path,
+            &[
+                "Accept-Encoding: identity",
+                &format!("If-None-Match: {etag}"),
+            ],
+        );
+        assert_eq!(other.status, 200, "{name}: another representation's ETag");
+    }
+
+    // The page's policy: exactly what the app needs, its inline scripts by hash.
+    let index = std::fs::read_to_string(root().join("dist/index.html")).unwrap();
+    let inline = index.matches("<script").count() - index.matches("<script src=").count();
+    let page = get(&worker, "/s/0123/a/4567", &["Accept-Encoding: identity"]);
+    assert_eq!(page.status, 200);
+    assert_eq!(page.body, index.as_bytes(), "an app path is index.html");
+    assert_eq!(page.header("cache-control"), Some("no-cache"));
+    let policy = assert_secure(&page, "an app path");
+    for directive in [
+        "default-src 'none'",
+        "worker-src 'self'",
+        "connect-src 'self'",
+        "style-src 'self'",
+        "img-src 'self'",
+        "base-uri 'none'",
+        "form-action 'none'",
+        "frame-ancestors 'none'",
+    ] {
+        assert!(
+            policy.split("; ").any(|d| d == directive),
+            "{directive} in {policy}"
+        );
+    }
+    let scripts = policy
+        .split("; ")
+        .find(|d| d.starts_with("script-src "))
+        .expect("a script-src");
+    assert!(
+        scripts.starts_with("script-src 'self' 'wasm-unsafe-eval' 'sha256-"),
+        "{scripts}"
+    );
+    assert_eq!(scripts.matches("'sha256-").count(), inline, "{scripts}");
+    assert!(!policy.contains("unsafe-inline") && !policy.contains("blob:"));
+    for path in ["/api/health", "/api/no-such-route"] {
+        assert_eq!(assert_secure(&get(&worker, path, &[]), path), policy);
+    }
+
+    // HEAD: the headers alone; other methods: 405.
+    let head = http(worker.authority(), "HEAD", "/", &[], b"");
+    assert_eq!(head.status, 200);
+    assert!(head.body.is_empty());
+    assert_eq!(
+        head.header("content-length"),
+        Some(index.len().to_string().as_str())
+    );
+    let post = http(worker.authority(), "POST", "/index.html", &[], b"x");
+    assert_eq!(post.status, 405);
+    assert_eq!(post.header("allow"), Some("GET, HEAD"));
+
+    // API answers are compressed when asked: a dataset comes back as it was uploaded.
+    let (id, token) = create_session(&worker, "compressed dataset");
+    let csv = std::fs::read(root().join("tests/data/llmfao/crowd-comparisons.csv")).unwrap();
+    let hash = upload_dataset(&worker, &id, &token, "battles", "crowd.csv", &csv);
+    let dataset = get(
+        &worker,
+        &format!("/api/sessions/{id}/datasets/{hash}"),
+        &["Accept-Encoding: gzip"],
+    );
+    assert_eq!(dataset.header("content-encoding"), Some("gzip"));
+    assert_eq!(gzip_decoded(&dataset.body), csv);
+    assert!(dataset.body.len() * 3 < csv.len());
+
+    // The copies were kept: a second server on the same build has them at once.
+    let second = app_worker("serving-second");
+    assert!(compressed_copies_ready(&second));
+    let wasm = &files.iter().find(|(n, _)| n.ends_with(".wasm")).unwrap().0;
+    let br = get(&second, &format!("/{wasm}"), &["Accept-Encoding: br"]);
+    assert_eq!(br.header("content-encoding"), Some("br"));
+}
+
+#[test]
+fn the_app_runs_under_its_policy_and_refusals_are_caught() {
+    let worker = app_worker("serving-csp");
+    let battles = root().join("tests/data/llmfao/crowd-comparisons.csv");
+    let shown = run_browser_driver("csp.mjs", [worker.url.as_str(), battles.to_str().unwrap()]);
+
+    // The detector: each forbidden thing was refused, and each refusal was caught.
+    let attempts = &shown["attempts"];
+    assert_eq!(attempts["injected"], false, "{shown}");
+    assert_eq!(attempts["evalRan"], false, "{shown}");
+    assert_eq!(attempts["blobWorkerRan"], false, "{shown}");
+    assert_eq!(attempts["otherOrigin"], "refused", "{shown}");
+    let refusals = shown["refusals"].as_array().unwrap();
+    for directive in ["script-src", "worker-src", "connect-src"] {
+        assert!(
+            refusals
+                .iter()
+                .any(|r| r.as_str().unwrap().contains(directive)),
+            "no refusal naming {directive}: {refusals:?}"
+        );
+    }
+
+    // The sandboxed program compiled and scored, and its import() was refused (by its
+    // worker's policy, which the page's would not have allowed `eval` under).
+    let program = &shown["program"][0];
+    assert_eq!(program["scores"], serde_json::json!([3, 5]), "{shown}");
+    assert!(
+        refusals
+            .iter()
+            .any(|r| r.as_str().unwrap().contains("refused")
+                && r.as_str().unwrap().contains("/leak-marker.js")),
+        "{refusals:?}"
+    );
+    let requests: Vec<&str> = shown["requests"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|r| r.as_str().unwrap())
+        .collect();
+    assert!(requests.contains(&"/stats-worker_bg.wasm"), "{requests:?}");
+    assert!(
+        !requests.iter().any(|r| r.contains("leak-marker")),
+        "{requests:?}"
+    );
+
+    // The app itself: a leaderboard with every interval, nothing refused (run_browser_driver
+    // checked `pageErrors`, which holds refusals too).
+    let cli = stdout_json(&run_tribunal(&[
+        "stats",
+        "bt",
+        "--input",
+        battles.to_str().unwrap(),
+    ]));
+    let models = cli["ratings"].as_array().map(Vec::len);
+    assert_eq!(
+        shown["intervals"].as_u64().map(|n| n as usize),
+        models,
+        "{shown}"
+    );
+}
