@@ -1,5 +1,6 @@
 //! The server's limits and security policy, over real loopback connections to a real
-//! `tribunal serve`: each limit answers with a clear error and stores nothing; static serving
+//! `tribunal serve`: each limit answers with a clear error and stores nothing (sizes, rows,
+//! time, WebSocket messages, names, a session's bytes, each client address's rates); static serving
 //! never leaves `dist/`; there is no CORS grant; every write route needs the owner token; API
 //! runs use only the fleets the operator listed; passwords and tokens never reach the logs.
 
@@ -12,7 +13,7 @@ use tribunal::math::resample::BootstrapParams;
 use tribunal::sessions::protocol::{decode, encode, ClientMessage, ServerMessage};
 use tribunal_e2e::{
     api_worker, create_session, http, postgres_database, session_view, start_run, temp_dir,
-    tribunal_bin, upload_dataset, Worker,
+    tribunal_bin, upload_dataset, HttpAnswer, Worker,
 };
 
 fn upload(worker: &Worker, id: &str, token: &str, name: &str, csv: &[u8]) -> (u16, String) {
@@ -68,6 +69,223 @@ fn oversized_uploads_and_datasets_are_refused_with_the_limit_named() {
     let (status, error) = upload(&worker, &id, &token, "ok.csv", &battles(20));
     assert_eq!(status, 201, "{error}");
     assert_eq!(datasets(&worker, &id), 1);
+}
+
+fn post_json(
+    worker: &Worker,
+    path: &str,
+    headers: &[&str],
+    body: &serde_json::Value,
+) -> HttpAnswer {
+    let mut all = vec!["Content-Type: application/json"];
+    all.extend_from_slice(headers);
+    http(
+        worker.authority(),
+        "POST",
+        path,
+        &all,
+        body.to_string().as_bytes(),
+    )
+}
+
+fn exported(worker: &Worker, id: &str) -> serde_json::Value {
+    let path = format!("/api/sessions/{id}/export");
+    http(worker.authority(), "GET", &path, &[], b"").json()
+}
+
+fn sessions_stored(worker: &Worker) -> i64 {
+    let db = rusqlite::Connection::open(worker.data_dir.join("tribunal.sqlite3")).unwrap();
+    db.query_row("SELECT COUNT(*) FROM sessions", [], |r| r.get(0))
+        .unwrap()
+}
+
+#[test]
+fn titles_and_names_past_200_characters_are_refused_and_nothing_is_stored() {
+    let worker = api_worker("limits-names", &[]);
+    let long = "x".repeat(201);
+    let answer = post_json(
+        &worker,
+        "/api/sessions",
+        &[],
+        &serde_json::json!({ "title": long }),
+    );
+    assert_eq!(answer.status, 422);
+    let error = answer.json()["error"].as_str().unwrap().to_owned();
+    assert!(
+        error.contains("title: 201 characters") && error.contains("at most 200"),
+        "{error}"
+    );
+    assert_eq!(sessions_stored(&worker), 0);
+    // 200 characters (of two bytes each) are fine.
+    let (id, token) = create_session(&worker, &"é".repeat(200));
+    assert_eq!(session_view(&worker, &id)["title"], "é".repeat(200));
+
+    let (status, error) = upload(&worker, &id, &token, &"n".repeat(201), &battles(5));
+    assert_eq!(status, 422, "{error}");
+    assert!(error.starts_with("name: 201 characters"), "{error}");
+    let dataset = upload_dataset(&worker, &id, &token, "battles", "b.csv", &battles(5));
+    let auth = format!("Authorization: Bearer {token}");
+    let spec = serde_json::json!({
+        "statistic": "leaderboard", "dataset": dataset,
+        "bootstrap": { "rounds": 10, "seed": 1, "level": 0.95 }, "anchor": null,
+    });
+    let answer = post_json(
+        &worker,
+        &format!("/api/sessions/{id}/analyses"),
+        &[&auth],
+        &serde_json::json!({ "title": long, "spec": spec }),
+    );
+    assert_eq!(answer.status, 422);
+    assert!(answer.json()["error"]
+        .as_str()
+        .unwrap()
+        .starts_with("title: 201"));
+    let view = session_view(&worker, &id);
+    assert_eq!(view["datasets"].as_array().map(Vec::len), Some(1));
+    assert_eq!(view["analyses"], serde_json::json!([]));
+
+    // An archive is held to the same bounds.
+    let mut archive = exported(&worker, &id);
+    archive["datasets"][0]["name"] = serde_json::json!(long);
+    let answer = post_json(&worker, "/api/sessions/import", &[], &archive);
+    assert_eq!(answer.status, 422);
+    let error = answer.json()["error"].as_str().unwrap().to_owned();
+    assert!(
+        error.starts_with("archive: datasets[0].name: 201 characters"),
+        "{error}"
+    );
+    assert_eq!(sessions_stored(&worker), 1);
+}
+
+#[test]
+fn a_session_holds_at_most_its_byte_limit() {
+    let worker = api_worker("limits-session-bytes", &["--max-session-bytes", "1000"]);
+    let (id, token) = create_session(&worker, "bytes");
+    let first = battles(40);
+    let second = battles(45);
+    assert!(first.len() < 1000 && first.len() + second.len() > 1000);
+    let (status, error) = upload(&worker, &id, &token, "first.csv", &first);
+    assert_eq!(status, 201, "{error}");
+    let (status, error) = upload(&worker, &id, &token, "second.csv", &second);
+    assert_eq!(status, 413, "{error}");
+    let total = first.len() + second.len();
+    assert!(
+        error.contains(&format!("second.csv: the session would hold {total} bytes"))
+            && error.contains("at most 1000")
+            && error.contains("--max-session-bytes"),
+        "{error}"
+    );
+    assert_eq!(
+        datasets(&worker, &id),
+        1,
+        "nothing of the refused upload is stored"
+    );
+    // The same file again adds nothing, so it passes.
+    let (status, error) = upload(&worker, &id, &token, "first-again.csv", &first);
+    assert_eq!(status, 201, "{error}");
+    // An archive whose datasets pass the limit is refused whole.
+    let mut archive = exported(&worker, &id);
+    let mut big = archive["datasets"][0].clone();
+    let content = String::from_utf8(battles(80)).unwrap();
+    big["bytes"] = serde_json::json!(content.len());
+    big["rows"] = serde_json::json!(80);
+    big["hash"] = serde_json::json!(tribunal::io::provenance::content_hash(content.as_bytes()));
+    big["content"] = serde_json::json!(content);
+    archive["datasets"] = serde_json::json!([big]);
+    let before = sessions_stored(&worker);
+    let answer = post_json(&worker, "/api/sessions/import", &[], &archive);
+    assert_eq!(
+        answer.status,
+        413,
+        "{}",
+        String::from_utf8_lossy(&answer.body)
+    );
+    assert!(answer.json()["error"]
+        .as_str()
+        .unwrap()
+        .contains("--max-session-bytes"));
+    assert_eq!(sessions_stored(&worker), before);
+}
+
+#[test]
+fn a_client_past_its_rates_gets_429_and_other_addresses_do_not() {
+    let worker = api_worker(
+        "limits-rates",
+        &[
+            "--sessions-per-hour",
+            "2",
+            "--uploads-per-minute",
+            "3",
+            "--forwarded-for",
+        ],
+    );
+    let create = |from: &str| {
+        let header = format!("X-Forwarded-For: 198.51.100.9, {from}");
+        post_json(
+            &worker,
+            "/api/sessions",
+            &[&header],
+            &serde_json::json!({ "title": "t" }),
+        )
+    };
+    assert_eq!(create("192.0.2.1").status, 201);
+    let made = create("192.0.2.1");
+    assert_eq!(made.status, 201);
+    let refused = create("192.0.2.1");
+    assert_eq!(refused.status, 429);
+    assert_eq!(refused.header("retry-after"), Some("1800"));
+    let error = refused.json()["error"].as_str().unwrap().to_owned();
+    assert!(
+        error.contains("--sessions-per-hour") && error.contains("1800 s"),
+        "{error}"
+    );
+    assert_eq!(
+        create("192.0.2.2").status,
+        201,
+        "another address has its own rate"
+    );
+    assert_eq!(
+        sessions_stored(&worker),
+        3,
+        "the refused one stored nothing"
+    );
+
+    let body = made.json();
+    let (id, token) = (
+        body["id"].as_str().unwrap(),
+        body["owner_token"].as_str().unwrap(),
+    );
+    let auth = format!("Authorization: Bearer {token}");
+    let send = |from: &str, name: &str| {
+        let header = format!("X-Forwarded-For: {from}");
+        http(
+            worker.authority(),
+            "POST",
+            &format!("/api/sessions/{id}/datasets?kind=battles&name={name}"),
+            &[&auth, &header],
+            &battles(5),
+        )
+    };
+    for name in ["a.csv", "b.csv", "c.csv"] {
+        assert_eq!(send("192.0.2.1", name).status, 201);
+    }
+    let refused = send("192.0.2.1", "d.csv");
+    assert_eq!(refused.status, 429);
+    assert_eq!(refused.header("retry-after"), Some("20"));
+    assert!(refused.json()["error"]
+        .as_str()
+        .unwrap()
+        .contains("--uploads-per-minute"));
+    assert_eq!(send("192.0.2.3", "d.csv").status, 201);
+    // Reading is never limited.
+    for _ in 0..10 {
+        assert_eq!(
+            session_view(&worker, id)["datasets"]
+                .as_array()
+                .map(Vec::len),
+            Some(1)
+        );
+    }
 }
 
 #[test]

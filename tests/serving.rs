@@ -4,8 +4,8 @@
 //! copies are kept for the next start, API answers are compressed too, and every answer
 //! carries the Content-Security-Policy and the other security headers; in Chromium the app
 //! runs under that policy with nothing refused, while injected scripts, `eval`, Blob workers,
-//! other origins and a sandboxed program's network access are refused
-//! (`tests/browser/csp.mjs`).
+//! other origins and a sandboxed program's network access are refused, and a shared
+//! leaderboard whose model names are markup shows them as text (`tests/browser/csp.mjs`).
 
 use std::io::Read;
 use std::time::{Duration, Instant};
@@ -232,7 +232,76 @@ fn the_app_goes_out_compressed_cached_revalidated_and_under_its_policy() {
 fn the_app_runs_under_its_policy_and_refusals_are_caught() {
     let worker = app_worker("serving-csp");
     let battles = root().join("tests/data/llmfao/crowd-comparisons.csv");
-    let shown = run_browser_driver("csp.mjs", [worker.url.as_str(), battles.to_str().unwrap()]);
+    // A saved leaderboard whose model names are markup and script.
+    let hostile = [
+        "<img src=x onerror=\"window.xss=1\">",
+        "<script>window.xss=2</script>",
+        "\"><svg onload=window.xss=3>",
+        "plain",
+    ];
+    let quoted: Vec<String> = hostile
+        .iter()
+        .map(|name| format!("\"{}\"", name.replace('"', "\"\"")))
+        .collect();
+    let mut csv = "model_a,model_b,winner\n".to_owned();
+    for (i, a) in quoted.iter().enumerate() {
+        for (j, b) in quoted.iter().enumerate() {
+            if i != j {
+                let winner = if (i + j) % 3 == 0 {
+                    "model_b"
+                } else {
+                    "model_a"
+                };
+                csv.push_str(&format!("{a},{b},{winner}\n{a},{b},model_a\n"));
+            }
+        }
+    }
+    let (id, token) = create_session(&worker, "hostile names");
+    let dataset = upload_dataset(
+        &worker,
+        &id,
+        &token,
+        "battles",
+        "hostile.csv",
+        csv.as_bytes(),
+    );
+    let saved = http(
+        worker.authority(),
+        "POST",
+        &format!("/api/sessions/{id}/analyses"),
+        &[
+            &format!("Authorization: Bearer {token}"),
+            "Content-Type: application/json",
+        ],
+        serde_json::json!({
+            "title": "<b onmouseover=window.xss=4>board</b>",
+            "spec": {
+                "statistic": "leaderboard", "dataset": dataset,
+                "bootstrap": { "rounds": 50, "seed": 3, "level": 0.95 }, "anchor": null,
+            },
+        })
+        .to_string()
+        .as_bytes(),
+    );
+    assert_eq!(
+        saved.status,
+        201,
+        "{}",
+        String::from_utf8_lossy(&saved.body)
+    );
+    let share = format!(
+        "{}s/{id}/a/{}",
+        worker.url,
+        saved.json()["id"].as_str().unwrap()
+    );
+    let shown = run_browser_driver(
+        "csp.mjs",
+        [
+            worker.url.as_str(),
+            battles.to_str().unwrap(),
+            share.as_str(),
+        ],
+    );
 
     // The detector: each forbidden thing was refused, and each refusal was caught.
     let attempts = &shown["attempts"];
@@ -272,6 +341,29 @@ fn the_app_runs_under_its_policy_and_refusals_are_caught() {
         !requests.iter().any(|r| r.contains("leak-marker")),
         "{requests:?}"
     );
+
+    // The hostile names are text: every one shown as written, no handler attribute anywhere,
+    // nothing ran.
+    let mut models: Vec<&str> = shown["hostile"]["models"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|m| m.as_str().unwrap())
+        .collect();
+    models.sort_unstable();
+    let mut expected = hostile.to_vec();
+    expected.sort_unstable();
+    assert_eq!(models, expected, "{shown}");
+    let mut names: Vec<&str> = shown["hostile"]["shownNames"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|m| m.as_str().unwrap())
+        .collect();
+    names.sort_unstable();
+    assert_eq!(names, expected, "{shown}");
+    assert_eq!(shown["hostile"]["handlers"], 0, "{shown}");
+    assert_eq!(shown["hostile"]["ran"], false, "{shown}");
 
     // The app itself: a leaderboard with every interval, nothing refused (run_browser_driver
     // checked `pageErrors`, which holds refusals too).

@@ -12,7 +12,7 @@ use leptos::prelude::*;
 use leptos::task::spawn_local;
 use std::collections::BTreeMap;
 use tribunal::analysis::{Analysis, InputRef, Spec, SPEC_VERSION};
-use tribunal::sessions::session::{DatasetKind, DatasetMeta, SessionView};
+use tribunal::sessions::session::{DatasetKind, DatasetMeta, SessionView, MAX_NAME_CHARS};
 
 type Loaded = RwSignal<Option<Result<SessionView, String>>>;
 
@@ -138,7 +138,7 @@ pub fn NewAnalysis(
         <p class="hint">"Pick a kind, edit its settings (every setting of the spec, with its defaults), and a dataset for each file it reads; it is saved, then computed in your browser as a visitor's would be."</p>
         <div class="controls">
             <label>"Kind " <select id="analysis-kind" on:change=choose_kind>{options}</select></label>
-            <label>"Title " <input id="analysis-title" type="text" prop:value=move || title.get()
+            <label>"Title " <input id="analysis-title" type="text" maxlength=MAX_NAME_CHARS prop:value=move || title.get()
                 on:change=move |ev| title.set(event_target_value(&ev)) /></label>
         </div>
         <label class="block">"Settings"

@@ -8,7 +8,7 @@ use crate::device::{go, origin, owned_sessions};
 use leptos::prelude::*;
 use leptos::task::spawn_local;
 use tribunal::analysis::Spec;
-use tribunal::sessions::session::DatasetKind;
+use tribunal::sessions::session::{DatasetKind, MAX_NAME_CHARS};
 use tribunal::sessions::share_link::{encode, SharedAnalysis};
 use tribunal_app::stats_worker::RoleFile;
 
@@ -108,7 +108,7 @@ pub fn SaveAndShare(
                 <label>"Session "
                     <select id=id("save-session") on:change=move |ev| session.set(event_target_value(&ev))>{options}</select>
                 </label>
-                <label>"Title " <input id=id("save-title") type="text" prop:value=move || title.get()
+                <label>"Title " <input id=id("save-title") type="text" maxlength=MAX_NAME_CHARS prop:value=move || title.get()
                     on:change=move |ev| title.set(event_target_value(&ev)) /></label>
                 <button id=id("save") on:click=save>"Save to session"</button>
             </p>

@@ -20,7 +20,7 @@ use crate::runs::RunWatch;
 use leptos::prelude::*;
 use leptos::task::spawn_local;
 use tribunal::analysis::Spec;
-use tribunal::sessions::session::{DatasetKind, SessionView};
+use tribunal::sessions::session::{DatasetKind, SessionView, MAX_NAME_CHARS};
 use tribunal::sessions::share_link::decode;
 use tribunal_app::stats_worker::RoleFile;
 
@@ -116,7 +116,7 @@ pub fn SessionsCard() -> impl IntoView {
                 "A session on this worker keeps datasets and saved analyses under a link anyone can open read-only; whoever opens an analysis recomputes it in their browser from the stored data, settings and seed. The owner token that allows changes stays on this device."
             </p>
             <div class="controls">
-                <label>"Title " <input id="session-title" type="text" prop:value=move || title.get()
+                <label>"Title " <input id="session-title" type="text" maxlength=MAX_NAME_CHARS prop:value=move || title.get()
                     on:change=move |ev| title.set(event_target_value(&ev)) /></label>
                 <button id="new-session" on:click=create>"New session"</button>
                 <label class="file">"Import an archive " <input id="import-input" type="file" accept=".json" node_ref=import_ref /></label>

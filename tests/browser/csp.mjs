@@ -1,5 +1,5 @@
 // The app under the server's Content-Security-Policy, in headless Chromium (playwright-core).
-// Usage: node csp.mjs URL BATTLES_CSV
+// Usage: node csp.mjs URL BATTLES_CSV HOSTILE_SHARE_URL
 // 1. The detector works: on one page, an injected inline script, a string `eval`, a Blob worker
 //    and a fetch to another origin are each refused, and each refusal is caught by the same
 //    watcher every driver uses (`watchPage`).
@@ -9,10 +9,13 @@
 //    workers are seen (the statistics worker's WASM is among the finished ones).
 // 3. On a second page, uploading BATTLES_CSV shows the leaderboard with every interval, with
 //    no page error and no refusal.
+// 4. A visitor opens HOSTILE_SHARE_URL, a saved leaderboard whose model names are HTML and
+//    script: the names are shown as text, no element carries an event-handler attribute, and
+//    nothing ran (nor was refused: an injected handler would be).
 // Prints one JSON object; assertions live in tests/serving.rs.
-import { launchChromium, openPage, watchPage } from './chromium.mjs';
+import { launchChromium, leaderboardTable, openPage, watchPage } from './chromium.mjs';
 
-const [url, battles] = process.argv.slice(2);
+const [url, battles, hostile] = process.argv.slice(2);
 const browser = await launchChromium();
 try {
   const probe = await browser.newPage();
@@ -56,8 +59,20 @@ try {
       && document.querySelectorAll('#leaderboard td[data-lower]').length > 0,
     null, { timeout: 120000 });
   const intervals = await page.$$eval('#leaderboard td[data-lower]', (tds) => tds.length);
+
+  const visitor = await openPage(browser, hostile);
+  pageErrors.push(...visitor.pageErrors);
+  const hostileTable = await leaderboardTable(visitor.page);
+  await visitor.page.waitForTimeout(500);
+  const injected = await visitor.page.evaluate(() => ({
+    ran: window.xss !== undefined,
+    handlers: [...document.querySelectorAll('*')]
+      .filter((el) => [...el.attributes].some((a) => a.name.startsWith('on'))).length,
+  }));
+  const shownNames = hostileTable.map((row) => row.cells[1] ?? '');
   console.log(JSON.stringify({
-    attempts, refusals, program: JSON.parse(program), requests, intervals, pageErrors,
+    attempts, refusals, program: JSON.parse(program), requests, intervals,
+    hostile: { models: hostileTable.map((row) => row.model), shownNames, ...injected }, pageErrors,
   }));
 } finally {
   await browser.close();

@@ -16,7 +16,7 @@ use crate::assets::Assets;
 use crate::demo::demo_battles;
 use crate::engine::Fleet;
 use crate::judge::EngineArgs;
-use crate::limits::{Limits, RateBucket};
+use crate::limits::{limit_client_rates, ClientRates, Limits, RateBucket};
 use crate::runs::{Live, Runs};
 use crate::sessions;
 use crate::store::{Store, StoreArgs};
@@ -100,6 +100,7 @@ pub async fn serve(config: ServeConfig) -> Result<()> {
             runs: state.runs.clone(),
             limits: limits.clone(),
             fleets: Arc::new(config.fleets.clone()),
+            uploads: Arc::default(),
         }))
         .fallback(sessions::unknown_api_route)
         // Answers (a dataset, an export) are compressed on the fly, quickly: they are made once.
@@ -107,6 +108,10 @@ pub async fn serve(config: ServeConfig) -> Result<()> {
     // Every HTTP request is timed and its limit errors explained; the WebSocket is not timed.
     let http = Router::new()
         .nest("/api", api)
+        .layer(axum::middleware::from_fn_with_state(
+            ClientRates::new(limits.clone()),
+            limit_client_rates,
+        ))
         .fallback({
             let assets = assets.clone();
             move |method: Method, uri: Uri, headers: HeaderMap| async move {
@@ -152,11 +157,14 @@ pub async fn serve(config: ServeConfig) -> Result<()> {
     // Told on stdout for scripts that wait for it; a closed stdout does not stop the server.
     let mut out = std::io::stdout();
     let _ = writeln!(out, "Tribunal is serving at http://{local}/").and_then(|()| out.flush());
-    axum::serve(listener, app)
-        .with_graceful_shutdown(async {
-            let _ = tokio::signal::ctrl_c().await;
-        })
-        .await?;
+    axum::serve(
+        listener,
+        app.into_make_service_with_connect_info::<SocketAddr>(),
+    )
+    .with_graceful_shutdown(async {
+        let _ = tokio::signal::ctrl_c().await;
+    })
+    .await?;
     Ok(())
 }
 

@@ -21,12 +21,17 @@
 //! - `POST /sessions/import` (body: an archive) → 201 `{id, owner_token}`: a new session,
 //!   validated whole before one transaction writes it.
 //!
+//! What one client may send ([`crate::limits`]): titles and dataset names of at most
+//! [`MAX_NAME_CHARS`](tribunal::sessions::session::MAX_NAME_CHARS) characters (422), at most `--max-session-bytes` of
+//! datasets in a session (an upload or import past it is 413), and rates per client address
+//! (429).
+//!
 //! There is no listing route: an unknown id is the same 404 as any other, answered by one
 //! primary-key lookup whether or not a neighbouring id exists.
 
 use crate::engine::{admit, Fleet};
 use crate::judge::{JudgeConfig, RunSpec};
-use crate::limits::Limits;
+use crate::limits::{check_name, Limits};
 use crate::runs::Runs;
 use crate::store::Store;
 use axum::body::Bytes;
@@ -36,7 +41,7 @@ use axum::response::{IntoResponse, Response};
 use axum::routing::{get, post};
 use axum::{Json, Router};
 use serde::Deserialize;
-use std::sync::Arc;
+use std::sync::{Arc, Mutex};
 use tribunal::calibration::head_file::{Head, HeadFile};
 use tribunal::io::provenance::{content_hash, ToolVersion};
 use tribunal::judging::judge_prompt::PromptKind;
@@ -71,6 +76,27 @@ fn not_found() -> ApiError {
     ApiError(StatusCode::NOT_FOUND, "no such session".to_owned())
 }
 
+/// 422 unless `value` is short enough ([`check_name`]).
+fn bounded(field: &str, value: &str) -> ApiResult<()> {
+    check_name(field, value).map_err(|message| ApiError(StatusCode::UNPROCESSABLE_ENTITY, message))
+}
+
+/// 413 when a session holding `held` bytes of datasets would hold `held + adding`.
+fn within_session_bytes(limits: &Limits, what: &str, held: u64, adding: u64) -> ApiResult<()> {
+    if held.saturating_add(adding) > limits.max_session_bytes {
+        return Err(ApiError(
+            StatusCode::PAYLOAD_TOO_LARGE,
+            format!(
+                "{what}: the session would hold {} bytes of datasets; this server keeps at most \
+                 {} per session (--max-session-bytes)",
+                held.saturating_add(adding),
+                limits.max_session_bytes
+            ),
+        ));
+    }
+    Ok(())
+}
+
 /// What the session routes share.
 #[derive(Clone)]
 pub struct Sessions {
@@ -79,6 +105,9 @@ pub struct Sessions {
     pub limits: Limits,
     /// The OpenAI-compatible servers runs may use.
     pub fleets: Arc<Vec<Fleet>>,
+    /// Held while a dataset is checked against the session's byte limit and stored, so two
+    /// uploads to one session through this process cannot both pass it.
+    pub uploads: Arc<Mutex<()>>,
 }
 
 /// The `/api` routes for sessions, relative to `/api`.
@@ -139,6 +168,7 @@ async fn create(
     State(Sessions { store, .. }): State<Sessions>,
     Json(body): Json<NewSession>,
 ) -> ApiResult<Response> {
+    bounded("title", &body.title)?;
     let (id, token, hash) = new_owner()?;
     let title = if body.title.trim().is_empty() {
         "untitled session".to_owned()
@@ -236,13 +266,19 @@ struct DatasetQuery {
 }
 
 async fn add_dataset(
-    State(Sessions { store, limits, .. }): State<Sessions>,
+    State(Sessions {
+        store,
+        limits,
+        uploads,
+        ..
+    }): State<Sessions>,
     Path(id): Path<String>,
     Query(query): Query<DatasetQuery>,
     headers: HeaderMap,
     body: Bytes,
 ) -> ApiResult<Response> {
     authorise(&store, &id, &headers)?;
+    bounded("name", &query.name)?;
     let unprocessable =
         |e: tribunal::Error| ApiError(StatusCode::UNPROCESSABLE_ENTITY, e.to_string());
     let kind = DatasetKind::parse(&query.kind).map_err(unprocessable)?;
@@ -255,6 +291,12 @@ async fn add_dataset(
                 query.name, meta.rows, limits.max_rows
             ),
         ));
+    }
+    let _held = uploads.lock().unwrap_or_else(|e| e.into_inner());
+    let session = store.session(&id)?.ok_or_else(not_found)?;
+    if !session.datasets.iter().any(|d| d.hash == meta.hash) {
+        let held = session.datasets.iter().map(|d| d.bytes).sum();
+        within_session_bytes(&limits, &query.name, held, meta.bytes)?;
     }
     let stored = store.add_dataset(&id, &meta, &body)?;
     Ok((StatusCode::CREATED, Json(stored)).into_response())
@@ -274,6 +316,7 @@ async fn add_analysis(
     Json(body): Json<NewAnalysis>,
 ) -> ApiResult<Response> {
     authorise(&store, &id, &headers)?;
+    bounded("title", &body.title)?;
     let session = store.session(&id)?.ok_or_else(not_found)?;
     let spec = spec_from_value(body.spec).map_err(|e| {
         ApiError(
@@ -295,7 +338,7 @@ async fn add_analysis(
 }
 
 async fn import(
-    State(Sessions { store, .. }): State<Sessions>,
+    State(Sessions { store, limits, .. }): State<Sessions>,
     body: Bytes,
 ) -> ApiResult<Response> {
     let unprocessable = |message: String| ApiError(StatusCode::UNPROCESSABLE_ENTITY, message);
@@ -309,6 +352,15 @@ async fn import(
     archive
         .validate("archive")
         .map_err(|e| unprocessable(e.to_string()))?;
+    bounded("archive: title", &archive.title)?;
+    for (i, dataset) in archive.datasets.iter().enumerate() {
+        bounded(&format!("archive: datasets[{i}].name"), &dataset.meta.name)?;
+    }
+    for (i, analysis) in archive.analyses.iter().enumerate() {
+        bounded(&format!("archive: analyses[{i}].title"), &analysis.title)?;
+    }
+    let bytes = archive.datasets.iter().map(|d| d.meta.bytes).sum();
+    within_session_bytes(&limits, "archive", 0, bytes)?;
     let (id, token, hash) = new_owner()?;
     store.import(&id, &hash, &archive)?;
     Ok(created(&id, &token))

@@ -45,6 +45,10 @@ pub const ARCHIVE_FORMAT: &str = "tribunal-session";
 /// The archive layout this crate writes; it reads this one and version 1 (leaderboard-only).
 pub const ARCHIVE_VERSION: u32 = 2;
 
+/// Most characters in a session title, an analysis title or a dataset name (the server refuses
+/// longer ones; the app's inputs stop there).
+pub const MAX_NAME_CHARS: usize = 200;
+
 /// What a dataset holds; it decides the parser that checks it.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
 #[serde(rename_all = "snake_case")]
