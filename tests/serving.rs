@@ -10,8 +10,8 @@
 use std::io::Read;
 use std::time::{Duration, Instant};
 use tribunal_e2e::{
-    app_worker, create_session, http, root, run_browser_driver, run_tribunal, stdout_json,
-    upload_dataset, HttpAnswer, Worker,
+    app_worker, create_session, http, root, run_browser_driver, run_tribunal, save_spec,
+    stdout_json, upload_dataset, HttpAnswer, Worker,
 };
 
 /// `GET path` with `headers`.
@@ -265,23 +265,16 @@ fn the_app_runs_under_its_policy_and_refusals_are_caught() {
         "hostile.csv",
         csv.as_bytes(),
     );
-    let saved = http(
-        worker.authority(),
-        "POST",
-        &format!("/api/sessions/{id}/analyses"),
-        &[
-            &format!("Authorization: Bearer {token}"),
-            "Content-Type: application/json",
-        ],
-        serde_json::json!({
-            "title": "<b onmouseover=window.xss=4>board</b>",
-            "spec": {
-                "statistic": "leaderboard", "dataset": dataset,
-                "bootstrap": { "rounds": 50, "seed": 3, "level": 0.95 }, "anchor": null,
-            },
-        })
-        .to_string()
-        .as_bytes(),
+    let spec = serde_json::json!({
+        "statistic": "leaderboard", "dataset": dataset,
+        "bootstrap": { "rounds": 50, "seed": 3, "level": 0.95 }, "anchor": null,
+    });
+    let saved = save_spec(
+        &worker,
+        &id,
+        &token,
+        "<b onmouseover=window.xss=4>board</b>",
+        &spec,
     );
     assert_eq!(
         saved.status,

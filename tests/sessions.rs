@@ -6,11 +6,14 @@
 //! kind an analysis reads (binary embedding arrays included) and saved analyses of every
 //! kind, each checked against the session's datasets; a saved analysis reruns with `tribunal
 //! stats run` on the datasets downloaded from the session into the numbers it was made with.
+//! The owner deletes an analysis, a dataset or the session (SQLite and PostgreSQL): each then
+//! answers 410 Gone, and a blob no session holds is removed.
 
 use std::path::Path;
 use std::time::Instant;
 use tribunal_e2e::{
-    create_session, get_session, http, root, run_tribunal, stdout_json, HttpAnswer, Worker,
+    create_session, get_session, http, root, run_tribunal, save_spec, stdout_json, HttpAnswer,
+    Worker,
 };
 
 fn api_worker(name: &str) -> Worker {
@@ -329,26 +332,6 @@ fn an_exported_session_imports_into_another_worker_unchanged() {
     );
 }
 
-/// POSTs `spec` as an analysis titled `title`.
-fn save_spec(
-    worker: &Worker,
-    id: &str,
-    token: &str,
-    title: &str,
-    spec: &serde_json::Value,
-) -> HttpAnswer {
-    let auth = bearer(token);
-    http(
-        worker.authority(),
-        "POST",
-        &format!("/api/sessions/{id}/analyses"),
-        &[&auth, "Content-Type: application/json"],
-        serde_json::json!({ "title": title, "spec": spec })
-            .to_string()
-            .as_bytes(),
-    )
-}
-
 #[test]
 fn analyses_of_any_kind_are_checked_saved_exported_and_rerun() {
     let a = api_worker("sessions-kinds-a");
@@ -498,4 +481,113 @@ fn analyses_of_any_kind_are_checked_saved_exported_and_rerun() {
     cli["record"].take();
     rerun["record"].take();
     assert_eq!(rerun, cli);
+}
+
+/// The owner deletes an analysis, a dataset and the session, on `worker` (whose store is
+/// SQLite or PostgreSQL); each is then 410 Gone — API routes and the app's share links — and
+/// the blob no session holds is gone from the store (`blobs` counts the store's blobs).
+fn deleting_answers_gone_and_removes_orphaned_blobs(worker: &Worker, blobs: &dyn Fn() -> i64) {
+    let (id, token) = create_session(worker, "to delete");
+    let (other, other_token) = create_session(worker, "keeps the crowd file");
+    let small = b"model_a,model_b,winner\nA,B,model_a\nB,A,model_b\n".to_vec();
+    let hash = upload(worker, &id, Some(&token), "small.csv", &small).json()["hash"]
+        .as_str()
+        .unwrap()
+        .to_owned();
+    let crowd_hash = upload(worker, &id, Some(&token), "crowd.csv", &crowd()).json()["hash"]
+        .as_str()
+        .unwrap()
+        .to_owned();
+    upload(worker, &other, Some(&other_token), "crowd.csv", &crowd());
+    let saved = save_analysis(worker, &id, Some(&token), &hash);
+    assert_eq!(saved.status, 201);
+    let analysis = saved.json()["id"].as_str().unwrap().to_owned();
+    assert_eq!(blobs(), 2);
+    let delete = |path: &str, token: Option<&str>| {
+        let auth = token.map(bearer);
+        let headers: Vec<&str> = auth.iter().map(String::as_str).collect();
+        http(worker.authority(), "DELETE", path, &headers, b"")
+    };
+    let session_path = format!("/api/sessions/{id}");
+    let dataset_path = format!("{session_path}/datasets/{hash}");
+    let analysis_path = format!("{session_path}/analyses/{analysis}");
+    let get = |path: &str| http(worker.authority(), "GET", path, &[], b"");
+
+    // Only the owner deletes; a dataset an analysis reads is kept, naming the analysis.
+    assert_eq!(delete(&session_path, None).status, 403);
+    assert_eq!(delete(&session_path, Some(&other_token)).status, 403);
+    let refused = delete(&dataset_path, Some(&token));
+    assert_eq!(refused.status, 409);
+    let error = refused.json()["error"].as_str().unwrap().to_owned();
+    assert!(error.contains("\"crowd leaderboard\""), "{error}");
+
+    let share = format!("/s/{id}/a/{analysis}");
+    assert_eq!(get(&share).status, 200);
+    assert_eq!(delete(&analysis_path, Some(&token)).status, 200);
+    assert_eq!(delete(&analysis_path, Some(&token)).status, 404);
+    let gone = get(&share);
+    assert_eq!(gone.status, 410, "the analysis's share link");
+    assert!(String::from_utf8_lossy(&gone.body).contains("<title>app</title>"));
+    assert_eq!(get(&format!("/s/{id}/a/never")).status, 200);
+
+    assert_eq!(delete(&dataset_path, Some(&token)).status, 200);
+    let gone = get(&dataset_path);
+    assert_eq!(gone.status, 410);
+    assert!(gone.json()["error"].as_str().unwrap().contains("deleted"));
+    assert_eq!(
+        blobs(),
+        1,
+        "the small file's blob went; the crowd file's stays"
+    );
+
+    assert_eq!(delete(&session_path, Some(&token)).status, 200);
+    for path in [
+        session_path.clone(),
+        format!("{session_path}/export"),
+        format!("{session_path}/datasets/{crowd_hash}"),
+    ] {
+        let gone = get(&path);
+        assert_eq!(gone.status, 410, "{path}");
+        assert_eq!(
+            gone.json()["error"],
+            "this session was deleted by its owner",
+            "{path}"
+        );
+    }
+    assert_eq!(get(&format!("/s/{id}")).status, 410);
+    assert_eq!(delete(&session_path, Some(&token)).status, 410);
+    assert_eq!(
+        get("/api/sessions/0123456789abcdef0123456789abcdef").status,
+        404
+    );
+    assert_eq!(blobs(), 1, "the other session still holds the crowd file");
+    assert_eq!(get(&format!("/api/sessions/{other}")).status, 200);
+}
+
+#[test]
+fn deleting_answers_gone_and_removes_orphaned_blobs_on_sqlite() {
+    let worker = api_worker("sessions-delete");
+    let db = worker.data_dir.join("tribunal.sqlite3");
+    deleting_answers_gone_and_removes_orphaned_blobs(&worker, &|| {
+        rusqlite::Connection::open(&db)
+            .unwrap()
+            .query_row("SELECT COUNT(*) FROM blobs", [], |r| r.get(0))
+            .unwrap()
+    });
+}
+
+#[test]
+fn deleting_answers_gone_and_removes_orphaned_blobs_on_postgres() {
+    let url = tribunal_e2e::postgres_database("delete");
+    let worker = tribunal_e2e::api_worker("sessions-delete-pg", &["--store", &url]);
+    deleting_answers_gone_and_removes_orphaned_blobs(&worker, &|| {
+        let output = std::process::Command::new("psql")
+            .args(["-qtA", &url, "-c", "SELECT COUNT(*) FROM blobs"])
+            .output()
+            .expect("running psql");
+        String::from_utf8_lossy(&output.stdout)
+            .trim()
+            .parse()
+            .unwrap()
+    });
 }

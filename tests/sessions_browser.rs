@@ -192,3 +192,65 @@ fn shared_sessions_and_links_reproduce_the_same_numbers() {
     );
     assert_eq!(offline["table"], page["ownerTable"]);
 }
+
+#[test]
+fn the_owner_deletes_from_the_page_after_confirming_and_links_then_answer_gone() {
+    let worker = app_worker("sessions-browser-delete");
+    let (id, token) = tribunal_e2e::create_session(&worker, "to delete");
+    let small = b"model_a,model_b,winner\nA,B,model_a\nB,A,model_b\nA,B,model_a\n";
+    let hash = tribunal_e2e::upload_dataset(&worker, &id, &token, "battles", "small.csv", small);
+    let spec = serde_json::json!({
+        "statistic": "leaderboard", "dataset": hash,
+        "bootstrap": { "rounds": 20, "seed": 1, "level": 0.95 }, "anchor": null,
+    });
+    let saved = tribunal_e2e::save_spec(&worker, &id, &token, "board", &spec);
+    assert_eq!(saved.status, 201);
+    let analysis = saved.json()["id"].as_str().unwrap().to_owned();
+    let share = format!("{}s/{id}", worker.url);
+    let page = run_browser_driver(
+        "delete.mjs",
+        [
+            format!("{share}#owner={token}"),
+            share.clone(),
+            format!("{share}/a/{analysis}"),
+        ],
+    );
+    let lists = |analyses: u64, datasets: u64| serde_json::json!({ "analyses": analyses, "datasets": datasets });
+    assert_eq!(page["before"], lists(1, 1), "{page}");
+    assert_eq!(
+        page["afterDismiss"],
+        lists(1, 1),
+        "a dismissed confirmation deletes nothing"
+    );
+    assert_eq!(page["afterParts"], lists(0, 0), "{page}");
+    let questions = page["questions"].as_array().unwrap();
+    assert_eq!(questions.len(), 4, "{page}");
+    assert!(questions[0]
+        .as_str()
+        .unwrap()
+        .contains("the analysis board"));
+    assert!(questions[3]
+        .as_str()
+        .unwrap()
+        .contains("this whole session"));
+    assert_eq!(page["sessionStatus"], 410);
+    assert!(
+        page["sessionMessage"]
+            .as_str()
+            .unwrap()
+            .contains("deleted by its owner"),
+        "{page}"
+    );
+    assert_eq!(page["analysisStatus"], 410);
+    assert_eq!(
+        http(
+            worker.authority(),
+            "GET",
+            &format!("/api/sessions/{id}"),
+            &[],
+            b""
+        )
+        .status,
+        410
+    );
+}

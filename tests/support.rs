@@ -531,6 +531,20 @@ pub fn upload_dataset(
     stored.json()["hash"].as_str().expect("a hash").to_owned()
 }
 
+/// `POST /api/sessions/{id}/analyses` `{title, spec}` with the owner token: the answer.
+pub fn save_spec(worker: &Worker, id: &str, token: &str, title: &str, spec: &Value) -> HttpAnswer {
+    let auth = format!("Authorization: Bearer {token}");
+    http(
+        worker.authority(),
+        "POST",
+        &format!("/api/sessions/{id}/analyses"),
+        &[&auth, "Content-Type: application/json"],
+        serde_json::json!({ "title": title, "spec": spec })
+            .to_string()
+            .as_bytes(),
+    )
+}
+
 /// `POST /api/sessions/{id}/runs` with `body` (JSON) and `headers` (e.g. the owner token).
 pub fn start_run(worker: &Worker, id: &str, headers: &[&str], body: &Value) -> HttpAnswer {
     http(

@@ -160,3 +160,15 @@ pub async fn start_run(
     )
     .await
 }
+
+/// `DELETE /api/sessions/{id}{part}` with the owner token: `part` is empty for the whole
+/// session, or `/datasets/{hash}`, `/analyses/{analysis}`, `/runs/{run}`.
+pub async fn delete(id: &str, token: &str, part: &str) -> Result<(), String> {
+    send::<serde_json::Value>(
+        Request::delete(&format!("/api/sessions/{id}{part}"))
+            .header("Authorization", &bearer(token))
+            .build(),
+    )
+    .await
+    .map(|_| ())
+}

@@ -47,6 +47,17 @@ pub(crate) fn remember(id: &str, title: Option<String>, token: Option<String>) {
     }
 }
 
+/// Forgets session `id` (deleted by its owner).
+pub(crate) fn forget(id: &str) {
+    let list: Vec<Recent> = recent().into_iter().filter(|r| r.id != id).collect();
+    if let (Some(storage), Ok(text)) = (
+        window().local_storage().ok().flatten(),
+        serde_json::to_string(&list),
+    ) {
+        let _ = storage.set_item(RECENT_KEY, &text);
+    }
+}
+
 pub(crate) fn owner_token(id: &str) -> Option<String> {
     recent()
         .into_iter()

@@ -13,7 +13,7 @@
 
 use crate::analysis_view::AnalysisView;
 use crate::api;
-use crate::device::{go, origin, owner_token, recent, remember};
+use crate::device::{forget, go, origin, owner_token, recent, remember};
 use crate::fields::{number_field, Bounds};
 use crate::new_analysis::{datasets_of, NewAnalysis};
 use crate::runs::RunWatch;
@@ -135,6 +135,7 @@ pub fn SessionPage(id: String) -> impl IntoView {
     let session = RwSignal::new(None::<Result<SessionView, String>>);
     let error = RwSignal::new(None::<String>);
     let token = owner_token(&id);
+    let contents_token = token.clone();
     let load = {
         let id = id.clone();
         move || {
@@ -151,10 +152,18 @@ pub fn SessionPage(id: String) -> impl IntoView {
     load();
     let reload = Callback::new(move |()| load());
     let owner_form = token.clone().map(|token| {
+        let gone = {
+            let id = id.clone();
+            Callback::new(move |()| {
+                forget(&id);
+                go("/");
+            })
+        };
         view! {
             <AddDataset id=id.clone() token=token.clone() error reload />
             <StartRun id=id.clone() token=token.clone() session error reload />
-            <NewAnalysis id=id.clone() token session error />
+            <NewAnalysis id=id.clone() token=token.clone() session error />
+            <p><DeleteButton id=id.clone() token part=String::new() what="this whole session: its datasets, runs and analyses, and every link to it" error done=gone /></p>
         }
     });
     let share = format!("{}/s/{id}", origin());
@@ -165,7 +174,7 @@ pub fn SessionPage(id: String) -> impl IntoView {
             {move || match session.get() {
                 None => view! { <p class="busy">"loading the session…"</p> }.into_any(),
                 Some(Err(message)) => view! { <div id="session-error" class="error" role="alert">{message}</div> }.into_any(),
-                Some(Ok(s)) => view! { <SessionContents session=s /> }.into_any(),
+                Some(Ok(s)) => view! { <SessionContents session=s token=contents_token.clone() error reload /> }.into_any(),
             }}
             <p class="share">"Share (read-only): " <input id="session-share-url" type="text" readonly prop:value=share /></p>
             {owner_link.map(|l| view! {
@@ -320,12 +329,25 @@ fn StartRun(
 
 /// A session's datasets, runs and analyses.
 #[component]
-fn SessionContents(session: SessionView) -> impl IntoView {
+fn SessionContents(
+    session: SessionView,
+    token: Option<String>,
+    error: RwSignal<Option<String>>,
+    reload: Callback<()>,
+) -> impl IntoView {
+    let id = session.id.clone();
+    // The owner's delete button for `part` (e.g. `/datasets/HASH`).
+    let delete = move |part: String, what: String| {
+        token.clone().map(|token| {
+            view! { <DeleteButton id=id.clone() token part what error done=reload /> }
+        })
+    };
     let id = session.id.clone();
     let datasets = session
         .datasets
         .iter()
         .map(|d| {
+            let remove = delete(format!("/datasets/{}", d.hash), format!("the dataset {}", d.name));
             view! {
                 <tr data-hash=d.hash.clone()>
                     <td>{d.name.clone()}</td>
@@ -334,6 +356,7 @@ fn SessionContents(session: SessionView) -> impl IntoView {
                     <td class="num">{d.bytes.to_string()}</td>
                     <td><code>{d.hash.chars().take(19).collect::<String>()}"…"</code></td>
                     <td><a href=format!("/api/sessions/{id}/datasets/{}", d.hash) download=d.name.clone()>"download"</a></td>
+                    <td>{remove}</td>
                 </tr>
             }
         })
@@ -343,10 +366,12 @@ fn SessionContents(session: SessionView) -> impl IntoView {
         .iter()
         .map(|a| {
             let kind = a.spec.analysis.name().replace('_', " ");
+            let remove = delete(format!("/analyses/{}", a.id), format!("the analysis {}", a.title));
             view! {
                 <li data-kind=a.spec.analysis.name()>
                     <a class="analysis-link" href=format!("/s/{id}/a/{}", a.id)>{a.title.clone()}</a>
-                    <span class="hint">{format!(" — {kind}")}</span>
+                    <span class="hint">{format!(" — {kind} ")}</span>
+                    {remove}
                 </li>
             }
         })
@@ -362,11 +387,49 @@ fn SessionContents(session: SessionView) -> impl IntoView {
         <h3>"Judge runs"</h3>
         <p>{format!("{} finished run record(s)", session.runs.len())}</p>
         <div id="runs">
-            {session.streams.iter().map(|stream| view! { <RunWatch stream=stream.clone() /> }).collect_view()}
+            {session.streams.iter().map(|stream| {
+                let run = stream.rsplit(':').next().unwrap_or_default();
+                let remove = delete(format!("/runs/{run}"), "this judge run (its judgments and events)".to_owned());
+                view! { <RunWatch stream=stream.clone() /> {remove} }
+            }).collect_view()}
         </div>
         <h3>"Analyses"</h3>
         <ul id="analyses">{analyses}</ul>
     }
+}
+
+/// The owner's button that deletes `part` of session `id` (`""` for the whole session) once
+/// they confirm deleting `what`; then `done`.
+#[component]
+fn DeleteButton(
+    id: String,
+    token: String,
+    part: String,
+    #[prop(into)] what: String,
+    error: RwSignal<Option<String>>,
+    done: Callback<()>,
+) -> impl IntoView {
+    let question = format!("Delete {what}? Links to it will answer “gone”. This cannot be undone.");
+    let data_part = part.clone();
+    let click = move |_| {
+        let confirmed = web_sys::window()
+            .and_then(|w| w.confirm_with_message(&question).ok())
+            .unwrap_or(false);
+        if !confirmed {
+            return;
+        }
+        let (id, token, part) = (id.clone(), token.clone(), part.clone());
+        spawn_local(async move {
+            match api::delete(&id, &token, &part).await {
+                Ok(()) => {
+                    error.set(None);
+                    done.run(());
+                }
+                Err(message) => error.set(Some(message)),
+            }
+        });
+    };
+    view! { <button class="delete" data-part=data_part on:click=click>"Delete"</button> }
 }
 
 /// `/s/<id>/a/<analysis>`: a saved analysis, recomputed here from the session's datasets.
@@ -383,7 +446,9 @@ pub fn AnalysisPage(id: String, analysis: String) -> impl IntoView {
                     .analyses
                     .iter()
                     .find(|a| a.id == analysis)
-                    .ok_or_else(|| format!("the session has no analysis {analysis}"))?
+                    .ok_or_else(|| {
+                        format!("the session has no analysis {analysis}: its owner deleted it, or it never was")
+                    })?
                     .clone();
                 let mut files = Vec::new();
                 for (role, input) in &a.spec.inputs {

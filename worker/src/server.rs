@@ -19,7 +19,7 @@ use crate::judge::EngineArgs;
 use crate::limits::{limit_client_rates, ClientRates, Limits, RateBucket};
 use crate::runs::{Live, Runs};
 use crate::sessions;
-use crate::store::{Store, StoreArgs};
+use crate::store::{Part, Store, StoreArgs};
 use anyhow::{bail, Context, Result};
 use axum::extract::ws::{Message, WebSocket, WebSocketUpgrade};
 use axum::extract::State;
@@ -113,9 +113,13 @@ pub async fn serve(config: ServeConfig) -> Result<()> {
             limit_client_rates,
         ))
         .fallback({
-            let assets = assets.clone();
+            let (assets, store) = (assets.clone(), state.store.clone());
             move |method: Method, uri: Uri, headers: HeaderMap| async move {
-                assets.answer(&method, uri.path(), &headers)
+                let mut response = assets.answer(&method, uri.path(), &headers);
+                if response.status() == StatusCode::OK && share_link_gone(&store, uri.path()) {
+                    *response.status_mut() = StatusCode::GONE;
+                }
+                response
             }
         })
         .layer(TimeoutLayer::with_status_code(
@@ -166,6 +170,19 @@ pub async fn serve(config: ServeConfig) -> Result<()> {
     })
     .await?;
     Ok(())
+}
+
+/// Whether `path` is the share link of a session (`/s/<id>`) or a saved analysis
+/// (`/s/<id>/a/<analysis>`) that its owner deleted: the app still loads (and says so), under
+/// 410 Gone.
+fn share_link_gone(store: &Store, path: &str) -> bool {
+    let parts: Vec<&str> = path.trim_matches('/').split('/').collect();
+    let deleted = |id: &str, part: Part| store.deleted(id, &part).unwrap_or(false);
+    match parts.as_slice() {
+        ["s", id] => deleted(id, Part::Session),
+        ["s", id, "a", analysis] => deleted(id, Part::Analysis((*analysis).to_owned())),
+        _ => false,
+    }
 }
 
 async fn health(State(state): State<AppState>) -> impl IntoResponse {

@@ -20,6 +20,11 @@
 //!   relative one) each judgment event also carries the head's calibrated output.
 //! - `POST /sessions/import` (body: an archive) → 201 `{id, owner_token}`: a new session,
 //!   validated whole before one transaction writes it.
+//! - `DELETE /sessions/{id}`, `…/datasets/{hash}`, `…/analyses/{analysis}`, `…/runs/{run}`
+//!   (owner token) → 200 `{"deleted": what}`: gone with its blobs no session holds
+//!   ([`crate::store::Storage::delete`]); 409 while a judge run of it is going, or for a
+//!   dataset an analysis reads (naming them). What was deleted then answers 410 Gone — the
+//!   session's routes, the dataset, and the app's share links (`/s/<id>`, `/s/<id>/a/<analysis>`).
 //!
 //! What one client may send ([`crate::limits`]): titles and dataset names of at most
 //! [`MAX_NAME_CHARS`](tribunal::sessions::session::MAX_NAME_CHARS) characters (422), at most `--max-session-bytes` of
@@ -33,12 +38,12 @@ use crate::engine::{admit, Fleet};
 use crate::judge::{JudgeConfig, RunSpec};
 use crate::limits::{check_name, Limits};
 use crate::runs::Runs;
-use crate::store::Store;
+use crate::store::{Deletion, Part, Store};
 use axum::body::Bytes;
 use axum::extract::{DefaultBodyLimit, Path, Query, State};
 use axum::http::{header, HeaderMap, StatusCode};
 use axum::response::{IntoResponse, Response};
-use axum::routing::{get, post};
+use axum::routing::{delete, get, post};
 use axum::{Json, Router};
 use serde::Deserialize;
 use std::sync::{Arc, Mutex};
@@ -74,6 +79,17 @@ type ApiResult<T> = Result<T, ApiError>;
 
 fn not_found() -> ApiError {
     ApiError(StatusCode::NOT_FOUND, "no such session".to_owned())
+}
+
+/// 410 for a session its owner deleted, 404 for one that never was.
+fn absent(store: &Store, id: &str) -> ApiError {
+    if store.deleted(id, &Part::Session).unwrap_or(false) {
+        return ApiError(
+            StatusCode::GONE,
+            "this session was deleted by its owner".to_owned(),
+        );
+    }
+    not_found()
 }
 
 /// 422 unless `value` is short enough ([`check_name`]).
@@ -116,10 +132,18 @@ pub fn router(state: Sessions) -> Router {
     Router::new()
         .route("/sessions", post(create))
         .route("/sessions/import", post(import))
-        .route("/sessions/{id}", get(view))
+        .route("/sessions/{id}", get(view).delete(delete_session))
         .route("/sessions/{id}/export", get(export))
         .route("/sessions/{id}/datasets", post(add_dataset))
-        .route("/sessions/{id}/datasets/{hash}", get(dataset))
+        .route(
+            "/sessions/{id}/datasets/{hash}",
+            get(dataset).delete(delete_dataset),
+        )
+        .route(
+            "/sessions/{id}/analyses/{analysis}",
+            delete(delete_analysis),
+        )
+        .route("/sessions/{id}/runs/{run}", delete(delete_run))
         .route("/sessions/{id}/analyses", post(add_analysis))
         .route("/sessions/{id}/runs", post(start_run))
         .layer(DefaultBodyLimit::max(body_limit))
@@ -190,7 +214,7 @@ fn same(a: &str, b: &str) -> bool {
 
 /// 404 for an unknown session; 403 unless the request carries the session's owner token.
 fn authorise(store: &Store, id: &str, headers: &HeaderMap) -> ApiResult<()> {
-    let stored = store.owner_hash(id)?.ok_or_else(not_found)?;
+    let stored = store.owner_hash(id)?.ok_or_else(|| absent(store, id))?;
     let presented = headers
         .get(header::AUTHORIZATION)
         .and_then(|v| v.to_str().ok())
@@ -215,7 +239,7 @@ async fn view(
     State(Sessions { store, .. }): State<Sessions>,
     Path(id): Path<String>,
 ) -> ApiResult<Response> {
-    let session = store.session(&id)?.ok_or_else(not_found)?;
+    let session = store.session(&id)?.ok_or_else(|| absent(&store, &id))?;
     Ok(Json(session).into_response())
 }
 
@@ -223,7 +247,7 @@ async fn export(
     State(Sessions { store, .. }): State<Sessions>,
     Path(id): Path<String>,
 ) -> ApiResult<Response> {
-    let archive = store.archive(&id)?.ok_or_else(not_found)?;
+    let archive = store.archive(&id)?.ok_or_else(|| absent(&store, &id))?;
     Ok((
         [(
             header::CONTENT_DISPOSITION,
@@ -244,12 +268,24 @@ async fn dataset(
             "no such dataset in this session".to_owned(),
         )
     };
-    let session = store.session(&id)?.ok_or_else(missing)?;
+    let session = store.session(&id)?.ok_or_else(|| absent(&store, &id))?;
+    let gone = || {
+        if store
+            .deleted(&id, &Part::Dataset(hash.clone()))
+            .unwrap_or(false)
+        {
+            return ApiError(
+                StatusCode::GONE,
+                "this dataset was deleted by the session's owner".to_owned(),
+            );
+        }
+        missing()
+    };
     let meta = session
         .datasets
         .iter()
         .find(|d| d.hash == hash)
-        .ok_or_else(missing)?;
+        .ok_or_else(gone)?;
     let content = store.dataset(&id, &hash)?.ok_or_else(missing)?;
     let content_type = if meta.kind.is_binary() {
         "application/octet-stream"
@@ -257,6 +293,75 @@ async fn dataset(
         "text/csv; charset=utf-8"
     };
     Ok(([(header::CONTENT_TYPE, content_type)], content).into_response())
+}
+
+/// The answer to a deletion.
+fn deletion(outcome: Deletion, what: &str) -> ApiResult<Response> {
+    match outcome {
+        Deletion::Deleted => Ok(Json(serde_json::json!({ "deleted": what })).into_response()),
+        Deletion::Missing => Err(ApiError(
+            StatusCode::NOT_FOUND,
+            format!("no such {what} in this session"),
+        )),
+        Deletion::Busy => Err(ApiError(
+            StatusCode::CONFLICT,
+            format!("the {what} has a judge run in progress: delete it once the run has finished"),
+        )),
+    }
+}
+
+async fn delete_session(
+    State(Sessions { store, .. }): State<Sessions>,
+    Path(id): Path<String>,
+    headers: HeaderMap,
+) -> ApiResult<Response> {
+    authorise(&store, &id, &headers)?;
+    deletion(store.delete(&id, &Part::Session)?, "session")
+}
+
+/// A dataset an analysis reads is kept (409 naming the analyses) until they are deleted.
+async fn delete_dataset(
+    State(Sessions { store, .. }): State<Sessions>,
+    Path((id, hash)): Path<(String, String)>,
+    headers: HeaderMap,
+) -> ApiResult<Response> {
+    authorise(&store, &id, &headers)?;
+    let session = store.session(&id)?.ok_or_else(|| absent(&store, &id))?;
+    let readers: Vec<String> = session
+        .analyses
+        .iter()
+        .filter(|a| a.spec.inputs.values().any(|input| input.hash == hash))
+        .map(|a| format!("\"{}\"", a.title))
+        .collect();
+    if !readers.is_empty() {
+        return Err(ApiError(
+            StatusCode::CONFLICT,
+            format!(
+                "the dataset is read by the analyses {}: delete them first",
+                readers.join(", ")
+            ),
+        ));
+    }
+    deletion(store.delete(&id, &Part::Dataset(hash))?, "dataset")
+}
+
+async fn delete_analysis(
+    State(Sessions { store, .. }): State<Sessions>,
+    Path((id, analysis)): Path<(String, String)>,
+    headers: HeaderMap,
+) -> ApiResult<Response> {
+    authorise(&store, &id, &headers)?;
+    deletion(store.delete(&id, &Part::Analysis(analysis))?, "analysis")
+}
+
+/// `run` is the key of the run's stream `run:<id>:<run>`.
+async fn delete_run(
+    State(Sessions { store, .. }): State<Sessions>,
+    Path((id, run)): Path<(String, String)>,
+    headers: HeaderMap,
+) -> ApiResult<Response> {
+    authorise(&store, &id, &headers)?;
+    deletion(store.delete(&id, &Part::Run(run))?, "run")
 }
 
 #[derive(Deserialize)]
@@ -293,7 +398,7 @@ async fn add_dataset(
         ));
     }
     let _held = uploads.lock().unwrap_or_else(|e| e.into_inner());
-    let session = store.session(&id)?.ok_or_else(not_found)?;
+    let session = store.session(&id)?.ok_or_else(|| absent(&store, &id))?;
     if !session.datasets.iter().any(|d| d.hash == meta.hash) {
         let held = session.datasets.iter().map(|d| d.bytes).sum();
         within_session_bytes(&limits, &query.name, held, meta.bytes)?;
@@ -317,7 +422,7 @@ async fn add_analysis(
 ) -> ApiResult<Response> {
     authorise(&store, &id, &headers)?;
     bounded("title", &body.title)?;
-    let session = store.session(&id)?.ok_or_else(not_found)?;
+    let session = store.session(&id)?.ok_or_else(|| absent(&store, &id))?;
     let spec = spec_from_value(body.spec).map_err(|e| {
         ApiError(
             StatusCode::UNPROCESSABLE_ENTITY,
@@ -385,7 +490,7 @@ async fn start_run(
 ) -> ApiResult<Response> {
     let store = &state.store;
     authorise(store, &id, &headers)?;
-    let session = store.session(&id)?.ok_or_else(not_found)?;
+    let session = store.session(&id)?.ok_or_else(|| absent(store, &id))?;
     let unprocessable = |message: String| ApiError(StatusCode::UNPROCESSABLE_ENTITY, message);
     let meta = session
         .datasets

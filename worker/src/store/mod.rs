@@ -11,6 +11,13 @@
 //! a session lists its datasets and its saved analyses (spec as JSON). An import writes the
 //! whole session in one transaction.
 //!
+//! Deleting ([`Storage::delete`]): the owner deletes a dataset, an analysis, a run (its events,
+//! judgments, record and queue) or the whole session, in one transaction that also removes
+//! every blob no session holds any more and leaves a tombstone, so that what was shared
+//! answers "gone" rather than "never was" ([`Storage::deleted`]). A run (or a session with one)
+//! that a worker holds a unit of — claimed or renewed within the last minute — is not
+//! deleted.
+//!
 //! Work queue: a judge run is queued as its spec and one unit per planned judgment. Workers
 //! claim units in batches — PostgreSQL with `FOR UPDATE SKIP LOCKED`, SQLite under its single
 //! writer lock — so no unit is claimed by two live workers. A claim is a lease that its worker
@@ -49,6 +56,225 @@ pub struct Progress {
     /// Claimed by a worker whose lease has not run out.
     pub claimed: u64,
     pub done: u64,
+}
+
+/// A part of a session its owner can delete.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum Part {
+    Session,
+    /// A dataset, by hash.
+    Dataset(String),
+    /// A saved analysis, by id.
+    Analysis(String),
+    /// A judge run, by its key (`run:<session>:<key>` is its stream).
+    Run(String),
+}
+
+/// What [`Storage::delete`] did.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Deletion {
+    Deleted,
+    /// There was no such part (or session).
+    Missing,
+    /// A worker is judging a unit of the run (or of one of the session's runs).
+    Busy,
+}
+
+/// A statement of a deletion, with the parameters it takes: `$1` the session id and, when
+/// `keyed`, `$2` the part's key; `{now}` is the database clock in Unix seconds.
+struct Statement {
+    sql: &'static str,
+    keyed: bool,
+}
+
+const fn statement(sql: &'static str, keyed: bool) -> Statement {
+    Statement { sql, keyed }
+}
+
+/// How to delete one part: a count that is 0 when it does not exist, a count that is not 0
+/// while it is being judged, the deletions, and the tombstone's name.
+struct DeletionPlan {
+    exists: Statement,
+    busy: Option<Statement>,
+    deletes: Vec<Statement>,
+}
+
+impl Part {
+    fn key(&self) -> Option<&str> {
+        match self {
+            Part::Session => None,
+            Part::Dataset(k) | Part::Analysis(k) | Part::Run(k) => Some(k),
+        }
+    }
+
+    /// The tombstone's name: empty for the session, `kind:key` for a part.
+    fn tombstone(&self) -> String {
+        match self {
+            Part::Session => String::new(),
+            Part::Dataset(k) => format!("dataset:{k}"),
+            Part::Analysis(k) => format!("analysis:{k}"),
+            Part::Run(k) => format!("run:{k}"),
+        }
+    }
+
+    fn plan(&self) -> DeletionPlan {
+        match self {
+            Part::Session => DeletionPlan {
+                exists: statement("SELECT COUNT(*) FROM sessions WHERE id = $1", false),
+                busy: Some(statement(
+                    "SELECT COUNT(*) FROM run_units WHERE (stream LIKE 'serve:' || CAST($1 AS TEXT) || ':%'
+                     OR stream LIKE 'judge:' || CAST($1 AS TEXT) || ':%') AND state = 'claimed' AND claimed_at > {now} - 60.0",
+                    false,
+                )),
+                deletes: vec![
+                    statement(
+                        "DELETE FROM run_units WHERE stream LIKE 'serve:' || CAST($1 AS TEXT) || ':%'
+                         OR stream LIKE 'judge:' || CAST($1 AS TEXT) || ':%'",
+                        false,
+                    ),
+                    statement(
+                        "DELETE FROM run_queue WHERE stream LIKE 'serve:' || CAST($1 AS TEXT) || ':%'
+                         OR stream LIKE 'judge:' || CAST($1 AS TEXT) || ':%'",
+                        false,
+                    ),
+                    statement(
+                        "DELETE FROM events WHERE stream LIKE 'run:' || CAST($1 AS TEXT) || ':%'",
+                        false,
+                    ),
+                    statement(
+                        "DELETE FROM judgments WHERE session = $1 OR session LIKE CAST($1 AS TEXT) || ':%'",
+                        false,
+                    ),
+                    statement(
+                        "DELETE FROM runs WHERE session = $1 OR session LIKE CAST($1 AS TEXT) || ':%'",
+                        false,
+                    ),
+                    statement("DELETE FROM analyses WHERE session = $1", false),
+                    statement("DELETE FROM session_datasets WHERE session = $1", false),
+                    statement("DELETE FROM sessions WHERE id = $1", false),
+                ],
+            },
+            Part::Dataset(_) => DeletionPlan {
+                exists: statement(
+                    "SELECT COUNT(*) FROM session_datasets WHERE session = $1 AND hash = $2",
+                    true,
+                ),
+                busy: None,
+                deletes: vec![statement(
+                    "DELETE FROM session_datasets WHERE session = $1 AND hash = $2",
+                    true,
+                )],
+            },
+            Part::Analysis(_) => DeletionPlan {
+                exists: statement(
+                    "SELECT COUNT(*) FROM analyses WHERE session = $1 AND id = $2",
+                    true,
+                ),
+                busy: None,
+                deletes: vec![statement(
+                    "DELETE FROM analyses WHERE session = $1 AND id = $2",
+                    true,
+                )],
+            },
+            Part::Run(_) => DeletionPlan {
+                exists: statement(
+                    "SELECT (SELECT COUNT(*) FROM events WHERE stream = 'run:' || CAST($1 AS TEXT) || ':' || CAST($2 AS TEXT))
+                     + (SELECT COUNT(*) FROM runs WHERE session = CAST($1 AS TEXT) || ':' || CAST($2 AS TEXT))",
+                    true,
+                ),
+                busy: Some(statement(
+                    "SELECT COUNT(*) FROM run_units WHERE (stream LIKE 'serve:' || CAST($1 AS TEXT) || ':' || CAST($2 AS TEXT) || ':%'
+                     OR stream LIKE 'judge:' || CAST($1 AS TEXT) || ':' || CAST($2 AS TEXT) || ':%') AND state = 'claimed'
+                     AND claimed_at > {now} - 60.0",
+                    true,
+                )),
+                deletes: vec![
+                    statement(
+                        "DELETE FROM run_units WHERE stream LIKE 'serve:' || CAST($1 AS TEXT) || ':' || CAST($2 AS TEXT) || ':%'
+                         OR stream LIKE 'judge:' || CAST($1 AS TEXT) || ':' || CAST($2 AS TEXT) || ':%'",
+                        true,
+                    ),
+                    statement(
+                        "DELETE FROM run_queue WHERE stream LIKE 'serve:' || CAST($1 AS TEXT) || ':' || CAST($2 AS TEXT) || ':%'
+                         OR stream LIKE 'judge:' || CAST($1 AS TEXT) || ':' || CAST($2 AS TEXT) || ':%'",
+                        true,
+                    ),
+                    statement(
+                        "DELETE FROM events WHERE stream = 'run:' || CAST($1 AS TEXT) || ':' || CAST($2 AS TEXT)",
+                        true,
+                    ),
+                    statement(
+                        "DELETE FROM judgments WHERE session = CAST($1 AS TEXT) || ':' || CAST($2 AS TEXT)",
+                        true,
+                    ),
+                    statement(
+                        "DELETE FROM runs WHERE session = CAST($1 AS TEXT) || ':' || CAST($2 AS TEXT)",
+                        true,
+                    ),
+                ],
+            },
+        }
+    }
+}
+
+impl Statement {
+    fn params<'a>(&self, session: &'a str, key: Option<&'a str>) -> Vec<&'a str> {
+        let mut params = vec![session];
+        if self.keyed {
+            params.push(key.unwrap_or_default());
+        }
+        params
+    }
+}
+
+/// A backend's transaction, as a deletion uses it.
+pub trait DeletionTx {
+    /// The database clock in Unix seconds, as SQL.
+    const NOW: &'static str;
+    /// The single integer `sql` selects (its parameters all text).
+    fn count(&mut self, sql: &str, params: &[&str]) -> Result<i64>;
+    /// Runs `sql` (its parameters all text).
+    fn apply(&mut self, sql: &str, params: &[&str]) -> Result<()>;
+}
+
+/// Removes the blobs no session holds.
+const COLLECT_BLOBS: &str =
+    "DELETE FROM blobs WHERE hash NOT IN (SELECT hash FROM session_datasets)";
+
+const TOMBSTONE: &str =
+    "INSERT INTO deleted (session, part) VALUES ($1, $2) ON CONFLICT DO NOTHING";
+
+const IS_DELETED: &str =
+    "SELECT COUNT(*) FROM deleted WHERE session = $1 AND (part = '' OR part = $2)";
+
+/// Runs the deletion of `part` of `session` in `tx`; the caller commits only on
+/// [`Deletion::Deleted`].
+pub fn run_deletion<T: DeletionTx>(tx: &mut T, session: &str, part: &Part) -> Result<Deletion> {
+    let plan = part.plan();
+    let key = part.key();
+    let params = |st: &Statement| st.params(session, key);
+    if tx.count(plan.exists.sql, &params(&plan.exists))? == 0 {
+        return Ok(Deletion::Missing);
+    }
+    if let Some(busy) = &plan.busy {
+        let sql = busy.sql.replace("{now}", T::NOW);
+        if tx.count(&sql, &params(busy))? > 0 {
+            return Ok(Deletion::Busy);
+        }
+    }
+    for st in &plan.deletes {
+        tx.apply(st.sql, &params(st))?;
+    }
+    tx.apply(COLLECT_BLOBS, &[])?;
+    let tombstone = part.tombstone();
+    tx.apply(TOMBSTONE, &[session, &tombstone])?;
+    Ok(Deletion::Deleted)
+}
+
+/// Whether `part` of `session` (or the session) has a tombstone.
+pub fn is_deleted(tx: &mut impl DeletionTx, session: &str, part: &Part) -> Result<bool> {
+    let tombstone = part.tombstone();
+    Ok(tx.count(IS_DELETED, &[session, &tombstone])? > 0)
 }
 
 /// What every backend stores. Methods block; a failed write leaves nothing half-written.
@@ -110,6 +336,12 @@ pub trait Storage: Send + Sync {
     /// Writes a validated archive as the new session `id` in one transaction: all of it or,
     /// on any error, nothing.
     fn import(&self, id: &str, owner_hash: &str, archive: &SessionArchive) -> Result<()>;
+
+    /// Deletes `part` of `session` (all of it for [`Part::Session`]), the blobs no session
+    /// holds any more, and leaves a tombstone; all or nothing.
+    fn delete(&self, session: &str, part: &Part) -> Result<Deletion>;
+    /// Whether `part` of `session` (or the session itself) was deleted.
+    fn deleted(&self, session: &str, part: &Part) -> Result<bool>;
 
     /// The archive of session `id`, or `None`.
     fn archive(&self, id: &str) -> Result<Option<SessionArchive>> {

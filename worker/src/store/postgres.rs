@@ -6,7 +6,7 @@
 //! server's; so the connection lives on a thread of its own and each call is a job sent to it,
 //! answered over a channel (calls block, as the SQLite backend's do).
 
-use super::{JudgmentKey, Progress, Storage};
+use super::{is_deleted, run_deletion, Deletion, DeletionTx, JudgmentKey, Part, Progress, Storage};
 use anyhow::{anyhow, Context, Result};
 use postgres::{Client, GenericClient, NoTls};
 use std::sync::mpsc;
@@ -24,7 +24,7 @@ const STAMP: &str =
 
 /// Schema migrations, applied in order; the index + 1 is the schema version (the same versions
 /// as the SQLite backend's).
-fn migrations() -> [String; 5] {
+fn migrations() -> [String; 6] {
     [
         format!(
             "CREATE TABLE events (
@@ -105,7 +105,37 @@ fn migrations() -> [String; 5] {
         ),
         // The tool version and commit that saved an analysis (JSON; NULL before version 5).
         "ALTER TABLE analyses ADD COLUMN created_with TEXT;".to_owned(),
+        // What an owner deleted: '' for the whole session, `kind:key` for a part of it.
+        format!(
+            "CREATE TABLE deleted (
+                session TEXT NOT NULL,
+                part TEXT NOT NULL,
+                deleted_at TEXT NOT NULL DEFAULT {STAMP},
+                PRIMARY KEY (session, part)
+            );"
+        ),
     ]
+}
+
+impl DeletionTx for postgres::Transaction<'_> {
+    const NOW: &'static str = NOW;
+
+    fn count(&mut self, sql: &str, params: &[&str]) -> Result<i64> {
+        let params: Vec<&(dyn postgres::types::ToSql + Sync)> = params
+            .iter()
+            .map(|p| p as &(dyn postgres::types::ToSql + Sync))
+            .collect();
+        Ok(self.query_one(sql, &params)?.get(0))
+    }
+
+    fn apply(&mut self, sql: &str, params: &[&str]) -> Result<()> {
+        let params: Vec<&(dyn postgres::types::ToSql + Sync)> = params
+            .iter()
+            .map(|p| p as &(dyn postgres::types::ToSql + Sync))
+            .collect();
+        self.execute(sql, &params)?;
+        Ok(())
+    }
 }
 
 type Job = Box<dyn FnOnce(&mut Client) + Send>;
@@ -262,6 +292,23 @@ fn unsigned(v: i64) -> Result<u32> {
 }
 
 impl Storage for PgStore {
+    fn delete(&self, session: &str, part: &Part) -> Result<Deletion> {
+        let (session, part) = (session.to_owned(), part.clone());
+        self.call(move |c| {
+            let mut tx = c.transaction()?;
+            let deletion = run_deletion(&mut tx, &session, &part)?;
+            if deletion == Deletion::Deleted {
+                tx.commit()?;
+            }
+            Ok(deletion)
+        })
+    }
+
+    fn deleted(&self, session: &str, part: &Part) -> Result<bool> {
+        let (session, part) = (session.to_owned(), part.clone());
+        self.call(move |c| is_deleted(&mut c.transaction()?, &session, &part))
+    }
+
     fn backend(&self) -> &'static str {
         "postgresql"
     }

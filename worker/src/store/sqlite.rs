@@ -1,7 +1,7 @@
 //! The embedded SQLite store (WAL mode): the default [`Storage`] backend. Several processes
 //! may share the file; SQLite's single writer lock makes each claim of queued units atomic.
 
-use super::{JudgmentKey, Progress, Storage};
+use super::{is_deleted, run_deletion, Deletion, DeletionTx, JudgmentKey, Part, Progress, Storage};
 use anyhow::{Context, Result};
 use rusqlite::{params, Connection, OptionalExtension};
 use std::path::Path;
@@ -81,7 +81,27 @@ const MIGRATIONS: &[&str] = &[
     );",
     // The tool version and commit that saved an analysis (JSON; NULL before version 5).
     "ALTER TABLE analyses ADD COLUMN created_with TEXT;",
+    // What an owner deleted: '' for the whole session, `kind:key` for a part of it.
+    "CREATE TABLE deleted (
+        session TEXT NOT NULL,
+        part TEXT NOT NULL,
+        deleted_at TEXT NOT NULL DEFAULT (strftime('%Y-%m-%dT%H:%M:%fZ', 'now')),
+        PRIMARY KEY (session, part)
+    );",
 ];
+
+impl DeletionTx for rusqlite::Transaction<'_> {
+    const NOW: &'static str = NOW;
+
+    fn count(&mut self, sql: &str, params: &[&str]) -> Result<i64> {
+        Ok(self.query_row(sql, rusqlite::params_from_iter(params), |r| r.get(0))?)
+    }
+
+    fn apply(&mut self, sql: &str, params: &[&str]) -> Result<()> {
+        self.execute(sql, rusqlite::params_from_iter(params))?;
+        Ok(())
+    }
+}
 
 /// The SQLite file, one connection behind a lock.
 pub struct SqliteStore {
@@ -141,6 +161,22 @@ impl SqliteStore {
 }
 
 impl Storage for SqliteStore {
+    fn delete(&self, session: &str, part: &Part) -> Result<Deletion> {
+        let mut conn = self.lock()?;
+        let mut tx = conn.transaction()?;
+        let deletion = run_deletion(&mut tx, session, part)?;
+        if deletion == Deletion::Deleted {
+            tx.commit()?;
+        }
+        Ok(deletion)
+    }
+
+    fn deleted(&self, session: &str, part: &Part) -> Result<bool> {
+        let mut conn = self.lock()?;
+        let mut tx = conn.transaction()?;
+        is_deleted(&mut tx, session, part)
+    }
+
     fn backend(&self) -> &'static str {
         "sqlite"
     }

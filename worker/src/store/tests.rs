@@ -66,7 +66,7 @@ fn events_are_idempotent_and_survive_reopen(store: Store, reopen: &dyn Fn() -> S
     assert!(b > a);
     drop(store);
     let store = reopen();
-    assert_eq!(store.schema_version().unwrap(), 5);
+    assert_eq!(store.schema_version().unwrap(), 6);
     assert_eq!(
         store.events("s").unwrap(),
         [(1, "first".to_owned()), (2, "b".to_owned())]
@@ -242,6 +242,121 @@ fn concurrent_claims_never_overlap(open: &(dyn Fn() -> Store + Sync)) {
     assert_eq!(progress.done, 400);
 }
 
+/// Deleting each part: what it removes, what it keeps, the blobs no session holds, the
+/// tombstones, and a run that a worker holds is not deleted.
+fn deletion_removes_the_part_and_its_orphaned_blobs(store: Store, sql: &dyn Fn(&str) -> i64) {
+    let shared = "model_a,model_b,winner\nA,B,model_a\n";
+    let own = "model_a,model_b,winner\nA,B,model_b\nB,C,model_a\n";
+    let dataset = |csv: &str| check_dataset(DatasetKind::Battles, "b.csv", csv.as_bytes()).unwrap();
+    store.create_session("s1", "h", "first").unwrap();
+    store.create_session("s2", "h", "second").unwrap();
+    store
+        .add_dataset("s1", &dataset(shared), shared.as_bytes())
+        .unwrap();
+    store
+        .add_dataset("s1", &dataset(own), own.as_bytes())
+        .unwrap();
+    store
+        .add_dataset("s2", &dataset(shared), shared.as_bytes())
+        .unwrap();
+    let mut inputs = Inputs::new();
+    inputs.insert("battles", "b.csv", own.as_bytes().to_vec());
+    let analysis = Analysis {
+        id: "a1".to_owned(),
+        title: "board".to_owned(),
+        spec: Spec::new(Statistic::Leaderboard(LeaderboardSpec::default()), &inputs),
+        created_with: None,
+    };
+    store.add_analysis("s1", &analysis).unwrap();
+    // A run "k1" of s1: its stream, judgments, record and queue.
+    store.put_event("run:s1:k1", 1, "{}").unwrap();
+    let other = JudgmentKey {
+        session: "s2:k9".to_owned(),
+        ..key("i1", "ab")
+    };
+    store.put_judgment(&other, "{}").unwrap();
+    let run_key = JudgmentKey {
+        session: "s1:k1".to_owned(),
+        ..key("i1", "ab")
+    };
+    store.put_judgment(&run_key, "{}").unwrap();
+    store.put_run("s1:k1", "1", "{}").unwrap();
+    store.enqueue("serve:s1:k1:abcd", "{}", 2).unwrap();
+    assert_eq!(
+        store.claim("serve:s1:k1:abcd", "w", 1, 600.0).unwrap(),
+        vec![0]
+    );
+    assert_eq!(sql("SELECT COUNT(*) FROM blobs"), 2);
+
+    let hash_own = dataset(own).hash;
+    let hash_shared = dataset(shared).hash;
+    let deletion = |part: &Part| store.delete("s1", part).unwrap();
+    assert_eq!(
+        deletion(&Part::Analysis("a1".to_owned())),
+        Deletion::Deleted
+    );
+    assert_eq!(
+        deletion(&Part::Analysis("a1".to_owned())),
+        Deletion::Missing
+    );
+    assert!(store
+        .deleted("s1", &Part::Analysis("a1".to_owned()))
+        .unwrap());
+    assert!(!store
+        .deleted("s1", &Part::Analysis("a2".to_owned()))
+        .unwrap());
+    assert_eq!(store.session("s1").unwrap().unwrap().analyses, vec![]);
+
+    // The only holder of `own` lets it go; `shared` stays while s2 holds it.
+    assert_eq!(
+        deletion(&Part::Dataset(hash_own.clone())),
+        Deletion::Deleted
+    );
+    assert_eq!(store.dataset("s1", &hash_own).unwrap(), None);
+    assert_eq!(sql("SELECT COUNT(*) FROM blobs"), 1);
+    assert_eq!(
+        deletion(&Part::Dataset(hash_shared.clone())),
+        Deletion::Deleted
+    );
+    assert_eq!(sql("SELECT COUNT(*) FROM blobs"), 1);
+    assert_eq!(
+        store.dataset("s2", &hash_shared).unwrap().as_deref(),
+        Some(shared.as_bytes())
+    );
+
+    // A run a worker holds a unit of is kept, and so is its session; once the unit is done,
+    // both go, leaving the other session's judgments alone.
+    assert_eq!(deletion(&Part::Run("k1".to_owned())), Deletion::Busy);
+    assert_eq!(deletion(&Part::Session), Deletion::Busy);
+    assert_eq!(store.events("run:s1:k1").unwrap().len(), 1);
+    assert!(store
+        .complete("serve:s1:k1:abcd", 0, &run_key, "{}")
+        .is_ok());
+    assert_eq!(deletion(&Part::Run("k1".to_owned())), Deletion::Deleted);
+    assert_eq!(store.events("run:s1:k1").unwrap(), vec![]);
+    assert_eq!(store.judgments("s1:k1").unwrap(), vec![]);
+    assert_eq!(store.judgments("s2:k9").unwrap().len(), 1);
+    assert_eq!(sql("SELECT COUNT(*) FROM run_units"), 0);
+    assert_eq!(sql("SELECT COUNT(*) FROM runs"), 0);
+
+    assert_eq!(deletion(&Part::Session), Deletion::Deleted);
+    assert_eq!(store.session("s1").unwrap(), None);
+    assert_eq!(store.owner_hash("s1").unwrap(), None);
+    assert!(store.deleted("s1", &Part::Session).unwrap());
+    assert!(store
+        .deleted("s1", &Part::Dataset("anything".to_owned()))
+        .unwrap());
+    assert_eq!(deletion(&Part::Session), Deletion::Missing);
+    assert!(store.session("s2").unwrap().is_some());
+    assert!(!store.deleted("s2", &Part::Session).unwrap());
+    // Deleting s2 too leaves no blob.
+    assert_eq!(
+        store.delete("s2", &Part::Session).unwrap(),
+        Deletion::Deleted
+    );
+    assert_eq!(sql("SELECT COUNT(*) FROM blobs"), 0);
+}
+
 #[test]
 fn sqlite_events_are_idempotent_and_survive_reopen() {
     let (store, path) = sqlite("idem");
@@ -291,6 +406,31 @@ fn postgres_an_import_is_written_whole_or_not_at_all() {
             } else {
                 client.execute(&statement, &[]).unwrap() as i64
             }
+        })
+        .join()
+        .unwrap()
+    });
+}
+
+#[test]
+fn sqlite_deletion_removes_the_part_and_its_orphaned_blobs() {
+    let (store, path) = sqlite("deletion");
+    deletion_removes_the_part_and_its_orphaned_blobs(store, &|statement| {
+        rusqlite::Connection::open(&path)
+            .unwrap()
+            .query_row(statement, [], |r| r.get(0))
+            .unwrap()
+    });
+}
+
+#[test]
+fn postgres_deletion_removes_the_part_and_its_orphaned_blobs() {
+    let (store, url) = postgres("deletion");
+    deletion_removes_the_part_and_its_orphaned_blobs(store, &|statement| {
+        let (url, statement) = (url.clone(), statement.to_owned());
+        std::thread::spawn(move || {
+            let mut client = ::postgres::Client::connect(&url, ::postgres::NoTls).unwrap();
+            client.query_one(&statement, &[]).unwrap().get(0)
         })
         .join()
         .unwrap()
