@@ -3,7 +3,8 @@
 //! by 100 WebSocket viewers at once, plus one slow viewer that stops reading for seconds. Every
 //! viewer must get every event of the stream exactly once and in order; the server's peak
 //! memory must stay bounded. The delivered rate is printed (BENCHMARKS.md and
-//! docs/reliability.md quote it), not asserted.
+//! docs/reliability.md quote it), not asserted. Across processes: two servers on one
+//! PostgreSQL, a run started on one, a viewer on each — both get every event once, in order.
 
 use futures_util::{SinkExt, StreamExt};
 use std::time::{Duration, Instant};
@@ -144,4 +145,45 @@ fn a_hundred_viewers_get_every_event_of_a_live_run_and_a_slow_one_costs_no_memor
         "the server's peak RSS grew to {} MiB",
         peak / 1024
     );
+}
+
+/// Two `tribunal serve` processes on one PostgreSQL: a run started on one is watched from
+/// both; each viewer gets every event once and in order — the other process's viewer by
+/// reading the stream back from the store.
+#[test]
+fn viewers_on_another_server_process_get_every_event_in_order() {
+    const RUN_ITEMS: usize = 300;
+    let fleet = Fleet::start(5);
+    let url = tribunal_e2e::postgres_database("cross_process");
+    let args = ["--store", url.as_str(), "--fleet", &fleet.url()];
+    let a = api_worker("cross-process-a", &args);
+    let b = api_worker("cross-process-b", &args);
+    let (id, token) = create_session(&a, "across processes");
+    let mut items = String::from("id,instruction,response,response_b\n");
+    for i in 0..RUN_ITEMS {
+        items.push_str(&format!("q{i},Question {i}?,First {i},Second {i}\n"));
+    }
+    let hash = upload_dataset(&a, &id, &token, "items", "items.csv", items.as_bytes());
+    let body = serde_json::json!({
+        "items": hash,
+        "config": {
+            "prompt": { "kind": "relative", "rubric": "Which answers better?" },
+            "backend": fleet.backend(),
+        }
+    });
+    let auth = format!("Authorization: Bearer {token}");
+    let started = start_run(&a, &id, &[&auth], &body);
+    assert_eq!(started.status, 202);
+    let stream = started.json()["stream"].as_str().unwrap().to_owned();
+    let runtime = tokio::runtime::Builder::new_multi_thread()
+        .worker_threads(2)
+        .enable_all()
+        .build()
+        .unwrap();
+    let counts = runtime.block_on(async {
+        let here = tokio::spawn(view(a.authority().to_owned(), stream.clone(), None));
+        let there = tokio::spawn(view(b.authority().to_owned(), stream.clone(), None));
+        [here.await.unwrap().0, there.await.unwrap().0]
+    });
+    assert_eq!(counts, [RUN_ITEMS as u64 + 2; 2]);
 }

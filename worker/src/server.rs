@@ -37,7 +37,7 @@ use std::time::{Duration, SystemTime, UNIX_EPOCH};
 use tower_http::compression::{CompressionLayer, CompressionLevel};
 use tower_http::timeout::TimeoutLayer;
 use tribunal::sessions::protocol::{
-    decode, encode, ClientMessage, ServerMessage, PROTOCOL_VERSION,
+    decode, encode, ClientMessage, RunEvent, ServerMessage, PROTOCOL_VERSION,
 };
 
 /// Where to listen, store and find the built app, and what runs the judge.
@@ -285,32 +285,61 @@ async fn send_live(ws: &mut WebSocket, live: Live) -> Result<()> {
     .await
 }
 
+/// Sends the `events` after `last` (moving it), noting whether the run's end was among them.
+async fn send_new(
+    ws: &mut WebSocket,
+    events: Vec<Live>,
+    last: &mut i64,
+    ended: &mut bool,
+) -> Result<()> {
+    for event in events {
+        if event.event_id > *last {
+            *last = event.event_id;
+            *ended |= matches!(
+                event.event,
+                RunEvent::Finished { .. } | RunEvent::Failed { .. }
+            );
+            send_live(ws, event).await?;
+        }
+    }
+    Ok(())
+}
+
+/// How often a watcher reads its stream back from the store when no event of it came live:
+/// events stored by another process (several `tribunal serve` on one PostgreSQL) reach it so.
+const POLL: Duration = Duration::from_millis(500);
+
 /// Sends the stored events of `stream` after `after`, then the live ones, until the client
 /// closes the connection. A watcher that falls behind the broadcast reads the missed events
-/// back from the store, so it never skips one.
+/// back from the store, so it never skips one; one whose stream has been silent here for a
+/// poll interval reads the store too, so events another process stores reach it in order
+/// (a stream is written by the one process running its run, so its ids grow in commit order).
+/// It stops polling once the run's end has been sent.
 async fn watch(ws: &mut WebSocket, runs: &Runs, stream: &str, after: i64) -> Result<()> {
     let mut live = runs.subscribe();
     let mut last = after;
-    for event in runs.replay(stream, last)? {
-        last = event.event_id;
-        send_live(ws, event).await?;
-    }
+    let mut ended = false;
+    send_new(ws, runs.replay(stream, last)?, &mut last, &mut ended).await?;
+    let mut poll = tokio::time::interval(POLL);
+    let mut heard = tokio::time::Instant::now();
     loop {
         tokio::select! {
             received = live.recv() => match received {
-                Ok(event) if event.stream == stream && event.event_id > last => {
-                    last = event.event_id;
-                    send_live(ws, event).await?;
+                Ok(event) if event.stream == stream => {
+                    heard = tokio::time::Instant::now();
+                    send_new(ws, vec![event], &mut last, &mut ended).await?;
                 }
                 Ok(_) => {}
                 Err(tokio::sync::broadcast::error::RecvError::Lagged(_)) => {
-                    for event in runs.replay(stream, last)? {
-                        last = event.event_id;
-                        send_live(ws, event).await?;
-                    }
+                    send_new(ws, runs.replay(stream, last)?, &mut last, &mut ended).await?;
                 }
                 Err(tokio::sync::broadcast::error::RecvError::Closed) => return Ok(()),
             },
+            _ = poll.tick(), if !ended => {
+                if heard.elapsed() >= POLL {
+                    send_new(ws, runs.replay(stream, last)?, &mut last, &mut ended).await?;
+                }
+            }
             message = ws.recv() => match message {
                 Some(Ok(Message::Close(_))) | Some(Err(_)) | None => return Ok(()),
                 Some(Ok(_)) => {}
