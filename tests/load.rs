@@ -63,6 +63,15 @@ async fn view(
     }
 }
 
+/// A two-thread runtime for the viewers.
+fn runtime() -> tokio::runtime::Runtime {
+    tokio::runtime::Builder::new_multi_thread()
+        .worker_threads(2)
+        .enable_all()
+        .build()
+        .unwrap()
+}
+
 /// The server's peak resident memory in KiB (`VmHWM`).
 fn peak_kib(worker: &Worker) -> u64 {
     let status = std::fs::read_to_string(format!("/proc/{}/status", worker.pid())).unwrap();
@@ -103,11 +112,7 @@ fn a_hundred_viewers_get_every_event_of_a_live_run_and_a_slow_one_costs_no_memor
     );
     let stream = started.json()["stream"].as_str().unwrap().to_owned();
 
-    let runtime = tokio::runtime::Builder::new_multi_thread()
-        .worker_threads(2)
-        .enable_all()
-        .build()
-        .unwrap();
+    let runtime = runtime();
     let results = runtime.block_on(async {
         let mut viewers = Vec::new();
         for k in 0..=VIEWERS {
@@ -175,11 +180,7 @@ fn viewers_on_another_server_process_get_every_event_in_order() {
     let started = start_run(&a, &id, &[&auth], &body);
     assert_eq!(started.status, 202);
     let stream = started.json()["stream"].as_str().unwrap().to_owned();
-    let runtime = tokio::runtime::Builder::new_multi_thread()
-        .worker_threads(2)
-        .enable_all()
-        .build()
-        .unwrap();
+    let runtime = runtime();
     let counts = runtime.block_on(async {
         let here = tokio::spawn(view(a.authority().to_owned(), stream.clone(), None));
         let there = tokio::spawn(view(b.authority().to_owned(), stream.clone(), None));
