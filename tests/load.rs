@@ -96,13 +96,7 @@ fn a_hundred_viewers_get_every_event_of_a_live_run_and_a_slow_one_costs_no_memor
     let hash = upload_dataset(&worker, &id, &token, "items", "items.csv", items.as_bytes());
     let auth = format!("Authorization: Bearer {token}");
     let baseline = peak_kib(&worker);
-    let body = serde_json::json!({
-        "items": hash,
-        "config": {
-            "prompt": { "kind": "relative", "rubric": "Which answers better?" },
-            "backend": fleet.backend(),
-        }
-    });
+    let body = fleet.run_body(&hash);
     let started = start_run(&worker, &id, &[&auth], &body);
     assert_eq!(
         started.status,
@@ -169,13 +163,7 @@ fn viewers_on_another_server_process_get_every_event_in_order() {
         items.push_str(&format!("q{i},Question {i}?,First {i},Second {i}\n"));
     }
     let hash = upload_dataset(&a, &id, &token, "items", "items.csv", items.as_bytes());
-    let body = serde_json::json!({
-        "items": hash,
-        "config": {
-            "prompt": { "kind": "relative", "rubric": "Which answers better?" },
-            "backend": fleet.backend(),
-        }
-    });
+    let body = fleet.run_body(&hash);
     let auth = format!("Authorization: Bearer {token}");
     let started = start_run(&a, &id, &[&auth], &body);
     assert_eq!(started.status, 202);

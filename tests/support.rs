@@ -625,6 +625,18 @@ impl Fleet {
         serde_json::json!({ "kind": "openai", "url": self.url(), "model": "stand-in" })
     }
 
+    /// The body of `POST /api/sessions/{id}/runs`: the items dataset `items` judged by this
+    /// fleet with a relative prompt.
+    pub fn run_body(&self, items: &str) -> Value {
+        serde_json::json!({
+            "items": items,
+            "config": {
+                "prompt": { "kind": "relative", "rubric": "Which answers better?" },
+                "backend": self.backend(),
+            }
+        })
+    }
+
     /// `http://127.0.0.1:PORT/v1`
     pub fn url(&self) -> String {
         format!("http://{}/v1", self.authority)

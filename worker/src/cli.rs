@@ -7,6 +7,7 @@ use crate::judge::{embed, judge, work, EmbedArgs, EngineArgs, JudgeArgs, WorkerA
 use crate::limits::Limits;
 use crate::server::{serve, ServeConfig};
 use crate::stats::{Invocation, Stats};
+use crate::store::backup::{backup, restore, BackupArgs, RestoreArgs};
 use crate::store::StoreArgs;
 use clap::{CommandFactory, FromArgMatches, Parser, Subcommand};
 use std::net::SocketAddr;
@@ -57,6 +58,10 @@ enum Command {
     Work(WorkerArgs),
     /// Embed a CSV column with all-MiniLM-L6-v2.
     Embed(EmbedArgs),
+    /// Write a consistent snapshot of the store (SQLite or PostgreSQL) to one file.
+    Backup(BackupArgs),
+    /// Fill an empty store (SQLite or PostgreSQL) from a `tribunal backup` file.
+    Restore(RestoreArgs),
 }
 
 /// Runs the CLI.
@@ -95,6 +100,8 @@ pub fn main() -> ExitCode {
         Command::Judge(args) => judge(args),
         Command::Work(args) => work(args),
         Command::Embed(args) => embed(args),
+        Command::Backup(args) => backup(args),
+        Command::Restore(args) => restore(args),
     };
     match result {
         Ok(()) => ExitCode::SUCCESS,

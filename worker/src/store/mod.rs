@@ -25,6 +25,7 @@
 //! lease has run out. A unit's judgment and its `done`
 //! mark are written in one transaction, so a judgment is stored exactly once whatever dies when.
 
+pub mod backup;
 pub mod postgres;
 pub mod sqlite;
 
@@ -342,6 +343,13 @@ pub trait Storage: Send + Sync {
     fn delete(&self, session: &str, part: &Part) -> Result<Deletion>;
     /// Whether `part` of `session` (or the session itself) was deleted.
     fn deleted(&self, session: &str, part: &Part) -> Result<bool>;
+
+    /// Writes a consistent snapshot of the whole store to `archive`, a new SQLite file with
+    /// this schema ([`backup`]).
+    fn backup(&self, archive: &std::path::Path) -> Result<()>;
+    /// Fills this store, which must be empty, from the SQLite `archive` (at this schema
+    /// version), in one transaction.
+    fn restore(&self, archive: &std::path::Path) -> Result<()>;
 
     /// The archive of session `id`, or `None`.
     fn archive(&self, id: &str) -> Result<Option<SessionArchive>> {

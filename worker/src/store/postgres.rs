@@ -6,8 +6,10 @@
 //! server's; so the connection lives on a thread of its own and each call is a job sent to it,
 //! answered over a channel (calls block, as the SQLite backend's do).
 
+use super::backup::{check_archive, emptiness_query, Column, Table, TABLES};
 use super::{is_deleted, run_deletion, Deletion, DeletionTx, JudgmentKey, Part, Progress, Storage};
-use anyhow::{anyhow, Context, Result};
+use anyhow::{anyhow, bail, Context, Result};
+use postgres::fallible_iterator::FallibleIterator;
 use postgres::{Client, GenericClient, NoTls};
 use std::sync::mpsc;
 use std::sync::Mutex;
@@ -115,6 +117,39 @@ fn migrations() -> [String; 6] {
             );"
         ),
     ]
+}
+
+/// Column `i` of a PostgreSQL row as an archive (SQLite) value.
+fn archive_value(row: &postgres::Row, i: usize, kind: Column) -> Result<rusqlite::types::Value> {
+    use rusqlite::types::Value;
+    Ok(match kind {
+        Column::Text => row
+            .try_get::<_, Option<String>>(i)?
+            .map_or(Value::Null, Value::Text),
+        Column::Integer => row
+            .try_get::<_, Option<i64>>(i)?
+            .map_or(Value::Null, Value::Integer),
+        Column::Real => row
+            .try_get::<_, Option<f64>>(i)?
+            .map_or(Value::Null, Value::Real),
+        Column::Blob => row
+            .try_get::<_, Option<Vec<u8>>>(i)?
+            .map_or(Value::Null, Value::Blob),
+    })
+}
+
+/// Column `i` of an archive row as a PostgreSQL parameter.
+fn store_value(
+    row: &rusqlite::Row<'_>,
+    i: usize,
+    kind: Column,
+) -> Result<Box<dyn postgres::types::ToSql + Sync>> {
+    Ok(match kind {
+        Column::Text => Box::new(row.get::<_, Option<String>>(i)?),
+        Column::Integer => Box::new(row.get::<_, Option<i64>>(i)?),
+        Column::Real => Box::new(row.get::<_, Option<f64>>(i)?),
+        Column::Blob => Box::new(row.get::<_, Option<Vec<u8>>>(i)?),
+    })
 }
 
 impl DeletionTx for postgres::Transaction<'_> {
@@ -307,6 +342,101 @@ impl Storage for PgStore {
     fn deleted(&self, session: &str, part: &Part) -> Result<bool> {
         let (session, part) = (session.to_owned(), part.clone());
         self.call(move |c| is_deleted(&mut c.transaction()?, &session, &part))
+    }
+
+    fn backup(&self, archive: &std::path::Path) -> Result<()> {
+        // The archive's schema, then its rows from one snapshot of this database.
+        drop(super::sqlite::SqliteStore::open(archive)?);
+        let archive = archive.to_owned();
+        self.call(move |c| {
+            let mut out = rusqlite::Connection::open(&archive)?;
+            let sink = out.transaction()?;
+            let mut tx = c
+                .build_transaction()
+                .isolation_level(postgres::IsolationLevel::RepeatableRead)
+                .read_only(true)
+                .start()?;
+            for Table {
+                name: table,
+                columns,
+                order,
+            } in TABLES
+            {
+                let names: Vec<&str> = columns.iter().map(|(name, _)| *name).collect();
+                let insert = format!(
+                    "INSERT INTO {table} ({}) VALUES ({})",
+                    names.join(", "),
+                    (1..=names.len())
+                        .map(|i| format!("?{i}"))
+                        .collect::<Vec<_>>()
+                        .join(", ")
+                );
+                let select = format!("SELECT {} FROM {table} ORDER BY {order}", names.join(", "));
+                let mut rows = tx.query_raw(&select, std::iter::empty::<&str>())?;
+                while let Some(row) = rows.next()? {
+                    let values: Vec<rusqlite::types::Value> = columns
+                        .iter()
+                        .enumerate()
+                        .map(|(i, (_, kind))| archive_value(&row, i, *kind))
+                        .collect::<Result<_>>()?;
+                    sink.execute(&insert, rusqlite::params_from_iter(values))?;
+                }
+            }
+            tx.commit()?;
+            sink.commit()?;
+            Ok(())
+        })
+    }
+
+    fn restore(&self, archive: &std::path::Path) -> Result<()> {
+        let archive = archive.to_owned();
+        let version = migrations().len() as i64;
+        self.call(move |c| {
+            let source = rusqlite::Connection::open_with_flags(
+                &archive,
+                rusqlite::OpenFlags::SQLITE_OPEN_READ_ONLY,
+            )
+            .with_context(|| format!("opening {}", archive.display()))?;
+            check_archive(&source, &archive, version)?;
+            let mut tx = c.transaction()?;
+            let held: i64 = tx.query_one(&format!("SELECT {}", emptiness_query()), &[])?.get(0);
+            if held > 0 {
+                bail!("the store is not empty: restore into an empty database");
+            }
+            for Table {
+                name: table,
+                columns,
+                ..
+            } in TABLES
+            {
+                let names: Vec<&str> = columns.iter().map(|(name, _)| *name).collect();
+                let insert = format!(
+                    "INSERT INTO {table} ({}) VALUES ({})",
+                    names.join(", "),
+                    (1..=names.len()).map(|i| format!("${i}")).collect::<Vec<_>>().join(", ")
+                );
+                let insert = tx.prepare(&insert)?;
+                let select = format!("SELECT {} FROM {table} ORDER BY rowid", names.join(", "));
+                let mut statement = source.prepare(&select)?;
+                let mut rows = statement.query([])?;
+                while let Some(row) = rows.next()? {
+                    let values: Vec<Box<dyn postgres::types::ToSql + Sync>> = columns
+                        .iter()
+                        .enumerate()
+                        .map(|(i, (_, kind))| store_value(row, i, *kind))
+                        .collect::<Result<_>>()?;
+                    let params: Vec<&(dyn postgres::types::ToSql + Sync)> =
+                        values.iter().map(|v| v.as_ref()).collect();
+                    tx.execute(&insert, &params)?;
+                }
+            }
+            tx.execute(
+                "SELECT setval(pg_get_serial_sequence('events', 'id'), COALESCE(MAX(id), 0) + 1, false) FROM events",
+                &[],
+            )?;
+            tx.commit()?;
+            Ok(())
+        })
     }
 
     fn backend(&self) -> &'static str {

@@ -1,8 +1,9 @@
 //! The embedded SQLite store (WAL mode): the default [`Storage`] backend. Several processes
 //! may share the file; SQLite's single writer lock makes each claim of queued units atomic.
 
+use super::backup::{check_archive, emptiness_query};
 use super::{is_deleted, run_deletion, Deletion, DeletionTx, JudgmentKey, Part, Progress, Storage};
-use anyhow::{Context, Result};
+use anyhow::{bail, Context, Result};
 use rusqlite::{params, Connection, OptionalExtension};
 use std::path::Path;
 use std::sync::Mutex;
@@ -90,6 +91,15 @@ const MIGRATIONS: &[&str] = &[
     );",
 ];
 
+/// Copies every page of `from` into `to` in one step of SQLite's online backup.
+fn copy_database(from: &Connection, to: &mut Connection) -> Result<()> {
+    let copy = rusqlite::backup::Backup::new(from, to)?;
+    match copy.step(-1)? {
+        rusqlite::backup::StepResult::Done => Ok(()),
+        other => bail!("the SQLite backup did not finish ({other:?}); try again"),
+    }
+}
+
 impl DeletionTx for rusqlite::Transaction<'_> {
     const NOW: &'static str = NOW;
 
@@ -175,6 +185,28 @@ impl Storage for SqliteStore {
         let mut conn = self.lock()?;
         let mut tx = conn.transaction()?;
         is_deleted(&mut tx, session, part)
+    }
+
+    fn backup(&self, archive: &Path) -> Result<()> {
+        let conn = self.lock()?;
+        let mut out = Connection::open(archive)?;
+        // All pages in one step: one read snapshot, whatever other processes write meanwhile.
+        copy_database(&conn, &mut out)
+    }
+
+    fn restore(&self, archive: &Path) -> Result<()> {
+        let mut conn = self.lock()?;
+        let held: i64 =
+            conn.query_row(&format!("SELECT {}", emptiness_query()), [], |r| r.get(0))?;
+        if held > 0 {
+            bail!("the store is not empty: restore into a new --data-dir (or an empty database)");
+        }
+        let source =
+            Connection::open_with_flags(archive, rusqlite::OpenFlags::SQLITE_OPEN_READ_ONLY)
+                .with_context(|| format!("opening {}", archive.display()))?;
+        check_archive(&source, archive, MIGRATIONS.len() as i64)?;
+        copy_database(&source, &mut conn)?;
+        Ok(())
     }
 
     fn backend(&self) -> &'static str {
