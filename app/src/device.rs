@@ -39,9 +39,14 @@ pub(crate) fn remember(id: &str, title: Option<String>, token: Option<String>) {
     };
     list.insert(0, entry);
     list.truncate(20);
+    keep(&list);
+}
+
+/// Writes the list of sessions this device opened.
+fn keep(list: &[Recent]) {
     if let (Some(storage), Ok(text)) = (
         window().local_storage().ok().flatten(),
-        serde_json::to_string(&list),
+        serde_json::to_string(list),
     ) {
         let _ = storage.set_item(RECENT_KEY, &text);
     }
@@ -50,12 +55,7 @@ pub(crate) fn remember(id: &str, title: Option<String>, token: Option<String>) {
 /// Forgets session `id` (deleted by its owner).
 pub(crate) fn forget(id: &str) {
     let list: Vec<Recent> = recent().into_iter().filter(|r| r.id != id).collect();
-    if let (Some(storage), Ok(text)) = (
-        window().local_storage().ok().flatten(),
-        serde_json::to_string(&list),
-    ) {
-        let _ = storage.set_item(RECENT_KEY, &text);
-    }
+    keep(&list);
 }
 
 pub(crate) fn owner_token(id: &str) -> Option<String> {

@@ -27,9 +27,9 @@
 //!   session's routes, the dataset, and the app's share links (`/s/<id>`, `/s/<id>/a/<analysis>`).
 //!
 //! What one client may send ([`crate::limits`]): titles and dataset names of at most
-//! [`MAX_NAME_CHARS`](tribunal::sessions::session::MAX_NAME_CHARS) characters (422), at most `--max-session-bytes` of
-//! datasets in a session (an upload or import past it is 413), and rates per client address
-//! (429).
+//! [`MAX_NAME_CHARS`](tribunal::sessions::session::MAX_NAME_CHARS) characters (422), at most
+//! `--max-session-bytes` of datasets in a session (an upload or import past it is 413), and
+//! rates per client address (429).
 //!
 //! There is no listing route: an unknown id is the same 404 as any other, answered by one
 //! primary-key lookup whether or not a neighbouring id exists.
