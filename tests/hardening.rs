@@ -255,6 +255,14 @@ fn a_client_past_its_rates_gets_429_and_other_addresses_do_not() {
         body["id"].as_str().unwrap(),
         body["owner_token"].as_str().unwrap(),
     );
+    // An import creates a session: the same rate.
+    let archive = exported(&worker, id);
+    let import = |from: &str| {
+        let header = format!("X-Forwarded-For: {from}");
+        post_json(&worker, "/api/sessions/import", &[&header], &archive).status
+    };
+    assert_eq!(import("192.0.2.1"), 429);
+    assert_eq!(import("192.0.2.4"), 201);
     let auth = format!("Authorization: Bearer {token}");
     let send = |from: &str, name: &str| {
         let header = format!("X-Forwarded-For: {from}");
@@ -277,6 +285,16 @@ fn a_client_past_its_rates_gets_429_and_other_addresses_do_not() {
         .unwrap()
         .contains("--uploads-per-minute"));
     assert_eq!(send("192.0.2.3", "d.csv").status, 201);
+    // Analyses and runs are uploads too.
+    for route in ["analyses", "runs"] {
+        let refused = post_json(
+            &worker,
+            &format!("/api/sessions/{id}/{route}"),
+            &[&auth, "X-Forwarded-For: 192.0.2.1"],
+            &serde_json::json!({}),
+        );
+        assert_eq!(refused.status, 429, "{route}");
+    }
     // Reading is never limited.
     for _ in 0..10 {
         assert_eq!(

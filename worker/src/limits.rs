@@ -23,7 +23,7 @@
 
 use axum::body::Body;
 use axum::extract::{ConnectInfo, Request, State};
-use axum::http::{header, HeaderMap, HeaderValue, Method, StatusCode};
+use axum::http::{header, HeaderMap, HeaderValue, StatusCode};
 use axum::middleware::Next;
 use axum::response::{IntoResponse, Response};
 use axum::Json;
@@ -234,26 +234,13 @@ impl RateBucket {
     }
 }
 
-/// What a rate-limited request does.
+/// What a rate-limited route does.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
-enum Action {
+pub enum Action {
+    /// Creating or importing a session.
     CreateSession,
+    /// Sending a dataset, an analysis or a run.
     Upload,
-}
-
-impl Action {
-    /// The action of `POST path`, if it is limited.
-    fn of(method: &Method, path: &str) -> Option<Self> {
-        if method != Method::POST {
-            return None;
-        }
-        let parts: Vec<&str> = path.trim_matches('/').split('/').collect();
-        match parts.as_slice() {
-            ["api", "sessions"] | ["api", "sessions", "import"] => Some(Self::CreateSession),
-            ["api", "sessions", _, "datasets" | "analyses" | "runs"] => Some(Self::Upload),
-            _ => None,
-        }
-    }
 }
 
 /// Client addresses kept before idle ones (buckets full again) are forgotten.
@@ -328,21 +315,37 @@ impl ClientRates {
     }
 }
 
-/// Middleware: holds session creation and uploads to each client address's rates.
+/// One limited route's middleware state: the shared buckets and what the route does.
+#[derive(Clone)]
+pub struct RateGate {
+    rates: ClientRates,
+    action: Action,
+}
+
+impl ClientRates {
+    /// The gate of a route doing `action` (for [`limit_client_rates`]).
+    pub fn gate(&self, action: Action) -> RateGate {
+        RateGate {
+            rates: self.clone(),
+            action,
+        }
+    }
+}
+
+/// Middleware of the routes that create sessions or upload: holds each client address to its
+/// rate for the route's [`Action`].
 pub async fn limit_client_rates(
-    State(rates): State<ClientRates>,
+    State(gate): State<RateGate>,
     request: Request,
     next: Next,
 ) -> Response {
-    if let Some(action) = Action::of(request.method(), request.uri().path()) {
-        let connection = request
-            .extensions()
-            .get::<ConnectInfo<SocketAddr>>()
-            .map(|c| c.0);
-        let address = rates.address(connection, request.headers());
-        if let Some(refusal) = rates.refuse(address, action) {
-            return refusal;
-        }
+    let connection = request
+        .extensions()
+        .get::<ConnectInfo<SocketAddr>>()
+        .map(|c| c.0);
+    let address = gate.rates.address(connection, request.headers());
+    if let Some(refusal) = gate.rates.refuse(address, gate.action) {
+        return refusal;
     }
     next.run(request).await
 }
@@ -358,26 +361,6 @@ mod tests {
         std::thread::sleep(Duration::from_millis(600));
         assert!(bucket.take(), "one token refilled after half a second");
         assert!(!bucket.take());
-    }
-
-    #[test]
-    fn posts_that_create_sessions_or_upload_are_limited_and_nothing_else() {
-        let post = Method::POST;
-        assert_eq!(
-            Action::of(&post, "/api/sessions"),
-            Some(Action::CreateSession)
-        );
-        assert_eq!(
-            Action::of(&post, "/api/sessions/import"),
-            Some(Action::CreateSession)
-        );
-        for route in ["datasets", "analyses", "runs"] {
-            let path = format!("/api/sessions/abc/{route}");
-            assert_eq!(Action::of(&post, &path), Some(Action::Upload));
-            assert_eq!(Action::of(&Method::GET, &path), None);
-        }
-        assert_eq!(Action::of(&Method::GET, "/api/sessions/abc"), None);
-        assert_eq!(Action::of(&post, "/api/sessions/abc/datasets/x"), None);
     }
 
     #[test]

@@ -16,7 +16,7 @@ use crate::assets::Assets;
 use crate::demo::demo_battles;
 use crate::engine::Fleet;
 use crate::judge::EngineArgs;
-use crate::limits::{limit_client_rates, ClientRates, Limits, RateBucket};
+use crate::limits::{ClientRates, Limits, RateBucket};
 use crate::runs::{Live, Runs};
 use crate::sessions;
 use crate::store::{Part, Store, StoreArgs};
@@ -101,6 +101,7 @@ pub async fn serve(config: ServeConfig) -> Result<()> {
             limits: limits.clone(),
             fleets: Arc::new(config.fleets.clone()),
             uploads: Arc::default(),
+            rates: ClientRates::new(limits.clone()),
         }))
         .fallback(sessions::unknown_api_route)
         // Answers (a dataset, an export) are compressed on the fly, quickly: they are made once.
@@ -108,10 +109,6 @@ pub async fn serve(config: ServeConfig) -> Result<()> {
     // Every HTTP request is timed and its limit errors explained; the WebSocket is not timed.
     let http = Router::new()
         .nest("/api", api)
-        .layer(axum::middleware::from_fn_with_state(
-            ClientRates::new(limits.clone()),
-            limit_client_rates,
-        ))
         .fallback({
             let (assets, store) = (assets.clone(), state.store.clone());
             move |method: Method, uri: Uri, headers: HeaderMap| async move {

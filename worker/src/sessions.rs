@@ -36,7 +36,7 @@
 
 use crate::engine::{admit, Fleet};
 use crate::judge::{JudgeConfig, RunSpec};
-use crate::limits::{check_name, Limits};
+use crate::limits::{check_name, limit_client_rates, Action, ClientRates, Limits};
 use crate::runs::Runs;
 use crate::store::{Deletion, Part, Store};
 use axum::body::Bytes;
@@ -124,17 +124,30 @@ pub struct Sessions {
     /// Held while a dataset is checked against the session's byte limit and stored, so two
     /// uploads to one session through this process cannot both pass it.
     pub uploads: Arc<Mutex<()>>,
+    /// Each client address's rates of creating sessions and uploading.
+    pub rates: ClientRates,
 }
 
 /// The `/api` routes for sessions, relative to `/api`.
 pub fn router(state: Sessions) -> Router {
     let body_limit = state.limits.max_upload_bytes;
+    let gate =
+        |action| axum::middleware::from_fn_with_state(state.rates.gate(action), limit_client_rates);
     Router::new()
-        .route("/sessions", post(create))
-        .route("/sessions/import", post(import))
+        .route(
+            "/sessions",
+            post(create).route_layer(gate(Action::CreateSession)),
+        )
+        .route(
+            "/sessions/import",
+            post(import).route_layer(gate(Action::CreateSession)),
+        )
         .route("/sessions/{id}", get(view).delete(delete_session))
         .route("/sessions/{id}/export", get(export))
-        .route("/sessions/{id}/datasets", post(add_dataset))
+        .route(
+            "/sessions/{id}/datasets",
+            post(add_dataset).route_layer(gate(Action::Upload)),
+        )
         .route(
             "/sessions/{id}/datasets/{hash}",
             get(dataset).delete(delete_dataset),
@@ -144,8 +157,14 @@ pub fn router(state: Sessions) -> Router {
             delete(delete_analysis),
         )
         .route("/sessions/{id}/runs/{run}", delete(delete_run))
-        .route("/sessions/{id}/analyses", post(add_analysis))
-        .route("/sessions/{id}/runs", post(start_run))
+        .route(
+            "/sessions/{id}/analyses",
+            post(add_analysis).route_layer(gate(Action::Upload)),
+        )
+        .route(
+            "/sessions/{id}/runs",
+            post(start_run).route_layer(gate(Action::Upload)),
+        )
         .layer(DefaultBodyLimit::max(body_limit))
         .with_state(state)
 }
