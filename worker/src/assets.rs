@@ -141,6 +141,14 @@ impl Assets {
     /// Reads `dist/` (which must hold `index.html`), takes the compressed copies already made,
     /// and starts a thread that makes the missing ones.
     pub fn load(dist: &Path) -> Result<Arc<Self>> {
+        let index = dist.join("index.html");
+        if !index.is_file() {
+            bail!(
+                "the app is not built: {} is missing (run `trunk build --release` at the \
+                 repository root)",
+                index.display()
+            );
+        }
         let mut found = Vec::new();
         walk(dist, "", &mut found, &mut 0)?;
         let cache = dist.join(".compressed");
@@ -170,7 +178,10 @@ impl Assets {
             files.insert(name, Arc::new(asset));
         }
         let Some(index) = files.get("index.html").cloned() else {
-            bail!("{} has no index.html", dist.display());
+            bail!(
+                "{} changed while it was read: index.html is gone",
+                dist.display()
+            );
         };
         let policy = document_policy(&String::from_utf8_lossy(&index.identity));
         let assets = Arc::new(Self {

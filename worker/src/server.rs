@@ -20,7 +20,7 @@ use crate::limits::{ClientRates, Limits, RateBucket};
 use crate::runs::{Live, Runs};
 use crate::sessions;
 use crate::store::{Part, Store, StoreArgs};
-use anyhow::{bail, Context, Result};
+use anyhow::{Context, Result};
 use axum::extract::ws::{Message, WebSocket, WebSocketUpgrade};
 use axum::extract::State;
 use axum::http::{header, HeaderMap, HeaderValue, Method, StatusCode, Uri};
@@ -63,13 +63,6 @@ struct AppState {
 
 /// Runs the server until Ctrl-C. Prints `Tribunal is serving at http://ADDR/` once listening.
 pub async fn serve(config: ServeConfig) -> Result<()> {
-    let index = config.dist.join("index.html");
-    if !index.is_file() {
-        bail!(
-            "the app is not built: {} is missing (run `trunk build --release` at the repository root)",
-            index.display()
-        );
-    }
     let assets = Assets::load(&config.dist)?;
     let store = config.store.open()?;
     tracing::info!(
