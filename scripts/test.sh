@@ -8,9 +8,15 @@ root=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
 cd "$root"
 bash scripts/setup.sh tests
 export PATH="$root/node_modules/.bin:$HOME/.cargo/bin:$PATH"
+# One build from scratch: incremental caches would only take disk (2+ GB).
+export CARGO_INCREMENTAL=0
 log=$(mktemp)
+# Every test's temporary files (data dirs, copies of dist/, Chromium profiles) go under one
+# directory that is removed at the end, whatever a test left behind.
+scratch=$(mktemp -d)
 eval "$(bash scripts/postgres.sh start)"
-trap 'rm -f "$log"; bash scripts/postgres.sh stop || true' EXIT
+trap 'rm -rf "$log" "$scratch"; bash scripts/postgres.sh stop || true' EXIT
+export TMPDIR="$scratch"
 step() { printf '\n== %s\n' "$*"; }
 
 step "cargo fetch"
@@ -35,5 +41,7 @@ cargo test --locked --manifest-path fuzz/Cargo.toml 2>&1 | tee -a "$log"
 
 passed=$(grep -Eo '[0-9]+ passed' "$log" | awk '{s+=$1} END {print s+0}')
 failed=$(grep -Eo '[0-9]+ failed' "$log" | awk '{s+=$1} END {print s+0}')
+printf '\ndisk: target/ %s, fuzz/target/ %s, temporary files %s\n' \
+  "$(du -sh target | cut -f1)" "$(du -sh fuzz/target | cut -f1)" "$(du -sh "$scratch" | cut -f1)"
 printf '\ntests: %s passed, %s failed\n' "$passed" "$failed"
 [ "$failed" = 0 ]
