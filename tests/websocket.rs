@@ -164,6 +164,7 @@ fn health_reports_protocol_and_schema() {
     assert_eq!(json["status"], "ok");
     assert_eq!(json["protocol"], PROTOCOL_VERSION);
     // Migration 1: events; 2: judgments and runs; 3: sessions, blobs, datasets, analyses;
-    // 4: the run queue and its units; 5: the tool version that saved an analysis.
-    assert_eq!(json["schema"], 6);
+    // 4: the run queue and its units; 5: the tool version that saved an analysis; 6: what
+    // owners deleted; 7: a run's end and start time.
+    assert_eq!(json["schema"], 7);
 }

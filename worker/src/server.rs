@@ -15,9 +15,10 @@
 use crate::assets::Assets;
 use crate::demo::demo_battles;
 use crate::engine::Fleet;
+use crate::judge::events::Live;
 use crate::judge::EngineArgs;
 use crate::limits::{ClientRates, Limits, RateBucket};
-use crate::runs::{Live, Runs};
+use crate::runs::Runs;
 use crate::sessions;
 use crate::store::{Part, Store, StoreArgs};
 use anyhow::{Context, Result};
@@ -275,41 +276,58 @@ async fn send_live(ws: &mut WebSocket, live: Live) -> Result<()> {
     .await
 }
 
-/// Sends the `events` after `last` (moving it), noting whether the run's end was among them.
-async fn send_new(
-    ws: &mut WebSocket,
-    events: Vec<Live>,
-    last: &mut i64,
-    ended: &mut bool,
-) -> Result<()> {
-    for event in events {
-        if event.event_id > *last {
-            *last = event.event_id;
-            *ended |= matches!(
-                event.event,
-                RunEvent::Finished { .. } | RunEvent::Failed { .. }
-            );
-            send_live(ws, event).await?;
+/// Where a watcher is in its stream: the last event id sent, the seq it expects next (once it
+/// knows one), and whether the run's end was sent.
+struct Watched {
+    last: i64,
+    next_seq: Option<u32>,
+    ended: bool,
+}
+
+impl Watched {
+    /// Sends the `events` after the last one sent, in order.
+    async fn send(&mut self, ws: &mut WebSocket, events: Vec<Live>) -> Result<()> {
+        for event in events {
+            if event.event_id > self.last {
+                self.last = event.event_id;
+                self.next_seq = Some(event.seq + 1);
+                self.ended |= matches!(
+                    event.event,
+                    RunEvent::Finished { .. } | RunEvent::Failed { .. }
+                );
+                send_live(ws, event).await?;
+            }
         }
+        Ok(())
     }
-    Ok(())
+
+    /// Whether `event` is the one this watcher sends next: else others stored before it (by
+    /// another process) are read back from the store first.
+    fn follows(&self, event: &Live) -> bool {
+        self.next_seq == Some(event.seq)
+    }
 }
 
 /// How often a watcher reads its stream back from the store when no event of it came live:
-/// events stored by another process (several `tribunal serve` on one PostgreSQL) reach it so.
+/// events stored by another process (several `tribunal serve`, or `tribunal work`, on one
+/// store) reach it so.
 const POLL: Duration = Duration::from_millis(500);
 
-/// Sends the stored events of `stream` after `after`, then the live ones, until the client
-/// closes the connection. A watcher that falls behind the broadcast reads the missed events
-/// back from the store, so it never skips one; one whose stream has been silent here for a
-/// poll interval reads the store too, so events another process stores reach it in order
-/// (a stream is written by the one process running its run, so its ids grow in commit order).
-/// It stops polling once the run's end has been sent.
+/// Sends the stored events of `stream` after `after`, then the new ones, until the client
+/// closes the connection. A stream's seqs are dense and its ids grow with them in commit order
+/// ([`crate::store::Storage::append_event`]), whichever process stores them: an event this
+/// process broadcasts goes out at once when it is the next seq, and otherwise (events of
+/// another process came between, or the watcher fell behind the broadcast) the store is read
+/// back from the last id sent, so nothing is skipped or repeated. A stream silent here for a
+/// poll interval is read back too, until the run's end has been sent.
 async fn watch(ws: &mut WebSocket, runs: &Runs, stream: &str, after: i64) -> Result<()> {
     let mut live = runs.subscribe();
-    let mut last = after;
-    let mut ended = false;
-    send_new(ws, runs.replay(stream, last)?, &mut last, &mut ended).await?;
+    let mut watched = Watched {
+        last: after,
+        next_seq: None,
+        ended: false,
+    };
+    watched.send(ws, runs.replay(stream, after)?).await?;
     let mut poll = tokio::time::interval(POLL);
     let mut heard = tokio::time::Instant::now();
     loop {
@@ -317,17 +335,22 @@ async fn watch(ws: &mut WebSocket, runs: &Runs, stream: &str, after: i64) -> Res
             received = live.recv() => match received {
                 Ok(event) if event.stream == stream => {
                     heard = tokio::time::Instant::now();
-                    send_new(ws, vec![event], &mut last, &mut ended).await?;
+                    let events = if watched.follows(&event) {
+                        vec![event]
+                    } else {
+                        runs.replay(stream, watched.last)?
+                    };
+                    watched.send(ws, events).await?;
                 }
                 Ok(_) => {}
                 Err(tokio::sync::broadcast::error::RecvError::Lagged(_)) => {
-                    send_new(ws, runs.replay(stream, last)?, &mut last, &mut ended).await?;
+                    watched.send(ws, runs.replay(stream, watched.last)?).await?;
                 }
                 Err(tokio::sync::broadcast::error::RecvError::Closed) => return Ok(()),
             },
-            _ = poll.tick(), if !ended => {
+            _ = poll.tick(), if !watched.ended => {
                 if heard.elapsed() >= POLL {
-                    send_new(ws, runs.replay(stream, last)?, &mut last, &mut ended).await?;
+                    watched.send(ws, runs.replay(stream, watched.last)?).await?;
                 }
             }
             message = ws.recv() => match message {
@@ -351,11 +374,11 @@ async fn stream_demo(
         Err(message) => return send(ws, &ServerMessage::Error { message }).await,
     };
     tracing::info!(stream, seed, count, "demo stream");
-    for (seq, battle) in (1..).zip(battles) {
-        let event_id = store.put_event(stream, seq, &serde_json::to_string(&battle)?)?;
+    for battle in battles {
+        let stored = store.append_event(stream, &serde_json::to_string(&battle)?)?;
         let message = ServerMessage::Battle {
-            event_id,
-            seq,
+            event_id: stored.id,
+            seq: stored.seq,
             total: count,
             model_a: battle.model_a.to_owned(),
             model_b: battle.model_b.to_owned(),

@@ -13,8 +13,9 @@
 //!   a missing or wrong token is 403 and writes nothing. A dataset that does not parse is 422
 //!   with the located error, and nothing is stored.
 //! - `POST /sessions/{id}/runs` `{"items": HASH, "config": {…judge.toml as JSON…}}` (owner
-//!   token) → 202 `{stream, total}`: the local judge runs on the session's items dataset
-//!   ([`crate::runs`]); watch the stream over the WebSocket. The judgments are stored under
+//!   token) → 202 `{stream, total}`: the judge runs on the session's items dataset
+//!   ([`crate::runs`]), here and in any `tribunal work` process on the same store; watch the
+//!   stream over the WebSocket, on any server of the store. The judgments are stored under
 //!   `<id>:<key>`, the key a hash of the config and the items, so starting the same run again
 //!   resumes it. With `"head": {…model file…}` (LS for the absolute prompt, BTL for the
 //!   relative one) each judgment event also carries the head's calibrated output.
@@ -538,7 +539,7 @@ async fn start_run(
         .map_err(|e| ApiError(StatusCode::SERVICE_UNAVAILABLE, e.to_string()))?;
     let head = body
         .head
-        .map(|file| checked_head(&file, &config))
+        .map(|file| checked_head(&file, &config).map(|head| (file, head)))
         .transpose()
         .map_err(unprocessable)?;
     config.embed_rationale |= head.is_some();
@@ -546,9 +547,10 @@ async fn start_run(
     let key = content_hash(&[config_json.as_bytes(), &bytes].concat());
     let session_key = format!("{id}:{}", &key["sha256:".len().."sha256:".len() + 16]);
     let spec = RunSpec::new("config", config, meta.name.clone(), bytes, session_key)
-        .map_err(|e| unprocessable(format!("{e:#}")))?;
+        .map_err(|e| unprocessable(format!("{e:#}")))?
+        .streamed(head);
     let total = spec.total();
-    let stream = state.runs.start(spec, head)?;
+    let stream = state.runs.start(spec)?;
     Ok((
         StatusCode::ACCEPTED,
         Json(serde_json::json!({ "stream": stream, "total": total })),

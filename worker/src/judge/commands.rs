@@ -8,7 +8,7 @@ use crate::engine::openai_judge::OpenAiParams;
 use crate::engine::{select_device, ModelPaths};
 use crate::input_file::{read_input, read_texts};
 use crate::judge::config::{EngineArgs, JudgeConfig};
-use crate::judge::queue::{run_judge, WorkArgs};
+use crate::judge::queue::{queue_run, run_judge, WorkArgs};
 use crate::judge::spec::RunSpec;
 use crate::store::{JudgmentKey, StoreArgs};
 use anyhow::{bail, Context};
@@ -132,7 +132,10 @@ pub fn judge(args: JudgeArgs) -> anyhow::Result<()> {
         spec.session,
         store.judgments(&spec.session)?.len()
     );
-    let record = run_judge(&spec, &store, &args.engine, &args.work, &mut |_, _| Ok(()))?;
+    let queue = queue_run(&spec, &store)?;
+    let record = run_judge(&queue, &spec, &store, &args.engine, &args.work, &mut |_| {
+        Ok(())
+    })?;
     // The run's judgments in plan order, whichever worker made them when; then any other
     // judgments stored under the session, in the order they were stored.
     let mut others: HashMap<JudgmentKey, String> =

@@ -31,8 +31,9 @@
 //! - [`spec`]: [`RunSpec`], the config checked against the items, its planned judgments and
 //!   store keys, and its queued form.
 //! - [`judgment`]: one planned judgment, from the rendered prompt to its stored JSON line.
-//! - [`queue`]: claiming, judging and storing units under leases; [`run_judge`] and
-//!   `tribunal work` ([`work`]).
+//! - [`queue`]: claiming, judging and storing units under leases; [`queue_run`],
+//!   [`run_judge`] and `tribunal work` ([`work`]).
+//! - [`events`]: a served run's event stream, stored by whichever process does its work.
 //! - [`commands`]: `tribunal judge` ([`judge`]) and `tribunal embed` ([`embed`],
 //!   [`embed_texts`]) on files.
 //!
@@ -42,11 +43,12 @@
 
 pub mod commands;
 pub mod config;
+pub mod events;
 pub mod judgment;
 pub mod queue;
 pub mod spec;
 
 pub use commands::{embed, embed_texts, judge, EmbedArgs, JudgeArgs};
 pub use config::{EngineArgs, JudgeConfig};
-pub use queue::{run_judge, work, WorkArgs, WorkerArgs};
+pub use queue::{queue_run, run_judge, work, WorkArgs, WorkerArgs};
 pub use spec::RunSpec;

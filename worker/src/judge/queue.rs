@@ -1,15 +1,18 @@
 //! The run queue: a process claims a run's units in batches (leases renewed by a heartbeat),
 //! judges them on every lane of its engine at once and stores each judgment with its unit's
-//! `done` mark. [`run_judge`] queues a run and works it (`tribunal judge`, a served run);
-//! [`work`] is `tribunal work`, which works any open run of the store.
+//! `done` mark (and a served run's event, [`crate::judge::events`]). [`queue_run`] queues a
+//! run and [`run_judge`] works it (`tribunal judge`, a served run); [`work`] is `tribunal
+//! work`, which works any open run of the store. Whichever process finds a run's units all
+//! done ends it, once.
 
 use crate::engine::embedder::Embedder;
 use crate::engine::local_judge::Generation;
 use crate::engine::{select_device, BackendConfig, Judge, ModelPaths};
 use crate::judge::config::{EngineArgs, JudgeConfig, RationaleEmbedding};
+use crate::judge::events::{self, Live};
 use crate::judge::judgment::judge_one;
 use crate::judge::spec::RunSpec;
-use crate::store::{JudgmentKey, Store, StoreArgs};
+use crate::store::{JudgmentKey, NewEvent, Store, StoreArgs};
 use anyhow::{bail, Context};
 use candle_core::Device;
 use clap::Args;
@@ -39,20 +42,15 @@ pub struct WorkArgs {
     /// units of a worker that died are claimed again this long after its last heartbeat.
     #[arg(long, default_value_t = 10.0)]
     lease_seconds: f64,
-    /// Whether `tribunal work` processes may claim this process's runs (`judge:` queues) or
-    /// not (`serve:` queues: a served run streams its judgments from the serving process).
-    #[arg(skip = true)]
-    open_to_helpers: bool,
 }
 
 impl WorkArgs {
-    /// The settings of a run inside `tribunal serve`: judged by the server alone.
+    /// The settings of a run inside `tribunal serve`.
     pub fn serving() -> Self {
         Self {
             worker: None,
             batch: 4,
             lease_seconds: 10.0,
-            open_to_helpers: false,
         }
     }
 
@@ -157,7 +155,7 @@ fn with_heartbeat<T>(
 }
 
 /// Claims and judges units of the queued run `queue` until none is left to claim and no other
-/// worker holds one; each judgment this process stores is handed to `each`. A unit whose
+/// worker holds one; each event this process stores is handed to `each`. A unit whose
 /// judgment was stored before the run was queued (an earlier run of the session) is marked
 /// done without judging it again.
 fn work_through(
@@ -167,7 +165,7 @@ fn work_through(
     work: &WorkArgs,
     name: &str,
     loaded: &mut Loaded,
-    each: &mut dyn FnMut(&JudgmentKey, &str) -> anyhow::Result<()>,
+    each: &mut dyn FnMut(Live) -> anyhow::Result<()>,
 ) -> anyhow::Result<Tally> {
     let stored: HashMap<JudgmentKey, String> =
         store.judgments(&spec.session)?.into_iter().collect();
@@ -194,19 +192,53 @@ fn work_through(
             let key = spec.key(planned);
             match stored.get(&key) {
                 Some(body) => {
-                    store.complete(queue, unit, &key, body)?;
+                    store.complete(queue, unit, &key, body, None)?;
                 }
                 None => todo.push((unit, planned)),
             }
         }
         judge_units(spec, &todo, loaded, &mut |unit, key, body, g| {
             tally.add(g);
-            if store.complete(queue, unit, key, body)? {
-                each(key, body)?;
-            }
-            Ok(())
+            store_judgment(queue, spec, store, (unit, key, body), each)
         })?;
     }
+}
+
+/// Stores the judgment of a unit and marks it done; for a streamed run also its event, in the
+/// same transaction, handed to `each` when this process stored it.
+fn store_judgment(
+    queue: &str,
+    spec: &RunSpec,
+    store: &Store,
+    (unit, key, body): (u32, &JudgmentKey, &str),
+    each: &mut dyn FnMut(Live) -> anyhow::Result<()>,
+) -> anyhow::Result<()> {
+    let Some(stream) = &spec.stream else {
+        store.complete(queue, unit, key, body, None)?;
+        return Ok(());
+    };
+    let head = spec.head.as_ref().map(|(_, head)| head);
+    let event = events::judgment_event(body, u32::try_from(spec.total())?, head)?;
+    let json = serde_json::to_string(&event)?;
+    let done = store.complete(
+        queue,
+        unit,
+        key,
+        body,
+        Some(NewEvent {
+            stream,
+            body: &json,
+        }),
+    )?;
+    if let Some(stored) = done.event {
+        each(Live {
+            stream: stream.clone(),
+            event_id: stored.id,
+            seq: stored.seq,
+            event,
+        })?;
+    }
+    Ok(())
 }
 
 /// Judges `todo` (units and their planned judgments) with every lane of `loaded` at once, each
@@ -247,38 +279,56 @@ fn judge_units(
     })
 }
 
-/// Queues `spec` (unless it is queued already) and judges its units with this process's
-/// engine, beside any `tribunal work` processes on the same store, until every unit is done;
-/// each judgment this process stores is stored, then handed to `each` (its key and its JSON).
-/// Returns the run's reproducibility record, also stored.
+/// Queues `spec`; a run queued before is opened again (a restart resumes it). Returns its
+/// queue.
+pub fn queue_run(spec: &RunSpec, store: &Store) -> anyhow::Result<String> {
+    let (queue, queued) = spec.queued()?;
+    store.enqueue(&queue, &queued, u32::try_from(spec.total())?)?;
+    Ok(queue)
+}
+
+/// Judges the units of the queued run `queue` of `spec` with this process's engine, beside any
+/// `tribunal work` processes on the same store, until every unit is done, then ends the run
+/// ([`events::finish`]) unless another process did. Each event this process stores is handed
+/// to `each`; a streamed run that fails here is ended as failed. Returns the run's
+/// reproducibility record, also stored.
 pub fn run_judge(
+    queue: &str,
     spec: &RunSpec,
     store: &Store,
     engine: &EngineArgs,
     work: &WorkArgs,
-    each: &mut dyn FnMut(&JudgmentKey, &str) -> anyhow::Result<()>,
+    each: &mut dyn FnMut(Live) -> anyhow::Result<()>,
+) -> anyhow::Result<serde_json::Value> {
+    let outcome = judge_queued(queue, spec, store, engine, work, each);
+    if let (Err(error), Some(stream)) = (&outcome, &spec.stream) {
+        if let Some(end) = events::fail(store, queue, stream, format!("{error:#}"))? {
+            each(end)?;
+        }
+    }
+    outcome
+}
+
+fn judge_queued(
+    queue: &str,
+    spec: &RunSpec,
+    store: &Store,
+    engine: &EngineArgs,
+    work: &WorkArgs,
+    each: &mut dyn FnMut(Live) -> anyhow::Result<()>,
 ) -> anyhow::Result<serde_json::Value> {
     work.check()?;
     let (config, session, source) = (&spec.config, &spec.session, &spec.source);
-    let (queue, queued) = spec.queued(work.open_to_helpers)?;
     let resumed_from = store.judgments(session)?.len();
-    store.enqueue(&queue, &queued, u32::try_from(spec.total())?)?;
     tracing::info!(session, queue, stored = resumed_from, "judge run");
     let device = select_device(engine.device)?;
     let mut loaded = Loaded::load(config, engine, &device)?;
     let started = (unix_seconds(), Instant::now());
     let name = work.name();
     let tally = with_heartbeat(store, &name, work.lease_seconds, || {
-        work_through(&queue, spec, store, work, &name, &mut loaded, each)
+        work_through(queue, spec, store, work, &name, &mut loaded, each)
     })?;
-    let all = store.judgments(session)?;
-    let mut failures = 0;
-    for (_, body) in &all {
-        let value: serde_json::Value = serde_json::from_str(body)?;
-        if !value["parse_error"].is_null() {
-            failures += 1;
-        }
-    }
+    let (judgments, failures) = events::stored_counts(store, session)?;
     let elapsed = started.1.elapsed().as_secs_f64();
     let record = json!({
         "code_version": env!("CARGO_PKG_VERSION"),
@@ -298,7 +348,7 @@ pub fn run_judge(
         "store": store.backend(),
         "judged_now": tally.judged,
         "resumed_from": resumed_from,
-        "judgments": all.len(),
+        "judgments": judgments,
         "parse_failures": failures,
         // Items whose responses carry a prompt-injection flag (field guide Tip 17).
         "injection_flagged_items": spec.injection.iter().filter(|f| !f.is_empty()).count(),
@@ -313,6 +363,9 @@ pub fn run_judge(
         &started.0.to_string(),
         &serde_json::to_string_pretty(&record)?,
     )?;
+    if let Some(end) = events::finish(store, queue, spec)? {
+        each(end)?;
+    }
     Ok(record)
 }
 
@@ -370,14 +423,23 @@ fn work_loop(args: &WorkerArgs, store: &Store, device: &Device, name: &str) -> a
                 continue;
             };
             let spec = RunSpec::from_queued(&queue, &json)?;
-            if !loaded.as_ref().is_some_and(|l| l.fits(&spec.config)) {
-                loaded = Some(Loaded::load(&spec.config, &args.engine, device)?);
+            let progress = store.progress(&queue, args.work.lease_seconds)?;
+            if progress.pending > 0 {
+                if !loaded.as_ref().is_some_and(|l| l.fits(&spec.config)) {
+                    loaded = Some(Loaded::load(&spec.config, &args.engine, device)?);
+                }
+                if let Some(l) = loaded.as_mut() {
+                    // The events this process stores reach watchers through the store.
+                    let mut stored = |_: Live| Ok(());
+                    judged += work_through(&queue, &spec, store, &args.work, name, l, &mut stored)?
+                        .judged;
+                }
+            } else if progress.claimed > 0 {
+                // Its last units are being judged by their workers, who will end it.
+                continue;
             }
-            if let Some(l) = loaded.as_mut() {
-                let mut ignore = |_: &JudgmentKey, _: &str| Ok(());
-                judged +=
-                    work_through(&queue, &spec, store, &args.work, name, l, &mut ignore)?.judged;
-            }
+            // Every unit is done: end the run (its process may have died before it could).
+            events::finish(store, &queue, &spec)?;
         }
         idle_since = Instant::now();
     }

@@ -4,9 +4,11 @@
 
 use crate::engine::BackendConfig;
 use crate::judge::config::{JudgeConfig, RationaleEmbedding};
+use crate::judge::events::stream_of;
 use crate::store::JudgmentKey;
 use anyhow::{bail, Context};
 use serde::{Deserialize, Serialize};
+use tribunal::calibration::head_file::{Head, HeadFile};
 use tribunal::io::provenance::content_hash;
 use tribunal::judging::injection::{response_flags, ResponseFlag};
 use tribunal::judging::judge_design::{Design, Planned};
@@ -28,6 +30,11 @@ pub struct RunSpec {
     pub planned: Vec<Planned>,
     /// Prompt-injection flags on each item's responses, in item order.
     pub injection: Vec<Vec<ResponseFlag>>,
+    /// A served run's event stream ([`crate::judge::events`]); none for `tribunal judge`.
+    pub stream: Option<String>,
+    /// A served run's calibration head: its model file and the head it holds, whose output
+    /// each judgment event carries.
+    pub head: Option<(serde_json::Value, Head)>,
 }
 
 impl RunSpec {
@@ -76,7 +83,17 @@ impl RunSpec {
             design,
             planned,
             injection,
+            stream: None,
+            head: None,
         })
+    }
+
+    /// This run served to watchers: its events go to [`stream_of`] its session, each
+    /// judgment's with the output of `head` (a model file and the head it holds) when given.
+    pub fn streamed(mut self, head: Option<(serde_json::Value, Head)>) -> Self {
+        self.stream = Some(stream_of(&self.session));
+        self.head = head;
+        self
     }
 
     /// The store key of a planned judgment.
@@ -103,12 +120,17 @@ struct QueuedSpec {
     source: String,
     items: String,
     session: String,
+    /// Whether the run is streamed ([`RunSpec::streamed`]).
+    #[serde(default)]
+    streamed: bool,
+    /// The model file of a streamed run's calibration head.
+    #[serde(default)]
+    head: Option<serde_json::Value>,
 }
 
 impl RunSpec {
-    /// The queue entry of this run (`judge:<session>:<hash of the spec>`, or `serve:…` for a
-    /// run no other worker may claim) and its JSON.
-    pub(super) fn queued(&self, open_to_helpers: bool) -> anyhow::Result<(String, String)> {
+    /// The queue entry of this run (`judge:<session>:<hash of the spec>`) and its JSON.
+    pub(super) fn queued(&self) -> anyhow::Result<(String, String)> {
         let items = String::from_utf8(self.bytes.clone())
             .with_context(|| format!("{}: expected UTF-8 text", self.source))?;
         let json = serde_json::to_string(&QueuedSpec {
@@ -116,11 +138,12 @@ impl RunSpec {
             source: self.source.clone(),
             items,
             session: self.session.clone(),
+            streamed: self.stream.is_some(),
+            head: self.head.as_ref().map(|(file, _)| file.clone()),
         })?;
         let hash = content_hash(json.as_bytes());
         let queue = format!(
-            "{}:{}:{}",
-            if open_to_helpers { "judge" } else { "serve" },
+            "judge:{}:{}",
             self.session,
             &hash["sha256:".len().."sha256:".len() + 16]
         );
@@ -131,6 +154,15 @@ impl RunSpec {
     pub(super) fn from_queued(queue: &str, json: &str) -> anyhow::Result<Self> {
         let q: QueuedSpec =
             serde_json::from_str(json).with_context(|| format!("the queued spec of {queue}"))?;
-        Self::new(queue, q.config, q.source, q.items.into_bytes(), q.session)
+        let spec = Self::new(queue, q.config, q.source, q.items.into_bytes(), q.session)?;
+        Ok(match (q.streamed, q.head) {
+            (false, _) => spec,
+            (true, None) => spec.streamed(None),
+            (true, Some(file)) => {
+                let head =
+                    HeadFile::from_json(&format!("the head of {queue}"), &file.to_string())?.head;
+                spec.streamed(Some((file, head)))
+            }
+        })
     }
 }

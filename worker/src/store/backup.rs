@@ -115,6 +115,8 @@ pub const TABLES: &[Table] = &[
             ("spec", Column::Text),
             ("units", Column::Integer),
             ("created_at", Column::Text),
+            ("ended", Column::Integer),
+            ("started", Column::Real),
         ],
         order: "id",
     },

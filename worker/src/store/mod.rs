@@ -50,6 +50,35 @@ pub struct JudgmentKey {
     pub variant: String,
 }
 
+/// A run event to store as the next of its stream.
+#[derive(Debug, Clone, Copy)]
+pub struct NewEvent<'a> {
+    pub stream: &'a str,
+    pub body: &'a str,
+}
+
+/// Where a stored event landed.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct Appended {
+    pub id: i64,
+    pub seq: u32,
+}
+
+/// What [`Storage::complete`] stored.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct Completed {
+    /// The judgment was new (not stored before under its key).
+    pub new: bool,
+    /// The event stored with it.
+    pub event: Option<Appended>,
+}
+
+/// A run this caller ended ([`Storage::end_run`]), with its last event if one was given.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct Ended {
+    pub event: Option<Appended>,
+}
+
 /// How far a queued run has got.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
 pub struct Progress {
@@ -285,8 +314,10 @@ pub trait Storage: Send + Sync {
     /// `sqlite` or `postgresql`.
     fn backend(&self) -> &'static str;
 
-    /// Stores an event under `(stream, seq)` and returns its id; an existing key keeps its row.
-    fn put_event(&self, stream: &str, seq: u32, body: &str) -> Result<i64>;
+    /// Stores `body` as the next event of `stream` (its seq one past the stream's last).
+    /// Appends to one stream are serialised, so a stream's ids grow with its seqs in commit
+    /// order: a reader that has every event up to id N misses none below it later.
+    fn append_event(&self, stream: &str, body: &str) -> Result<Appended>;
     /// The events of `stream` with an id above `after`: (id, seq, body), in id order.
     fn events_after(&self, stream: &str, after: i64) -> Result<Vec<(i64, u32, String)>>;
     /// The (seq, body) of a stream's events in seq order.
@@ -300,25 +331,40 @@ pub trait Storage: Send + Sync {
     /// Stores a run's reproducibility record.
     fn put_run(&self, session: &str, started_at: &str, record: &str) -> Result<()>;
 
-    /// Queues the judge run `stream` (its spec as JSON) with units `0..units`, unless it is
-    /// queued already (then the stored spec is kept).
+    /// Queues the judge run `stream` (its spec as JSON) with units `0..units` and starts its
+    /// clock. A run queued already keeps its spec and units and is opened again (a restart).
     fn enqueue(&self, stream: &str, spec: &str, units: u32) -> Result<()>;
     /// The spec of a queued run.
     fn queued_spec(&self, stream: &str) -> Result<Option<String>>;
-    /// The queued runs open to any worker (`judge:` queues) that have units left to claim
-    /// (pending, or with a lapsed lease), oldest first.
+    /// The queued runs open to any worker (`judge:` queues) that have not ended and have units
+    /// left to claim (pending, or with a lapsed lease) or none left at all (to be ended),
+    /// oldest first.
     fn open_runs(&self, lease_seconds: f64) -> Result<Vec<String>>;
     /// Claims up to `limit` units of `stream` for `worker`: pending ones, and claimed ones whose
-    /// lease of `lease_seconds` has run out. Returns them in unit order.
+    /// lease of `lease_seconds` has run out; none once the run has ended. Returns them in unit
+    /// order.
     fn claim(&self, stream: &str, worker: &str, limit: u32, lease_seconds: f64)
         -> Result<Vec<u32>>;
     /// Renews the lease of every unit `worker` holds (its heartbeat); returns how many.
     fn renew(&self, worker: &str) -> Result<u64>;
-    /// Stores the judgment of `unit` of `stream` and marks the unit done, in one transaction;
-    /// returns false when the judgment's key was stored already (its row is kept).
-    fn complete(&self, stream: &str, unit: u32, key: &JudgmentKey, body: &str) -> Result<bool>;
+    /// Stores the judgment of `unit` of `stream` and marks the unit done, and — when the
+    /// judgment is new and the run has not ended — `event` as its stream's next event, in one
+    /// transaction. A judgment whose key was stored already keeps its row and gets no event.
+    fn complete(
+        &self,
+        stream: &str,
+        unit: u32,
+        key: &JudgmentKey,
+        body: &str,
+        event: Option<NewEvent<'_>>,
+    ) -> Result<Completed>;
     /// The run's unit counts.
     fn progress(&self, stream: &str, lease_seconds: f64) -> Result<Progress>;
+    /// Seconds since the run was queued or last restarted, by the store's clock.
+    fn run_seconds(&self, stream: &str) -> Result<f64>;
+    /// Ends the run `stream` and stores `event` (its last) as the next of its stream, in one
+    /// transaction, once: the caller that ends it gets `Some`, any later one `None`.
+    fn end_run(&self, stream: &str, event: Option<NewEvent<'_>>) -> Result<Option<Ended>>;
 
     /// Creates an empty session owned by the token whose hash is `owner_hash`.
     fn create_session(&self, id: &str, owner_hash: &str, title: &str) -> Result<()>;

@@ -7,7 +7,10 @@
 //! answered over a channel (calls block, as the SQLite backend's do).
 
 use super::backup::{check_archive, emptiness_query, Column, Table, TABLES};
-use super::{is_deleted, run_deletion, Deletion, DeletionTx, JudgmentKey, Part, Progress, Storage};
+use super::{
+    is_deleted, run_deletion, Appended, Completed, Deletion, DeletionTx, Ended, JudgmentKey,
+    NewEvent, Part, Progress, Storage,
+};
 use anyhow::{anyhow, bail, Context, Result};
 use postgres::fallible_iterator::FallibleIterator;
 use postgres::{Client, GenericClient, NoTls};
@@ -26,7 +29,7 @@ const STAMP: &str =
 
 /// Schema migrations, applied in order; the index + 1 is the schema version (the same versions
 /// as the SQLite backend's).
-fn migrations() -> [String; 6] {
+fn migrations() -> [String; 7] {
     [
         format!(
             "CREATE TABLE events (
@@ -116,6 +119,14 @@ fn migrations() -> [String; 6] {
                 PRIMARY KEY (session, part)
             );"
         ),
+        // A run's end (stored once, with its last event) and the store-clock time it was
+        // queued or last restarted; runs whose units were all done before version 7 count as
+        // ended.
+        "ALTER TABLE run_queue ADD COLUMN ended BIGINT NOT NULL DEFAULT 0;
+        ALTER TABLE run_queue ADD COLUMN started DOUBLE PRECISION;
+        UPDATE run_queue SET ended = 1 WHERE NOT EXISTS (
+            SELECT 1 FROM run_units u WHERE u.stream = run_queue.stream AND u.state <> 'done');"
+            .to_owned(),
     ]
 }
 
@@ -259,6 +270,33 @@ fn migrate(client: &mut Client) -> Result<()> {
     }
     tx.commit()?;
     Ok(())
+}
+
+/// Stores `body` as the next event of `stream`, inside the caller's transaction: a
+/// transaction-scoped advisory lock on the stream serialises appends to it until commit, so its
+/// seqs are dense and its ids grow in commit order.
+fn append(tx: &mut impl GenericClient, stream: &str, body: &str) -> Result<Appended> {
+    tx.execute(
+        "SELECT pg_advisory_xact_lock(7412, hashtext($1))",
+        &[&stream],
+    )?;
+    let row = tx.query_one(
+        "INSERT INTO events (stream, seq, body)
+         SELECT $1, COALESCE(MAX(seq), 0) + 1, $2 FROM events WHERE stream = $1
+         RETURNING id, seq",
+        &[&stream, &body],
+    )?;
+    Ok(Appended {
+        id: row.get(0),
+        seq: unsigned(row.get(1))?,
+    })
+}
+
+/// Whether the run `stream` has ended.
+fn ended(tx: &mut impl GenericClient, stream: &str) -> Result<bool> {
+    Ok(tx
+        .query_opt("SELECT ended FROM run_queue WHERE stream = $1", &[&stream])?
+        .is_some_and(|r| r.get::<_, i64>(0) != 0))
 }
 
 fn insert_judgment(c: &mut impl GenericClient, key: &JudgmentKey, body: &str) -> Result<bool> {
@@ -452,20 +490,13 @@ impl Storage for PgStore {
         })
     }
 
-    fn put_event(&self, stream: &str, seq: u32, body: &str) -> Result<i64> {
+    fn append_event(&self, stream: &str, body: &str) -> Result<Appended> {
         let (stream, body) = (stream.to_owned(), body.to_owned());
         self.call(move |c| {
-            let seq = i64::from(seq);
-            c.execute(
-                "INSERT INTO events (stream, seq, body) VALUES ($1, $2, $3)
-                 ON CONFLICT (stream, seq) DO NOTHING",
-                &[&stream, &seq, &body],
-            )?;
-            Ok(c.query_one(
-                "SELECT id FROM events WHERE stream = $1 AND seq = $2",
-                &[&stream, &seq],
-            )?
-            .get(0))
+            let mut tx = c.transaction()?;
+            let appended = append(&mut tx, &stream, &body)?;
+            tx.commit()?;
+            Ok(appended)
         })
     }
 
@@ -543,10 +574,18 @@ impl Storage for PgStore {
             let mut tx = c.transaction()?;
             let units = i64::from(units);
             let queued = tx.execute(
-                "INSERT INTO run_queue (stream, spec, units) VALUES ($1, $2, $3)
-                 ON CONFLICT (stream) DO NOTHING",
+                &format!(
+                    "INSERT INTO run_queue (stream, spec, units, started) VALUES ($1, $2, $3, {NOW})
+                     ON CONFLICT (stream) DO NOTHING"
+                ),
                 &[&stream, &spec, &units],
             )?;
+            if queued == 0 {
+                tx.execute(
+                    &format!("UPDATE run_queue SET ended = 0, started = {NOW} WHERE stream = $1"),
+                    &[&stream],
+                )?;
+            }
             if queued == 1 {
                 tx.execute(
                     "INSERT INTO run_units (stream, unit)
@@ -573,9 +612,10 @@ impl Storage for PgStore {
         self.call(move |c| {
             Ok(c.query(
                 &format!(
-                    "SELECT q.stream FROM run_queue q WHERE q.stream LIKE 'judge:%' AND EXISTS (
-                         SELECT 1 FROM run_units u WHERE u.stream = q.stream
-                         AND (u.state = 'pending' OR (u.state = 'claimed' AND u.claimed_at < {NOW} - $1)))
+                    "SELECT q.stream FROM run_queue q WHERE q.stream LIKE 'judge:%' AND q.ended = 0 AND (
+                         EXISTS (SELECT 1 FROM run_units u WHERE u.stream = q.stream
+                             AND (u.state = 'pending' OR (u.state = 'claimed' AND u.claimed_at < {NOW} - $1)))
+                         OR NOT EXISTS (SELECT 1 FROM run_units u WHERE u.stream = q.stream AND u.state <> 'done'))
                      ORDER BY q.id"
                 ),
                 &[&lease_seconds],
@@ -601,6 +641,7 @@ impl Storage for PgStore {
                         "UPDATE run_units u SET state = 'claimed', worker = $2, claimed_at = {NOW}
                          FROM (SELECT unit FROM run_units WHERE stream = $1
                                AND (state = 'pending' OR (state = 'claimed' AND claimed_at < {NOW} - $4))
+                               AND NOT EXISTS (SELECT 1 FROM run_queue WHERE stream = $1 AND ended = 1)
                                ORDER BY unit LIMIT $3 FOR UPDATE SKIP LOCKED) free
                          WHERE u.stream = $1 AND u.unit = free.unit
                          RETURNING u.unit"
@@ -627,17 +668,64 @@ impl Storage for PgStore {
         })
     }
 
-    fn complete(&self, stream: &str, unit: u32, key: &JudgmentKey, body: &str) -> Result<bool> {
+    fn complete(
+        &self,
+        stream: &str,
+        unit: u32,
+        key: &JudgmentKey,
+        body: &str,
+        event: Option<NewEvent<'_>>,
+    ) -> Result<Completed> {
         let (stream, key, body) = (stream.to_owned(), key.clone(), body.to_owned());
+        let event = event.map(|e| (e.stream.to_owned(), e.body.to_owned()));
         self.call(move |c| {
             let mut tx = c.transaction()?;
-            let inserted = insert_judgment(&mut tx, &key, &body)?;
+            let new = insert_judgment(&mut tx, &key, &body)?;
             tx.execute(
                 "UPDATE run_units SET state = 'done' WHERE stream = $1 AND unit = $2",
                 &[&stream, &i64::from(unit)],
             )?;
+            let event = match event {
+                Some((events, body)) if new && !ended(&mut tx, &stream)? => {
+                    Some(append(&mut tx, &events, &body)?)
+                }
+                _ => None,
+            };
             tx.commit()?;
-            Ok(inserted)
+            Ok(Completed { new, event })
+        })
+    }
+
+    fn run_seconds(&self, stream: &str) -> Result<f64> {
+        let stream = stream.to_owned();
+        self.call(move |c| {
+            let seconds: Option<Option<f64>> = c
+                .query_opt(
+                    &format!("SELECT {NOW} - started FROM run_queue WHERE stream = $1"),
+                    &[&stream],
+                )?
+                .map(|r| r.get(0));
+            Ok(seconds.flatten().unwrap_or(0.0))
+        })
+    }
+
+    fn end_run(&self, stream: &str, event: Option<NewEvent<'_>>) -> Result<Option<Ended>> {
+        let stream = stream.to_owned();
+        let event = event.map(|e| (e.stream.to_owned(), e.body.to_owned()));
+        self.call(move |c| {
+            let mut tx = c.transaction()?;
+            let ended = tx.execute(
+                "UPDATE run_queue SET ended = 1 WHERE stream = $1 AND ended = 0",
+                &[&stream],
+            )?;
+            if ended == 0 {
+                return Ok(None);
+            }
+            let event = event
+                .map(|(events, body)| append(&mut tx, &events, &body))
+                .transpose()?;
+            tx.commit()?;
+            Ok(Some(Ended { event }))
         })
     }
 

@@ -2,7 +2,10 @@
 //! may share the file; SQLite's single writer lock makes each claim of queued units atomic.
 
 use super::backup::{check_archive, emptiness_query};
-use super::{is_deleted, run_deletion, Deletion, DeletionTx, JudgmentKey, Part, Progress, Storage};
+use super::{
+    is_deleted, run_deletion, Appended, Completed, Deletion, DeletionTx, Ended, JudgmentKey,
+    NewEvent, Part, Progress, Storage,
+};
 use anyhow::{bail, Context, Result};
 use rusqlite::{params, Connection, OptionalExtension};
 use std::path::Path;
@@ -89,6 +92,12 @@ const MIGRATIONS: &[&str] = &[
         deleted_at TEXT NOT NULL DEFAULT (strftime('%Y-%m-%dT%H:%M:%fZ', 'now')),
         PRIMARY KEY (session, part)
     );",
+    // A run's end (stored once, with its last event) and the store-clock time it was queued or
+    // last restarted; runs whose units were all done before version 7 count as ended.
+    "ALTER TABLE run_queue ADD COLUMN ended INTEGER NOT NULL DEFAULT 0;
+    ALTER TABLE run_queue ADD COLUMN started REAL;
+    UPDATE run_queue SET ended = 1 WHERE NOT EXISTS (
+        SELECT 1 FROM run_units u WHERE u.stream = run_queue.stream AND u.state <> 'done');",
 ];
 
 /// Copies every page of `from` into `to` in one step of SQLite's online backup.
@@ -223,21 +232,8 @@ impl Storage for SqliteStore {
     }
 
     /// Stores an event under `(stream, seq)` and returns its id; an existing key keeps its row.
-    fn put_event(&self, stream: &str, seq: u32, body: &str) -> Result<i64> {
-        let conn = self.lock()?;
-        conn.execute(
-            "INSERT INTO events (stream, seq, body) VALUES (?1, ?2, ?3)
-             ON CONFLICT (stream, seq) DO NOTHING",
-            params![stream, seq, body],
-        )?;
-        let id = conn
-            .query_row(
-                "SELECT id FROM events WHERE stream = ?1 AND seq = ?2",
-                params![stream, seq],
-                |r| r.get(0),
-            )
-            .optional()?;
-        id.context("event row missing right after insert")
+    fn append_event(&self, stream: &str, body: &str) -> Result<Appended> {
+        append(&*self.lock()?, stream, body)
     }
 
     /// Stores a judgment under its key; returns false (and keeps the stored row) when the key
@@ -506,10 +502,18 @@ impl Storage for SqliteStore {
         let mut conn = self.lock()?;
         let tx = conn.transaction()?;
         let queued = tx.execute(
-            "INSERT INTO run_queue (stream, spec, units) VALUES (?1, ?2, ?3)
-             ON CONFLICT (stream) DO NOTHING",
+            &format!(
+                "INSERT INTO run_queue (stream, spec, units, started) VALUES (?1, ?2, ?3, {NOW})
+                 ON CONFLICT (stream) DO NOTHING"
+            ),
             params![stream, spec, units],
         )?;
+        if queued == 0 {
+            tx.execute(
+                &format!("UPDATE run_queue SET ended = 0, started = {NOW} WHERE stream = ?1"),
+                params![stream],
+            )?;
+        }
         if queued == 1 && units > 0 {
             tx.execute(
                 "WITH RECURSIVE n(unit) AS (SELECT 0 UNION ALL SELECT unit + 1 FROM n WHERE unit + 1 < ?2)
@@ -535,9 +539,10 @@ impl Storage for SqliteStore {
     fn open_runs(&self, lease_seconds: f64) -> Result<Vec<String>> {
         let conn = self.lock()?;
         let mut stmt = conn.prepare(&format!(
-            "SELECT q.stream FROM run_queue q WHERE q.stream LIKE 'judge:%' AND EXISTS (
-                 SELECT 1 FROM run_units u WHERE u.stream = q.stream
-                 AND (u.state = 'pending' OR (u.state = 'claimed' AND u.claimed_at < {NOW} - ?1)))
+            "SELECT q.stream FROM run_queue q WHERE q.stream LIKE 'judge:%' AND q.ended = 0 AND (
+                 EXISTS (SELECT 1 FROM run_units u WHERE u.stream = q.stream
+                     AND (u.state = 'pending' OR (u.state = 'claimed' AND u.claimed_at < {NOW} - ?1)))
+                 OR NOT EXISTS (SELECT 1 FROM run_units u WHERE u.stream = q.stream AND u.state <> 'done'))
              ORDER BY q.rowid"
         ))?;
         let rows = stmt
@@ -559,6 +564,7 @@ impl Storage for SqliteStore {
              WHERE stream = ?1 AND unit IN (
                  SELECT unit FROM run_units WHERE stream = ?1
                  AND (state = 'pending' OR (state = 'claimed' AND claimed_at < {NOW} - ?4))
+                 AND NOT EXISTS (SELECT 1 FROM run_queue WHERE stream = ?1 AND ended = 1)
                  ORDER BY unit LIMIT ?3)
              RETURNING unit"
         ))?;
@@ -579,16 +585,59 @@ impl Storage for SqliteStore {
         Ok(renewed as u64)
     }
 
-    fn complete(&self, stream: &str, unit: u32, key: &JudgmentKey, body: &str) -> Result<bool> {
+    fn complete(
+        &self,
+        stream: &str,
+        unit: u32,
+        key: &JudgmentKey,
+        body: &str,
+        event: Option<NewEvent<'_>>,
+    ) -> Result<Completed> {
         let mut conn = self.lock()?;
         let tx = conn.transaction()?;
-        let inserted = insert_judgment(&tx, key, body)?;
+        let new = insert_judgment(&tx, key, body)?;
         tx.execute(
             "UPDATE run_units SET state = 'done' WHERE stream = ?1 AND unit = ?2",
             params![stream, unit],
         )?;
+        let event = match event {
+            Some(event) if new && !ended(&tx, stream)? => {
+                Some(append(&tx, event.stream, event.body)?)
+            }
+            _ => None,
+        };
         tx.commit()?;
-        Ok(inserted)
+        Ok(Completed { new, event })
+    }
+
+    fn run_seconds(&self, stream: &str) -> Result<f64> {
+        let seconds: Option<f64> = self
+            .lock()?
+            .query_row(
+                &format!("SELECT {NOW} - started FROM run_queue WHERE stream = ?1"),
+                params![stream],
+                |r| r.get(0),
+            )
+            .optional()?
+            .flatten();
+        Ok(seconds.unwrap_or(0.0))
+    }
+
+    fn end_run(&self, stream: &str, event: Option<NewEvent<'_>>) -> Result<Option<Ended>> {
+        let mut conn = self.lock()?;
+        let tx = conn.transaction()?;
+        let ended = tx.execute(
+            "UPDATE run_queue SET ended = 1 WHERE stream = ?1 AND ended = 0",
+            params![stream],
+        )?;
+        if ended == 0 {
+            return Ok(None);
+        }
+        let event = event
+            .map(|event| append(&tx, event.stream, event.body))
+            .transpose()?;
+        tx.commit()?;
+        Ok(Some(Ended { event }))
     }
 
     fn progress(&self, stream: &str, lease_seconds: f64) -> Result<Progress> {
@@ -610,6 +659,30 @@ impl Storage for SqliteStore {
             },
         )?)
     }
+}
+
+/// Stores `body` as the next event of `stream` (one statement: SQLite serialises writers).
+fn append(conn: &Connection, stream: &str, body: &str) -> Result<Appended> {
+    let (id, seq) = conn.query_row(
+        "INSERT INTO events (stream, seq, body)
+         SELECT ?1, COALESCE(MAX(seq), 0) + 1, ?2 FROM events WHERE stream = ?1
+         RETURNING id, seq",
+        params![stream, body],
+        |r| Ok((r.get(0)?, r.get(1)?)),
+    )?;
+    Ok(Appended { id, seq })
+}
+
+/// Whether the run `stream` has ended.
+fn ended(conn: &Connection, stream: &str) -> Result<bool> {
+    Ok(conn
+        .query_row(
+            "SELECT ended FROM run_queue WHERE stream = ?1",
+            params![stream],
+            |r| r.get::<_, i64>(0),
+        )
+        .optional()?
+        .is_some_and(|ended| ended != 0))
 }
 
 fn insert_judgment(conn: &Connection, key: &JudgmentKey, body: &str) -> Result<bool> {

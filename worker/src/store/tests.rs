@@ -58,23 +58,115 @@ fn key(item: &str, order: &str) -> JudgmentKey {
     }
 }
 
-fn events_are_idempotent_and_survive_reopen(store: Store, reopen: &dyn Fn() -> Store) {
-    let a = store.put_event("s", 1, "first").unwrap();
-    let again = store.put_event("s", 1, "second").unwrap();
-    assert_eq!(a, again);
-    let b = store.put_event("s", 2, "b").unwrap();
-    assert!(b > a);
+fn events_append_in_order_and_survive_reopen(store: Store, reopen: &dyn Fn() -> Store) {
+    let a = store.append_event("s", "first").unwrap();
+    let b = store.append_event("s", "b").unwrap();
+    let other = store.append_event("t", "x").unwrap();
+    assert_eq!((a.seq, b.seq, other.seq), (1, 2, 1));
+    assert!(b.id > a.id);
     drop(store);
     let store = reopen();
-    assert_eq!(store.schema_version().unwrap(), 6);
+    assert_eq!(store.schema_version().unwrap(), 7);
     assert_eq!(
         store.events("s").unwrap(),
         [(1, "first".to_owned()), (2, "b".to_owned())]
     );
     assert_eq!(
-        store.events_after("s", a).unwrap(),
-        [(b, 2, "b".to_owned())]
+        store.events_after("s", a.id).unwrap(),
+        [(b.id, 2, "b".to_owned())]
     );
+    assert_eq!(store.append_event("s", "c").unwrap().seq, 3);
+}
+
+/// Four threads, each with its own connection, append to one stream at once: its seqs are
+/// 1..=200 with none missing or repeated, and its ids grow with them.
+fn concurrent_appends_are_dense_and_ordered(open: &(dyn Fn() -> Store + Sync)) {
+    std::thread::scope(|scope| {
+        for t in 0..4 {
+            scope.spawn(move || {
+                let store = open();
+                for i in 0..50 {
+                    store.append_event("run:busy", &format!("{t}-{i}")).unwrap();
+                }
+            });
+        }
+    });
+    let events = open().events_after("run:busy", 0).unwrap();
+    let seqs: Vec<u32> = events.iter().map(|e| e.1).collect();
+    assert_eq!(seqs, (1..=200).collect::<Vec<u32>>(), "in id order");
+}
+
+/// A streamed run: each new judgment stores its event with it, a repeated one none; the run
+/// is offered to workers once drained so someone ends it, and it ends once, with its last
+/// event; an ended run gives no more units or events until it is queued again (a restart).
+fn a_run_ends_once_with_its_events(a: Store, b: Store) {
+    let event = |body| {
+        Some(NewEvent {
+            stream: "run:e",
+            body,
+        })
+    };
+    a.append_event("run:e", "started").unwrap();
+    a.enqueue("judge:e", "{}", 3).unwrap();
+    assert_eq!(a.claim("judge:e", "wa", 3, 60.0).unwrap(), [0, 1, 2]);
+    let done = a
+        .complete("judge:e", 0, &key("e0", "ab"), "{}", event("j0"))
+        .unwrap();
+    assert!(done.new);
+    assert_eq!(done.event.map(|e| e.seq), Some(2));
+    let again = b
+        .complete("judge:e", 0, &key("e0", "ab"), "{}", event("j0 again"))
+        .unwrap();
+    assert_eq!(
+        again,
+        Completed {
+            new: false,
+            event: None
+        }
+    );
+    // A unit stored without an event (kept from an earlier run) adds none.
+    a.complete("judge:e", 1, &key("e1", "ab"), "{}", None)
+        .unwrap();
+    assert!(a.open_runs(60.0).unwrap().is_empty(), "unit 2 is held");
+    a.complete("judge:e", 2, &key("e2", "ab"), "{}", event("j2"))
+        .unwrap();
+    assert_eq!(
+        b.open_runs(60.0).unwrap(),
+        ["judge:e"],
+        "drained, to be ended"
+    );
+    let ended = b.end_run("judge:e", event("finished")).unwrap();
+    assert_eq!(ended.and_then(|e| e.event).map(|e| e.seq), Some(4));
+    assert_eq!(a.end_run("judge:e", event("finished again")).unwrap(), None);
+    assert!(a.open_runs(0.0).unwrap().is_empty());
+    let late = a
+        .complete("judge:e", 2, &key("e3", "ab"), "{}", event("late"))
+        .unwrap();
+    assert_eq!(
+        late,
+        Completed {
+            new: true,
+            event: None
+        }
+    );
+    let bodies: Vec<String> = b
+        .events("run:e")
+        .unwrap()
+        .into_iter()
+        .map(|e| e.1)
+        .collect();
+    assert_eq!(bodies, ["started", "j0", "j2", "finished"]);
+    let seconds = a.run_seconds("judge:e").unwrap();
+    assert!((0.0..60.0).contains(&seconds), "{seconds}");
+    // Queued again: open (drained) and ended anew.
+    a.enqueue("judge:e", "{}", 3).unwrap();
+    assert_eq!(a.open_runs(60.0).unwrap(), ["judge:e"]);
+    assert!(a.end_run("judge:e", None).unwrap().is_some());
+    // An ended run with units left gives none to claim.
+    a.enqueue("judge:f", "{}", 2).unwrap();
+    assert!(a.end_run("judge:f", None).unwrap().is_some());
+    assert!(b.claim("judge:f", "wb", 2, 60.0).unwrap().is_empty());
+    assert!(b.open_runs(60.0).unwrap().is_empty());
 }
 
 fn a_judgment_key_is_stored_once(store: Store) {
@@ -174,16 +266,23 @@ fn claims_are_disjoint_and_leases_lapse(a: Store, b: Store) {
         (progress.pending, progress.claimed, progress.done),
         (2, 8, 0)
     );
-    assert!(a.complete("judge:q", 0, &key("i0", "ab"), "{}").unwrap());
+    assert!(
+        a.complete("judge:q", 0, &key("i0", "ab"), "{}", None)
+            .unwrap()
+            .new
+    );
     // A second completion of the same judgment (a lapsed lease judged twice) stores nothing.
-    assert!(!b
-        .complete("judge:q", 0, &key("i0", "ab"), "{\"again\":1}")
-        .unwrap());
+    assert!(
+        !b.complete("judge:q", 0, &key("i0", "ab"), "{\"again\":1}", None)
+            .unwrap()
+            .new
+    );
     assert_eq!(b.judgments("s").unwrap()[0].1, "{}");
     assert_eq!(b.claim("judge:q", "wb", 10, 60.0).unwrap(), [8, 9]);
     assert!(a.claim("judge:q", "wa", 10, 60.0).unwrap().is_empty());
     assert!(a.open_runs(60.0).unwrap().is_empty());
-    // Runs only their own server may judge are not offered to other workers.
+    // Queues other than `judge:` ones (servers' own runs, in stores made before version 7)
+    // are not offered to workers.
     a.enqueue("serve:private", "{}", 3).unwrap();
     assert_eq!(a.open_runs(60.0).unwrap(), Vec::<String>::new());
     assert_eq!(a.claim("serve:private", "wa", 1, 60.0).unwrap(), [0]);
@@ -226,7 +325,12 @@ fn concurrent_claims_never_overlap(open: &(dyn Fn() -> Store + Sync)) {
                                 item: format!("i{unit}"),
                                 ..key("", "ab")
                             };
-                            assert!(store.complete("judge:c", unit, &judgment, "{}").unwrap());
+                            assert!(
+                                store
+                                    .complete("judge:c", unit, &judgment, "{}", None)
+                                    .unwrap()
+                                    .new
+                            );
                             mine.push(unit);
                         }
                     }
@@ -269,7 +373,7 @@ fn deletion_removes_the_part_and_its_orphaned_blobs(store: Store, sql: &dyn Fn(&
     };
     store.add_analysis("s1", &analysis).unwrap();
     // A run "k1" of s1: its stream, judgments, record and queue.
-    store.put_event("run:s1:k1", 1, "{}").unwrap();
+    store.append_event("run:s1:k1", "{}").unwrap();
     let other = JudgmentKey {
         session: "s2:k9".to_owned(),
         ..key("i1", "ab")
@@ -330,7 +434,7 @@ fn deletion_removes_the_part_and_its_orphaned_blobs(store: Store, sql: &dyn Fn(&
     assert_eq!(deletion(&Part::Session), Deletion::Busy);
     assert_eq!(store.events("run:s1:k1").unwrap().len(), 1);
     assert!(store
-        .complete("serve:s1:k1:abcd", 0, &run_key, "{}")
+        .complete("serve:s1:k1:abcd", 0, &run_key, "{}", None)
         .is_ok());
     assert_eq!(deletion(&Part::Run("k1".to_owned())), Deletion::Deleted);
     assert_eq!(store.events("run:s1:k1").unwrap(), vec![]);
@@ -358,17 +462,41 @@ fn deletion_removes_the_part_and_its_orphaned_blobs(store: Store, sql: &dyn Fn(&
 }
 
 #[test]
-fn sqlite_events_are_idempotent_and_survive_reopen() {
+fn sqlite_events_append_in_order_and_survive_reopen() {
     let (store, path) = sqlite("idem");
-    events_are_idempotent_and_survive_reopen(store, &|| {
+    events_append_in_order_and_survive_reopen(store, &|| {
         Arc::new(SqliteStore::open(&path).unwrap())
     });
 }
 
 #[test]
-fn postgres_events_are_idempotent_and_survive_reopen() {
+fn postgres_events_append_in_order_and_survive_reopen() {
     let (store, url) = postgres("idem");
-    events_are_idempotent_and_survive_reopen(store, &|| Arc::new(PgStore::connect(&url).unwrap()));
+    events_append_in_order_and_survive_reopen(store, &|| Arc::new(PgStore::connect(&url).unwrap()));
+}
+
+#[test]
+fn sqlite_concurrent_appends_are_dense_and_ordered() {
+    let (_, path) = sqlite("appends");
+    concurrent_appends_are_dense_and_ordered(&|| Arc::new(SqliteStore::open(&path).unwrap()));
+}
+
+#[test]
+fn postgres_concurrent_appends_are_dense_and_ordered() {
+    let (_, url) = postgres("appends");
+    concurrent_appends_are_dense_and_ordered(&|| Arc::new(PgStore::connect(&url).unwrap()));
+}
+
+#[test]
+fn sqlite_a_run_ends_once_with_its_events() {
+    let (a, path) = sqlite("ending");
+    a_run_ends_once_with_its_events(a, Arc::new(SqliteStore::open(&path).unwrap()));
+}
+
+#[test]
+fn postgres_a_run_ends_once_with_its_events() {
+    let (a, url) = postgres("ending");
+    a_run_ends_once_with_its_events(a, Arc::new(PgStore::connect(&url).unwrap()));
 }
 
 #[test]
