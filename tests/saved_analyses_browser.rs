@@ -368,6 +368,14 @@ fn every_kind_saved_from_the_session_page_reopens_in_a_visitors_browser_with_the
             "--plan-labels",
             "30",
         ],
+        vec![
+            "stats",
+            "style",
+            "--input",
+            "tests/data/llmfao/crowd-comparisons.csv",
+            "--answers",
+            "tests/data/llmfao/pairs.csv",
+        ],
     ];
     let (clis, entries): (Vec<Value>, Vec<Value>) = commands
         .iter()
@@ -396,7 +404,8 @@ fn every_kind_saved_from_the_session_page_reopens_in_a_visitors_browser_with_the
             "power",
             "label_model",
             "routing",
-            "ppi"
+            "ppi",
+            "style"
         ]
     );
     let session = |w: &tribunal_e2e::Worker, id: &str| {
@@ -436,6 +445,10 @@ fn every_kind_saved_from_the_session_page_reopens_in_a_visitors_browser_with_the
             assert_eq!(visitor["planRows"], 20);
             assert_eq!(visitor["planCsv"], visitor["report"]["plan"]["csv"]);
             assert!(visitor["report"]["plan"]["selected"].as_u64() > Some(0));
+        }
+        // Style control draws both leaderboards (the interval band and the raw Elo).
+        if kind == "style" {
+            assert_eq!(visitor["charts"], 1, "{kind}: the forest plot");
         }
         // The form saved the CLI's settings and files exactly.
         let analysis_id = page["urls"][k]
@@ -486,7 +499,7 @@ fn every_kind_saved_from_the_session_page_reopens_in_a_visitors_browser_with_the
     let (_, copy_id) = exported_and_imported(&worker, &id, &second);
     let copy = session(&second, &copy_id);
     assert_eq!(copy["analyses"], original["analyses"]);
-    assert_eq!(copy["analyses"].as_array().map(Vec::len), Some(8));
+    assert_eq!(copy["analyses"].as_array().map(Vec::len), Some(9));
     for dataset in original["datasets"].as_array().unwrap() {
         let path = |id: &str| {
             format!(

@@ -5,7 +5,7 @@
 use crate::calibrate::CalibrationView;
 use crate::files::data_url;
 use crate::leaderboard::{BoardRun, BoardRunView, StudyView};
-use crate::plain_reports::{ConformalView, PowerView, PpiView};
+use crate::plain_reports::{ConformalView, PowerView, PpiView, StyleView};
 use crate::programs::{CommitteeView, ProgramsView};
 use crate::reliability::{IrtTable, ReportView};
 use crate::run_checks::CheckView;
@@ -112,6 +112,7 @@ fn report_view(analysis: &Analysis, report: Report) -> AnyView {
         }
         Report::Power(table) => view! { <PowerView table=*table /> }.into_any(),
         Report::Ppi(report) => view! { <PpiView report=*report /> }.into_any(),
+        Report::Style(report) => view! { <StyleView report=*report /> }.into_any(),
         Report::Programs(report) => view! { <ProgramsView report=*report /> }.into_any(),
         Report::LabelModel(committee) | Report::Routing(committee) => {
             view! { <CommitteeView committee=*committee /> }.into_any()

@@ -1,7 +1,7 @@
 //! Views of the analyses that have no page of their own — made by `tribunal stats` or the
 //! session API and opened by URL: the conformal part of a judge study, a power table, the
-//! prediction-powered report, and the label model or routing of a votes file (the committee
-//! view of the Programs page). Cells
+//! prediction-powered report, style control, and the label model or routing of a votes file
+//! (the committee view of the Programs page). Cells
 //! carry full-precision values in data attributes, as on the pages.
 
 use crate::charts::{ForestPlot, ForestRow, LinePlot};
@@ -14,6 +14,7 @@ use tribunal::ppi::label_plan::LabelPlan;
 use tribunal::ppi::ppi_mean::Estimate;
 use tribunal::ppi::ppi_ranks::RankSet;
 use tribunal::ppi::ppi_report::{PpiReport, PpiWinRate};
+use tribunal::rankings::style_control::StyleControl;
 use tribunal::reliability::power::Effect;
 
 /// Per held-out target kind: the judge's held-out error and its split-conformal intervals'
@@ -342,5 +343,80 @@ fn LabelPlanView(plan: LabelPlan) -> impl IntoView {
                 <tbody>{rows}</tbody>
             </table></div>
         </section>
+    }
+}
+
+/// The leaderboard with style held fixed beside the raw one: each model's style-controlled Elo
+/// with its interval (band) and raw Elo (diamond), its rank change, and each style
+/// coefficient with its interval.
+#[component]
+pub(crate) fn StyleView(report: StyleControl) -> impl IntoView {
+    let coverage = 100.0 * report.params.level;
+    let mut ratings = report.ratings.clone();
+    ratings.sort_by_key(|r| r.rank);
+    let forest: Vec<ForestRow> = ratings
+        .iter()
+        .map(|r| ForestRow {
+            label: r.model.clone(),
+            estimate: r.elo,
+            ci: None,
+            band: Some((r.lower, r.upper)),
+            reference: Some(r.raw_elo),
+        })
+        .collect();
+    let caption = format!(
+        "Elo with style held fixed ({coverage}% sandwich interval, band) and without (diamond)"
+    );
+    let rows = ratings
+        .iter()
+        .map(|r| {
+            let change = match r.rank_change {
+                0 => "—".to_owned(),
+                d if d > 0 => format!("↑{d}"),
+                d => format!("↓{}", -d),
+            };
+            view! {
+                <tr data-model=r.model.clone() data-elo=r.elo.to_string()
+                    data-lower=r.lower.to_string() data-upper=r.upper.to_string()
+                    data-raw=r.raw_elo.to_string() data-change=r.rank_change.to_string()>
+                    <td>{r.rank}</td><td>{r.model.clone()}</td>
+                    <td class="num">{format!("{} [{}, {}]", fixed(r.elo, 0), fixed(r.lower, 0), fixed(r.upper, 0))}</td>
+                    <td class="num">{fixed(r.raw_elo, 0)}</td>
+                    <td class="num">{r.raw_rank}</td>
+                    <td class="num">{change}</td>
+                </tr>
+            }
+        })
+        .collect_view();
+    let coefficients = report
+        .coefficients
+        .iter()
+        .map(|c| {
+            view! {
+                <tr data-feature=c.name.clone() data-estimate=c.estimate.to_string()
+                    data-lower=c.lower.to_string() data-upper=c.upper.to_string()>
+                    <td>{c.name.clone()}</td>
+                    <td class="num">{format!("{} [{}, {}]", fixed(c.estimate, 3), fixed(c.lower, 3), fixed(c.upper, 3))}</td>
+                    <td class="num">{fixed(c.sd, 3)}</td>
+                </tr>
+            }
+        })
+        .collect_view();
+    view! {
+        <p class="summary" id="style-summary">{format!(
+            "{} battles · {} models · ridge {} on the style coefficients",
+            report.battles, report.ratings.len(), report.params.reg
+        )}</p>
+        <ForestPlot rows=forest caption />
+        <div class="table-scroll"><table class="ratings" id="style-leaderboard">
+            <caption>"Style-controlled leaderboard beside the raw one (same battles, same weights, no style features)"</caption>
+            <thead><tr><th>"#"</th><th>"Model"</th><th>"Elo, style held fixed"</th><th>"Raw Elo"</th><th>"Raw rank"</th><th>"Rank change"</th></tr></thead>
+            <tbody>{rows}</tbody>
+        </table></div>
+        <div class="table-scroll"><table class="ratings" id="style-coefficients">
+            <caption>{format!("Style coefficients: log-odds per standard deviation of each feature ({coverage}% interval); positive favours answer A having more of it")}</caption>
+            <thead><tr><th>"Feature"</th><th>"Coefficient"</th><th>"Its SD over battles"</th></tr></thead>
+            <tbody>{coefficients}</tbody>
+        </table></div>
     }
 }

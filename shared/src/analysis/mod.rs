@@ -31,5 +31,5 @@ pub use report::{
 pub use run::run;
 pub use spec::{
     AgreementSpec, Analysis, CalibrationSpec, LeaderboardSpec, PowerSpec, Roles, Spec, StudySpec,
-    SPEC_VERSION,
+    StyleSpec, SPEC_VERSION,
 };

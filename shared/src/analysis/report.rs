@@ -16,6 +16,7 @@ use crate::rankings::conformal::ConformalEvaluationParams;
 use crate::rankings::judge_study::{ConformalRun, JudgeStudy};
 use crate::rankings::leaderboard::Leaderboard;
 use crate::rankings::scored_battles::JoinSummary;
+use crate::rankings::style_control::StyleControl;
 use crate::reliability::aa_report::AaReport;
 use crate::reliability::consistency_report::ConsistencyReport;
 use crate::reliability::irt::irt_report::{IrtCell, IrtReport};
@@ -44,6 +45,7 @@ pub enum Report {
     LabelModel(Box<CommitteeReport>),
     Routing(Box<CommitteeReport>),
     Ppi(Box<PpiReport>),
+    Style(Box<StyleControl>),
 }
 
 /// The conformal part of a judge study: per held-out target kind, its held-out accuracy and

@@ -7,7 +7,9 @@ use super::report::{
     Report,
 };
 use super::spec::StudySpec;
-use super::spec::{AgreementSpec, Analysis, CalibrationSpec, LeaderboardSpec, PowerSpec, Spec};
+use super::spec::{
+    AgreementSpec, Analysis, CalibrationSpec, LeaderboardSpec, PowerSpec, Spec, StyleSpec,
+};
 use crate::calibration::calibration_data::CalibrationData;
 use crate::calibration::calibration_data::{parse_calibration, parse_calibration_with_embeddings};
 use crate::io::embedding_file::read_embeddings;
@@ -24,6 +26,8 @@ use crate::rankings::bt_bootstrap::BtBootstrapParams;
 use crate::rankings::judge_study::JudgeStudy;
 use crate::rankings::leaderboard::{bradley_terry_leaderboard, Leaderboard};
 use crate::rankings::scored_battles::{join_battle_files, parse_scored_battles};
+use crate::rankings::style_control::StyleControl;
+use crate::rankings::styled_battles::{styled_by_answers, styled_by_columns};
 use crate::reliability::power::PowerParams;
 use crate::reliability::reliability_report::RatingsFile;
 use std::collections::BTreeMap;
@@ -88,7 +92,20 @@ pub fn run(spec: &Spec, inputs: &Inputs) -> Result<Report> {
             let file = files.get("battles")?;
             Report::Ppi(Box::new(params.fit(file.name, file.bytes)?))
         }
+        Analysis::Style(spec) => Report::Style(Box::new(style(spec, &files)?)),
     })
+}
+
+/// Style control on the battles, their features from the `answers` file when given, else from
+/// the battles file's columns.
+fn style(spec: &StyleSpec, files: &Files) -> Result<StyleControl> {
+    let battles = files.get("battles")?;
+    let battles = (battles.name, battles.bytes);
+    let data = match files.optional("answers") {
+        Some(answers) => styled_by_answers(battles, (answers.name, answers.bytes), &spec.key)?,
+        None => styled_by_columns(battles, &spec.columns)?,
+    };
+    spec.style.fit(&data)
 }
 
 /// The inputs of a checked spec, each named as the spec recorded it (the same bytes, so the

@@ -12,6 +12,7 @@ use crate::rankings::anchor::Anchor;
 use crate::rankings::battles::{parse_battles, parse_battles_with_column, Battles};
 use crate::rankings::bradley_terry::BradleyTerryParams;
 use crate::rankings::judge_study::JudgeStudyParams;
+use crate::rankings::style_control::StyleControlParams;
 use crate::reliability::aa_report::AaReportParams;
 use crate::reliability::consistency_report::ConsistencyReportParams;
 use crate::reliability::irt::irt_report::IrtReportParams;
@@ -162,6 +163,10 @@ pub enum Analysis {
     /// Prediction-powered win rates and leaderboard of a labelled-battles file `battles`: the
     /// judge's labels on every battle, human labels on some (`tribunal stats ppi`).
     Ppi(PpiParams),
+    /// The leaderboard of `battles` with style held fixed (contextual Bradley–Terry), beside
+    /// the raw one; features from the pairs' `answers` or the battles' own columns (`tribunal
+    /// stats style`).
+    Style(StyleSpec),
 }
 
 impl Analysis {
@@ -183,6 +188,7 @@ impl Analysis {
             Self::LabelModel(_) => "label_model",
             Self::Routing(_) => "routing",
             Self::Ppi(_) => "ppi",
+            Self::Style(_) => "style",
         }
     }
 
@@ -234,6 +240,7 @@ impl Analysis {
             Self::LabelModel(program()),
             Self::Routing(program()),
             Self::Ppi(PpiParams::default()),
+            Self::Style(StyleSpec::default()),
         ]
     }
 
@@ -254,6 +261,7 @@ impl Analysis {
             Self::JudgeStudy(study) | Self::Conformal(study) => study.study.validate(),
             Self::Calibration(calibration) => calibration.calibration.validate(),
             Self::Ppi(params) => params.validate(),
+            Self::Style(spec) => spec.style.validate(),
             Self::Agreement(_)
             | Self::Aa(_)
             | Self::Consistency(_)
@@ -292,6 +300,30 @@ impl Analysis {
             Self::LabelModel(_) => Roles::new(&["votes"], &[]),
             Self::Routing(_) => Roles::new(&["votes", "llm"], &[]),
             Self::Ppi(_) => Roles::new(&["battles"], &[]),
+            Self::Style(_) => Roles::new(&["battles"], &["answers"]),
+        }
+    }
+}
+
+/// Style control's settings: the fit, and where each battle's features come from — with an
+/// `answers` file, the style differences of the pair its `key` column names; without, the
+/// battles file's numeric `columns`.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct StyleSpec {
+    #[serde(flatten)]
+    pub style: StyleControlParams,
+    /// The battles file's column naming each battle's pair in `answers`.
+    pub key: String,
+    /// The battles file's feature columns, read when no `answers` file is given.
+    pub columns: Vec<String>,
+}
+
+impl Default for StyleSpec {
+    fn default() -> Self {
+        Self {
+            style: StyleControlParams::default(),
+            key: "id".to_owned(),
+            columns: Vec::new(),
         }
     }
 }
@@ -396,7 +428,8 @@ mod tests {
                 "programs",
                 "label_model",
                 "routing",
-                "ppi"
+                "ppi",
+                "style"
             ]
         );
         for analysis in &kinds {

@@ -7,12 +7,14 @@
 //! - [`resample`]: seeded bootstrap machinery and percentile intervals.
 //! - [`correlation`]: Pearson, Spearman, Kendall τ-b.
 //! - [`multiple_testing`]: Holm–Bonferroni and Benjamini–Hochberg adjusted p-values.
+//! - [`normal`]: the standard normal Φ and Φ⁻¹.
 //! - [`simulate`]: seeded battle simulation.
 
 pub mod correlation;
 pub mod linalg;
 pub mod logistic;
 pub mod multiple_testing;
+pub mod normal;
 pub mod quadrature;
 pub mod resample;
 pub mod simulate;

@@ -18,7 +18,7 @@
 
 use super::power_tuning::power_tuned_lambda;
 use crate::io::error::{Error, Result};
-use crate::reliability::power::normal_quantile;
+use crate::math::normal::normal_quantile;
 use ndarray::Array2;
 use serde::{Deserialize, Serialize};
 

@@ -17,7 +17,7 @@
 //! or a non-finite coefficient or variance.
 
 use crate::io::error::{Error, Result};
-use crate::reliability::power::normal_quantile;
+use crate::math::normal::normal_quantile;
 use serde::{Deserialize, Serialize};
 
 /// The ranks a model may hold, best (smallest) to worst.

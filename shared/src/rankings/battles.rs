@@ -125,7 +125,7 @@ impl ModelIndex {
 /// [`Error::Insufficient`] when the file holds a header but no battles. Lines are those an
 /// editor shows, whatever the line endings (`\r\n` included).
 pub fn parse_battles(source: &str, bytes: &[u8]) -> Result<Battles> {
-    parse(source, bytes, None).map(|(battles, _)| battles)
+    parse(source, bytes, &[]).map(|(battles, _)| battles)
 }
 
 /// Parses a battles CSV and also returns, per battle, the value of the extra column `column`
@@ -139,10 +139,38 @@ pub fn parse_battles_with_column(
     bytes: &[u8],
     column: &str,
 ) -> Result<(Battles, Vec<String>)> {
-    parse(source, bytes, Some(column))
+    let (battles, cells) = parse(source, bytes, &[column])?;
+    Ok((
+        battles,
+        cells
+            .into_iter()
+            .map(|mut row| row.pop().map(|c| c.value).unwrap_or_default())
+            .collect(),
+    ))
 }
 
-fn parse(source: &str, bytes: &[u8], extra: Option<&str>) -> Result<(Battles, Vec<String>)> {
+/// A cell of an extra column: its value and where it is (for errors about its content).
+#[derive(Debug, Clone, PartialEq)]
+pub struct Cell {
+    pub value: String,
+    pub location: Location,
+}
+
+/// Parses a battles CSV and also returns, per battle, its cells of the extra `columns` in that
+/// order (features, join keys).
+///
+/// # Errors
+/// Those of [`parse_battles`], and [`Error::Input`] at line 1 when the header lacks a column,
+/// or at the cell when a value is empty.
+pub fn parse_battles_with_columns(
+    source: &str,
+    bytes: &[u8],
+    columns: &[&str],
+) -> Result<(Battles, Vec<Vec<Cell>>)> {
+    parse(source, bytes, columns)
+}
+
+fn parse(source: &str, bytes: &[u8], extra: &[&str]) -> Result<(Battles, Vec<Vec<Cell>>)> {
     let (mut reader, headers) = read_header(
         source,
         bytes,
@@ -198,15 +226,17 @@ fn parse(source: &str, bytes: &[u8], extra: Option<&str>) -> Result<(Battles, Ve
         ));
     };
 
-    let ix = match extra {
-        Some(name) => Some(find(name)?.ok_or_else(|| {
-            Error::input(
-                Location::line(source, 1),
-                format!("header has no `{name}` column"),
-            )
-        })?),
-        None => None,
-    };
+    let ix = extra
+        .iter()
+        .map(|&name| {
+            find(name)?.map(|i| (i, name)).ok_or_else(|| {
+                Error::input(
+                    Location::line(source, 1),
+                    format!("header has no `{name}` column"),
+                )
+            })
+        })
+        .collect::<Result<Vec<_>>>()?;
 
     let mut index = ModelIndex::default();
     let mut battles = Vec::new();
@@ -240,8 +270,17 @@ fn parse(source: &str, bytes: &[u8], extra: Option<&str>) -> Result<(Battles, Ve
                 format!("a model cannot battle itself: both sides are `{a}`"),
             ));
         }
-        if let (Some(i), Some(name)) = (ix, extra) {
-            extras.push(cell(i, name)?.to_owned());
+        if !ix.is_empty() {
+            extras.push(
+                ix.iter()
+                    .map(|&(i, name)| {
+                        Ok(Cell {
+                            value: cell(i, name)?.to_owned(),
+                            location: Location::field(source, line, i + 1, name),
+                        })
+                    })
+                    .collect::<Result<Vec<_>>>()?,
+            );
         }
         battles.push(Battle {
             a: index.id(a),

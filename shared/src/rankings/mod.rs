@@ -17,6 +17,9 @@
 //! - [`held_out`]: the leave-one-model-out held-out protocol (LLM Elo vs human Elo).
 //! - [`conformal`]: split-conformal intervals for a new model's human Elo, and their evaluation.
 //! - [`judge_study`]: a judge against humans: both leaderboards, β, held-out protocol, conformal.
+//! - [`style_features`]: an answer's length and markdown counts, and a battle's differences.
+//! - [`style_control`]: the contextual Bradley–Terry leaderboard with style held fixed.
+//! - [`styled_battles`]: battles with their style features, from the answers or from columns.
 
 pub mod anchor;
 pub mod battles;
@@ -32,3 +35,6 @@ pub mod ranking;
 pub mod scored_battles;
 pub mod separation;
 pub mod soft_targets;
+pub mod style_control;
+pub mod style_features;
+pub mod styled_battles;

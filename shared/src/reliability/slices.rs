@@ -24,8 +24,8 @@
 
 use crate::io::error::{Error, Result};
 use crate::math::multiple_testing::{Correction, MultipleTestingParams};
+use crate::math::normal::normal_cdf;
 use crate::reliability::agreement::Reading;
-use crate::reliability::power::normal_cdf;
 use crate::reliability::reliability_report::{read_together, AgreementReportParams, RatingsFile};
 use serde::{Deserialize, Serialize};
 

@@ -164,6 +164,10 @@ impl DatasetKind {
             },
             Statistic::Power(_) => Self::Ratings,
             Statistic::Ppi(_) => Self::LabelledBattles,
+            Statistic::Style(_) => match role {
+                "answers" => Self::Pairs,
+                _ => Self::Battles,
+            },
         }
     }
 }

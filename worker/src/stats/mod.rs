@@ -14,6 +14,7 @@ mod programs;
 mod reliability;
 mod saved;
 mod study;
+mod style;
 
 use crate::input_file::read_input;
 use anyhow::Context;
@@ -61,6 +62,9 @@ pub enum Stats {
     /// Prediction-powered win rates and leaderboard: a few human labels and many judge
     /// labels, with the power-tuned λ (PPI++), beside the human-only and judge-only estimates.
     Ppi(Box<ppi::PpiArgs>),
+    /// Style control: the Bradley–Terry leaderboard with the answers' length and markdown held
+    /// fixed (contextual Bradley–Terry, as LMArena), beside the raw one, with rank changes.
+    Style(Box<style::StyleArgs>),
     /// Reruns a saved analysis spec (a session's, a share link's, or the `record.spec` of an
     /// earlier `tribunal stats` report) on files given by role: `--input ROLE=FILE`.
     Run(saved::RunArgs),
@@ -86,6 +90,7 @@ impl Stats {
             Self::LabelModel(args) => programs::label_model(*args)?,
             Self::Route(args) => programs::route(*args)?,
             Self::Ppi(args) => ppi::plan(*args)?,
+            Self::Style(args) => style::plan(*args)?,
             Self::Run(args) => saved::plan(args)?,
         };
         let report = tribunal::analysis::run(&planned.spec, &planned.inputs)?;
