@@ -1,6 +1,8 @@
 """Writes the starting corpus of each fuzz target into corpus/<target>/ from the repository's
 own inputs: every fixture CSV (its first 4 KiB) behind each decoder selector byte, typical
-WebSocket messages both ways, and judge answers of every prompt kind, well-formed and broken.
+WebSocket messages both ways, judge answers of every prompt kind, well-formed and broken, and
+the other tools' sample files (whole, cut short, with one byte changed) behind each reader's
+selector byte.
 Run once before the first `cargo fuzz run`; the committed corpus is what `cargo fuzz cmin` kept
 after fuzzing from these seeds."""
 
@@ -58,3 +60,11 @@ answers = [
 ]
 for a in answers:
     put("judge_output", a.encode())
+
+readers = sorted((repo / "tests" / "data" / "readers").glob("*/*.json*"))
+for path in readers:
+    data = path.read_bytes()[:8192]
+    for selector in (0, 1, 2, 0x81):
+        put("readers", bytes([selector]) + data)
+        put("readers", bytes([selector]) + data[: len(data) // 3])
+        put("readers", bytes([selector]) + data[:100] + b"\xff" + data[101:])

@@ -497,3 +497,111 @@ fn a_rerun_refuses_other_files_missing_or_unknown_roles_and_other_versions() {
     let err = stderr_of(&["stats", "run", &spec]);
     assert!(err.contains("expected an analysis spec"), "{err}");
 }
+
+#[test]
+fn self_preference_and_length_control_rerun_from_their_specs() {
+    let dir = temp_dir("specs-judge-bias");
+    let self_preference = |family| {
+        [
+            "stats",
+            "self-preference",
+            "--human",
+            CROWD,
+            "--judge",
+            GPT4,
+            "--key",
+            "id",
+            "--family",
+            family,
+        ]
+    };
+    let gpt = self_preference("GPT 4,GPT 3.5 Turbo,GPT 3.5 Turbo (16k)");
+    let report = reruns_identically(&dir, Form::Saved, &gpt);
+    assert_eq!(report["analysis"], "self_preference");
+    // LLMFAO's GPT-4 judge gives the GPT family 96 % of its battles against other models,
+    // where the crowd's ratings predict 67 %.
+    assert!(
+        report["bias"]["lower"].as_f64() > Some(0.0),
+        "{}",
+        report["bias"]
+    );
+    let lc = [
+        "stats",
+        "lc",
+        "--input",
+        "tests/fixtures/lc-alpaca-eval.csv",
+    ];
+    let report = reruns_identically(&dir, Form::Report, &lc);
+    assert_eq!(report["baseline"], "gpt4_1106_preview");
+    assert_eq!(report["models"].as_array().map(Vec::len), Some(3));
+    // A family name the battles do not have is refused, naming it.
+    let err = stderr_of(&self_preference("GPT 5"));
+    assert!(err.contains("`GPT 5` is no model of the battles"), "{err}");
+}
+
+#[test]
+fn other_tools_files_convert_to_battles_that_every_analysis_reads() {
+    let dir = temp_dir("convert");
+    let sample =
+        "tests/data/readers/alpaca_eval/alpaca-7b.weighted_alpaca_eval_gpt4_turbo.annotations.json";
+    // The format is recognised without --from; the CSV goes to stdout, the summary to stderr.
+    let out = run_tribunal(&["convert", sample]);
+    assert!(
+        out.status.success(),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    let stderr = String::from_utf8_lossy(&out.stderr);
+    assert!(
+        stderr.contains("AlpacaEval annotations") && stderr.contains("11 battles"),
+        "{stderr}"
+    );
+    let csv = write(&dir, "alpaca.csv", &String::from_utf8_lossy(&out.stdout));
+    let lc = json_of(&["stats", "lc", "--input", &path(&csv)]);
+    assert_eq!(lc["models"][0]["model"], "alpaca-7b");
+    assert_eq!(lc["models"][0]["battles"], 11);
+    // Arena-Hard v0.1 needs its baseline named; --out writes the file.
+    let judged = "tests/data/readers/arena_hard/krikri-annealing-dpo_max-length-norm-fixes-checkpoint-1560-with-thinking.excerpt.jsonl";
+    let err = stderr_of(&["convert", "--from", "arena-hard", judged]);
+    assert!(err.contains("line 1, column 1 (`baseline`)"), "{err}");
+    let battles = dir.join("arena-hard.csv");
+    let out = run_tribunal(&[
+        "convert",
+        "--from",
+        "arena-hard",
+        "--baseline",
+        "gpt-4-0314",
+        judged,
+        "--out",
+        &path(&battles),
+    ]);
+    assert!(
+        out.status.success(),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    let board = json_of(&[
+        "stats",
+        "bt",
+        "--input",
+        &path(&battles),
+        "--bootstrap",
+        "0",
+    ]);
+    assert_eq!(
+        board["ratings"].as_array().map(Vec::len),
+        Some(2),
+        "{board}"
+    );
+    // A file of no known tool, and an unknown format name.
+    let err = stderr_of(&["convert", CROWD]);
+    assert!(
+        err.contains("not a file of a known tool; give --from"),
+        "{err}"
+    );
+    let err = stderr_of(&["convert", "--from", "helm", sample]);
+    assert!(
+        err.contains("expected one of alpaca_eval, arena_hard, chatbot_arena"),
+        "{err}"
+    );
+}

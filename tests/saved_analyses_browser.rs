@@ -376,6 +376,24 @@ fn every_kind_saved_from_the_session_page_reopens_in_a_visitors_browser_with_the
             "--answers",
             "tests/data/llmfao/pairs.csv",
         ],
+        vec![
+            "stats",
+            "self-preference",
+            "--human",
+            "tests/data/llmfao/crowd-comparisons.csv",
+            "--judge",
+            "tests/data/llmfao/gpt4-crowd-comparisons.csv",
+            "--key",
+            "id",
+            "--family",
+            "GPT 4,GPT 3.5 Turbo,GPT 3.5 Turbo (16k)",
+        ],
+        vec![
+            "stats",
+            "lc",
+            "--input",
+            "tests/fixtures/lc-alpaca-eval.csv",
+        ],
     ];
     let (clis, entries): (Vec<Value>, Vec<Value>) = commands
         .iter()
@@ -405,7 +423,9 @@ fn every_kind_saved_from_the_session_page_reopens_in_a_visitors_browser_with_the
             "label_model",
             "routing",
             "ppi",
-            "style"
+            "style",
+            "self_preference",
+            "length_control"
         ]
     );
     let session = |w: &tribunal_e2e::Worker, id: &str| {
@@ -449,6 +469,10 @@ fn every_kind_saved_from_the_session_page_reopens_in_a_visitors_browser_with_the
         // Style control draws both leaderboards (the interval band and the raw Elo).
         if kind == "style" {
             assert_eq!(visitor["charts"], 1, "{kind}: the forest plot");
+        }
+        // Self-preference draws the family's shares as bars.
+        if kind == "self_preference" || kind == "length_control" {
+            assert_eq!(visitor["charts"], 1, "{kind}: the share bars");
         }
         // The form saved the CLI's settings and files exactly.
         let analysis_id = page["urls"][k]
@@ -499,7 +523,10 @@ fn every_kind_saved_from_the_session_page_reopens_in_a_visitors_browser_with_the
     let (_, copy_id) = exported_and_imported(&worker, &id, &second);
     let copy = session(&second, &copy_id);
     assert_eq!(copy["analyses"], original["analyses"]);
-    assert_eq!(copy["analyses"].as_array().map(Vec::len), Some(9));
+    assert_eq!(
+        copy["analyses"].as_array().map(Vec::len),
+        Some(entries.len())
+    );
     for dataset in original["datasets"].as_array().unwrap() {
         let path = |id: &str| {
             format!(

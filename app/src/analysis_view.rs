@@ -5,7 +5,9 @@
 use crate::calibrate::CalibrationView;
 use crate::files::data_url;
 use crate::leaderboard::{BoardRun, BoardRunView, StudyView};
-use crate::plain_reports::{ConformalView, PowerView, PpiView, StyleView};
+use crate::plain_reports::{
+    ConformalView, LengthControlView, PowerView, PpiView, SelfPreferenceView, StyleView,
+};
 use crate::programs::{CommitteeView, ProgramsView};
 use crate::reliability::{IrtTable, ReportView};
 use crate::run_checks::CheckView;
@@ -113,6 +115,10 @@ fn report_view(analysis: &Analysis, report: Report) -> AnyView {
         Report::Power(table) => view! { <PowerView table=*table /> }.into_any(),
         Report::Ppi(report) => view! { <PpiView report=*report /> }.into_any(),
         Report::Style(report) => view! { <StyleView report=*report /> }.into_any(),
+        Report::LengthControl(report) => view! { <LengthControlView report=*report /> }.into_any(),
+        Report::SelfPreference(report) => {
+            view! { <SelfPreferenceView report=*report /> }.into_any()
+        }
         Report::Programs(report) => view! { <ProgramsView report=*report /> }.into_any(),
         Report::LabelModel(committee) | Report::Routing(committee) => {
             view! { <CommitteeView committee=*committee /> }.into_any()

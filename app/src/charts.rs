@@ -285,3 +285,55 @@ pub fn LinePlot(
         </figure>
     }
 }
+
+/// One bar of a [`ShareBars`] chart: a share in [0, 1] with an optional interval.
+#[derive(Debug, Clone, PartialEq)]
+pub struct ShareBar {
+    pub label: String,
+    pub share: f64,
+    pub interval: Option<(f64, f64)>,
+}
+
+/// Horizontal bars of shares on a 0–100 % axis (ticks every 25 %), each labelled with its
+/// value; the SVG scales with its container.
+#[component]
+pub fn ShareBars(bars: Vec<ShareBar>, #[prop(into)] caption: String) -> impl IntoView {
+    const BAR: f64 = 22.0;
+    let x = move |v: f64| LABEL + v.clamp(0.0, 1.0) * (WIDTH - LABEL - PAD);
+    let height = BAR * bars.len() as f64 + 2.0 * PAD;
+    let ticks = [0.0, 0.25, 0.5, 0.75, 1.0]
+        .map(|t| {
+            view! {
+                <line x1=x(t) x2=x(t) y1=PAD / 2.0 y2=height - PAD class="grid" />
+                <text x=x(t) y=height - 8.0 text-anchor="middle" class="tick">{format!("{:.0}%", 100.0 * t)}</text>
+            }
+        })
+        .collect_view();
+    let marks = bars
+        .iter()
+        .enumerate()
+        .map(|(i, b)| {
+            let y = PAD / 2.0 + BAR * i as f64 + 3.0;
+            let whisker = b.interval.map(|(lo, hi)| {
+                let mid = y + (BAR - 6.0) / 2.0;
+                view! { <line x1=x(lo) x2=x(hi) y1=mid y2=mid class="whisker" /> }
+            });
+            view! {
+                <text x=LABEL - 8.0 y=y + 12.0 text-anchor="end" class="label">{b.label.clone()}</text>
+                <rect x=x(0.0) y=y width=(x(b.share) - x(0.0)).max(1.0) height=BAR - 6.0 class="bar">
+                    <title>{format!("{}: {:.1}%", b.label, 100.0 * b.share)}</title>
+                </rect>
+                {whisker}
+            }
+        })
+        .collect_view();
+    view! {
+        <figure class="chart">
+            <svg role="img" aria-label=caption.clone() viewBox=format!("0 0 {WIDTH} {height}")>
+                {ticks}
+                {marks}
+            </svg>
+            <figcaption>{caption}</figcaption>
+        </figure>
+    }
+}

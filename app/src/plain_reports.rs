@@ -1,10 +1,11 @@
 //! Views of the analyses that have no page of their own — made by `tribunal stats` or the
 //! session API and opened by URL: the conformal part of a judge study, a power table, the
-//! prediction-powered report, style control, and the label model or routing of a votes file
+//! prediction-powered report, style control, a judge's self-preference, length-controlled win
+//! rates, and the label model or routing of a votes file
 //! (the committee view of the Programs page). Cells
 //! carry full-precision values in data attributes, as on the pages.
 
-use crate::charts::{ForestPlot, ForestRow, LinePlot};
+use crate::charts::{ForestPlot, ForestRow, LinePlot, ShareBar, ShareBars};
 use crate::files::data_url;
 use crate::format::fixed;
 use leptos::prelude::*;
@@ -14,6 +15,8 @@ use tribunal::ppi::label_plan::LabelPlan;
 use tribunal::ppi::ppi_mean::Estimate;
 use tribunal::ppi::ppi_ranks::RankSet;
 use tribunal::ppi::ppi_report::{PpiReport, PpiWinRate};
+use tribunal::rankings::length_control::LengthControl;
+use tribunal::rankings::self_preference::{Effect as SelfEffect, SelfPreference};
 use tribunal::rankings::style_control::StyleControl;
 use tribunal::reliability::power::Effect;
 
@@ -417,6 +420,143 @@ pub(crate) fn StyleView(report: StyleControl) -> impl IntoView {
             <caption>{format!("Style coefficients: log-odds per standard deviation of each feature ({coverage}% interval); positive favours answer A having more of it")}</caption>
             <thead><tr><th>"Feature"</th><th>"Coefficient"</th><th>"Its SD over battles"</th></tr></thead>
             <tbody>{coefficients}</tbody>
+        </table></div>
+    }
+}
+
+/// A judge's self-preference: the reading, the family's share of its battles against other
+/// models by the judge, by the humans and as the humans' ratings predict (bars), and β in
+/// log-odds, Elo points and win rate with the judge's scale and side preference.
+#[component]
+pub(crate) fn SelfPreferenceView(report: SelfPreference) -> impl IntoView {
+    let coverage = 100.0 * report.params.level;
+    let effect = report.win_rate_effect;
+    let mut bars = vec![ShareBar {
+        label: "By the judge".to_owned(),
+        share: report.judge_win_rate,
+        interval: None,
+    }];
+    bars.push(ShareBar {
+        label: "Judge without self-preference".to_owned(),
+        share: report.judge_win_rate - effect.estimate,
+        interval: Some((
+            report.judge_win_rate - effect.upper,
+            report.judge_win_rate - effect.lower,
+        )),
+    });
+    if let Some(share) = report.human_win_rate {
+        bars.push(ShareBar {
+            label: "By the humans' votes".to_owned(),
+            share,
+            interval: None,
+        });
+    }
+    bars.push(ShareBar {
+        label: "Humans' ratings predict".to_owned(),
+        share: report.human_predicted_win_rate,
+        interval: None,
+    });
+    let caption = format!(
+        "The family's share of the judge's {} battles against other models ({} of them labelled \
+         by humans); the bar without self-preference carries its {coverage}% interval",
+        report.cross_battles, report.human_cross_battles
+    );
+    let row = |id: &'static str, name: &'static str, e: SelfEffect, digits: usize| {
+        view! {
+            <tr data-term=id data-estimate=e.estimate.to_string()
+                data-lower=e.lower.to_string() data-upper=e.upper.to_string()>
+                <td>{name}</td>
+                <td class="num">{format!("{} [{}, {}]", fixed(e.estimate, digits), fixed(e.lower, digits), fixed(e.upper, digits))}</td>
+                <td class="num">{fixed(e.se, digits + 1)}</td>
+            </tr>
+        }
+    };
+    let percent = |e: SelfEffect| SelfEffect {
+        estimate: 100.0 * e.estimate,
+        se: 100.0 * e.se,
+        lower: 100.0 * e.lower,
+        upper: 100.0 * e.upper,
+    };
+    view! {
+        <p class="summary" id="self-preference-reading" data-p=report.p_value.to_string()>{report.reading.clone()}</p>
+        {notes_view(&report.warnings, &[])}
+        <ShareBars bars caption />
+        <div class="table-scroll"><table class="ratings" id="self-preference-terms">
+            <caption>{format!(
+                "The judge's verdicts against the humans' ratings ({} verdicts, {} human labels; \
+                 {coverage}% stacked-sandwich intervals; family: {})",
+                report.judge_battles, report.human_battles, report.params.family.join(", ")
+            )}</caption>
+            <thead><tr><th>"Term"</th><th>"Estimate"</th><th>"SE"</th></tr></thead>
+            <tbody>
+                {row("elo_points", "Self-preference, Elo points", report.elo_points, 0)}
+                {row("win_rate", "Self-preference, points of win rate", percent(effect), 1)}
+                {row("bias", "Self-preference β (log-odds)", report.bias, 3)}
+                {row("scale", "Judge's scale α (1: as decisive as the humans)", report.scale, 3)}
+                {row("position", "Judge's preference for model A γ (log-odds)", report.position, 3)}
+            </tbody>
+        </table></div>
+    }
+}
+
+/// Length-controlled win rates: per model its raw win rate against the baseline and the one at
+/// the baseline's answer length (bars, the latter with its interval), and the table.
+#[component]
+pub(crate) fn LengthControlView(report: LengthControl) -> impl IntoView {
+    let coverage = 100.0 * report.params.level;
+    let bars = report
+        .models
+        .iter()
+        .flat_map(|r| {
+            let raw = ShareBar {
+                label: format!("{} (raw)", r.model),
+                share: r.win_rate / 100.0,
+                interval: None,
+            };
+            let lc = r.lc_win_rate.map(|lc| ShareBar {
+                label: format!("{} (LC)", r.model),
+                share: lc / 100.0,
+                interval: r
+                    .lc_lower
+                    .zip(r.lc_upper)
+                    .map(|(l, u)| (l / 100.0, u / 100.0)),
+            });
+            std::iter::once(raw).chain(lc)
+        })
+        .collect::<Vec<_>>();
+    let caption = format!(
+        "Win rate against {} as judged (raw) and at the baseline's answer length (LC, with its \
+         {coverage}% interval)",
+        report.baseline
+    );
+    let percent = |v: Option<f64>| v.map_or_else(|| "—".to_owned(), |v| fixed(v, 1));
+    let rows = report
+        .models
+        .iter()
+        .map(|r| {
+            view! {
+                <tr data-model=r.model.clone() data-raw=r.win_rate.to_string()
+                    data-lc=r.lc_win_rate.map(|v| v.to_string()).unwrap_or_default()>
+                    <td>{r.model.clone()}</td>
+                    <td class="num">{format!("{} ± {}", fixed(r.win_rate, 1), fixed(r.win_rate_se, 1))}</td>
+                    <td class="num">{format!("{} [{}, {}]", percent(r.lc_win_rate), percent(r.lc_lower), percent(r.lc_upper))}</td>
+                    <td class="num">{fixed(r.mean_length, 0)}</td>
+                    <td class="num">{r.battles}</td>
+                </tr>
+            }
+        })
+        .collect_view();
+    view! {
+        <p class="summary" id="lc-summary">{format!(
+            "{} models against {}: the length-controlled win rate is the judge's win rate at equal answer length (AlpacaEval 2's GLM).",
+            report.models.len(), report.baseline
+        )}</p>
+        {notes_view(&report.warnings, &[])}
+        <ShareBars bars caption />
+        <div class="table-scroll"><table class="ratings" id="lc-table">
+            <caption>{format!("Raw win rate (± its standard error) and length-controlled win rate ({coverage}% sandwich interval), in %")}</caption>
+            <thead><tr><th>"Model"</th><th>"Win rate"</th><th>"LC win rate"</th><th>"Mean length"</th><th>"Battles"</th></tr></thead>
+            <tbody>{rows}</tbody>
         </table></div>
     }
 }

@@ -9,6 +9,8 @@
 //!   encode and decode back to itself.
 //! - [`judge_output`]: the judge-answer parser of every prompt kind; a parsed answer's label
 //!   is one of the prompt's labels.
+//! - [`readers`]: the readers of other tools' files (the first byte picks the format) and
+//!   format detection; a converted file's CSV reads back as battles.
 
 use tribunal::calibration::calibration_data::{parse_calibration, HeadKind};
 use tribunal::io::embedding_file::read_embeddings;
@@ -20,6 +22,7 @@ use tribunal::programs::program_pairs::{
 use tribunal::programs::vote_file::parse_vote_file;
 use tribunal::rankings::battles::{parse_battles, parse_battles_with_column};
 use tribunal::rankings::scored_battles::parse_scored_battles;
+use tribunal::readers::{convert, detect, ConvertParams, Format};
 use tribunal::sessions::protocol::{decode, encode, ClientMessage, ServerMessage};
 use tribunal::sessions::session::{check_dataset, DatasetKind, SessionArchive};
 
@@ -139,6 +142,26 @@ pub fn judge_output(data: &[u8]) {
                 prompt.kind,
                 parsed.label
             );
+        }
+    }
+}
+
+/// A reader of another tool's file, chosen by the first byte, and format detection; what a
+/// reader writes must read back as battles.
+pub fn readers(data: &[u8]) {
+    let Some((&pick, bytes)) = data.split_first() else {
+        return;
+    };
+    let _ = detect(bytes);
+    let format = Format::ALL[usize::from(pick) % Format::ALL.len()];
+    let params = ConvertParams {
+        baseline: (pick & 0x80 != 0).then(|| "baseline".to_owned()),
+    };
+    if let Ok(converted) = convert(format, "fuzz.json", bytes, &params) {
+        if converted.battles > 0 {
+            if let Err(e) = parse_battles("converted.csv", converted.csv.as_bytes()) {
+                panic!("a converted file does not read back: {e}");
+            }
         }
     }
 }

@@ -36,3 +36,8 @@ fn protocol_corpus_replays_without_a_panic() {
 fn judge_output_corpus_replays_without_a_panic() {
     assert!(replay("judge_output", tribunal_fuzz::judge_output) > 20);
 }
+
+#[test]
+fn readers_corpus_replays_without_a_panic() {
+    assert!(replay("readers", tribunal_fuzz::readers) > 20);
+}

@@ -37,5 +37,6 @@ pub mod math;
 pub mod ppi;
 pub mod programs;
 pub mod rankings;
+pub mod readers;
 pub mod reliability;
 pub mod sessions;

@@ -2,6 +2,7 @@
 //! and `tribunal stats …` (JSON on stdout, a located
 //! error on stderr and exit status 1 on bad input).
 
+use crate::convert::{self, ConvertArgs};
 use crate::engine::Fleet;
 use crate::judge::{embed, judge, work, EmbedArgs, EngineArgs, JudgeArgs, WorkerArgs};
 use crate::limits::Limits;
@@ -56,6 +57,9 @@ enum Command {
     Judge(JudgeArgs),
     /// Judge the store's queued runs alongside other workers.
     Work(WorkerArgs),
+    /// Convert another tool's result file (AlpacaEval annotations, Arena-Hard judgments,
+    /// Chatbot Arena battles) into a battles CSV.
+    Convert(ConvertArgs),
     /// Embed a CSV column with all-MiniLM-L6-v2.
     Embed(EmbedArgs),
     /// Write a consistent snapshot of the store (SQLite or PostgreSQL) to one file.
@@ -99,6 +103,7 @@ pub fn main() -> ExitCode {
         }
         Command::Judge(args) => judge(args),
         Command::Work(args) => work(args),
+        Command::Convert(args) => convert::run(args),
         Command::Embed(args) => embed(args),
         Command::Backup(args) => backup(args),
         Command::Restore(args) => restore(args),

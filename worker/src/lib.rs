@@ -16,6 +16,7 @@
 
 pub mod assets;
 pub mod cli;
+pub mod convert;
 pub mod demo;
 pub mod engine;
 pub mod input_file;

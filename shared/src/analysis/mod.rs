@@ -30,6 +30,6 @@ pub use report::{
 };
 pub use run::run;
 pub use spec::{
-    AgreementSpec, Analysis, CalibrationSpec, LeaderboardSpec, PowerSpec, Roles, Spec, StudySpec,
-    StyleSpec, SPEC_VERSION,
+    AgreementSpec, Analysis, CalibrationSpec, LeaderboardSpec, PowerSpec, Roles,
+    SelfPreferenceSpec, Spec, StudySpec, StyleSpec, SPEC_VERSION,
 };

@@ -15,7 +15,9 @@ use crate::programs::program_report::{CommitteeReport, ProgramReport};
 use crate::rankings::conformal::ConformalEvaluationParams;
 use crate::rankings::judge_study::{ConformalRun, JudgeStudy};
 use crate::rankings::leaderboard::Leaderboard;
+use crate::rankings::length_control::LengthControl;
 use crate::rankings::scored_battles::JoinSummary;
+use crate::rankings::self_preference::SelfPreference;
 use crate::rankings::style_control::StyleControl;
 use crate::reliability::aa_report::AaReport;
 use crate::reliability::consistency_report::ConsistencyReport;
@@ -46,6 +48,8 @@ pub enum Report {
     Routing(Box<CommitteeReport>),
     Ppi(Box<PpiReport>),
     Style(Box<StyleControl>),
+    SelfPreference(Box<SelfPreference>),
+    LengthControl(Box<LengthControl>),
 }
 
 /// The conformal part of a judge study: per held-out target kind, its held-out accuracy and

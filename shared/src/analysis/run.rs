@@ -8,7 +8,8 @@ use super::report::{
 };
 use super::spec::StudySpec;
 use super::spec::{
-    AgreementSpec, Analysis, CalibrationSpec, LeaderboardSpec, PowerSpec, Spec, StyleSpec,
+    AgreementSpec, Analysis, CalibrationSpec, LeaderboardSpec, PowerSpec, SelfPreferenceSpec, Spec,
+    StyleSpec,
 };
 use crate::calibration::calibration_data::CalibrationData;
 use crate::calibration::calibration_data::{parse_calibration, parse_calibration_with_embeddings};
@@ -25,7 +26,9 @@ use crate::programs::vote_file::{parse_vote_file, VoteFile};
 use crate::rankings::bt_bootstrap::BtBootstrapParams;
 use crate::rankings::judge_study::JudgeStudy;
 use crate::rankings::leaderboard::{bradley_terry_leaderboard, Leaderboard};
+use crate::rankings::length_battles::parse_length_battles;
 use crate::rankings::scored_battles::{join_battle_files, parse_scored_battles};
+use crate::rankings::self_preference::SelfPreference;
 use crate::rankings::style_control::StyleControl;
 use crate::rankings::styled_battles::{styled_by_answers, styled_by_columns};
 use crate::reliability::power::PowerParams;
@@ -93,6 +96,15 @@ pub fn run(spec: &Spec, inputs: &Inputs) -> Result<Report> {
             Report::Ppi(Box::new(params.fit(file.name, file.bytes)?))
         }
         Analysis::Style(spec) => Report::Style(Box::new(style(spec, &files)?)),
+        Analysis::SelfPreference(spec) => {
+            Report::SelfPreference(Box::new(self_preference(spec, &files)?))
+        }
+        Analysis::LengthControl(params) => {
+            let file = files.get("battles")?;
+            Report::LengthControl(Box::new(
+                params.fit(&parse_length_battles(file.name, file.bytes)?)?,
+            ))
+        }
     })
 }
 
@@ -106,6 +118,26 @@ fn style(spec: &StyleSpec, files: &Files) -> Result<StyleControl> {
         None => styled_by_columns(battles, &spec.columns)?,
     };
     spec.style.fit(&data)
+}
+
+/// Self-preference on one scored-battles file, or on human battles joined with the judge's
+/// (the join's warnings first).
+fn self_preference(spec: &SelfPreferenceSpec, files: &Files) -> Result<SelfPreference> {
+    match &spec.key {
+        Some(key) => {
+            let (human, judge) = (files.get("human")?, files.get("judge")?);
+            let (_, joined) =
+                join_battle_files((human.name, human.bytes), (judge.name, judge.bytes), key)?;
+            let mut report = spec.self_preference.fit(&joined.data)?;
+            report.warnings.splice(0..0, joined.summary.warnings());
+            Ok(report)
+        }
+        None => {
+            let input = files.get("scored_battles")?;
+            spec.self_preference
+                .fit(&parse_scored_battles(input.name, input.bytes)?)
+        }
+    }
 }
 
 /// The inputs of a checked spec, each named as the spec recorded it (the same bytes, so the

@@ -12,6 +12,8 @@ use crate::rankings::anchor::Anchor;
 use crate::rankings::battles::{parse_battles, parse_battles_with_column, Battles};
 use crate::rankings::bradley_terry::BradleyTerryParams;
 use crate::rankings::judge_study::JudgeStudyParams;
+use crate::rankings::length_control::LengthControlParams;
+use crate::rankings::self_preference::SelfPreferenceParams;
 use crate::rankings::style_control::StyleControlParams;
 use crate::reliability::aa_report::AaReportParams;
 use crate::reliability::consistency_report::ConsistencyReportParams;
@@ -167,6 +169,13 @@ pub enum Analysis {
     /// the raw one; features from the pairs' `answers` or the battles' own columns (`tribunal
     /// stats style`).
     Style(StyleSpec),
+    /// Whether a judge favours its own model family beyond the humans' ratings of it: with
+    /// `key`, the `human` and `judge` battles files joined on that column; without, one
+    /// `scored_battles` file (`tribunal stats self-preference`).
+    SelfPreference(SelfPreferenceSpec),
+    /// AlpacaEval's length-controlled win rates of `battles` (with answer lengths) against a
+    /// baseline (`tribunal stats lc`).
+    LengthControl(LengthControlParams),
 }
 
 impl Analysis {
@@ -189,6 +198,8 @@ impl Analysis {
             Self::Routing(_) => "routing",
             Self::Ppi(_) => "ppi",
             Self::Style(_) => "style",
+            Self::SelfPreference(_) => "self_preference",
+            Self::LengthControl(_) => "length_control",
         }
     }
 
@@ -241,6 +252,16 @@ impl Analysis {
             Self::Routing(program()),
             Self::Ppi(PpiParams::default()),
             Self::Style(StyleSpec::default()),
+            Self::SelfPreference(SelfPreferenceSpec {
+                key: Some("id".to_owned()),
+                self_preference: SelfPreferenceParams {
+                    family: ["GPT 4", "GPT 3.5 Turbo", "GPT 3.5 Turbo (16k)"]
+                        .map(str::to_owned)
+                        .to_vec(),
+                    ..SelfPreferenceParams::default()
+                },
+            }),
+            Self::LengthControl(LengthControlParams::default()),
         ]
     }
 
@@ -262,6 +283,8 @@ impl Analysis {
             Self::Calibration(calibration) => calibration.calibration.validate(),
             Self::Ppi(params) => params.validate(),
             Self::Style(spec) => spec.style.validate(),
+            Self::SelfPreference(spec) => spec.self_preference.validate(),
+            Self::LengthControl(params) => params.validate(),
             Self::Agreement(_)
             | Self::Aa(_)
             | Self::Consistency(_)
@@ -301,8 +324,22 @@ impl Analysis {
             Self::Routing(_) => Roles::new(&["votes", "llm"], &[]),
             Self::Ppi(_) => Roles::new(&["battles"], &[]),
             Self::Style(_) => Roles::new(&["battles"], &["answers"]),
+            Self::SelfPreference(spec) => match spec.key {
+                Some(_) => Roles::new(&["human", "judge"], &[]),
+                None => Roles::new(&["scored_battles"], &[]),
+            },
+            Self::LengthControl(_) => Roles::new(&["battles"], &[]),
         }
     }
+}
+
+/// A self-preference test's settings: with `key`, the `human` and `judge` battles files joined
+/// on that column; without, one `scored_battles` file.
+#[derive(Debug, Clone, PartialEq, Default, Serialize, Deserialize)]
+pub struct SelfPreferenceSpec {
+    pub key: Option<String>,
+    #[serde(flatten)]
+    pub self_preference: SelfPreferenceParams,
 }
 
 /// Style control's settings: the fit, and where each battle's features come from — with an
@@ -429,7 +466,9 @@ mod tests {
                 "label_model",
                 "routing",
                 "ppi",
-                "style"
+                "style",
+                "self_preference",
+                "length_control"
             ]
         );
         for analysis in &kinds {

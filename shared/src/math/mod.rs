@@ -9,6 +9,7 @@
 //! - [`multiple_testing`]: Holm–Bonferroni and Benjamini–Hochberg adjusted p-values.
 //! - [`normal`]: the standard normal Φ and Φ⁻¹.
 //! - [`simulate`]: seeded battle simulation.
+//! - [`weighted_logistic`]: the weighted logistic loss and its Newton solver (sparse rows).
 
 pub mod correlation;
 pub mod linalg;
@@ -18,3 +19,4 @@ pub mod normal;
 pub mod quadrature;
 pub mod resample;
 pub mod simulate;
+pub mod weighted_logistic;

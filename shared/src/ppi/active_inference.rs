@@ -32,10 +32,10 @@
 
 use super::ppi_logistic::PpiLogistic;
 use super::ppi_mean::{check_lambda, check_sample, two_sided_z, Estimate, PpiMean};
-use super::weighted_logistic::{not_identified, SparseRows, WeightedLogistic};
 use crate::io::error::{Error, Result};
 use crate::math::linalg::spd_inverse;
 use crate::math::logistic::sigmoid;
+use crate::math::weighted_logistic::{not_identified, SparseRows, WeightedLogistic};
 use ndarray::{Array1, Array2, Axis};
 
 /// Rows whose human labels were drawn with known probabilities.
@@ -173,6 +173,7 @@ impl ActiveFit<'_> {
             c,
             b,
             d: self.d,
+            fit: crate::ppi::PPI_FIT,
         }
         .solve(None)
     }
@@ -189,7 +190,7 @@ impl ActiveFit<'_> {
             })
             .collect();
         spd_inverse(&(self.rows.gram(&curv, self.d) / big_n))
-            .ok_or_else(|| not_identified("its Hessian is singular"))
+            .ok_or_else(|| not_identified(crate::ppi::PPI_FIT, "its Hessian is singular"))
     }
 
     /// The gradient parts A (times λ) and B of every row at θ.

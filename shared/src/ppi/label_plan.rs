@@ -34,10 +34,10 @@
 
 use super::labelled_battles::LabelledBattles;
 use super::ppi_report::PpiLeaderboard;
-use super::weighted_logistic::{SparseRows, WeightedLogistic};
 use crate::io::error::{Error, Result};
 use crate::math::linalg::spd_inverse;
 use crate::math::logistic::sigmoid;
+use crate::math::weighted_logistic::{SparseRows, WeightedLogistic};
 use ndarray::Array1;
 use rand::{Rng, SeedableRng};
 use rand_chacha::ChaCha8Rng;
@@ -176,6 +176,7 @@ fn influence(data: &LabelledBattles, leaderboard: Option<&PpiLeaderboard>) -> Op
         c: vec![1.0 / big_n; data.battles.len()],
         b: data.battles.iter().map(|b| b.judge / big_n).collect(),
         d: k - 1,
+        fit: crate::ppi::PPI_FIT,
     }
     .solve(None)
     .ok()?;
@@ -453,6 +454,7 @@ mod tests {
             c: vec![1.0 / n; rows.len()],
             b: rows.iter().map(|r| r.2 / n).collect(),
             d: 4,
+            fit: crate::ppi::PPI_FIT,
         }
         .solve(None)
         .unwrap();

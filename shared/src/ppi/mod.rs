@@ -21,8 +21,8 @@
 //!   [`active_inference`]: the estimates from labels drawn so (each weighted by 1/π).
 //! - [`cross_fit`]: the judge's labels replaced by a calibration head (seed 000's BTL head)
 //!   cross-fitted on the human labels, so that no label is predicted by a head that saw it.
-//! - [`weighted_logistic`]: the weighted logistic loss and its Newton solver that every fit
-//!   above minimises.
+//!
+//! Every logistic fit above minimises [`crate::math::weighted_logistic`]'s loss.
 //!
 //! Numbers equal ppi-python 0.2.3 (`ppi_mean_ci`, `ppi_logistic_ci`) on the same data
 //! (`tests/fixtures/make_ppi_reference.py`).
@@ -38,7 +38,11 @@ pub mod ppi_logistic;
 pub mod ppi_mean;
 pub mod ppi_ranks;
 pub mod ppi_report;
-mod weighted_logistic;
+
+/// The logistic fits' name in "not identified" messages, with the usual reason.
+pub(crate) const PPI_FIT: &str = "the prediction-powered logistic fit (too few human labels \
+     for some model, given how one-sided the judge's verdicts on it are, or a model in no \
+     battle)";
 
 #[cfg(test)]
 pub(crate) mod tests {

@@ -30,10 +30,10 @@
 
 use super::power_tuning::power_tuned_lambda;
 use super::ppi_mean::{check_lambda, check_sample, two_sided_z, Estimate};
-use super::weighted_logistic::{not_identified, SparseRows, WeightedLogistic};
 use crate::io::error::{Error, Result};
 use crate::math::linalg::spd_inverse;
 use crate::math::logistic::sigmoid;
+use crate::math::weighted_logistic::{not_identified, SparseRows, WeightedLogistic};
 use ndarray::{Array1, Array2, Axis};
 use serde::{Deserialize, Serialize};
 
@@ -122,6 +122,7 @@ impl<'a> Data<'a> {
             c,
             b,
             d: self.x.ncols(),
+            fit: crate::ppi::PPI_FIT,
         }
         .solve(start)
     }
@@ -145,8 +146,8 @@ impl<'a> Data<'a> {
             let h = self.rows.gram(&mu.mapv(|m| m * (1.0 - m)).to_vec(), d) / n as f64;
             (h, Array2::zeros(self.xu.raw_dim()))
         };
-        let inv_hessian =
-            spd_inverse(&hessian).ok_or_else(|| not_identified("its Hessian is singular"))?;
+        let inv_hessian = spd_inverse(&hessian)
+            .ok_or_else(|| not_identified(crate::ppi::PPI_FIT, "its Hessian is singular"))?;
         Ok(Stats {
             grads,
             grads_hat,

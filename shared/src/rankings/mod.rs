@@ -17,8 +17,11 @@
 //! - [`held_out`]: the leave-one-model-out held-out protocol (LLM Elo vs human Elo).
 //! - [`conformal`]: split-conformal intervals for a new model's human Elo, and their evaluation.
 //! - [`judge_study`]: a judge against humans: both leaderboards, β, held-out protocol, conformal.
+//! - [`length_control`]: AlpacaEval's length-controlled win rates against a baseline.
+//! - [`length_battles`]: battles with both answers' lengths, the input of length control.
 //! - [`style_features`]: an answer's length and markdown counts, and a battle's differences.
 //! - [`style_control`]: the contextual Bradley–Terry leaderboard with style held fixed.
+//! - [`self_preference`]: whether a judge favours its own model family beyond the humans' ratings.
 //! - [`styled_battles`]: battles with their style features, from the answers or from columns.
 
 pub mod anchor;
@@ -30,9 +33,12 @@ pub mod conformal;
 pub mod held_out;
 pub mod judge_study;
 pub mod leaderboard;
+pub mod length_battles;
+pub mod length_control;
 pub mod pairwise;
 pub mod ranking;
 pub mod scored_battles;
+pub mod self_preference;
 pub mod separation;
 pub mod soft_targets;
 pub mod style_control;

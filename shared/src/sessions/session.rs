@@ -168,6 +168,11 @@ impl DatasetKind {
                 "answers" => Self::Pairs,
                 _ => Self::Battles,
             },
+            Statistic::LengthControl(_) => Self::Battles,
+            Statistic::SelfPreference(_) => match role {
+                "scored_battles" => Self::ScoredBattles,
+                _ => Self::Battles,
+            },
         }
     }
 }

@@ -8,11 +8,13 @@
 mod bt;
 mod calibrate;
 mod irt;
+mod lc;
 mod power;
 mod ppi;
 mod programs;
 mod reliability;
 mod saved;
+mod self_preference;
 mod study;
 mod style;
 
@@ -65,6 +67,12 @@ pub enum Stats {
     /// Style control: the Bradley–Terry leaderboard with the answers' length and markdown held
     /// fixed (contextual Bradley–Terry, as LMArena), beside the raw one, with rank changes.
     Style(Box<style::StyleArgs>),
+    /// Self-preference: whether a judge favours its own model family beyond what the humans'
+    /// ratings of it predict (β with its interval and test, and the win-rate effect).
+    SelfPreference(Box<self_preference::SelfPreferenceArgs>),
+    /// Length-controlled win rates (AlpacaEval 2): each model's win rate against the baseline
+    /// at the baseline's answer length, beside the raw one.
+    Lc(Box<lc::LcArgs>),
     /// Reruns a saved analysis spec (a session's, a share link's, or the `record.spec` of an
     /// earlier `tribunal stats` report) on files given by role: `--input ROLE=FILE`.
     Run(saved::RunArgs),
@@ -91,6 +99,8 @@ impl Stats {
             Self::Route(args) => programs::route(*args)?,
             Self::Ppi(args) => ppi::plan(*args)?,
             Self::Style(args) => style::plan(*args)?,
+            Self::SelfPreference(args) => self_preference::plan(*args)?,
+            Self::Lc(args) => lc::plan(*args)?,
             Self::Run(args) => saved::plan(args)?,
         };
         let report = tribunal::analysis::run(&planned.spec, &planned.inputs)?;
@@ -315,8 +325,13 @@ fn warnings(report: &serde_json::Value, at: &str) -> Vec<(String, String)> {
 /// Writes `text` and a newline to stdout. A closed pipe (the reader stopped reading, as
 /// `| head` does) is not an error: the command ends quietly with status 0.
 fn print_stdout(text: &str) -> anyhow::Result<()> {
+    write_stdout(&format!("{text}\n"))
+}
+
+/// Writes `text` to stdout; a reader that went away (`| head`) is not an error.
+pub(crate) fn write_stdout(text: &str) -> anyhow::Result<()> {
     let mut out = std::io::stdout().lock();
-    match writeln!(out, "{text}").and_then(|()| out.flush()) {
+    match out.write_all(text.as_bytes()).and_then(|()| out.flush()) {
         Err(e) if e.kind() == std::io::ErrorKind::BrokenPipe => Ok(()),
         other => Ok(other?),
     }

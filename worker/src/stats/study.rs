@@ -17,8 +17,10 @@ use tribunal::rankings::conformal::{ConformalEvaluationParams, ConformalParams, 
 use tribunal::rankings::judge_study::JudgeStudyParams;
 use tribunal::rankings::soft_targets::TargetKind;
 
+/// A judge's battles with human labels: one scored-battles file, or human and judge battle
+/// files joined on a key.
 #[derive(Args)]
-pub struct StudyArgs {
+pub struct JudgedBattles {
     /// Scored battles CSV (judge scores or verdicts, and human labels).
     #[arg(long, conflicts_with_all = ["human", "judge"])]
     input: Option<PathBuf>,
@@ -31,6 +33,32 @@ pub struct StudyArgs {
     /// The column that identifies a comparison in both files (e.g. `id`).
     #[arg(long)]
     key: Option<String>,
+}
+
+impl JudgedBattles {
+    /// The files in their roles (`scored_battles`, or `human` and `judge`), and the key.
+    pub(super) fn inputs(self) -> anyhow::Result<(Inputs, Option<String>)> {
+        let mut inputs = Inputs::new();
+        let key = match (&self.input, &self.human, &self.judge, self.key) {
+            (Some(input), None, None, _) => {
+                add_input(&mut inputs, "scored_battles", input)?;
+                None
+            }
+            (None, Some(human), Some(judge), Some(key)) => {
+                add_input(&mut inputs, "human", human)?;
+                add_input(&mut inputs, "judge", judge)?;
+                Some(key)
+            }
+            _ => bail!("give either --input, or --human, --judge and --key"),
+        };
+        Ok((inputs, key))
+    }
+}
+
+#[derive(Args)]
+pub struct StudyArgs {
+    #[command(flatten)]
+    battles: JudgedBattles,
     /// L2 penalty λ of every Bradley–Terry fit.
     #[arg(long, default_value_t = BradleyTerryParams::default().lambda, allow_negative_numbers = true)]
     lambda: f64,
@@ -89,19 +117,7 @@ pub fn plan(args: StudyArgs, part: Part) -> anyhow::Result<Planned> {
         splits: args.splits,
         seed: args.seed,
     };
-    let mut inputs = Inputs::new();
-    let key = match (&args.input, &args.human, &args.judge, args.key) {
-        (Some(input), None, None, _) => {
-            add_input(&mut inputs, "scored_battles", input)?;
-            None
-        }
-        (None, Some(human), Some(judge), Some(key)) => {
-            add_input(&mut inputs, "human", human)?;
-            add_input(&mut inputs, "judge", judge)?;
-            Some(key)
-        }
-        _ => bail!("give either --input, or --human, --judge and --key"),
-    };
+    let (inputs, key) = args.battles.inputs()?;
     let spec = StudySpec { key, study };
     let analysis = match part {
         Part::Whole => Analysis::JudgeStudy(spec),

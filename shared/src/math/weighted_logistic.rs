@@ -1,5 +1,5 @@
-//! The one logistic loss every prediction-powered fit minimises: with design rows x_i, weights
-//! c_i ≥ 0 and targets b_i,
+//! The weighted logistic loss that every prediction-powered fit and the self-preference fit
+//! minimise: with design rows x_i, weights c_i ≥ 0 and targets b_i,
 //!
 //! L(θ) = Σ_i c_i log(1 + e^{x_iᵀθ}) − b_i x_iᵀθ,
 //!
@@ -10,8 +10,8 @@
 //! was drawn with. The design is kept as each row's non-zero entries (a Bradley–Terry row has
 //! two): the loss, its gradient and Hessian cost O(rows), not O(rows · d²).
 //!
-//! Arguments: the rows, `c`, `b` (one per row) and a start (`None`: 0). Returns: θ̂. Errors:
-//! [`Error::Insufficient`] (saying "not identified") when the loss has no finite minimum (it
+//! Arguments: the rows, `c`, `b` (one per row), the fit's name for messages and a start
+//! (`None`: 0). Returns: θ̂. Errors: [`Error::Insufficient`] (saying "not identified") when the loss has no finite minimum (it
 //! keeps falling along some direction: a model that never loses or never wins among the rows
 //! that carry weight) or its Hessian is singular (a model in no weighted row).
 
@@ -22,10 +22,10 @@ use ndarray::{Array1, Array2};
 
 /// A matrix as the non-zero entries of each row.
 #[derive(Debug, Clone)]
-pub(super) struct SparseRows(pub(super) Vec<Vec<(usize, f64)>>);
+pub(crate) struct SparseRows(pub(crate) Vec<Vec<(usize, f64)>>);
 
 impl SparseRows {
-    pub(super) fn new(x: &Array2<f64>) -> Self {
+    pub(crate) fn new(x: &Array2<f64>) -> Self {
         Self(
             x.outer_iter()
                 .map(|row| {
@@ -40,12 +40,12 @@ impl SparseRows {
     }
 
     /// These rows, then `other`'s.
-    pub(super) fn chain(&self, other: &Self) -> Self {
+    pub(crate) fn chain(&self, other: &Self) -> Self {
         Self(self.0.iter().chain(&other.0).cloned().collect())
     }
 
     /// x_i · θ of each row.
-    pub(super) fn dot(&self, theta: &Array1<f64>) -> Vec<f64> {
+    pub(crate) fn dot(&self, theta: &Array1<f64>) -> Vec<f64> {
         self.0
             .iter()
             .map(|row| row.iter().map(|&(j, v)| v * theta[j]).sum())
@@ -53,14 +53,14 @@ impl SparseRows {
     }
 
     /// Σ_i w_i x_i x_iᵀ (d × d).
-    pub(super) fn gram(&self, w: &[f64], d: usize) -> Array2<f64> {
+    pub(crate) fn gram(&self, w: &[f64], d: usize) -> Array2<f64> {
         let (mut grad, mut gram) = (Array1::zeros(d), Array2::zeros((d, d)));
         self.accumulate(&vec![0.0; w.len()], w, &mut grad, &mut gram);
         gram
     }
 
     /// The rows r_i x_i (n × d): each row's loss gradient when r_i is its residual.
-    pub(super) fn scaled(&self, r: &[f64], d: usize) -> Array2<f64> {
+    pub(crate) fn scaled(&self, r: &[f64], d: usize) -> Array2<f64> {
         let mut out = Array2::zeros((self.0.len(), d));
         for (i, (row, &ri)) in self.0.iter().zip(r).enumerate() {
             for &(j, v) in row {
@@ -83,11 +83,11 @@ impl SparseRows {
     }
 }
 
-pub(super) fn not_identified(detail: &str) -> Error {
+/// The error of a fit (named as in a message: "the self-preference fit") with no unique
+/// minimum, and why.
+pub(crate) fn not_identified(fit: &str, detail: &str) -> Error {
     Error::Insufficient(format!(
-        "not identified: the prediction-powered logistic fit has no unique minimum: {detail} (too few human \
-         labels for some model, given how one-sided the judge's verdicts on it are, or a model \
-         in no battle)"
+        "not identified: {fit} has no unique minimum: {detail}"
     ))
 }
 
@@ -96,22 +96,25 @@ pub(super) fn not_identified(detail: &str) -> Error {
 /// falling (the gradient vanishes there only numerically).
 const LARGEST_COEFFICIENT: f64 = 15.0;
 
-fn finite_optimum(theta: Array1<f64>) -> Result<Array1<f64>> {
+fn finite_optimum(fit: &str, theta: Array1<f64>) -> Result<Array1<f64>> {
     if theta.iter().all(|v| v.abs() <= LARGEST_COEFFICIENT) {
         Ok(theta)
     } else {
         Err(not_identified(
+            fit,
             "the loss keeps falling as a coefficient grows",
         ))
     }
 }
 
 /// The loss Σ c_i softplus(x_iᵀθ) − b_i x_iᵀθ over `rows`.
-pub(super) struct WeightedLogistic<'a> {
+pub(crate) struct WeightedLogistic<'a> {
     pub rows: &'a SparseRows,
     pub c: Vec<f64>,
     pub b: Vec<f64>,
     pub d: usize,
+    /// The fit as messages name it.
+    pub fit: &'a str,
 }
 
 impl WeightedLogistic<'_> {
@@ -151,10 +154,10 @@ impl WeightedLogistic<'_> {
             let value = self.value(&theta);
             let (grad, hess) = self.derivatives(&theta);
             if grad.iter().all(|g| g.abs() < 1e-13) {
-                return finite_optimum(theta);
+                return finite_optimum(self.fit, theta);
             }
             let step = cholesky_solve(&hess, &grad)
-                .ok_or_else(|| not_identified("its Hessian is singular"))?;
+                .ok_or_else(|| not_identified(self.fit, "its Hessian is singular"))?;
             let mut t = 1.0;
             loop {
                 let next = &theta - &(&step * t);
@@ -166,14 +169,16 @@ impl WeightedLogistic<'_> {
             }
             if theta.iter().any(|v| v.abs() > 40.0 || !v.is_finite()) {
                 return Err(not_identified(
+                    self.fit,
                     "the loss keeps falling as a coefficient grows",
                 ));
             }
             if step.iter().all(|s| (s * t).abs() < 1e-12) {
-                return finite_optimum(theta);
+                return finite_optimum(self.fit, theta);
             }
         }
         Err(not_identified(
+            self.fit,
             "Newton's method did not converge in 200 steps",
         ))
     }

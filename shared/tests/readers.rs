@@ -1,0 +1,214 @@
+//! Readers of other tools' files, on real files those tools wrote (small excerpts committed
+//! under `tests/data/readers/`, each with its licence and `SOURCE.md`): the battles each becomes,
+//! tallied by hand from the JSON (`python3 -c 'import json; …'` over the same excerpts), read back
+//! by Tribunal's own battles parser; format detection; and located errors for broken files.
+//! Runs natively and in headless Chromium.
+
+use tribunal::io::error::Error;
+use tribunal::rankings::battles::parse_battles;
+use tribunal::rankings::length_battles::parse_length_battles;
+use tribunal::rankings::scored_battles::parse_scored_battles;
+use tribunal::readers::{convert, detect, ConvertParams, Converted, Format};
+
+#[cfg(target_arch = "wasm32")]
+wasm_bindgen_test::wasm_bindgen_test_configure!(run_in_browser);
+
+const WEIGHTED: &[u8] = include_bytes!(
+    "../../tests/data/readers/alpaca_eval/alpaca-7b.weighted_alpaca_eval_gpt4_turbo.annotations.json"
+);
+const AE1: &[u8] = include_bytes!(
+    "../../tests/data/readers/alpaca_eval/alpaca-7b.alpaca_eval_gpt4.annotations.json"
+);
+const AE_FN: &[u8] = include_bytes!(
+    "../../tests/data/readers/alpaca_eval/Mistral-7B-ReMax-v0.1.alpaca_eval_gpt4_turbo_fn.annotations.json"
+);
+const ARENA_HARD: &[u8] = include_bytes!(
+    "../../tests/data/readers/arena_hard/krikri-annealing-dpo_max-length-norm-fixes-checkpoint-1560-with-thinking.excerpt.jsonl"
+);
+const BATTLES: &[u8] =
+    include_bytes!("../../tests/data/readers/chatbot_arena/arena_hard_battles.excerpt.jsonl");
+
+fn read(format: Format, bytes: &[u8], baseline: Option<&str>) -> Converted {
+    let params = ConvertParams {
+        baseline: baseline.map(str::to_owned),
+    };
+    convert(format, "sample", bytes, &params).unwrap()
+}
+
+/// (a wins, b wins, ties) of the converted CSV, read back by the battles parser.
+fn tally(converted: &Converted) -> (usize, usize, usize) {
+    let battles = parse_battles("converted.csv", converted.csv.as_bytes()).unwrap();
+    let count = |y: f64| battles.battles.iter().filter(|b| b.y == y).count();
+    (count(1.0), count(0.0), count(0.5))
+}
+
+#[cfg_attr(not(target_arch = "wasm32"), test)]
+#[cfg_attr(target_arch = "wasm32", wasm_bindgen_test::wasm_bindgen_test)]
+fn alpaca_eval_annotations_become_battles_against_the_baseline() {
+    // AlpacaEval 2 (weighted GPT-4 Turbo): preferences 1.0000001827 … 1.9958012051; 4 below 1.5,
+    // 2 exactly 1.5 (identical outputs), 5 above.
+    let weighted = read(Format::AlpacaEval, WEIGHTED, None);
+    assert_eq!((weighted.records, weighted.battles), (11, 11));
+    assert_eq!(tally(&weighted), (4, 5, 2));
+    let battles = parse_battles("w.csv", weighted.csv.as_bytes()).unwrap();
+    assert_eq!(battles.models, ["gpt4_1106_preview", "alpaca-7b"]);
+    // The judge's signal: score = 3 − 2·preference, positive for the baseline.
+    let scored = parse_scored_battles("w.csv", weighted.csv.as_bytes()).unwrap();
+    let first = scored.battles[0].score.unwrap();
+    assert!(
+        (first - (3.0 - 2.0 * 1.0000001827)).abs() < 1e-12,
+        "{first}"
+    );
+    // Length control reads the same file: P(baseline wins) = 2 − preference, and the lengths.
+    let lengths = parse_length_battles("w.csv", weighted.csv.as_bytes()).unwrap();
+    assert!((lengths.battles[0].p_a - (2.0 - 1.0000001827)).abs() < 1e-12);
+    assert!(lengths
+        .battles
+        .iter()
+        .all(|b| b.length_a > 0.0 && b.length_b > 0.0));
+    // AlpacaEval 1: integer preferences, eight 1s, one 2, two 0s (draws).
+    assert_eq!(tally(&read(Format::AlpacaEval, AE1, None)), (8, 1, 2));
+    // The `_fn` annotator: three 2.0, one null (left out, said), two 1.0; its `id` is the prompt.
+    let fn_file = read(Format::AlpacaEval, AE_FN, None);
+    assert_eq!((fn_file.records, fn_file.battles), (6, 5));
+    assert_eq!(tally(&fn_file), (2, 3, 0));
+    assert!(fn_file.warnings[0].starts_with("1 record(s) have no preference"));
+}
+
+#[cfg_attr(not(target_arch = "wasm32"), test)]
+#[cfg_attr(target_arch = "wasm32", wasm_bindgen_test::wasm_bindgen_test)]
+fn arena_hard_judgments_become_two_games_per_question() {
+    // v0.1 records do not name their baseline.
+    let err = convert(
+        Format::ArenaHard,
+        "j.jsonl",
+        ARENA_HARD,
+        &ConvertParams::default(),
+    )
+    .unwrap_err();
+    assert!(
+        err.to_string()
+            .starts_with("j.jsonl, line 1, column 1 (`baseline`)"),
+        "{err}"
+    );
+    let judged = read(Format::ArenaHard, ARENA_HARD, Some("gpt-4-0314"));
+    assert_eq!((judged.records, judged.battles), (10, 20));
+    // Game 1 has the baseline as A: 7 baseline wins (A>B, one A>>B), 2 model wins (B>A); game
+    // 2 swaps: 3 model wins (A>B), 6 baseline wins (B>A, one B>>A); the last question is A=B twice.
+    let battles = parse_battles("j.csv", judged.csv.as_bytes()).unwrap();
+    let model = battles
+        .models
+        .iter()
+        .position(|m| m.starts_with("krikri"))
+        .unwrap();
+    let model_wins: usize = battles
+        .battles
+        .iter()
+        .filter(|b| (b.a == model && b.y == 1.0) || (b.b == model && b.y == 0.0))
+        .count();
+    let ties = battles.battles.iter().filter(|b| b.y == 0.5).count();
+    assert_eq!((model_wins, ties), (5, 2));
+    let strong = judged.csv.lines().filter(|l| l.contains(",true,")).count();
+    assert_eq!(strong, 2);
+}
+
+#[cfg_attr(not(target_arch = "wasm32"), test)]
+#[cfg_attr(target_arch = "wasm32", wasm_bindgen_test::wasm_bindgen_test)]
+fn arena_battle_records_keep_their_votes_and_style_counts() {
+    // Twelve battles of claude-3-haiku (a) against claude-3.5-sonnet (b): ten b wins, two ties.
+    let battles = read(Format::ChatbotArena, BATTLES, None);
+    assert_eq!(tally(&battles), (0, 10, 2));
+    assert!(battles
+        .csv
+        .starts_with("model_a,model_b,winner,prompt,judge,language,turn\n"));
+    // FastChat's conv_metadata gives the four style features: (a − b)/(a + b) of tokens,
+    // headers (h1…h6 summed), list items and bold spans; `both_bad` is a bothbad tie.
+    let record = br#"[{"model_a":"x","model_b":"y","winner":"both_bad","question_id":"q1","judge":"arena_user_1","language":"English","turn":1,
+      "conv_metadata":{"sum_assistant_a_tokens":300,"sum_assistant_b_tokens":100,
+        "header_count_a":{"h1":1,"h2":2},"header_count_b":{"h1":0,"h2":0},
+        "list_count_a":{"ordered":1,"unordered":0},"list_count_b":{"ordered":0,"unordered":3},
+        "bold_count_a":{"**":2,"__":0},"bold_count_b":{"**":2,"__":0}}}]"#;
+    let styled = read(Format::ChatbotArena, record, None);
+    let row = styled.csv.lines().nth(1).unwrap();
+    assert_eq!(
+        row,
+        "x,y,tie (bothbad),q1,arena_user_1,English,1,0.5,1,-0.5,0"
+    );
+}
+
+#[cfg_attr(not(target_arch = "wasm32"), test)]
+#[cfg_attr(target_arch = "wasm32", wasm_bindgen_test::wasm_bindgen_test)]
+fn each_file_is_recognised_by_its_first_record() {
+    assert_eq!(detect(WEIGHTED), Some(Format::AlpacaEval));
+    assert_eq!(detect(AE_FN), Some(Format::AlpacaEval));
+    assert_eq!(detect(ARENA_HARD), Some(Format::ArenaHard));
+    assert_eq!(detect(BATTLES), Some(Format::ChatbotArena));
+    assert_eq!(detect(b"model_a,model_b,winner\nx,y,tie\n"), None);
+    assert_eq!(detect(b"\xff\xfe"), None);
+    assert_eq!(Format::parse("alpaca-eval").unwrap(), Format::AlpacaEval);
+    assert!(Format::parse("helm").is_err());
+}
+
+fn error_of(format: Format, bytes: &[u8]) -> String {
+    let params = ConvertParams {
+        baseline: Some("base".to_owned()),
+    };
+    match convert(format, "f.json", bytes, &params) {
+        Err(e @ Error::Input { .. }) => e.to_string(),
+        other => panic!("expected a located error, found {other:?}"),
+    }
+}
+
+#[cfg_attr(not(target_arch = "wasm32"), test)]
+#[cfg_attr(target_arch = "wasm32", wasm_bindgen_test::wasm_bindgen_test)]
+fn broken_files_are_refused_at_their_line_column_and_field() {
+    // A file cut short: JSON's own error, where the text ends.
+    let cut = &WEIGHTED[..WEIGHTED.len() / 2];
+    let lines = cut.iter().filter(|&&b| b == b'\n').count() + 1;
+    let err = error_of(Format::AlpacaEval, cut);
+    assert!(
+        err.starts_with(&format!("f.json, line {lines}, column")),
+        "{err}"
+    );
+    // A preference outside AlpacaEval's scale, in the second record (line 3 of the array).
+    let bad = br#"[
+ {"instruction":"i","output_1":"a","generator_1":"g1","output_2":"b","generator_2":"g2","preference":1.2},
+ {"instruction":"i","output_1":"a","generator_1":"g1","output_2":"b","generator_2":"g2","preference":7}
+]"#;
+    let err = error_of(Format::AlpacaEval, bad);
+    assert!(
+        err.starts_with("f.json, line 3, column 2 (`preference`): expected 1"),
+        "{err}"
+    );
+    // A record without a field: serde's message, at the record's own line.
+    let missing =
+        b"{\"model_a\":\"x\",\"winner\":\"tie\"}\n{\"model_a\":\"x\",\"model_b\":\"y\"}\n";
+    let err = error_of(Format::ChatbotArena, missing);
+    assert!(err.starts_with("f.json, line 1, column"), "{err}");
+    assert!(err.contains("missing field `model_b`"), "{err}");
+    // An unknown winner and an unknown verdict label, on the third line.
+    let winner = b"{\"model_a\":\"x\",\"model_b\":\"y\",\"winner\":\"tie\"}\n\n{\"model_a\":\"x\",\"model_b\":\"y\",\"winner\":\"model_c\"}\n";
+    let err = error_of(Format::ChatbotArena, winner);
+    assert!(
+        err.starts_with("f.json, line 3, column 1 (`winner`)"),
+        "{err}"
+    );
+    let label = b"{\"question_id\":\"q\",\"model\":\"m\",\"games\":[{\"score\":\"A>B\"},{\"score\":\"A>>>B\"}]}\n";
+    let err = error_of(Format::ArenaHard, label);
+    assert!(err.contains("(`score`): game 2: expected A>>B"), "{err}");
+    // Invalid UTF-8 on line 2, column 4.
+    let err = error_of(Format::ChatbotArena, b"[\n {\"\xff\"}]");
+    assert!(err.starts_with("f.json, line 2, column 4"), "{err}");
+    // A JSON-lines syntax error names its line.
+    let err = error_of(
+        Format::ChatbotArena,
+        b"{\"model_a\":\"x\",\"model_b\":\"y\",\"winner\":\"tie\"}\n{oops}\n",
+    );
+    assert!(err.starts_with("f.json, line 2, column 2"), "{err}");
+    // No records at all.
+    let params = ConvertParams::default();
+    assert!(matches!(
+        convert(Format::ChatbotArena, "f.json", b"[]", &params),
+        Err(Error::Insufficient(_))
+    ));
+}

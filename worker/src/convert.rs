@@ -1,0 +1,58 @@
+//! `tribunal convert --from FORMAT FILE`: another tool's result file as a Tribunal battles CSV
+//! on stdout (or `--out`), what was left out on stderr ([`tribunal::readers`]). Without
+//! `--from`, the format is recognised from the file's first record.
+
+use crate::input_file::read_input;
+use crate::stats::write_stdout;
+use anyhow::Context;
+use clap::Args;
+use std::path::PathBuf;
+use tribunal::readers::{convert, detect, ConvertParams, Format};
+
+#[derive(Args)]
+pub struct ConvertArgs {
+    /// The file (`-` for stdin).
+    input: PathBuf,
+    /// Its format: alpaca-eval (annotations.json), arena-hard (judgment JSONL) or
+    /// chatbot-arena (battle JSON); recognised from the first record when left out.
+    #[arg(long)]
+    from: Option<String>,
+    /// Arena-Hard's baseline model, for files whose records do not name it (v0.1: gpt-4-0314).
+    #[arg(long)]
+    baseline: Option<String>,
+    /// Write the CSV here instead of stdout.
+    #[arg(long)]
+    out: Option<PathBuf>,
+}
+
+pub fn run(args: ConvertArgs) -> anyhow::Result<()> {
+    let (name, bytes) = read_input(&args.input)?;
+    let format = match &args.from {
+        Some(text) => Format::parse(text)?,
+        None => detect(&bytes).with_context(|| {
+            let names: Vec<&str> = Format::ALL.iter().map(|f| f.as_str()).collect();
+            format!(
+                "{name}: not a file of a known tool; give --from ({})",
+                names.join(", ")
+            )
+        })?,
+    };
+    let params = ConvertParams {
+        baseline: args.baseline,
+    };
+    let converted = convert(format, &name, &bytes, &params)?;
+    for warning in &converted.warnings {
+        eprintln!("warning: {warning}");
+    }
+    eprintln!(
+        "{name}: {} — {} records, {} battles",
+        format.describe(),
+        converted.records,
+        converted.battles
+    );
+    match &args.out {
+        Some(path) => std::fs::write(path, &converted.csv)
+            .with_context(|| format!("writing {}", path.display())),
+        None => write_stdout(&converted.csv),
+    }
+}
