@@ -64,7 +64,10 @@ for a in answers:
 readers = sorted((repo / "tests" / "data" / "readers").glob("*/*.json*"))
 for path in readers:
     data = path.read_bytes()[:8192]
-    for selector in (0, 1, 2, 0x81):
+    for selector in (0, 1, 2, 3, 4, 0x81):
         put("readers", bytes([selector]) + data)
         put("readers", bytes([selector]) + data[: len(data) // 3])
         put("readers", bytes([selector]) + data[:100] + b"\xff" + data[101:])
+for selector, kind in ((3, "inspect"), (4, "promptfoo")):
+    for path in sorted((repo / "tests" / "data" / "readers" / kind).glob("*.json")):
+        put("readers", bytes([selector]) + path.read_bytes())

@@ -593,6 +593,14 @@ fn other_tools_files_convert_to_battles_that_every_analysis_reads() {
         Some(2),
         "{board}"
     );
+    // An Inspect log becomes ratings by its scorer, which the agreement report reads.
+    let log = "tests/data/readers/inspect/2025-05-12T20-28-13-04-00_popularity.json";
+    let ratings = dir.join("inspect.csv");
+    let out = run_tribunal(&["convert", log, "--out", &path(&ratings)]);
+    let stderr = String::from_utf8_lossy(&out.stderr);
+    assert!(stderr.contains("3 records, 3 ratings"), "{stderr}");
+    let text = std::fs::read_to_string(&ratings).unwrap();
+    assert_eq!(text.lines().next(), Some("item,rater,score,model,task"));
     // A file of no known tool, and an unknown format name.
     let err = stderr_of(&["convert", CROWD]);
     assert!(

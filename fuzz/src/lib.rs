@@ -10,7 +10,7 @@
 //! - [`judge_output`]: the judge-answer parser of every prompt kind; a parsed answer's label
 //!   is one of the prompt's labels.
 //! - [`readers`]: the readers of other tools' files (the first byte picks the format) and
-//!   format detection; a converted file's CSV reads back as battles.
+//!   format detection; a converted file's CSV reads back as battles or ratings.
 
 use tribunal::calibration::calibration_data::{parse_calibration, HeadKind};
 use tribunal::io::embedding_file::read_embeddings;
@@ -22,7 +22,8 @@ use tribunal::programs::program_pairs::{
 use tribunal::programs::vote_file::parse_vote_file;
 use tribunal::rankings::battles::{parse_battles, parse_battles_with_column};
 use tribunal::rankings::scored_battles::parse_scored_battles;
-use tribunal::readers::{convert, detect, ConvertParams, Format};
+use tribunal::readers::{convert, detect, ConvertParams, Format, Output};
+use tribunal::reliability::ratings::RatingsParams;
 use tribunal::sessions::protocol::{decode, encode, ClientMessage, ServerMessage};
 use tribunal::sessions::session::{check_dataset, DatasetKind, SessionArchive};
 
@@ -147,7 +148,7 @@ pub fn judge_output(data: &[u8]) {
 }
 
 /// A reader of another tool's file, chosen by the first byte, and format detection; what a
-/// reader writes must read back as battles.
+/// reader writes must read back as battles or ratings.
 pub fn readers(data: &[u8]) {
     let Some((&pick, bytes)) = data.split_first() else {
         return;
@@ -157,11 +158,18 @@ pub fn readers(data: &[u8]) {
     let params = ConvertParams {
         baseline: (pick & 0x80 != 0).then(|| "baseline".to_owned()),
     };
-    if let Ok(converted) = convert(format, "fuzz.json", bytes, &params) {
-        if converted.battles > 0 {
-            if let Err(e) = parse_battles("converted.csv", converted.csv.as_bytes()) {
-                panic!("a converted file does not read back: {e}");
-            }
-        }
+    let Ok(converted) = convert(format, "fuzz.json", bytes, &params) else {
+        return;
+    };
+    if converted.rows == 0 {
+        return;
+    }
+    let csv = converted.csv.as_bytes();
+    let read_back = match format.output() {
+        Output::Battles => parse_battles("converted.csv", csv).err(),
+        Output::Ratings => RatingsParams::default().parse("converted.csv", csv).err(),
+    };
+    if let Some(e) = read_back {
+        panic!("a converted file does not read back: {e}");
     }
 }

@@ -25,6 +25,14 @@ const AE_FN: &[u8] = include_bytes!(
 const ARENA_HARD: &[u8] = include_bytes!(
     "../../tests/data/readers/arena_hard/krikri-annealing-dpo_max-length-norm-fixes-checkpoint-1560-with-thinking.excerpt.jsonl"
 );
+const INSPECT: &[u8] =
+    include_bytes!("../../tests/data/readers/inspect/2025-05-12T20-28-13-04-00_popularity.json");
+const INSPECT_OLD: &[u8] = include_bytes!(
+    "../../tests/data/readers/inspect/2024-11-05T13-31-45-05-00_input-task_8zXjbRzCWrL9GXiXo2vus9.json"
+);
+const PROMPTFOO: &[u8] = include_bytes!("../../tests/data/readers/promptfoo/sample-export.json");
+const PROMPTFOO_CLI: &[u8] =
+    include_bytes!("../../tests/data/readers/promptfoo/simple-cli.output.json");
 const BATTLES: &[u8] =
     include_bytes!("../../tests/data/readers/chatbot_arena/arena_hard_battles.excerpt.jsonl");
 
@@ -48,7 +56,7 @@ fn alpaca_eval_annotations_become_battles_against_the_baseline() {
     // AlpacaEval 2 (weighted GPT-4 Turbo): preferences 1.0000001827 … 1.9958012051; 4 below 1.5,
     // 2 exactly 1.5 (identical outputs), 5 above.
     let weighted = read(Format::AlpacaEval, WEIGHTED, None);
-    assert_eq!((weighted.records, weighted.battles), (11, 11));
+    assert_eq!((weighted.records, weighted.rows), (11, 11));
     assert_eq!(tally(&weighted), (4, 5, 2));
     let battles = parse_battles("w.csv", weighted.csv.as_bytes()).unwrap();
     assert_eq!(battles.models, ["gpt4_1106_preview", "alpaca-7b"]);
@@ -70,7 +78,7 @@ fn alpaca_eval_annotations_become_battles_against_the_baseline() {
     assert_eq!(tally(&read(Format::AlpacaEval, AE1, None)), (8, 1, 2));
     // The `_fn` annotator: three 2.0, one null (left out, said), two 1.0; its `id` is the prompt.
     let fn_file = read(Format::AlpacaEval, AE_FN, None);
-    assert_eq!((fn_file.records, fn_file.battles), (6, 5));
+    assert_eq!((fn_file.records, fn_file.rows), (6, 5));
     assert_eq!(tally(&fn_file), (2, 3, 0));
     assert!(fn_file.warnings[0].starts_with("1 record(s) have no preference"));
 }
@@ -92,7 +100,7 @@ fn arena_hard_judgments_become_two_games_per_question() {
         "{err}"
     );
     let judged = read(Format::ArenaHard, ARENA_HARD, Some("gpt-4-0314"));
-    assert_eq!((judged.records, judged.battles), (10, 20));
+    assert_eq!((judged.records, judged.rows), (10, 20));
     // Game 1 has the baseline as A: 7 baseline wins (A>B, one A>>B), 2 model wins (B>A); game
     // 2 swaps: 3 model wins (A>B), 6 baseline wins (B>A, one B>>A); the last question is A=B twice.
     let battles = parse_battles("j.csv", judged.csv.as_bytes()).unwrap();
@@ -136,6 +144,126 @@ fn arena_battle_records_keep_their_votes_and_style_counts() {
     );
 }
 
+/// Each rating of a converted ratings CSV: (item, rater, score).
+fn ratings(converted: &Converted) -> Vec<(String, String, f64)> {
+    let mut reader = csv::Reader::from_reader(converted.csv.as_bytes());
+    reader
+        .records()
+        .map(|r| {
+            let r = r.unwrap();
+            (r[0].to_owned(), r[1].to_owned(), r[2].parse().unwrap())
+        })
+        .collect()
+}
+
+#[cfg_attr(not(target_arch = "wasm32"), test)]
+#[cfg_attr(target_arch = "wasm32", wasm_bindgen_test::wasm_bindgen_test)]
+fn inspect_logs_become_ratings_by_each_scorer() {
+    // Three samples scored by `match`: C, C, I.
+    let log = read(Format::Inspect, INSPECT, None);
+    assert_eq!((log.records, log.rows), (3, 3));
+    assert!(
+        log.csv.starts_with("item,rater,score,model,task\n"),
+        "{}",
+        log.csv
+    );
+    let found = ratings(&log);
+    let scores: Vec<f64> = found.iter().map(|r| r.2).collect();
+    assert_eq!(scores, [1.0, 1.0, 0.0]);
+    assert!(found.iter().all(|r| r.1 == "match"));
+    assert!(log.csv.contains(",openai/gpt-4o-mini,popularity\n"));
+    // The 2024 layout: one sample, `model_graded_fact` says C.
+    let old = read(Format::Inspect, INSPECT_OLD, None);
+    assert_eq!(
+        ratings(&old),
+        [("1".to_owned(), "model_graded_fact".to_owned(), 1.0)]
+    );
+    // The ratings parser reads what the reader wrote.
+    let parsed = tribunal::reliability::ratings::RatingsParams::default()
+        .parse("inspect.csv", log.csv.as_bytes())
+        .unwrap();
+    assert_eq!(
+        (parsed.items.len(), parsed.raters.as_slice()),
+        (3, ["match".to_owned()].as_slice())
+    );
+    // Dict-valued scores become one criterion per key; epochs become variants; letters map as
+    // Inspect's value_to_float does (P ½, N 0); a null value is left out and said.
+    let log = br#"{"version":2,"eval":{"task":"t","model":"m"},"samples":[
+      {"id":"a","epoch":1,"scores":{"rubric":{"value":{"accuracy":"P","style":4}}}},
+      {"id":"a","epoch":2,"scores":{"rubric":{"value":{"accuracy":"N","style":null}}}}]}"#;
+    let found = read(Format::Inspect, log, None);
+    assert!(found
+        .csv
+        .starts_with("item,rater,score,criterion,variant,model,task\n"));
+    assert_eq!(
+        found.csv.lines().nth(1),
+        Some("a,rubric,0.5,accuracy,epoch 1,m,t")
+    );
+    assert_eq!(found.rows, 3);
+    assert_eq!(
+        found.warnings,
+        ["1 score(s) have no value and are left out"]
+    );
+    // A value Inspect would not read as a number, at its sample's line.
+    let bad = br#"{"version":2,"eval":{"task":"t","model":"m"},"samples":[
+      {"id":"a","epoch":1,"scores":{"match":{"value":"maybe"}}}]}"#;
+    let err = convert(Format::Inspect, "log.json", bad, &ConvertParams::default()).unwrap_err();
+    assert!(
+        err.to_string()
+            .starts_with("log.json, line 2, column 7 (`scores.match.value`)"),
+        "{err}"
+    );
+    // A log written without its samples.
+    let bare = br#"{"version":2,"eval":{"task":"t","model":"m"}}"#;
+    let err = convert(Format::Inspect, "log.json", bare, &ConvertParams::default()).unwrap_err();
+    assert!(matches!(err, Error::Insufficient(_)), "{err}");
+}
+
+#[cfg_attr(not(target_arch = "wasm32"), test)]
+#[cfg_attr(target_arch = "wasm32", wasm_bindgen_test::wasm_bindgen_test)]
+fn promptfoo_results_become_ratings_by_each_assertion() {
+    // Four results (two providers × two tests); overall scores 0.75, 0.5, ⅔, ⅔ and assertions
+    // cost, latency, contains, llm-rubric (the second test has no `contains`): 4 + 14 ratings.
+    let export = read(Format::Promptfoo, PROMPTFOO, None);
+    assert_eq!((export.records, export.rows), (4, 18));
+    let found = ratings(&export);
+    assert_eq!(
+        found[0],
+        (
+            "openai:gpt-5-mini | test 0 | prompt 1".to_owned(),
+            "overall".to_owned(),
+            0.75
+        )
+    );
+    let rubric: Vec<f64> = found
+        .iter()
+        .filter(|r| r.1 == "llm-rubric")
+        .map(|r| r.2)
+        .collect();
+    assert_eq!(rubric, [1.0, 1.0, 1.0, 1.0]);
+    let latency: Vec<f64> = found
+        .iter()
+        .filter(|r| r.1 == "latency")
+        .map(|r| r.2)
+        .collect();
+    assert_eq!(latency, [0.0; 4]);
+    // `promptfoo eval -o`: eight passing results without assertions.
+    let cli = read(Format::Promptfoo, PROMPTFOO_CLI, None);
+    assert_eq!((cli.records, cli.rows), (8, 8));
+    assert!(ratings(&cli).iter().all(|r| r.1 == "overall" && r.2 == 1.0));
+    // A result without a provider, at its line.
+    let bad = b"{\"results\":{\"version\":3,\"results\":[\n  {\"score\":1}]}}";
+    let err = convert(Format::Promptfoo, "r.json", bad, &ConvertParams::default()).unwrap_err();
+    assert!(
+        err.to_string().starts_with("r.json, line 2, column"),
+        "{err}"
+    );
+    assert!(
+        err.to_string().contains("missing field `provider`"),
+        "{err}"
+    );
+}
+
 #[cfg_attr(not(target_arch = "wasm32"), test)]
 #[cfg_attr(target_arch = "wasm32", wasm_bindgen_test::wasm_bindgen_test)]
 fn each_file_is_recognised_by_its_first_record() {
@@ -143,6 +271,10 @@ fn each_file_is_recognised_by_its_first_record() {
     assert_eq!(detect(AE_FN), Some(Format::AlpacaEval));
     assert_eq!(detect(ARENA_HARD), Some(Format::ArenaHard));
     assert_eq!(detect(BATTLES), Some(Format::ChatbotArena));
+    assert_eq!(detect(INSPECT), Some(Format::Inspect));
+    assert_eq!(detect(INSPECT_OLD), Some(Format::Inspect));
+    assert_eq!(detect(PROMPTFOO), Some(Format::Promptfoo));
+    assert_eq!(detect(PROMPTFOO_CLI), Some(Format::Promptfoo));
     assert_eq!(detect(b"model_a,model_b,winner\nx,y,tie\n"), None);
     assert_eq!(detect(b"\xff\xfe"), None);
     assert_eq!(Format::parse("alpaca-eval").unwrap(), Format::AlpacaEval);

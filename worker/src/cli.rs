@@ -57,8 +57,8 @@ enum Command {
     Judge(JudgeArgs),
     /// Judge the store's queued runs alongside other workers.
     Work(WorkerArgs),
-    /// Convert another tool's result file (AlpacaEval annotations, Arena-Hard judgments,
-    /// Chatbot Arena battles) into a battles CSV.
+    /// Convert another tool's result file into a battles CSV (AlpacaEval annotations,
+    /// Arena-Hard judgments, Chatbot Arena battles) or a ratings CSV (Inspect logs, promptfoo).
     Convert(ConvertArgs),
     /// Embed a CSV column with all-MiniLM-L6-v2.
     Embed(EmbedArgs),

@@ -1,5 +1,5 @@
-//! `tribunal convert --from FORMAT FILE`: another tool's result file as a Tribunal battles CSV
-//! on stdout (or `--out`), what was left out on stderr ([`tribunal::readers`]). Without
+//! `tribunal convert --from FORMAT FILE`: another tool's result file as a Tribunal battles or
+//! ratings CSV on stdout (or `--out`), what was left out on stderr ([`tribunal::readers`]). Without
 //! `--from`, the format is recognised from the file's first record.
 
 use crate::input_file::read_input;
@@ -7,14 +7,15 @@ use crate::stats::write_stdout;
 use anyhow::Context;
 use clap::Args;
 use std::path::PathBuf;
-use tribunal::readers::{convert, detect, ConvertParams, Format};
+use tribunal::readers::{convert, detect, ConvertParams, Format, Output};
 
 #[derive(Args)]
 pub struct ConvertArgs {
     /// The file (`-` for stdin).
     input: PathBuf,
-    /// Its format: alpaca-eval (annotations.json), arena-hard (judgment JSONL) or
-    /// chatbot-arena (battle JSON); recognised from the first record when left out.
+    /// Its format: alpaca-eval (annotations.json), arena-hard (judgment JSONL), chatbot-arena
+    /// (battle JSON) — battles; inspect (eval log .json), promptfoo (results JSON) — ratings.
+    /// Recognised from the file when left out.
     #[arg(long)]
     from: Option<String>,
     /// Arena-Hard's baseline model, for files whose records do not name it (v0.1: gpt-4-0314).
@@ -44,11 +45,15 @@ pub fn run(args: ConvertArgs) -> anyhow::Result<()> {
     for warning in &converted.warnings {
         eprintln!("warning: {warning}");
     }
+    let rows = match format.output() {
+        Output::Battles => "battles",
+        Output::Ratings => "ratings",
+    };
     eprintln!(
-        "{name}: {} — {} records, {} battles",
+        "{name}: {} — {} records, {} {rows}",
         format.describe(),
         converted.records,
-        converted.battles
+        converted.rows
     );
     match &args.out {
         Some(path) => std::fs::write(path, &converted.csv)

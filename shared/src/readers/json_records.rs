@@ -6,7 +6,7 @@
 //! (or of an invalid UTF-8 byte, by [`text`]).
 
 use crate::io::error::{Error, Location, Result};
-use serde::de::DeserializeOwned;
+use serde::Deserialize;
 use serde_json::value::RawValue;
 
 /// One record and where it starts.
@@ -59,11 +59,7 @@ fn syntax(source: &str, line: u64, column: usize, e: &serde_json::Error) -> Erro
 /// # Errors
 /// See the [module documentation](self).
 pub fn records<'a>(source: &str, text: &'a str) -> Result<Vec<Record<'a>>> {
-    let locate = |raw: &'a RawValue| {
-        let offset = raw.get().as_ptr() as usize - text.as_ptr() as usize;
-        let (line, column) = position(&text.as_bytes()[..offset]);
-        Record { raw, line, column }
-    };
+    let locate = |raw: &'a RawValue| located(text, raw);
     let body = text.trim_start_matches('\u{feff}');
     if body.trim_start().starts_with('[') {
         let raws: Vec<&'a RawValue> = serde_json::from_str(body)
@@ -86,11 +82,27 @@ pub fn records<'a>(source: &str, text: &'a str) -> Result<Vec<Record<'a>>> {
     Ok(out)
 }
 
+/// `raw` (a part of `text`) with its line and column in `text`.
+pub fn located<'a>(text: &'a str, raw: &'a RawValue) -> Record<'a> {
+    let offset = (raw.get().as_ptr() as usize).saturating_sub(text.as_ptr() as usize);
+    let (line, column) = position(&text.as_bytes()[..offset.min(text.len())]);
+    Record { raw, line, column }
+}
+
+/// The whole of `text` as one JSON value of type `T` (an object holding records).
+///
+/// # Errors
+/// [`Error::Input`] at the line and column of a syntax error or of what does not fit `T`.
+pub fn whole<'a, T: Deserialize<'a>>(source: &str, text: &'a str) -> Result<T> {
+    serde_json::from_str(text.trim_start_matches('\u{feff}'))
+        .map_err(|e| syntax(source, e.line() as u64, e.column(), &e))
+}
+
 /// `record` as a `T`; an error is placed at its line and column in the file.
 ///
 /// # Errors
 /// [`Error::Input`] naming what the record lacks or holds wrongly.
-pub fn decode<T: DeserializeOwned>(source: &str, record: &Record) -> Result<T> {
+pub fn decode<'a, T: Deserialize<'a>>(source: &str, record: &Record<'a>) -> Result<T> {
     serde_json::from_str(record.raw.get()).map_err(|e| {
         let line = record.line + e.line() as u64 - 1;
         let column = if e.line() <= 1 {

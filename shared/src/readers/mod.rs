@@ -1,6 +1,8 @@
 //! Readers of other evaluation tools' result files: each turns one tool's records into a
-//! Tribunal battles CSV (`model_a,model_b,winner` and the columns that tool adds), so its
-//! verdicts feed every analysis of battles — leaderboards, style control, a judge study.
+//! Tribunal CSV — pairwise verdicts into battles (`model_a,model_b,winner` and the columns that
+//! tool adds), feeding every analysis of battles (leaderboards, style control, length control,
+//! a judge study); per-sample scores into ratings (`item,rater,score` with the scorer as rater),
+//! feeding agreement between scorers (does the model-graded check agree with the exact match?).
 //!
 //! - [`alpaca_eval`]: AlpacaEval's `annotations.json` (the judge's preference between a
 //!   baseline's output and a model's, per instruction).
@@ -8,6 +10,9 @@
 //!   first and then second).
 //! - [`chatbot_arena`]: Chatbot Arena's battle JSON (`model_a, model_b, winner`, with FastChat's
 //!   style counts when present).
+//! - [`inspect`]: Inspect eval logs (`.json`): each sample's score by each scorer.
+//! - [`promptfoo`]: promptfoo's results JSON (`promptfoo eval -o`): each result's score and
+//!   each assertion's.
 //! - [`json_records`]: a JSON array or JSON-lines file as records that know their line and
 //!   column, so every error is located.
 //!
@@ -19,7 +24,9 @@
 pub mod alpaca_eval;
 pub mod arena_hard;
 pub mod chatbot_arena;
+pub mod inspect;
 pub mod json_records;
+pub mod promptfoo;
 
 use crate::io::error::{Error, Result};
 use serde::{Deserialize, Serialize};
@@ -31,10 +38,18 @@ pub enum Format {
     AlpacaEval,
     ArenaHard,
     ChatbotArena,
+    Inspect,
+    Promptfoo,
 }
 
 impl Format {
-    pub const ALL: [Self; 3] = [Self::AlpacaEval, Self::ArenaHard, Self::ChatbotArena];
+    pub const ALL: [Self; 5] = [
+        Self::AlpacaEval,
+        Self::ArenaHard,
+        Self::ChatbotArena,
+        Self::Inspect,
+        Self::Promptfoo,
+    ];
 
     /// The name the CLI and specs use.
     pub fn as_str(self) -> &'static str {
@@ -42,6 +57,8 @@ impl Format {
             Self::AlpacaEval => "alpaca_eval",
             Self::ArenaHard => "arena_hard",
             Self::ChatbotArena => "chatbot_arena",
+            Self::Inspect => "inspect",
+            Self::Promptfoo => "promptfoo",
         }
     }
 
@@ -51,6 +68,16 @@ impl Format {
             Self::AlpacaEval => "AlpacaEval annotations (annotations.json)",
             Self::ArenaHard => "Arena-Hard-Auto judgments (model_judgment/…/<model>.jsonl)",
             Self::ChatbotArena => "Chatbot Arena battles (clean_battle_….json)",
+            Self::Inspect => "an Inspect eval log (.json)",
+            Self::Promptfoo => "promptfoo results (promptfoo eval -o results.json)",
+        }
+    }
+
+    /// What the format converts to.
+    pub fn output(self) -> Output {
+        match self {
+            Self::AlpacaEval | Self::ArenaHard | Self::ChatbotArena => Output::Battles,
+            Self::Inspect | Self::Promptfoo => Output::Ratings,
         }
     }
 
@@ -81,23 +108,42 @@ pub struct ConvertParams {
     pub baseline: Option<String>,
 }
 
+/// The kind of file a reader writes.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum Output {
+    /// A battles CSV in the arena layout.
+    Battles,
+    /// A ratings CSV (`item,rater,score`, slice columns).
+    Ratings,
+}
+
 /// A converted file.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 pub struct Converted {
     pub format: Format,
-    /// A battles CSV in the arena layout, with the format's extra columns.
+    /// The CSV ([`Format::output`]), with the format's extra columns.
     pub csv: String,
-    /// Battles written.
-    pub battles: usize,
-    /// Records read.
+    /// Rows written: battles or ratings.
+    pub rows: usize,
+    /// Records read (pairs, judgments, battles, samples or results).
     pub records: usize,
     /// What was left out, and why.
     pub warnings: Vec<String>,
 }
 
-/// The format of `bytes`, from the keys of its first record; `None` when no reader knows it.
+/// The format of `bytes`, from the keys of its top-level object or of its first record;
+/// `None` when no reader knows it.
 pub fn detect(bytes: &[u8]) -> Option<Format> {
     let text = std::str::from_utf8(bytes).ok()?;
+    if let Ok(top) = serde_json::from_str::<serde_json::Map<String, serde_json::Value>>(text) {
+        if top.contains_key("eval") && top.contains_key("version") {
+            return Some(Format::Inspect);
+        }
+        if top.contains_key("results") && !top.contains_key("games") {
+            return Some(Format::Promptfoo);
+        }
+    }
     let first = json_records::records("", text).ok()?.into_iter().next()?;
     let keys: serde_json::Map<String, serde_json::Value> =
         serde_json::from_str(first.raw.get()).ok()?;
@@ -124,6 +170,21 @@ pub fn convert(
     params: &ConvertParams,
 ) -> Result<Converted> {
     let text = json_records::text(source, bytes)?;
+    let mut out = CsvOut::default();
+    let whole = match format {
+        Format::Inspect => Some(inspect::read(source, text, &mut out)?),
+        Format::Promptfoo => Some(promptfoo::read(source, text, &mut out)?),
+        _ => None,
+    };
+    if let Some((records, warnings)) = whole {
+        return Ok(Converted {
+            format,
+            rows: out.rows.len(),
+            records,
+            csv: out.finish()?,
+            warnings,
+        });
+    }
     let records = json_records::records(source, text)?;
     if records.is_empty() {
         return Err(Error::Insufficient(format!(
@@ -131,15 +192,14 @@ pub fn convert(
             format.describe()
         )));
     }
-    let mut out = CsvOut::default();
     let warnings = match format {
         Format::AlpacaEval => alpaca_eval::read(source, &records, &mut out)?,
         Format::ArenaHard => arena_hard::read(source, &records, params, &mut out)?,
-        Format::ChatbotArena => chatbot_arena::read(source, &records, &mut out)?,
+        _ => chatbot_arena::read(source, &records, &mut out)?,
     };
     Ok(Converted {
         format,
-        battles: out.rows.len(),
+        rows: out.rows.len(),
         records: records.len(),
         csv: out.finish()?,
         warnings,
@@ -156,6 +216,11 @@ pub(crate) struct CsvOut {
 impl CsvOut {
     pub(crate) fn header(&mut self, columns: &[&'static str]) {
         self.header = columns.to_vec();
+    }
+
+    /// Adds a column to the header.
+    pub(crate) fn column(&mut self, name: &'static str) {
+        self.header.push(name);
     }
 
     pub(crate) fn row(&mut self, cells: Vec<String>) {
