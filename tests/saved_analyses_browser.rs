@@ -540,3 +540,94 @@ fn every_kind_saved_from_the_session_page_reopens_in_a_visitors_browser_with_the
         );
     }
 }
+
+/// Other tools' files added through the session page's form: recognised when picked, said so,
+/// converted in the browser to exactly the CSV `tribunal convert` writes, and stored as the
+/// dataset kind it reads as (battles, ratings).
+#[test]
+fn other_tools_files_are_recognised_and_converted_on_the_session_page() {
+    let worker = app_worker("convert-upload-browser");
+    let (id, token) = create_session(&worker, "other tools' files");
+    let alpaca = root().join(
+        "tests/data/readers/alpaca_eval/alpaca-7b.weighted_alpaca_eval_gpt4_turbo.annotations.json",
+    );
+    let arena_hard = root().join("tests/data/readers/arena_hard/krikri-annealing-dpo_max-length-norm-fixes-checkpoint-1560-with-thinking.excerpt.jsonl");
+    let inspect =
+        root().join("tests/data/readers/inspect/2025-05-12T20-28-13-04-00_popularity.json");
+    let owner_url = format!("{}s/{id}#owner={token}", worker.url);
+    let with_baseline = format!("{}=gpt-4-0314", arena_hard.display());
+    let page = run_browser_driver(
+        "convert_upload.mjs",
+        [
+            std::ffi::OsStr::new(&owner_url),
+            alpaca.as_os_str(),
+            std::ffi::OsStr::new(&with_baseline),
+            inspect.as_os_str(),
+        ],
+    );
+    assert_eq!(page["pageErrors"], serde_json::json!([]));
+    let uploads = page["uploads"].as_array().unwrap();
+    let formats: Vec<&str> = uploads
+        .iter()
+        .map(|u| u["format"].as_str().unwrap())
+        .collect();
+    assert_eq!(formats, ["alpaca_eval", "arena_hard", "inspect"]);
+    assert!(uploads[0]["said"]
+        .as_str()
+        .unwrap()
+        .starts_with("This is AlpacaEval annotations"));
+    let session = http(
+        worker.authority(),
+        "GET",
+        &format!("/api/sessions/{id}"),
+        &[],
+        b"",
+    )
+    .json();
+    let datasets = session["datasets"].as_array().unwrap();
+    let expected = [
+        (
+            alpaca.to_str().unwrap(),
+            None,
+            "battles",
+            "alpaca-7b.weighted_alpaca_eval_gpt4_turbo.annotations.csv",
+        ),
+        (
+            arena_hard.to_str().unwrap(),
+            Some("gpt-4-0314"),
+            "battles",
+            "krikri-annealing-dpo_max-length-norm-fixes-checkpoint-1560-with-thinking.excerpt.csv",
+        ),
+        (
+            inspect.to_str().unwrap(),
+            None,
+            "ratings",
+            "2025-05-12T20-28-13-04-00_popularity.csv",
+        ),
+    ];
+    assert_eq!(datasets.len(), expected.len());
+    for (dataset, (file, baseline, kind, name)) in datasets.iter().zip(expected) {
+        assert_eq!(dataset["kind"], kind);
+        assert_eq!(dataset["name"], name);
+        let mut args = vec!["convert", file];
+        if let Some(b) = baseline {
+            args.extend(["--baseline", b]);
+        }
+        let cli = run_tribunal(&args);
+        assert!(cli.status.success());
+        let stored = http(
+            worker.authority(),
+            "GET",
+            &format!(
+                "/api/sessions/{id}/datasets/{}",
+                dataset["hash"].as_str().unwrap()
+            ),
+            &[],
+            b"",
+        );
+        assert_eq!(
+            stored.body, cli.stdout,
+            "{name}: the page's conversion differs from the CLI's"
+        );
+    }
+}

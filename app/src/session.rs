@@ -20,6 +20,7 @@ use crate::runs::RunWatch;
 use leptos::prelude::*;
 use leptos::task::spawn_local;
 use tribunal::analysis::Spec;
+use tribunal::readers::{convert, detect, ConvertParams, Format, Output};
 use tribunal::sessions::session::{DatasetKind, SessionView, MAX_NAME_CHARS};
 use tribunal::sessions::share_link::decode;
 use tribunal_app::stats_worker::RoleFile;
@@ -188,7 +189,9 @@ pub fn SessionPage(id: String) -> impl IntoView {
     }
 }
 
-/// The owner's upload of a dataset of any kind.
+/// The owner's upload of a dataset of any kind. A file another tool wrote (AlpacaEval,
+/// Arena-Hard, Chatbot Arena, Inspect, promptfoo) is recognised when picked, said so, and
+/// converted here to the battles or ratings CSV `tribunal convert` writes before it is added.
 #[component]
 fn AddDataset(
     id: String,
@@ -198,6 +201,19 @@ fn AddDataset(
 ) -> impl IntoView {
     let dataset_ref = NodeRef::<leptos::html::Input>::new();
     let kind = RwSignal::new(DatasetKind::Battles.as_str().to_owned());
+    let detected = RwSignal::new(None::<Format>);
+    let baseline = RwSignal::new(String::new());
+    let notes = RwSignal::new(Vec::<String>::new());
+    let pick = move |_| {
+        spawn_local(async move {
+            let format = match crate::files::chosen(dataset_ref.get_untracked().as_ref()).await {
+                Ok(Some((_, bytes))) => detect(&bytes),
+                _ => None,
+            };
+            detected.set(format);
+            notes.set(Vec::new());
+        });
+    };
     let upload = {
         let (id, token) = (id.clone(), token.clone());
         move |_| {
@@ -209,9 +225,20 @@ fn AddDataset(
                         Ok(None) => return,
                         Err(message) => return error.set(Some(message)),
                     };
-                let kind = match DatasetKind::parse(&kind.get_untracked()) {
-                    Ok(kind) => kind,
-                    Err(e) => return error.set(Some(e.to_string())),
+                let (kind, name, bytes) = match detected.get_untracked() {
+                    Some(format) => {
+                        match converted(format, &name, &bytes, baseline.get_untracked()) {
+                            Ok((kind, csv_name, csv, warnings)) => {
+                                notes.set(warnings);
+                                (kind, csv_name, csv)
+                            }
+                            Err(message) => return error.set(Some(message)),
+                        }
+                    }
+                    None => match DatasetKind::parse(&kind.get_untracked()) {
+                        Ok(kind) => (kind, name, bytes),
+                        Err(e) => return error.set(Some(e.to_string())),
+                    },
                 };
                 match api::add_dataset(&id, &token, kind, &name, &bytes).await {
                     Ok(_) => {
@@ -223,18 +250,65 @@ fn AddDataset(
             });
         }
     };
+    let detected_view = move || {
+        detected.get().map(|format| {
+            let output = match format.output() {
+                Output::Battles => "battles",
+                Output::Ratings => "ratings (each scorer a rater)",
+            };
+            view! {
+                <p id="detected-format" data-format=format.as_str()>{format!(
+                    "This is {}: it will be added as {output}, converted on this device.",
+                    format.describe()
+                )}</p>
+                {(format == Format::ArenaHard).then(|| view! {
+                    <label>"Baseline (for records that do not name one) "
+                        <input id="convert-baseline" type="text" placeholder="gpt-4-0314"
+                            on:change=move |ev| baseline.set(event_target_value(&ev)) /></label>
+                })}
+            }
+        })
+    };
     view! {
             <h3>"Add data"</h3>
             <div class="controls">
                 <label>"Kind "
-                    <select id="dataset-kind" on:change=move |ev| kind.set(event_target_value(&ev))>
+                    <select id="dataset-kind" prop:disabled=move || detected.get().is_some()
+                        on:change=move |ev| kind.set(event_target_value(&ev))>
                         {DatasetKind::ALL.into_iter().map(|k| view! { <option value=k.as_str()>{k.as_str()}</option> }).collect_view()}
                     </select>
                 </label>
-                <label class="file">"File " <input id="dataset-input" type="file" accept=".csv,.jsonl,.npy,.safetensors" node_ref=dataset_ref /></label>
+                <label class="file">"File " <input id="dataset-input" type="file" accept=".csv,.json,.jsonl,.npy,.safetensors" node_ref=dataset_ref on:change=pick /></label>
                 <button id="add-dataset" on:click=upload>"Upload to the session"</button>
             </div>
+            {detected_view}
+            {move || notes.get().into_iter().map(|n| view! { <p class="warning">{n}</p> }).collect_view()}
     }
+}
+
+/// Another tool's file as the dataset it converts to: its kind, name (`.csv`), bytes and what
+/// the conversion left out.
+fn converted(
+    format: Format,
+    name: &str,
+    bytes: &[u8],
+    baseline: String,
+) -> Result<(DatasetKind, String, Vec<u8>, Vec<String>), String> {
+    let params = ConvertParams {
+        baseline: Some(baseline).filter(|b| !b.trim().is_empty()),
+    };
+    let out = convert(format, name, bytes, &params).map_err(|e| e.to_string())?;
+    let kind = match format.output() {
+        Output::Battles => DatasetKind::Battles,
+        Output::Ratings => DatasetKind::Ratings,
+    };
+    let stem = name.rsplit_once('.').map_or(name, |(stem, _)| stem);
+    Ok((
+        kind,
+        format!("{stem}.csv"),
+        out.csv.into_bytes(),
+        out.warnings,
+    ))
 }
 
 /// The owner's judge run on an items dataset of the session.
