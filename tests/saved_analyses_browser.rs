@@ -375,6 +375,10 @@ fn every_kind_saved_from_the_session_page_reopens_in_a_visitors_browser_with_the
             "tests/data/llmfao/crowd-comparisons.csv",
             "--answers",
             "tests/data/llmfao/pairs.csv",
+            "--bootstrap",
+            "20",
+            "--seed",
+            "1",
         ],
         vec![
             "stats",
@@ -466,9 +470,14 @@ fn every_kind_saved_from_the_session_page_reopens_in_a_visitors_browser_with_the
             assert_eq!(visitor["planCsv"], visitor["report"]["plan"]["csv"]);
             assert!(visitor["report"]["plan"]["selected"].as_u64() > Some(0));
         }
-        // Style control draws both leaderboards (the interval band and the raw Elo).
+        // Style control draws both leaderboards (the interval band and the raw Elo)
+        // and the ranks' slopes; its bootstrap ran in the visitor's browser as in the CLI.
         if kind == "style" {
-            assert_eq!(visitor["charts"], 1, "{kind}: the forest plot");
+            assert_eq!(
+                visitor["charts"], 2,
+                "{kind}: the forest plot and the slopes"
+            );
+            assert_eq!(visitor["report"]["bootstrap_valid_rounds"], 20);
         }
         // Self-preference draws the family's shares as bars.
         if kind == "self_preference" || kind == "length_control" {

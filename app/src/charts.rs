@@ -337,3 +337,59 @@ pub fn ShareBars(bars: Vec<ShareBar>, #[prop(into)] caption: String) -> impl Int
         </figure>
     }
 }
+
+/// One line of a [`RankSlopes`] chart: a model's rank on the left and on the right.
+#[derive(Debug, Clone, PartialEq)]
+pub struct RankSlope {
+    pub label: String,
+    pub left: usize,
+    pub right: usize,
+}
+
+/// Ranks before (left) and after (right), one line per model, each end labelled with the
+/// model; lines that move are drawn in colour (up or down). Hover shows both ranks.
+#[component]
+pub fn RankSlopes(
+    slopes: Vec<RankSlope>,
+    #[prop(into)] left: String,
+    #[prop(into)] right: String,
+    #[prop(into)] caption: String,
+) -> impl IntoView {
+    const SIDE: f64 = 190.0;
+    let rows = slopes
+        .iter()
+        .map(|s| s.left.max(s.right))
+        .max()
+        .unwrap_or(1) as f64;
+    let y = move |rank: usize| PAD + ROW * (rank as f64 - 0.5);
+    let height = ROW * rows + 2.0 * PAD;
+    let (x0, x1) = (SIDE, WIDTH - SIDE);
+    let lines = slopes
+        .iter()
+        .map(|s| {
+            let class = match s.left.cmp(&s.right) {
+                std::cmp::Ordering::Greater => "slope up",
+                std::cmp::Ordering::Less => "slope down",
+                std::cmp::Ordering::Equal => "slope",
+            };
+            view! {
+                <g class=class>
+                    <title>{format!("{}: rank {} → {}", s.label, s.left, s.right)}</title>
+                    <line x1=x0 y1=y(s.left) x2=x1 y2=y(s.right) />
+                    <text x=x0 - 6.0 y=y(s.left) + 4.0 text-anchor="end" class="label">{format!("{} {}", s.label, s.left)}</text>
+                    <text x=x1 + 6.0 y=y(s.right) + 4.0 class="label">{format!("{} {}", s.right, s.label)}</text>
+                </g>
+            }
+        })
+        .collect_view();
+    view! {
+        <figure class="chart">
+            <svg role="img" aria-label=caption.clone() viewBox=format!("0 0 {WIDTH} {height}")>
+                <text x=x0 y=PAD / 2.0 text-anchor="middle" class="tick">{left}</text>
+                <text x=x1 y=PAD / 2.0 text-anchor="middle" class="tick">{right}</text>
+                {lines}
+            </svg>
+            <figcaption>{caption}</figcaption>
+        </figure>
+    }
+}

@@ -5,7 +5,7 @@
 //! (the committee view of the Programs page). Cells
 //! carry full-precision values in data attributes, as on the pages.
 
-use crate::charts::{ForestPlot, ForestRow, LinePlot, ShareBar, ShareBars};
+use crate::charts::{ForestPlot, ForestRow, LinePlot, RankSlope, RankSlopes, ShareBar, ShareBars};
 use crate::files::data_url;
 use crate::format::fixed;
 use leptos::prelude::*;
@@ -362,14 +362,30 @@ pub(crate) fn StyleView(report: StyleControl) -> impl IntoView {
         .map(|r| ForestRow {
             label: r.model.clone(),
             estimate: r.elo,
-            ci: None,
+            ci: r.bootstrap,
             band: Some((r.lower, r.upper)),
             reference: Some(r.raw_elo),
         })
         .collect();
-    let caption = format!(
-        "Elo with style held fixed ({coverage}% sandwich interval, band) and without (diamond)"
+    let caption =
+        format!(
+        "Elo with style held fixed ({coverage}% sandwich interval, band{}) and without (diamond)",
+        if report.bootstrap_valid_rounds.is_some() { "; bootstrap interval, whisker" } else { "" }
     );
+    let slopes: Vec<RankSlope> = ratings
+        .iter()
+        .map(|r| RankSlope {
+            label: r.model.clone(),
+            left: r.raw_rank,
+            right: r.rank,
+        })
+        .collect();
+    let boot = |b: Option<(f64, f64)>, digits: usize| {
+        b.map_or_else(
+            || "—".to_owned(),
+            |(l, u)| format!("[{}, {}]", fixed(l, digits), fixed(u, digits)),
+        )
+    };
     let rows = ratings
         .iter()
         .map(|r| {
@@ -384,6 +400,7 @@ pub(crate) fn StyleView(report: StyleControl) -> impl IntoView {
                     data-raw=r.raw_elo.to_string() data-change=r.rank_change.to_string()>
                     <td>{r.rank}</td><td>{r.model.clone()}</td>
                     <td class="num">{format!("{} [{}, {}]", fixed(r.elo, 0), fixed(r.lower, 0), fixed(r.upper, 0))}</td>
+                    <td class="num">{boot(r.bootstrap, 0)}</td>
                     <td class="num">{fixed(r.raw_elo, 0)}</td>
                     <td class="num">{r.raw_rank}</td>
                     <td class="num">{change}</td>
@@ -400,6 +417,7 @@ pub(crate) fn StyleView(report: StyleControl) -> impl IntoView {
                     data-lower=c.lower.to_string() data-upper=c.upper.to_string()>
                     <td>{c.name.clone()}</td>
                     <td class="num">{format!("{} [{}, {}]", fixed(c.estimate, 3), fixed(c.lower, 3), fixed(c.upper, 3))}</td>
+                    <td class="num">{boot(c.bootstrap, 3)}</td>
                     <td class="num">{fixed(c.sd, 3)}</td>
                 </tr>
             }
@@ -410,15 +428,18 @@ pub(crate) fn StyleView(report: StyleControl) -> impl IntoView {
             "{} battles · {} models · ridge {} on the style coefficients",
             report.battles, report.ratings.len(), report.params.reg
         )}</p>
+        {notes_view(&report.warnings, &[])}
         <ForestPlot rows=forest caption />
+        <RankSlopes slopes left="Raw rank" right="Style held fixed"
+            caption="Each model's rank without and with style held fixed (green: up, red: down)" />
         <div class="table-scroll"><table class="ratings" id="style-leaderboard">
             <caption>"Style-controlled leaderboard beside the raw one (same battles, same weights, no style features)"</caption>
-            <thead><tr><th>"#"</th><th>"Model"</th><th>"Elo, style held fixed"</th><th>"Raw Elo"</th><th>"Raw rank"</th><th>"Rank change"</th></tr></thead>
+            <thead><tr><th>"#"</th><th>"Model"</th><th>"Elo, style held fixed"</th><th>"Bootstrap interval"</th><th>"Raw Elo"</th><th>"Raw rank"</th><th>"Rank change"</th></tr></thead>
             <tbody>{rows}</tbody>
         </table></div>
         <div class="table-scroll"><table class="ratings" id="style-coefficients">
             <caption>{format!("Style coefficients: log-odds per standard deviation of each feature ({coverage}% interval); positive favours answer A having more of it")}</caption>
-            <thead><tr><th>"Feature"</th><th>"Coefficient"</th><th>"Its SD over battles"</th></tr></thead>
+            <thead><tr><th>"Feature"</th><th>"Coefficient"</th><th>"Bootstrap interval"</th><th>"Its SD over battles"</th></tr></thead>
             <tbody>{coefficients}</tbody>
         </table></div>
     }

@@ -25,6 +25,13 @@
 //! 1.5 times wider — a heavy penalty pins β, and this sandwich reports the penalised estimator's
 //! variance, not its shrinkage bias: one reason the default reg is small.
 //!
+//! Bootstrap (when asked for): battles resampled with replacement, seeded per round
+//! ([`BootstrapParams`]), each round refitted from 0 with the full data's standardisation;
+//! percentile intervals of each style-controlled Elo and each coefficient. A round whose resample
+//! leaves a rating free (a model that never lost or never won in it) or does not converge
+//! counts as invalid; beyond 1 % invalid rounds the bootstrap intervals are withheld with a
+//! warning (the remaining rounds would give intervals too narrow).
+//!
 //! Arguments: [`StyledBattles`] (models, battles, one feature row per battle) and
 //! [`StyleControlParams`]. Returns: [`StyleControl`]: θ, β with standard errors, Elo with
 //! intervals, the raw leaderboard and each model's rank change. Errors:
@@ -39,6 +46,7 @@ use crate::io::error::{Error, Result};
 use crate::math::linalg::spd_inverse;
 use crate::math::logistic::{sigmoid, softplus};
 use crate::math::normal::normal_quantile;
+use crate::math::resample::{percentile_interval, resample_counts, BootstrapParams};
 use crate::rankings::battles::Battle;
 use crate::rankings::bradley_terry::elo;
 use crate::rankings::pairwise::Pairwise;
@@ -68,6 +76,10 @@ pub struct StyleControlParams {
     pub min_pair_count: Option<f64>,
     /// Coverage of the intervals.
     pub level: f64,
+    /// Percentile bootstrap intervals beside the sandwich ones (battles resampled, each round
+    /// refitted), or none.
+    #[serde(default)]
+    pub bootstrap: Option<BootstrapParams>,
 }
 
 impl Default for StyleControlParams {
@@ -76,6 +88,7 @@ impl Default for StyleControlParams {
             reg: 0.001,
             min_pair_count: None,
             level: 0.95,
+            bootstrap: None,
         }
     }
 }
@@ -91,6 +104,9 @@ pub struct Coefficient {
     /// The feature's mean and standard deviation over the battles (how it was standardised).
     pub mean: f64,
     pub sd: f64,
+    /// The percentile bootstrap interval, when asked for and not withheld.
+    #[serde(default)]
+    pub bootstrap: Option<(f64, f64)>,
 }
 
 /// One model on both leaderboards.
@@ -110,6 +126,10 @@ pub struct StyledRating {
     pub raw_rank: usize,
     /// raw rank − style-controlled rank: positive when holding style fixed moves it up.
     pub rank_change: i64,
+    /// The percentile bootstrap interval of the style-controlled Elo, when asked for and not
+    /// withheld.
+    #[serde(default)]
+    pub bootstrap: Option<(f64, f64)>,
 }
 
 /// A style-controlled leaderboard.
@@ -121,6 +141,11 @@ pub struct StyleControl {
     pub params: StyleControlParams,
     /// Newton iterations of the style-controlled fit.
     pub iterations: usize,
+    /// Bootstrap rounds whose resample identified every rating and converged, when asked for.
+    #[serde(default)]
+    pub bootstrap_valid_rounds: Option<usize>,
+    #[serde(default)]
+    pub warnings: Vec<String>,
 }
 
 impl StyleControlParams {
@@ -140,6 +165,9 @@ impl StyleControlParams {
                 "level",
                 format!("expected in (0, 1), found {}", self.level),
             ));
+        }
+        if let Some(bootstrap) = &self.bootstrap {
+            bootstrap.validate()?;
         }
         if let Some(m) = self.min_pair_count {
             if !(m.is_finite() && m >= 1.0) {
@@ -195,9 +223,10 @@ impl StyleControlParams {
                 raw_elo: elo(raw_theta[i]),
                 raw_rank: raw_rank[i],
                 rank_change: raw_rank[i] as i64 - rank[i] as i64,
+                bootstrap: None,
             })
             .collect();
-        let coefficients = data
+        let mut coefficients: Vec<Coefficient> = data
             .feature_names
             .iter()
             .enumerate()
@@ -211,15 +240,48 @@ impl StyleControlParams {
                     upper: estimate + z * se,
                     mean: means[f],
                     sd: sds[f],
+                    bootstrap: None,
                 }
             })
             .collect();
+        let mut ratings: Vec<StyledRating> = ratings;
+        let mut warnings = Vec::new();
+        let mut bootstrap_valid_rounds = None;
+        if let Some(bootstrap) = &self.bootstrap {
+            let replicates = styled.bootstrap(bootstrap, data);
+            let valid = replicates.iter().flatten().count();
+            bootstrap_valid_rounds = Some(valid);
+            let invalid = bootstrap.rounds - valid;
+            if invalid * 100 > bootstrap.rounds {
+                warnings.push(format!(
+                    "{invalid} of {} bootstrap rounds left a rating free (a model that never \
+                     lost or never won in the resample) or did not converge: the bootstrap \
+                     intervals are withheld (the rest would be too narrow)",
+                    bootstrap.rounds
+                ));
+            } else {
+                let interval = |j: usize, estimate: f64, scale: &dyn Fn(f64) -> f64| {
+                    let values: Vec<f64> =
+                        replicates.iter().flatten().map(|p| scale(p[j])).collect();
+                    let i = percentile_interval(estimate, &values, bootstrap.level);
+                    (i.lower, i.upper)
+                };
+                for (j, rating) in ratings.iter_mut().enumerate() {
+                    rating.bootstrap = Some(interval(j, rating.elo, &elo));
+                }
+                for (f, c) in coefficients.iter_mut().enumerate() {
+                    c.bootstrap = Some(interval(k + f, c.estimate, &|v| v));
+                }
+            }
+        }
         Ok(StyleControl {
             ratings,
             coefficients,
             battles: data.battles.len(),
             params: *self,
             iterations: fit.iterations,
+            bootstrap_valid_rounds,
+            warnings,
         })
     }
 
@@ -240,6 +302,43 @@ impl StyleControlParams {
             .collect();
         let mean = raw.iter().sum::<f64>() / raw.len() as f64;
         raw.iter().map(|w| w / mean).collect()
+    }
+}
+
+impl Problem<'_> {
+    /// Each round's (θ, β) refitted on battles resampled with replacement (each battle's weight
+    /// times the times it was drawn; the features keep the full data's standardisation), or
+    /// `None` for a round whose resample leaves a rating free or does not converge.
+    fn bootstrap(
+        &self,
+        params: &BootstrapParams,
+        data: &StyledBattles,
+    ) -> Vec<Option<Array1<f64>>> {
+        (0..params.rounds)
+            .map(|round| {
+                let counts = resample_counts(self.battles.len(), &mut params.round_rng(round));
+                let drawn = self
+                    .battles
+                    .iter()
+                    .zip(&counts)
+                    .map(|(b, &c)| (b, f64::from(c)));
+                let totals = Pairwise::from_weighted(self.k, drawn);
+                if separation(&totals, &data.models)
+                    .iter()
+                    .any(Option::is_some)
+                {
+                    return None;
+                }
+                let weights: Vec<f64> = (self.weights.iter().zip(&counts))
+                    .map(|(w, &c)| w * f64::from(c))
+                    .collect();
+                let round = Problem {
+                    weights: &weights,
+                    ..*self
+                };
+                round.newton().ok().map(|fit| fit.params)
+            })
+            .collect()
     }
 }
 

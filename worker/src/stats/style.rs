@@ -7,6 +7,7 @@ use super::{add_input, Planned};
 use clap::Args;
 use std::path::PathBuf;
 use tribunal::analysis::{Analysis, Inputs, StyleSpec};
+use tribunal::math::resample::BootstrapParams;
 use tribunal::rankings::style_control::StyleControlParams;
 
 #[derive(Args)]
@@ -34,6 +35,13 @@ pub struct StyleArgs {
     /// Coverage of the intervals.
     #[arg(long, default_value_t = StyleControlParams::default().level, allow_negative_numbers = true)]
     level: f64,
+    /// Bootstrap rounds for percentile intervals beside the sandwich ones (0: none; LMArena
+    /// uses 100).
+    #[arg(long, default_value_t = 0, allow_negative_numbers = true)]
+    bootstrap: usize,
+    /// Seed of the bootstrap.
+    #[arg(long, default_value_t = 0, allow_negative_numbers = true)]
+    seed: u64,
 }
 
 pub fn plan(args: StyleArgs) -> anyhow::Result<Planned> {
@@ -47,6 +55,11 @@ pub fn plan(args: StyleArgs) -> anyhow::Result<Planned> {
             reg: args.reg,
             min_pair_count: args.min_pair_count,
             level: args.level,
+            bootstrap: (args.bootstrap > 0).then_some(BootstrapParams {
+                rounds: args.bootstrap,
+                seed: args.seed,
+                level: args.level,
+            }),
         },
         key: args.key,
         columns: args.features,
