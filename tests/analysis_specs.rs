@@ -16,14 +16,19 @@ const LLMFAO: [&str; 8] = [
     "--item", "id", "--rater", "worker", "--score", "winner", "--scale", "nominal",
 ];
 
-fn json_of(args: &[&str]) -> Value {
+/// The output of `args`, which must succeed.
+fn succeeded(args: &[&str]) -> std::process::Output {
     let out = run_tribunal(args);
     assert!(
         out.status.success(),
         "{args:?}: {}",
         String::from_utf8_lossy(&out.stderr)
     );
-    serde_json::from_slice(&out.stdout).expect("JSON on stdout")
+    out
+}
+
+fn json_of(args: &[&str]) -> Value {
+    serde_json::from_slice(&succeeded(args).stdout).expect("JSON on stdout")
 }
 
 /// The error of `args`: exit status 1, or 2 for a command line clap refuses.
@@ -545,12 +550,7 @@ fn other_tools_files_convert_to_battles_that_every_analysis_reads() {
     let sample =
         "tests/data/readers/alpaca_eval/alpaca-7b.weighted_alpaca_eval_gpt4_turbo.annotations.json";
     // The format is recognised without --from; the CSV goes to stdout, the summary to stderr.
-    let out = run_tribunal(&["convert", sample]);
-    assert!(
-        out.status.success(),
-        "{}",
-        String::from_utf8_lossy(&out.stderr)
-    );
+    let out = succeeded(&["convert", sample]);
     let stderr = String::from_utf8_lossy(&out.stderr);
     assert!(
         stderr.contains("AlpacaEval annotations") && stderr.contains("11 battles"),
@@ -565,7 +565,7 @@ fn other_tools_files_convert_to_battles_that_every_analysis_reads() {
     let err = stderr_of(&["convert", "--from", "arena-hard", judged]);
     assert!(err.contains("line 1, column 1 (`baseline`)"), "{err}");
     let battles = dir.join("arena-hard.csv");
-    let out = run_tribunal(&[
+    succeeded(&[
         "convert",
         "--from",
         "arena-hard",
@@ -575,11 +575,6 @@ fn other_tools_files_convert_to_battles_that_every_analysis_reads() {
         "--out",
         &path(&battles),
     ]);
-    assert!(
-        out.status.success(),
-        "{}",
-        String::from_utf8_lossy(&out.stderr)
-    );
     let board = json_of(&[
         "stats",
         "bt",
@@ -593,10 +588,10 @@ fn other_tools_files_convert_to_battles_that_every_analysis_reads() {
         Some(2),
         "{board}"
     );
-    // An Inspect log becomes ratings by its scorer, which the agreement report reads.
+    // An Inspect log becomes ratings, its scorer the rater.
     let log = "tests/data/readers/inspect/2025-05-12T20-28-13-04-00_popularity.json";
     let ratings = dir.join("inspect.csv");
-    let out = run_tribunal(&["convert", log, "--out", &path(&ratings)]);
+    let out = succeeded(&["convert", log, "--out", &path(&ratings)]);
     let stderr = String::from_utf8_lossy(&out.stderr);
     assert!(stderr.contains("3 records, 3 ratings"), "{stderr}");
     let text = std::fs::read_to_string(&ratings).unwrap();

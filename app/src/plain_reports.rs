@@ -10,13 +10,13 @@ use crate::files::data_url;
 use crate::format::fixed;
 use leptos::prelude::*;
 use tribunal::analysis::{ConformalReport, PowerTable};
+use tribunal::math::normal::Estimate;
 use tribunal::math::resample::Interval;
 use tribunal::ppi::label_plan::LabelPlan;
-use tribunal::ppi::ppi_mean::Estimate;
 use tribunal::ppi::ppi_ranks::RankSet;
 use tribunal::ppi::ppi_report::{PpiReport, PpiWinRate};
 use tribunal::rankings::length_control::LengthControl;
-use tribunal::rankings::self_preference::{Effect as SelfEffect, SelfPreference};
+use tribunal::rankings::self_preference::SelfPreference;
 use tribunal::rankings::style_control::StyleControl;
 use tribunal::reliability::power::Effect;
 
@@ -482,7 +482,7 @@ pub(crate) fn SelfPreferenceView(report: SelfPreference) -> impl IntoView {
          by humans); the bar without self-preference carries its {coverage}% interval",
         report.cross_battles, report.human_cross_battles
     );
-    let row = |id: &'static str, name: &'static str, e: SelfEffect, digits: usize| {
+    let row = |id: &'static str, name: &'static str, e: Estimate, digits: usize| {
         view! {
             <tr data-term=id data-estimate=e.estimate.to_string()
                 data-lower=e.lower.to_string() data-upper=e.upper.to_string()>
@@ -492,7 +492,7 @@ pub(crate) fn SelfPreferenceView(report: SelfPreference) -> impl IntoView {
             </tr>
         }
     };
-    let percent = |e: SelfEffect| SelfEffect {
+    let percent = |e: Estimate| Estimate {
         estimate: 100.0 * e.estimate,
         se: 100.0 * e.se,
         lower: 100.0 * e.lower,

@@ -1,6 +1,30 @@
-//! The standard normal distribution: Φ and Φ⁻¹, accurate in both tails. Used by power
-//! analysis, normal intervals (PPI, style control) and slice tests. No errors: Φ⁻¹ is ±∞ at 0
-//! and 1 and NaN outside [0, 1].
+//! The standard normal distribution: Φ and Φ⁻¹, accurate in both tails, and [`Estimate`], an
+//! estimate with its normal interval. Used by power analysis, normal intervals (PPI, style
+//! control, self-preference) and slice tests. No errors: Φ⁻¹ is ±∞ at 0 and 1 and NaN outside
+//! [0, 1].
+
+use serde::{Deserialize, Serialize};
+
+/// An estimate with its standard error and interval.
+#[derive(Debug, Clone, Copy, PartialEq, Serialize, Deserialize)]
+pub struct Estimate {
+    pub estimate: f64,
+    pub se: f64,
+    pub lower: f64,
+    pub upper: f64,
+}
+
+impl Estimate {
+    /// `estimate ± z · se`.
+    pub fn normal(estimate: f64, se: f64, z: f64) -> Self {
+        Self {
+            estimate,
+            se,
+            lower: estimate - z * se,
+            upper: estimate + z * se,
+        }
+    }
+}
 
 /// The standard normal distribution function Φ(x), accurate in both tails.
 pub fn normal_cdf(x: f64) -> f64 {

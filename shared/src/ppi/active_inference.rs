@@ -31,10 +31,11 @@
 //! "not identified") for a fit without a finite minimum.
 
 use super::ppi_logistic::PpiLogistic;
-use super::ppi_mean::{check_lambda, check_sample, two_sided_z, Estimate, PpiMean};
+use super::ppi_mean::{check_lambda, check_sample, two_sided_z, PpiMean};
 use crate::io::error::{Error, Result};
 use crate::math::linalg::spd_inverse;
 use crate::math::logistic::sigmoid;
+use crate::math::normal::Estimate;
 use crate::math::weighted_logistic::{not_identified, SparseRows, WeightedLogistic};
 use ndarray::{Array1, Array2, Axis};
 

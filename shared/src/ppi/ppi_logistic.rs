@@ -29,10 +29,11 @@
 //! win) or its Hessian is singular (a model in no battle).
 
 use super::power_tuning::power_tuned_lambda;
-use super::ppi_mean::{check_lambda, check_sample, two_sided_z, Estimate};
+use super::ppi_mean::{check_lambda, check_sample, two_sided_z};
 use crate::io::error::{Error, Result};
 use crate::math::linalg::spd_inverse;
 use crate::math::logistic::sigmoid;
+use crate::math::normal::Estimate;
 use crate::math::weighted_logistic::{not_identified, SparseRows, WeightedLogistic};
 use ndarray::{Array1, Array2, Axis};
 use serde::{Deserialize, Serialize};

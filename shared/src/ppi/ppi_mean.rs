@@ -18,30 +18,9 @@
 
 use super::power_tuning::power_tuned_lambda;
 use crate::io::error::{Error, Result};
-use crate::math::normal::normal_quantile;
+use crate::math::normal::{normal_quantile, Estimate};
 use ndarray::Array2;
 use serde::{Deserialize, Serialize};
-
-/// An estimate with its standard error and interval.
-#[derive(Debug, Clone, Copy, PartialEq, Serialize, Deserialize)]
-pub struct Estimate {
-    pub estimate: f64,
-    pub se: f64,
-    pub lower: f64,
-    pub upper: f64,
-}
-
-impl Estimate {
-    /// `estimate ± z · se`.
-    pub fn normal(estimate: f64, se: f64, z: f64) -> Self {
-        Self {
-            estimate,
-            se,
-            lower: estimate - z * se,
-            upper: estimate + z * se,
-        }
-    }
-}
 
 /// A prediction-powered mean beside the human-only and judge-only ones.
 #[derive(Debug, Clone, Copy, PartialEq, Serialize, Deserialize)]

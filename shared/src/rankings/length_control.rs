@@ -37,7 +37,7 @@
 use crate::io::error::{Error, Result};
 use crate::math::linalg::spd_inverse;
 use crate::math::logistic::sigmoid;
-use crate::math::normal::normal_quantile;
+use crate::math::normal::{normal_quantile, Estimate};
 use crate::math::weighted_logistic::{SparseRows, WeightedLogistic};
 use ndarray::{Array1, Array2};
 use serde::{Deserialize, Serialize};
@@ -77,13 +77,6 @@ impl Default for LengthControlParams {
     }
 }
 
-/// A coefficient and its sandwich standard error.
-#[derive(Debug, Clone, Copy, PartialEq, Serialize, Deserialize)]
-pub struct Coefficient {
-    pub estimate: f64,
-    pub se: f64,
-}
-
 /// One model against the baseline.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 pub struct LengthControlled {
@@ -102,8 +95,9 @@ pub struct LengthControlled {
     pub lc_se: Option<f64>,
     pub lc_lower: Option<f64>,
     pub lc_upper: Option<f64>,
-    pub length_coefficient: Option<Coefficient>,
-    pub model_coefficient: Option<Coefficient>,
+    /// w_len and w_m with their sandwich intervals.
+    pub length_coefficient: Option<Estimate>,
+    pub model_coefficient: Option<Estimate>,
     /// The sample standard deviation of δ = baseline's length − model's, and the mean lengths.
     pub delta_length_sd: f64,
     pub mean_length: f64,
@@ -302,14 +296,8 @@ fn fit_model(model: &str, rows: &[(f64, f64)], lengths: &[(f64, f64)], z: f64) -
     out.lc_se = Some(100.0 * lc * (1.0 - lc) * se[1]);
     out.lc_lower = Some(100.0 * sigmoid(w[1] - z * se[1]));
     out.lc_upper = Some(100.0 * sigmoid(w[1] + z * se[1]));
-    out.length_coefficient = Some(Coefficient {
-        estimate: w[0],
-        se: se[0],
-    });
-    out.model_coefficient = Some(Coefficient {
-        estimate: w[1],
-        se: se[1],
-    });
+    out.length_coefficient = Some(Estimate::normal(w[0], se[0], z));
+    out.model_coefficient = Some(Estimate::normal(w[1], se[1], z));
     out
 }
 

@@ -43,7 +43,7 @@
 use crate::io::error::{Error, Result};
 use crate::math::linalg::spd_inverse;
 use crate::math::logistic::sigmoid;
-use crate::math::normal::{normal_cdf, normal_quantile};
+use crate::math::normal::{normal_cdf, normal_quantile, Estimate};
 use crate::math::weighted_logistic::{SparseRows, WeightedLogistic};
 use crate::rankings::battles::Battle;
 use crate::rankings::bradley_terry::{elo, ELO_PER_THETA};
@@ -71,26 +71,6 @@ impl Default for SelfPreferenceParams {
     }
 }
 
-/// An estimate with its standard error and interval.
-#[derive(Debug, Clone, Copy, PartialEq, Serialize, Deserialize)]
-pub struct Effect {
-    pub estimate: f64,
-    pub se: f64,
-    pub lower: f64,
-    pub upper: f64,
-}
-
-impl Effect {
-    fn new(estimate: f64, se: f64, z: f64) -> Self {
-        Self {
-            estimate,
-            se,
-            lower: estimate - z * se,
-            upper: estimate + z * se,
-        }
-    }
-}
-
 /// A model's human rating.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 pub struct HumanRating {
@@ -103,19 +83,19 @@ pub struct HumanRating {
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 pub struct SelfPreference {
     /// β: log-odds the judge adds to its family's side at equal human strength.
-    pub bias: Effect,
+    pub bias: Estimate,
     /// β in Elo points.
-    pub elo_points: Effect,
+    pub elo_points: Estimate,
     /// The family's mean win probability by the judge with β minus with β = 0, over the
     /// judge's battles between its family and other models.
-    pub win_rate_effect: Effect,
+    pub win_rate_effect: Estimate,
     /// Wald's z = β / se and its two-sided p-value.
     pub z: f64,
     pub p_value: f64,
     /// α: the judge's log-odds per unit of human Δθ (1: as decisive as the humans).
-    pub scale: Effect,
+    pub scale: Estimate,
     /// γ: the judge's log-odds for side a (`model_a`) at equal strength.
-    pub position: Effect,
+    pub position: Estimate,
     /// The judge's battles between its family and other rated models.
     pub cross_battles: usize,
     /// The family's share of those battles by the judge (ties ½).
@@ -413,7 +393,7 @@ impl Problem {
         let z = normal_quantile(0.5 + params.level / 2.0);
         let at = |j: usize| (covariance[[j, j]].max(0.0)).sqrt();
         let (g, a, b) = (self.free, self.free + 1, self.free + 2);
-        let bias = Effect::new(eta[2], at(b), z);
+        let bias = Estimate::normal(eta[2], at(b), z);
         let z_stat = eta[2] / at(b);
         let p_value = 2.0 * (1.0 - normal_cdf(z_stat.abs()));
         let (effect, effect_se) = self.win_rate_effect(&theta, &eta, &covariance);
@@ -449,8 +429,8 @@ impl Problem {
                 elo: elo(full_theta(m)),
             })
             .collect();
-        let elo_points = Effect::new(ELO_PER_THETA * eta[2], ELO_PER_THETA * at(b), z);
-        let win_rate_effect = Effect::new(effect, effect_se, z);
+        let elo_points = Estimate::normal(ELO_PER_THETA * eta[2], ELO_PER_THETA * at(b), z);
+        let win_rate_effect = Estimate::normal(effect, effect_se, z);
         let reading = reading(params, &elo_points, &win_rate_effect, p_value);
         Ok(SelfPreference {
             bias,
@@ -458,8 +438,8 @@ impl Problem {
             win_rate_effect,
             z: z_stat,
             p_value,
-            scale: Effect::new(eta[1], at(a), z),
-            position: Effect::new(eta[0], at(g), z),
+            scale: Estimate::normal(eta[1], at(a), z),
+            position: Estimate::normal(eta[0], at(g), z),
             cross_battles: cross.len(),
             judge_win_rate: wins / n_cross,
             human_predicted_win_rate: human_predicted,
@@ -633,8 +613,8 @@ fn dot(row: &[(usize, f64)], theta: &Array1<f64>) -> f64 {
 /// The result in one sentence.
 fn reading(
     params: &SelfPreferenceParams,
-    points: &Effect,
-    win_rate: &Effect,
+    points: &Estimate,
+    win_rate: &Estimate,
     p_value: f64,
 ) -> String {
     let coverage = 100.0 * params.level;
