@@ -479,6 +479,13 @@ fn every_kind_saved_from_the_session_page_reopens_in_a_visitors_browser_with_the
             );
             assert_eq!(visitor["report"]["bootstrap_valid_rounds"], 20);
         }
+        // Every report fits a 390 px phone without scrolling sideways (wide tables scroll
+        // inside their card, charts scale).
+        assert!(
+            visitor["phoneWidth"].as_u64() <= Some(390),
+            "{kind}: {} px wide at 390 px",
+            visitor["phoneWidth"]
+        );
         // Self-preference draws the family's shares as bars.
         if kind == "self_preference" || kind == "length_control" {
             assert_eq!(visitor["charts"], 1, "{kind}: the share bars");

@@ -7,9 +7,9 @@
 // text, picks each role's dataset, saves, and notes the analysis URL the page opens. The
 // visitor then waits for each report its browser recomputes, reads it from the page's download
 // link, and counts the rows of the tables and the charts its view shows (and, for a label plan,
-// reads the CSV its link offers).
+// reads the CSV its link offers), and on a 390 px wide phone measures how wide the page is.
 // Prints one JSON object: { pageErrors, urls, reports: [{ kind, rows, charts, report, planCsv,
-// planRows | error }] }.
+// planRows, phoneWidth | error }] }.
 import { readFileSync } from 'node:fs';
 import { launchChromium, openPage, watchPage } from './chromium.mjs';
 
@@ -68,6 +68,14 @@ try {
       : null;
     const planRows = await visitor.$$eval('#ppi-plan-top tbody tr', (trs) => trs.length);
     reports.push({ kind, rows, charts, report, planCsv, planRows });
+  }
+  // Each report again on a 390 px wide phone: how wide the page is then.
+  const phone = await (await browser.newContext({ viewport: { width: 390, height: 844 } })).newPage();
+  watchPage(phone, pageErrors);
+  for (const [k, url] of urls.entries()) {
+    await phone.goto(url);
+    await phone.waitForSelector('#analysis-download, #analysis-error', { timeout: 120000 });
+    reports[k].phoneWidth = await phone.evaluate(() => document.documentElement.scrollWidth);
   }
   console.log(JSON.stringify({ pageErrors, urls, reports }));
 } finally {
