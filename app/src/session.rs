@@ -205,6 +205,7 @@ fn AddDataset(
     let baseline = RwSignal::new(String::new());
     let notes = RwSignal::new(Vec::<String>::new());
     let pick = move |_| {
+        detected.set(None);
         spawn_local(async move {
             let format = match crate::files::chosen(dataset_ref.get_untracked().as_ref()).await {
                 Ok(Some((_, bytes))) => detect(&bytes),
@@ -242,6 +243,11 @@ fn AddDataset(
                 };
                 match api::add_dataset(&id, &token, kind, &name, &bytes).await {
                     Ok(_) => {
+                        // The form starts over: the next file is recognised afresh.
+                        detected.set(None);
+                        if let Some(input) = dataset_ref.get_untracked() {
+                            input.set_value("");
+                        }
                         error.set(None);
                         reload.run(());
                     }

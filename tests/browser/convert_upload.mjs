@@ -22,6 +22,8 @@ try {
   for (const arg of files) {
     const [file, baseline] = arg.split('=');
     const before = (await hashes()).length;
+    // The form starts over after each upload: no file recognised yet.
+    await page.waitForSelector('#detected-format', { state: 'detached', timeout: 30000 });
     await page.setInputFiles('#dataset-input', file);
     await page.waitForSelector('#detected-format', { timeout: 30000 });
     const format = await page.getAttribute('#detected-format', 'data-format');
