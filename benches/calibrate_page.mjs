@@ -13,7 +13,7 @@ const runs = Number(runsArg ?? 9);
 const browser = await launchChromium();
 try {
   const page = await browser.newPage();
-  await page.goto(url);
+  await page.goto(new URL('calibrate', url).href);
   await page.waitForSelector('#cal-run');
   await page.selectOption('#cal-head', head);
   await page.setInputFiles('#cal-train', train);

@@ -18,7 +18,7 @@ try {
   // page so no worker state carries over.
   for (let run = 0; run <= runs; run++) {
     const page = await browser.newPage();
-    await page.goto(url);
+    await page.goto(new URL('leaderboard', url).href);
     await page.waitForSelector('#csv-input');
     // A user picks a file seconds after the page opens: let the workers finish starting.
     await page.waitForTimeout(1500);

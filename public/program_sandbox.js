@@ -10,11 +10,20 @@
 // abstain unrun. The page calls `window.tribunalRunPrograms(programs, texts, limitMs, onProgress)`:
 //   programs: [{ name, code }], texts: [[query, response], …]
 //   → Promise<[{ name, scores: [number|null …], failures: { reason: count }, examples: [string] }]>
+// `window.tribunalCancelPrograms()` stops a run at its next call (its remaining calls abstain,
+// `not run: cancelled`), and, before it accepts a program,
+// `window.tribunalCheckProgram(code, limitMs)` → Promise<string>:
+// '' when the code compiles and defines judgingFunction, else why not (a top-level that runs
+// past the limit included).
 
 (() => {
   const WORKER_URL = '/program_worker.js';
+  // Bumped by `tribunalCancelPrograms`: a run started under an older value stops at its next
+  // call, its remaining calls abstaining unrun.
+  let generation = 0;
 
-  function runOne(program, texts, limitMs, onProgress) {
+  // `mine`: the generation the run started under.
+  function runOne(program, texts, limitMs, onProgress, mine) {
     return new Promise((resolve) => {
       const scores = new Array(texts.length).fill(null);
       const failures = {};
@@ -72,6 +81,10 @@
         };
       };
       const next = () => {
+        if (generation !== mine) {
+          clearTimeout(timer);
+          while (i < texts.length) { fail('not run: cancelled'); i += 1; }
+        }
         if (onProgress && i % 50 === 0) onProgress(program.name, i, texts.length);
         if (i >= texts.length) {
           worker.terminate();
@@ -86,12 +99,27 @@
     });
   }
 
+  window.tribunalCancelPrograms = () => { generation += 1; };
+
+  window.tribunalCheckProgram = (code, limitMs) => new Promise((resolve) => {
+    const worker = new Worker(WORKER_URL);
+    const done = (error) => { clearTimeout(timer); worker.terminate(); resolve(error); };
+    const timer = setTimeout(() => done(`did not finish loading within ${limitMs} ms`), limitMs + 5000);
+    worker.onmessage = (event) => {
+      const m = event.data;
+      if (m && m.ready === true) worker.postMessage({ code });
+      else if (m && m.compiled !== undefined) done(m.compiled ? '' : String(m.error));
+    };
+    worker.onerror = (event) => { event.preventDefault(); done('crashed: ' + String(event.message || 'worker error')); };
+  });
+
   window.tribunalRunPrograms = async (programsJson, textsJson, limitMs, onProgress) => {
     const programs = JSON.parse(programsJson);
     const texts = JSON.parse(textsJson);
+    const started = generation;
     const results = [];
     for (const program of programs) {
-      results.push(await runOne(program, texts, limitMs, onProgress));
+      results.push(await runOne(program, texts, limitMs, onProgress, started));
     }
     return JSON.stringify(results);
   };

@@ -3,7 +3,8 @@
 // program is compiled with `new Function`) and no network at all (`default-src 'none'`); the
 // network APIs are removed as well before the program is evaluated.
 // Messages: the worker says `{ ready: true }` once loaded; then `{ code }` compiles the program
-// and each `{ i, query, response }` is answered `{ i, value }` or `{ i, error }`.
+// and is answered `{ compiled: true }` or `{ compiled: false, error }`, and each
+// `{ i, query, response }` is answered `{ i, value }` or `{ i, error }`.
 for (const name of ['fetch', 'XMLHttpRequest', 'WebSocket', 'EventSource', 'importScripts',
                     'indexedDB', 'caches', 'BroadcastChannel', 'Worker', 'SharedWorker']) {
   let o = self;
@@ -24,6 +25,7 @@ self.onmessage = (event) => {
     } catch (e) {
       loadError = 'does not compile: ' + String(e && e.message || e);
     }
+    self.postMessage(loadError ? { compiled: false, error: loadError } : { compiled: true });
     return;
   }
   if (loadError) { self.postMessage({ i: m.i, error: loadError }); return; }

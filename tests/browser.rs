@@ -33,6 +33,9 @@ fn upload_fits_in_the_browser_like_the_cli() {
     // Latin-1 "é" (0xe9) on line 3: not UTF-8.
     let latin1 = dir.join("latin1.csv");
     std::fs::write(&latin1, b"left,right,winner\nA,B,left\nA,Caf\xe9,left\n").unwrap();
+    // The same malformed row after CRLF line ends: still line 3.
+    let crlf_bad = dir.join("crlf-bad.csv");
+    std::fs::write(&crlf_bad, "left,right,winner\r\nA,B,left\r\nA,B,maybe\r\n").unwrap();
     let screenshot = root().join("target/e2e/leaderboard.png");
     std::fs::create_dir_all(screenshot.parent().unwrap()).unwrap();
     // a, b, c beat each other around a cycle; `top` never loses.
@@ -65,6 +68,7 @@ fn upload_fits_in_the_browser_like_the_cli() {
             screenshot.as_os_str(),
             separated.as_os_str(),
             thin_judge.as_os_str(),
+            crlf_bad.as_os_str(),
         ],
     );
 
@@ -160,6 +164,18 @@ fn upload_fits_in_the_browser_like_the_cli() {
         "{error}"
     );
     assert_eq!(page["rowsAfterError"], page["rows"]);
+    // CRLF: the page and the CLI name line 3, the line an editor shows.
+    let crlf_error = page["crlfError"].as_str().unwrap();
+    assert!(
+        crlf_error.contains("crlf-bad.csv, line 3, column 3 (`winner`)"),
+        "{crlf_error}"
+    );
+    let cli_crlf = run_tribunal(&["stats", "bt", "--input", crlf_bad.to_str().unwrap()]);
+    let cli_crlf_error = String::from_utf8_lossy(&cli_crlf.stderr);
+    assert!(
+        !cli_crlf.status.success() && cli_crlf_error.contains("line 3, column 3 (`winner`)"),
+        "{cli_crlf_error}"
+    );
     assert_eq!(
         page["latin1Error"],
         "latin1.csv, line 3: expected UTF-8 text, found the byte 0xe9"

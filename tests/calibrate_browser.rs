@@ -85,7 +85,7 @@ fn calibrate_page_fits_like_the_cli() {
     let page = run_browser_driver(
         "calibrate.mjs",
         [
-            std::ffi::OsStr::new(&worker.url),
+            std::ffi::OsStr::new(&format!("{}calibrate", worker.url)),
             ls_train.as_os_str(),
             ls_test.as_os_str(),
             btl.as_os_str(),

@@ -496,6 +496,7 @@ fn the_session_page_shows_a_run_live_and_resumes_after_a_reload() {
 
     // The owner link's token left the address bar at once.
     assert_eq!(page["addressAfterOwnerLink"], share);
+    assert_eq!(page["unavailable"], false, "the worker has the local model");
     // Pairwise in both orders: 3 items × 2 judgments, seen arriving one by one.
     let total = 6;
     assert_eq!(page["owner"]["total"], total);

@@ -67,7 +67,7 @@ fn programs_page_equals_the_cli_and_survives_hostile_programs() {
     let page = run_browser_driver(
         "programs.mjs",
         [
-            std::ffi::OsStr::new(&worker.url),
+            std::ffi::OsStr::new(&format!("{}programs", worker.url)),
             pairs.as_os_str(),
             gpt4.as_os_str(),
             probes.as_os_str(),
@@ -169,7 +169,20 @@ fn programs_page_equals_the_cli_and_survives_hostile_programs() {
         std::fs::read_to_string(&escalated).unwrap()
     );
 
-    // 2. Hostile programs abstain with reasons; the page keeps drawing frames.
+    // 2. The cancelled run stopped at once, said so, and left the LLMFAO report on screen.
+    let cancelled = &page["cancelled"];
+    assert!(cancelled["seconds"].as_f64().unwrap() < 5.0, "{cancelled}");
+    assert!(
+        cancelled["error"]
+            .as_str()
+            .unwrap()
+            .starts_with("cancelled"),
+        "{cancelled}"
+    );
+    assert_eq!(cancelled["busy"], false);
+    assert_eq!(cancelled["summary"], llmfao["summary"]);
+
+    // 3. Hostile programs abstain with reasons; the page keeps drawing frames.
     let hostile = &page["hostile"];
     assert!(hostile["error"].is_null(), "{}", hostile["error"]);
     assert_eq!(
@@ -236,4 +249,26 @@ fn programs_page_equals_the_cli_and_survives_hostile_programs() {
     let loops_row = programs.iter().find(|p| p["name"] == "loops").unwrap();
     assert_eq!(loops_row["selected"], "false");
     assert_eq!(attr_number(&loops_row["coverage"]), 0.0);
+    // A program with no votes has no accuracy: the table says "—", never "undefined".
+    let throws_cells = hostile["cells"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .find(|p| p["name"] == "throws")
+        .unwrap();
+    let shown: Vec<&str> = throws_cells["cells"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|c| c.as_str().unwrap())
+        .collect();
+    assert!(shown.contains(&"—"), "{shown:?}");
+    assert!(!shown.iter().any(|c| c.contains("undefined")), "{shown:?}");
+    // Code that does not compile was refused when added, before any pair was scored.
+    let compile_error = hostile["compileError"].as_str().unwrap();
+    assert!(
+        compile_error.starts_with("program `broken` does not compile: ")
+            && compile_error.ends_with("it was not added"),
+        "{compile_error}"
+    );
 }

@@ -96,7 +96,7 @@ fn reliability_page_shows_the_cli_agreement_report() {
     let page = run_browser_driver(
         "reliability.mjs",
         [
-            std::ffi::OsStr::new(&worker.url),
+            std::ffi::OsStr::new(&format!("{}reliability", worker.url)),
             crowd.as_os_str(),
             gpt4.as_os_str(),
             gpt3.as_os_str(),
@@ -109,6 +109,21 @@ fn reliability_page_shows_the_cli_agreement_report() {
             numeric.as_os_str(),
         ],
     );
+
+    // A chosen file's header fills the column fields LLMFAO's way, offers every column, and
+    // its first three rows are shown.
+    let guessed = &page["guessed"];
+    assert_eq!(
+        guessed["columns"],
+        serde_json::json!(["id", "worker", "winner"])
+    );
+    assert_eq!(
+        guessed["offered"],
+        serde_json::json!([
+            "id", "prompt", "model_x", "model_y", "worker", "winner", "left", "right"
+        ])
+    );
+    assert_eq!(guessed["previewRows"], 3);
 
     // α of the crowd: estimate and bootstrap bounds equal the CLI's.
     let before = &page["before"];
@@ -349,7 +364,7 @@ fn judge_runs_card_shows_the_cli_aa_consistency_and_position_reports() {
     let page = run_browser_driver(
         "run_checks.mjs",
         [
-            std::ffi::OsStr::new(&worker.url),
+            std::ffi::OsStr::new(&format!("{}reliability", worker.url)),
             aa.as_os_str(),
             repeats.as_os_str(),
             gpt4.as_os_str(),

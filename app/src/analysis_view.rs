@@ -70,7 +70,7 @@ pub fn AnalysisView(
                     {move || match (run.error.get(), run.report.get()) {
                         (Some(message), _) => view! { <div id="analysis-error" class="error" role="alert">{message}</div> }.into_any(),
                         (None, Some(report)) => report_view(&analysis, report),
-                        (None, None) => view! { <p class="busy">"computing…"</p> }.into_any(),
+                        (None, None) => view! { <p class="busy" role="status">"computing…"</p> }.into_any(),
                     }}
                 </section>
             }

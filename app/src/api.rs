@@ -53,6 +53,27 @@ fn bearer(token: &str) -> String {
     format!("Bearer {token}")
 }
 
+/// The judges a run started from the page may use, as `/api/health` says.
+#[derive(Debug, Clone, PartialEq, Deserialize)]
+pub struct Judges {
+    /// Whether the worker has the local model installed.
+    pub local: bool,
+    /// The OpenAI-compatible servers the operator allows.
+    pub fleets: Vec<String>,
+}
+
+#[derive(Deserialize)]
+struct Health {
+    judges: Judges,
+}
+
+/// `GET /api/health`: the judges this worker offers.
+pub async fn judges() -> Result<Judges, String> {
+    send::<Health>(Request::get("/api/health").build())
+        .await
+        .map(|h| h.judges)
+}
+
 /// `POST /api/sessions`.
 pub async fn create_session(title: &str) -> Result<Created, String> {
     send(Request::post("/api/sessions").json(&serde_json::json!({ "title": title }))).await

@@ -16,6 +16,7 @@
 //! curve (each fold's losses do not depend on which worker computed them), the same numbers.
 
 use crate::charts::CvCurvePlot;
+use crate::examples::{self, ExampleButton};
 use crate::fields::{number_field, Bounds};
 use crate::files::{chosen, chosen_text, data_url};
 use crate::format::{interval, name};
@@ -373,6 +374,13 @@ impl CalibrationRun {
         self.load(None);
     }
 
+    /// [`Self::run`] on files put into the inputs without a change event (the example): the
+    /// training rows the workers hold are stale, so they are read again first.
+    fn run_new_files(self) {
+        self.version.set_value(self.version.get_value() + 1);
+        self.run();
+    }
+
     /// Cross-validates, refits and scores with the page's settings and files.
     fn run(self) {
         let (Some(_), Some(test)) = (self.train_ref.get(), self.test_ref.get()) else {
@@ -445,14 +453,32 @@ impl CalibrationRun {
 #[component]
 pub fn CalibratePage() -> impl IntoView {
     let run = CalibrationRun::spawn();
+    // A BTL head on LLMFAO: GPT-4's verdicts corrected toward the crowd's vote shares.
+    let try_example = move || {
+        examples::try_example(
+            vec![
+                (run.train_ref, &[examples::CALIBRATION_TRAIN]),
+                (run.test_ref, &[examples::CALIBRATION_TEST]),
+                (run.train_emb_ref, &[examples::CALIBRATION_TRAIN_EMBEDDINGS]),
+                (run.test_emb_ref, &[examples::CALIBRATION_TEST_EMBEDDINGS]),
+            ],
+            move || {
+                run.head.set("btl".to_owned());
+                run.run_new_files();
+            },
+            move |message| run.error.set(Some(message)),
+        );
+    };
+    examples::when_requested(run.train_ref, try_example);
     view! {
         <section id="calibrate" class="card">
-            <h2>"Calibrate"</h2>
+            <h2>"Calibrate a judge to human labels"</h2>
             <CalibrateHint />
+            <ExampleButton id="example-calibrate" what="GPT-4's verdicts on 400 + 300 pairs, corrected toward the crowd's vote shares (a BTL head on MiniLM embeddings of the pairs)" on_try=Callback::new(move |()| try_example()) />
             <CalibrateControls run />
             <CalibrationStatus run />
             {move || run.report.get().map(|(r, model)| view! { <CalibrationView calibration=*r model /> })}
-            <SaveAndShare computed=run.computed title="Calibration" prefix="cal-" />
+            <SaveAndShare computed=run.computed title="Calibration" prefix="cal-" busy=run.busy />
         </section>
     }
 }
@@ -486,7 +512,7 @@ fn CalibrateControls(run: CalibrationRun) -> impl IntoView {
             <label>"Head "
                 <select id="cal-head" on:change=move |ev| { head.set(event_target_value(&ev)); run.reload(); }>
                     {["ls", "mn", "btl", "btl2", "pl"].into_iter().map(|k| view! {
-                        <option value=k selected=move || head.get() == k>{k}</option>
+                        <option value=k prop:selected=move || head.get() == k>{k}</option>
                     }).collect_view()}
                 </select>
             </label>
@@ -517,7 +543,7 @@ fn CalibrationStatus(run: CalibrationRun) -> impl IntoView {
                 {format!("{}-fold cross-validation over {} γ in {WORKERS} web workers: {ms:.0} ms, γ = {gamma:.4e}", folds.get_untracked(), CrossValidationParams::default().grid.points)}
             </p>
         })}
-        {move || busy.get().then(|| view! { <p class="busy">{move || if cv_done.get().is_some() { "scoring on the test rows…" } else { "cross-validating…" }}</p> })}
+        {move || busy.get().then(|| view! { <p class="busy" role="status">{move || if cv_done.get().is_some() { "scoring on the test rows…" } else { "cross-validating…" }}</p> })}
         {move || error.get().map(|m| view! { <div id="cal-error" class="error" role="alert">{m}</div> })}
     }
 }
@@ -549,6 +575,7 @@ fn metrics_table(
     view! {
         <h3>{title}</h3>
         <table class="ratings" id=id>
+            <caption class="sr-only">{title}</caption>
             <thead><tr><th>"Metric"</th><th>"Head"</th><th>"Base judge"</th><th>"Head − base"</th></tr></thead>
             <tbody>{rows}</tbody>
         </table>
@@ -583,6 +610,26 @@ fn confusion(
             <tbody>{rows}</tbody>
         </table>
     }
+}
+
+/// One sentence that reads the calibration: the head against the judge on the test rows, in
+/// mean squared error (scores) or accuracy (classes), and whether the difference is clear of 0.
+fn reading(calibration: &Calibration) -> Option<String> {
+    let (metric, paired, better) = match (&calibration.regression, &calibration.classification) {
+        (Some(r), _) => ("mean squared error", &r.mse, "lower"),
+        (None, Some(c)) => ("accuracy", &c.accuracy, "higher"),
+        (None, None) => return None,
+    };
+    let d = &paired.difference;
+    let verdict = if d.lower > 0.0 || d.upper < 0.0 {
+        "the difference is clear of zero"
+    } else {
+        "the difference could be zero"
+    };
+    Some(format!(
+        "On the {} test rows the head's {metric} is {:.3} against the judge's {:.3} ({better} is better): {verdict} ({:+.3}, {:+.3} to {:+.3}).",
+        calibration.n_test, paired.head.estimate, paired.base.estimate, d.estimate, d.lower, d.upper
+    ))
 }
 
 /// The report of one calibration.
@@ -622,7 +669,9 @@ pub(crate) fn CalibrationView(calibration: Calibration, model: String) -> impl I
         }
     });
     let file_name = format!("tribunal-{head}-head.json");
+    let reading = reading(&calibration);
     view! {
+        {reading.map(|r| view! { <p class="reading" id="cal-reading">{r}</p> })}
         <p class="summary" id="cal-summary" data-gamma=cv.chosen_gamma.to_string()>{summary}</p>
         <CvCurvePlot gammas=cv.gammas.clone() mean=cv.mean_loss.clone() sd=cv.sd_loss.clone() chosen=cv.chosen_index />
         {regression}

@@ -1,12 +1,117 @@
 //! SVG charts: a forest plot of ratings with intervals, a scatter of residuals, a reliability
-//! diagram, a cross-validation curve and routing curves.
+//! diagram, a cross-validation curve, lines (routing curves, label budgets), share bars and
+//! rank slopes. Every axis has round ticks with gridlines and the numbers' text is at least
+//! 12 px at full size; each mark carries a `<title>` with its exact numbers (shown on hover);
+//! the SVGs scale with their container; and the charts of numbers that have no table beside
+//! them offer their data as a CSV download ([`ChartData`]).
 
+use crate::files::data_url;
 use leptos::prelude::*;
 
 const WIDTH: f64 = 520.0;
 const ROW: f64 = 16.0;
 const LABEL: f64 = 215.0;
 const PAD: f64 = 24.0;
+
+/// About `n` round values (1, 2 or 5 times a power of ten apart) covering [lo, hi], and the
+/// decimals that print them.
+fn nice_ticks(lo: f64, hi: f64, n: usize) -> (Vec<f64>, usize) {
+    if !(lo.is_finite() && hi.is_finite()) || hi <= lo {
+        return (vec![lo].into_iter().filter(|v| v.is_finite()).collect(), 0);
+    }
+    let raw = (hi - lo) / n.max(1) as f64;
+    let magnitude = 10f64.powf(raw.log10().floor());
+    let step = [1.0, 2.0, 5.0, 10.0]
+        .into_iter()
+        .map(|m| m * magnitude)
+        .find(|s| *s >= raw)
+        .unwrap_or(10.0 * magnitude);
+    let decimals = (-step.log10().floor()).max(0.0) as usize;
+    let (first, last) = ((lo / step).ceil() as i64, (hi / step).floor() as i64);
+    ((first..=last).map(|k| k as f64 * step).collect(), decimals)
+}
+
+/// The smallest and largest finite values, or (0, 1) for none.
+fn finite_range(values: impl IntoIterator<Item = f64>) -> (f64, f64) {
+    let (lo, hi) = values
+        .into_iter()
+        .filter(|v| v.is_finite())
+        .fold((f64::INFINITY, f64::NEG_INFINITY), |(a, b), v| {
+            (a.min(v), b.max(v))
+        });
+    if lo.is_finite() {
+        (lo, hi)
+    } else {
+        (0.0, 1.0)
+    }
+}
+
+/// `(lo, hi)` widened to at least `min_width`, about its middle.
+fn at_least(lo: f64, hi: f64, min_width: f64) -> (f64, f64) {
+    if hi - lo >= min_width {
+        (lo, hi)
+    } else {
+        let mid = (lo + hi) / 2.0;
+        (mid - min_width / 2.0, mid + min_width / 2.0)
+    }
+}
+
+/// Horizontal gridlines at about `n` round values of [y0, y1] from x = `left` to `right`, each
+/// labelled left of `left`; `py` maps a value to its height.
+fn y_grid(
+    y0: f64,
+    y1: f64,
+    n: usize,
+    (left, right): (f64, f64),
+    py: impl Fn(f64) -> f64,
+) -> impl IntoView {
+    let (ticks, decimals) = nice_ticks(y0, y1, n);
+    ticks
+        .into_iter()
+        .map(|t| {
+            view! {
+                <line x1=left x2=right y1=py(t) y2=py(t) class="grid" />
+                <text x=left - 4.0 y=py(t) + 4.0 text-anchor="end" class="tick">{format!("{t:.decimals$}")}</text>
+            }
+        })
+        .collect_view()
+}
+
+/// The CSV rows `series,x,y` of named series of points.
+fn series_csv(series: &[(String, Vec<(f64, f64)>)]) -> Vec<String> {
+    series
+        .iter()
+        .flat_map(|(name, points)| {
+            points
+                .iter()
+                .map(move |(x, y)| format!("{},{x},{y}", field(name)))
+        })
+        .collect()
+}
+
+/// A link that downloads a chart's numbers as CSV (`header`, then one line per row).
+#[component]
+pub fn ChartData(name: &'static str, header: &'static str, rows: Vec<String>) -> impl IntoView {
+    let csv = std::iter::once(header.to_owned())
+        .chain(rows)
+        .collect::<Vec<_>>()
+        .join("\n")
+        + "\n";
+    view! {
+        <a class="chart-data" download=format!("{name}.csv") href=data_url("text/csv", &csv)>
+            "Chart data (CSV)"
+        </a>
+    }
+}
+
+/// A CSV field: quoted when it holds a comma, a quote or a line end.
+fn field(text: &str) -> String {
+    if text.contains([',', '"', '\n', '\r']) {
+        format!("\"{}\"", text.replace('"', "\"\""))
+    } else {
+        text.to_owned()
+    }
+}
 
 /// One row of a forest plot.
 #[derive(Debug, Clone, PartialEq)]
@@ -21,42 +126,61 @@ pub struct ForestRow {
     pub reference: Option<f64>,
 }
 
-fn extent<'a>(values: impl Iterator<Item = &'a f64>) -> (f64, f64) {
-    let (lo, hi) = values
-        .filter(|v| v.is_finite())
-        .fold((1500.0_f64, 1500.0_f64), |(lo, hi), &v| {
-            (lo.min(v), hi.max(v))
-        });
-    (lo, hi.max(lo + 1.0))
+impl ForestRow {
+    /// The row's numbers in words, for its hover title.
+    fn title(&self) -> String {
+        let mut text = format!("{}: {:.1}", self.label, self.estimate);
+        if let Some((a, b)) = self.ci {
+            text.push_str(&format!(" [{a:.1}, {b:.1}]"));
+        }
+        if let Some((a, b)) = self.band {
+            text.push_str(&format!(", band [{a:.1}, {b:.1}]"));
+        }
+        if let Some(r) = self.reference {
+            text.push_str(&format!(", reference {r:.1}"));
+        }
+        text
+    }
 }
 
-/// Ratings in rows (in the given order) with optional whiskers, bands and reference marks,
-/// and a dashed line at 1500.
+/// Ratings in rows (in the given order) with optional whiskers, bands and reference marks, on
+/// the ratings' own scale (an anchored leaderboard's included) with round ticks and gridlines.
 #[component]
 pub fn ForestPlot(rows: Vec<ForestRow>, #[prop(into)] caption: String) -> impl IntoView {
-    let values: Vec<f64> = rows
-        .iter()
-        .flat_map(|r| {
-            [r.estimate]
-                .into_iter()
-                .chain(r.ci.into_iter().flat_map(|(a, b)| [a, b]))
-                .chain(r.band.into_iter().flat_map(|(a, b)| [a, b]))
-                .chain(r.reference)
-        })
-        .collect();
-    let (lo, hi) = extent(values.iter());
+    let values = rows.iter().flat_map(|r| {
+        [r.estimate]
+            .into_iter()
+            .chain(r.ci.into_iter().flat_map(|(a, b)| [a, b]))
+            .chain(r.band.into_iter().flat_map(|(a, b)| [a, b]))
+            .chain(r.reference)
+    });
+    let (lo, hi) = finite_range(values);
+    let (lo, hi) = at_least(lo, hi, 1.0);
     let x = move |v: f64| LABEL + (v - lo) / (hi - lo) * (WIDTH - LABEL - PAD);
     let height = ROW * rows.len() as f64 + 2.0 * PAD;
-    let axis = x(1500.0);
+    let (ticks, decimals) = nice_ticks(lo, hi, 4);
+    let grid = ticks
+        .into_iter()
+        .map(|t| {
+            view! {
+                <line x1=x(t) x2=x(t) y1=PAD / 2.0 y2=height - PAD class="grid" />
+                <text x=x(t) y=height - 6.0 text-anchor="middle" class="tick">{format!("{t:.decimals$}")}</text>
+            }
+        })
+        .collect_view();
+    // An open end (±∞) is drawn to the chart's edge.
+    let clip = move |v: f64| v.clamp(lo, hi);
     let marks = rows
         .iter()
         .enumerate()
         .map(|(i, r)| {
             let y = PAD + ROW * (i as f64 + 0.5);
             let band = r.band.map(|(a, b)| {
-                view! { <rect x=x(a) y=y - 5.0 width=(x(b) - x(a)).max(1.0) height="10" class="band" /> }
+                view! { <rect x=x(clip(a)) y=y - 5.0 width=(x(clip(b)) - x(clip(a))).max(1.0) height="10" class="band" /> }
             });
-            let ci = r.ci.map(|(a, b)| view! { <line x1=x(a) x2=x(b) y1=y y2=y class="whisker" /> });
+            let ci = r
+                .ci
+                .map(|(a, b)| view! { <line x1=x(clip(a)) x2=x(clip(b)) y1=y y2=y class="whisker" /> });
             let reference = r.reference.map(|v| {
                 let (cx, cy) = (x(v), y);
                 view! {
@@ -64,23 +188,23 @@ pub fn ForestPlot(rows: Vec<ForestRow>, #[prop(into)] caption: String) -> impl I
                 }
             });
             view! {
-                <text x=LABEL - 8.0 y=y + 4.0 text-anchor="end" class="label">
-                    {r.label.clone()}
-                </text>
-                {band}
-                {ci}
-                <circle cx=x(r.estimate) cy=y r="3.5" class="dot" />
-                {reference}
+                <g class="row">
+                    <title>{r.title()}</title>
+                    <text x=LABEL - 8.0 y=y + 4.0 text-anchor="end" class="label">
+                        {r.label.clone()}
+                    </text>
+                    {band}
+                    {ci}
+                    <circle cx=x(r.estimate) cy=y r="3.5" class="dot" />
+                    {reference}
+                </g>
             }
         })
         .collect_view();
     view! {
         <figure class="chart">
             <svg role="img" aria-label=caption.clone() viewBox=format!("0 0 {WIDTH} {height}") width=WIDTH height=height>
-                <line x1=axis x2=axis y1=PAD / 2.0 y2=height - PAD / 2.0 class="axis" />
-                <text x=axis y=PAD / 2.0 text-anchor="middle" class="tick">"1500"</text>
-                <text x=LABEL y=height - 4.0 class="tick">{format!("{lo:.0}")}</text>
-                <text x=WIDTH - PAD y=height - 4.0 text-anchor="end" class="tick">{format!("{hi:.0}")}</text>
+                {grid}
                 {marks}
             </svg>
             <figcaption>{caption}</figcaption>
@@ -88,7 +212,8 @@ pub fn ForestPlot(rows: Vec<ForestRow>, #[prop(into)] caption: String) -> impl I
     }
 }
 
-/// A scatter of series of (x, y) points with a dashed line at y = 0.
+/// A scatter of series of (x, y) points with a dashed line at y = 0, both axes ticked and
+/// labelled; the points download as CSV.
 #[component]
 pub fn ScatterPlot(
     series: Vec<(String, Vec<(f64, f64)>)>,
@@ -97,36 +222,36 @@ pub fn ScatterPlot(
 ) -> impl IntoView {
     const W: f64 = 520.0;
     const H: f64 = 300.0;
-    const M: f64 = 40.0;
-    let xs: Vec<f64> = series
-        .iter()
-        .flat_map(|(_, p)| p.iter().map(|q| q.0))
-        .collect();
-    let ys: Vec<f64> = series
-        .iter()
-        .flat_map(|(_, p)| p.iter().map(|q| q.1))
-        .chain([0.0])
-        .collect();
-    let fold = |v: &[f64]| {
-        v.iter()
-            .filter(|v| v.is_finite())
-            .fold((f64::INFINITY, f64::NEG_INFINITY), |(a, b), &v| {
-                (a.min(v), b.max(v))
-            })
-    };
-    let (x0, x1) = fold(&xs);
-    let (y0, y1) = fold(&ys);
-    let (x1, y1) = (x1.max(x0 + 1.0), y1.max(y0 + 1.0));
+    const M: f64 = 48.0;
+    let points = || series.iter().flat_map(|(_, p)| p.iter());
+    let (x0, x1) = finite_range(points().map(|q| q.0));
+    let (y0, y1) = finite_range(points().map(|q| q.1).chain([0.0]));
+    let ((x0, x1), (y0, y1)) = (at_least(x0, x1, 1e-9), at_least(y0, y1, 1e-9));
     let px = move |v: f64| M + (v - x0) / (x1 - x0) * (W - 2.0 * M);
     let py = move |v: f64| H - M - (v - y0) / (y1 - y0) * (H - 2.0 * M);
-    let points = series
+    let (x_ticks, x_dec) = nice_ticks(x0, x1, 5);
+    let grid = view! {
+        {x_ticks.into_iter().map(|t| view! {
+            <line x1=px(t) x2=px(t) y1=M y2=H - M class="grid" />
+            <text x=px(t) y=H - M + 16.0 text-anchor="middle" class="tick">{format!("{t:.x_dec$}")}</text>
+        }).collect_view()}
+        {y_grid(y0, y1, 5, (M, W - M), py)}
+    };
+    let csv = series_csv(&series);
+    let marks = series
         .iter()
         .enumerate()
         .map(|(k, (name, pts))| {
             let class = format!("series s{k}");
             let dots = pts
                 .iter()
-                .map(|&(a, b)| view! { <circle cx=px(a) cy=py(b) r="3" class=class.clone() /> })
+                .map(|&(a, b)| {
+                    view! {
+                        <circle cx=px(a) cy=py(b) r="3" class=class.clone()>
+                            <title>{format!("{name}: {a:.3}, {b:.3}")}</title>
+                        </circle>
+                    }
+                })
                 .collect_view();
             let legend_y = 14.0 + 14.0 * k as f64;
             view! {
@@ -139,97 +264,130 @@ pub fn ScatterPlot(
     view! {
         <figure class="chart">
             <svg role="img" aria-label=y_label.clone() viewBox=format!("0 0 {W} {H}") width=W height=H>
+                {grid}
                 <line x1=M x2=W - M y1=py(0.0) y2=py(0.0) class="axis" />
-                <text x=M y=H - 8.0 class="tick">{format!("{x0:.0}")}</text>
-                <text x=W - M y=H - 8.0 text-anchor="end" class="tick">{format!("{x1:.0}")}</text>
-                <text x=4.0 y=M class="tick">{format!("{y1:.0}")}</text>
-                <text x=4.0 y=H - M class="tick">{format!("{y0:.0}")}</text>
-                {points}
+                <text x=W / 2.0 y=H - 6.0 text-anchor="middle" class="tick">{x_label.clone()}</text>
+                {marks}
             </svg>
             <figcaption>{format!("{y_label} against {x_label}")}</figcaption>
+            <ChartData name="scatter" header="series,x,y" rows=csv />
         </figure>
     }
 }
 
 /// A reliability diagram: observed frequency against mean predicted probability per bin, with
-/// the diagonal of perfect calibration.
+/// the diagonal of perfect calibration; the bins download as CSV.
 #[component]
 pub fn ReliabilityDiagram(bins: Vec<(f64, f64, usize)>, ece: f64) -> impl IntoView {
-    const S: f64 = 260.0;
-    const M: f64 = 30.0;
+    const S: f64 = 280.0;
+    const M: f64 = 40.0;
     let p = move |v: f64| M + v * (S - 2.0 * M);
     let q = move |v: f64| S - M - v * (S - 2.0 * M);
+    let grid = [0.0, 0.25, 0.5, 0.75, 1.0]
+        .map(|t| {
+            view! {
+                <line x1=p(t) x2=p(t) y1=q(0.0) y2=q(1.0) class="grid" />
+                <line x1=p(0.0) x2=p(1.0) y1=q(t) y2=q(t) class="grid" />
+                <text x=p(t) y=q(0.0) + 16.0 text-anchor="middle" class="tick">{format!("{t}")}</text>
+                <text x=p(0.0) - 4.0 y=q(t) + 4.0 text-anchor="end" class="tick">{format!("{t}")}</text>
+            }
+        })
+        .collect_view();
     let dots = bins
         .iter()
         .map(|&(pred, obs, n)| {
             let radius = 2.0 + (n as f64).sqrt().min(8.0);
-            view! { <circle cx=p(pred) cy=q(obs) r=radius class="dot" /> }
+            view! {
+                <circle cx=p(pred) cy=q(obs) r=radius class="dot">
+                    <title>{format!("predicted {pred:.3}, observed {obs:.3}, {n} battles")}</title>
+                </circle>
+            }
         })
         .collect_view();
+    let csv = bins
+        .iter()
+        .map(|(pred, obs, n)| format!("{pred},{obs},{n}"))
+        .collect();
     view! {
         <figure class="chart">
             <svg role="img" aria-label="reliability diagram" viewBox=format!("0 0 {S} {S}") width=S height=S>
+                {grid}
                 <line x1=p(0.0) y1=q(0.0) x2=p(1.0) y2=q(1.0) class="axis" />
                 <rect x=p(0.0) y=q(1.0) width=p(1.0) - p(0.0) height=q(0.0) - q(1.0) class="frame" />
                 {dots}
             </svg>
-            <figcaption>{format!("σ(β·s) reliability: observed vs predicted, ECE = {ece:.4}")}</figcaption>
+            <figcaption>{format!("σ(β·s) reliability: observed frequency (up) against predicted probability (across), ECE = {ece:.4}")}</figcaption>
+            <ChartData name="reliability-diagram" header="mean_predicted,observed,count" rows=csv />
         </figure>
     }
 }
 
-/// A cross-validation curve: mean validation loss ± one sd against log₁₀ γ, the chosen γ
-/// ringed.
+/// A cross-validation curve: mean validation loss ± one sd against γ on a log axis (a tick
+/// per decade), the chosen γ ringed; the curve downloads as CSV.
 #[component]
 pub fn CvCurvePlot(gammas: Vec<f64>, mean: Vec<f64>, sd: Vec<f64>, chosen: usize) -> impl IntoView {
     const W: f64 = 520.0;
     const H: f64 = 260.0;
-    const M: f64 = 44.0;
+    const M: f64 = 56.0;
     let xs: Vec<f64> = gammas.iter().map(|g| g.log10()).collect();
     let lows: Vec<f64> = mean.iter().zip(&sd).map(|(m, s)| m - s).collect();
     let highs: Vec<f64> = mean.iter().zip(&sd).map(|(m, s)| m + s).collect();
-    let range = |v: &[f64]| {
-        v.iter()
-            .filter(|v| v.is_finite())
-            .fold((f64::INFINITY, f64::NEG_INFINITY), |(a, b), &v| {
-                (a.min(v), b.max(v))
-            })
-    };
-    let (x0, x1) = range(&xs);
-    let (y0, y1) = (range(&lows).0, range(&highs).1);
-    let (x1, y1) = (x1.max(x0 + 1.0), y1.max(y0 + 1e-12));
+    let (x0, x1) = at_least(
+        finite_range(xs.iter().copied()).0,
+        finite_range(xs.iter().copied()).1,
+        1.0,
+    );
+    let (y0, y1) = at_least(
+        finite_range(lows.iter().copied()).0,
+        finite_range(highs.iter().copied()).1,
+        1e-12,
+    );
     let px = move |v: f64| M + (v - x0) / (x1 - x0) * (W - 2.0 * M);
     let py = move |v: f64| H - M - (v - y0) / (y1 - y0) * (H - 2.0 * M);
+    let decades = (x0.ceil() as i64..=x1.floor() as i64).map(|d| {
+        let t = d as f64;
+        view! {
+            <line x1=px(t) x2=px(t) y1=M y2=H - M class="grid" />
+            <text x=px(t) y=H - M + 16.0 text-anchor="middle" class="tick">{format!("1e{d}")}</text>
+        }
+    });
+    let lines = y_grid(y0, y1, 4, (M, W - M), py);
     let marks = (0..xs.len())
         .map(|k| {
             let ring = (k == chosen).then(|| {
                 view! { <circle cx=px(xs[k]) cy=py(mean[k]) r="7" class="chosen" /> }
             });
             view! {
-                <line x1=px(xs[k]) x2=px(xs[k]) y1=py(lows[k]) y2=py(highs[k]) class="whisker" />
-                <circle cx=px(xs[k]) cy=py(mean[k]) r="3" class="series s0" />
-                {ring}
+                <g>
+                    <title>{format!("γ = {:.3e}: loss {:.4} ± {:.4}", gammas[k], mean[k], sd[k])}</title>
+                    <line x1=px(xs[k]) x2=px(xs[k]) y1=py(lows[k]) y2=py(highs[k]) class="whisker" />
+                    <circle cx=px(xs[k]) cy=py(mean[k]) r="3" class="series s0" />
+                    {ring}
+                </g>
             }
         })
         .collect_view();
+    let csv = (0..gammas.len())
+        .map(|k| format!("{},{},{},{}", gammas[k], mean[k], sd[k], k == chosen))
+        .collect();
     view! {
         <figure class="chart">
             <svg role="img" aria-label="cross-validation curve" viewBox=format!("0 0 {W} {H}") width=W height=H>
-                <line x1=M x2=W - M y1=H - M y2=H - M class="axis" />
-                <text x=M y=H - 8.0 class="tick">{format!("γ = {:.0e}", 10f64.powf(x0))}</text>
-                <text x=W - M y=H - 8.0 text-anchor="end" class="tick">{format!("γ = {:.0e}", 10f64.powf(x1))}</text>
-                <text x=4.0 y=M class="tick">{format!("{y1:.3}")}</text>
-                <text x=4.0 y=H - M class="tick">{format!("{y0:.3}")}</text>
+                {decades.collect_view()}
+                {lines}
+                <text x=W / 2.0 y=H - 6.0 text-anchor="middle" class="tick">"γ (log scale)"</text>
                 {marks}
             </svg>
             <figcaption>"Mean validation loss ± 1 sd over the folds, by γ (log scale); ringed: the γ chosen"</figcaption>
+            <ChartData name="cross-validation" header="gamma,mean_loss,sd_loss,chosen" rows=csv />
         </figure>
     }
 }
 
 /// Lines over one x range, one per named series (labelled at the right): the routing curves
 /// (accuracy against the share escalated, seed 004 Fig. 4) and the label budget (interval
-/// width against human labels, on a log scale). `x_ends` names the axis' two ends.
+/// width against human labels, on a log scale). `x_ends` names the axis' two ends; the y axis
+/// has round ticks with gridlines. The curves download as CSV.
 #[component]
 pub fn LinePlot(
     curves: Vec<(String, Vec<(f64, f64)>)>,
@@ -240,21 +398,16 @@ pub fn LinePlot(
 ) -> impl IntoView {
     const W: f64 = 520.0;
     const H: f64 = 260.0;
-    const M: f64 = 44.0;
+    const M: f64 = 52.0;
     let along = move |x: f64| if log_x { x.ln() } else { x };
-    let range = |values: &mut dyn Iterator<Item = f64>| {
-        values
-            .filter(|v| v.is_finite())
-            .fold((f64::INFINITY, f64::NEG_INFINITY), |(a, b), v| {
-                (a.min(v), b.max(v))
-            })
-    };
     let points = || curves.iter().flat_map(|(_, points)| points.iter());
-    let (x0, x1) = range(&mut points().map(|p| along(p.0)));
-    let (y0, y1) = range(&mut points().map(|p| p.1));
-    let (x1, y1) = (x1.max(x0 + 1e-9), y1.max(y0 + 1e-9));
+    let (x0, x1) = finite_range(points().map(|p| along(p.0)));
+    let (y0, y1) = finite_range(points().map(|p| p.1));
+    let ((x0, x1), (y0, y1)) = (at_least(x0, x1, 1e-9), at_least(y0, y1, 1e-9));
     let px = move |v: f64| M + (along(v) - x0) / (x1 - x0) * (W - 2.0 * M);
     let py = move |v: f64| H - M - (v - y0) / (y1 - y0) * (H - 2.0 * M);
+    let grid = y_grid(y0, y1, 4, (M, W - M), py);
+    let csv = series_csv(&curves);
     let lines = curves
         .into_iter()
         .enumerate()
@@ -265,23 +418,34 @@ pub fn LinePlot(
                 .collect::<Vec<_>>()
                 .join(" ");
             let (lx, ly) = (W - M + 4.0, M + 14.0 * k as f64);
+            let dots = points
+                .iter()
+                .map(|&(x, y)| {
+                    view! {
+                        <circle cx=px(x) cy=py(y) r="2.5" class=format!("series s{k}")>
+                            <title>{format!("{name}: {x:.4}, {y:.4}")}</title>
+                        </circle>
+                    }
+                })
+                .collect_view();
             view! {
                 <polyline points=path class=format!("series s{k}") fill="none" data-series=name.clone() />
-                <text x=lx y=ly class=format!("tick s{k}")>{name}</text>
+                {dots}
+                <text x=lx y=ly class=format!("tick s{k}")>{name.clone()}</text>
             }
         })
         .collect_view();
     view! {
         <figure class="chart">
             <svg role="img" aria-label=label viewBox=format!("0 0 {} {H}", W + 110.0) width=W + 110.0 height=H>
+                {grid}
                 <line x1=M x2=W - M y1=H - M y2=H - M class="axis" />
-                <text x=M y=H - 8.0 class="tick">{x_ends.0}</text>
-                <text x=W - M y=H - 8.0 text-anchor="end" class="tick">{x_ends.1}</text>
-                <text x=4.0 y=M class="tick">{format!("{y1:.3}")}</text>
-                <text x=4.0 y=H - M class="tick">{format!("{y0:.3}")}</text>
+                <text x=M y=H - M + 16.0 class="tick">{x_ends.0}</text>
+                <text x=W - M y=H - M + 16.0 text-anchor="end" class="tick">{x_ends.1}</text>
                 {lines}
             </svg>
             <figcaption>{caption}</figcaption>
+            <ChartData name="curves" header="series,x,y" rows=csv />
         </figure>
     }
 }

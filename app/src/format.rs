@@ -3,10 +3,11 @@
 use serde::Serialize;
 use tribunal::math::resample::Interval;
 
-/// `v` with `digits` decimals, or "undefined" for NaN.
+/// `v` with `digits` decimals, or "—" for NaN (not defined: a program with no votes, a
+/// constant rater's κ).
 pub fn fixed(v: f64, digits: usize) -> String {
     if v.is_nan() {
-        "undefined".to_owned()
+        "—".to_owned()
     } else {
         format!("{v:.digits$}")
     }
@@ -33,4 +34,20 @@ pub fn name(v: &impl Serialize) -> String {
 /// The same in words (`almost perfect`).
 pub fn words(v: &impl Serialize) -> String {
     name(v).replace('_', " ")
+}
+
+/// A judge-study target kind in words, its short name second: `hard` → "verdicts as they are
+/// (hard)", `label_smoothing(c=0.75)` → "verdicts smoothed toward a tie
+/// (label_smoothing(c=0.75))", `soft…` → "the judge's scores (soft…)".
+pub fn target_words(name: &str) -> String {
+    let plain = if name == "hard" {
+        "verdicts as they are"
+    } else if name.starts_with("label_smoothing") {
+        "verdicts smoothed toward a tie"
+    } else if name.starts_with("soft") {
+        "the judge's scores"
+    } else {
+        return name.to_owned();
+    };
+    format!("{plain} ({name})")
 }

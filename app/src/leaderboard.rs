@@ -1,11 +1,14 @@
-//! The leaderboard page. Pick a battles CSV: the point fit appears first, then a seeded
-//! bootstrap runs across web workers with a progress bar and adds intervals and CI-aware ranks.
-//! A malformed file shows the located error and keeps the previous leaderboard. Below, a judge
-//! can be compared with human labels (seed 002): both leaderboards, held-out hard vs smoothed
-//! (vs soft, with scores) Elo, and split-conformal intervals for new models.
+//! The Leaderboard page (`/leaderboard`). Pick a battles CSV (or try the example): the point
+//! fit appears first, then a seeded bootstrap runs across web workers with a progress bar and
+//! adds intervals and CI-aware ranks. A malformed file shows the located error and keeps the
+//! previous leaderboard. The Judge-vs-humans page (`/judge`) compares a judge with human labels
+//! (seed 002): both leaderboards, held-out hard vs smoothed (vs soft, with scores) Elo, and
+//! split-conformal intervals for new models.
 
 use crate::charts::{ForestPlot, ForestRow, ReliabilityDiagram, ScatterPlot};
+use crate::examples::{self, ExampleButton};
 use crate::fields::{number_field, Bounds};
+use crate::format::target_words;
 use crate::save_share::{Computed, SaveAndShare};
 use crate::worker_pool::{AnalysisRun, WorkerPool};
 use gloo_file::futures::read_as_bytes;
@@ -42,6 +45,13 @@ async fn read(input: &HtmlInputElement) -> Option<Result<Upload, String>> {
             .map_err(|e| format!("{name}: the file could not be read: {e}"))
             .and_then(|bytes| Upload::new(name.clone(), bytes)),
     )
+}
+
+/// Clears `input`'s file, so that picking the same file again is a change.
+fn forget_file(input: NodeRef<leptos::html::Input>) {
+    if let Some(input) = input.get_untracked() {
+        input.set_value("");
+    }
 }
 
 /// What the leaderboard on screen was fitted from: the file and every setting.
@@ -247,6 +257,12 @@ impl BoardRun {
         }
     }
 
+    /// Whether a file is being read or fitted: the leaderboard on screen is about to be
+    /// replaced (the bootstrap of the one on screen is not that).
+    pub fn loading(self) -> bool {
+        self.status.with(Option::is_some)
+    }
+
     /// Shows a message as this run's status.
     pub fn say(self, message: Option<String>) {
         self.status.set(message);
@@ -257,9 +273,9 @@ impl BoardRun {
 #[component]
 pub fn BoardRunView(run: BoardRun) -> impl IntoView {
     view! {
-        {move || run.status.get().map(|s| view! { <p class="busy">{s}</p> })}
+        {move || run.status.get().map(|s| view! { <p class="busy" role="status">{s}</p> })}
         {move || run.progress.get().map(|(done, total)| view! {
-            <p class="busy" id="bootstrap-progress">
+            <p class="busy" role="status" id="bootstrap-progress">
                 <progress max=total value=done></progress>
                 {format!(" bootstrap {done} / {total} rounds")}
             </p>
@@ -283,8 +299,11 @@ pub fn LeaderboardPage() -> impl IntoView {
         }
     });
     let fit = move |upload: Upload| run.fit(upload, form.spec());
-    let on_battles = move |ev: leptos::ev::Event| {
-        let input: HtmlInputElement = event_target(&ev);
+    let battles_ref = NodeRef::<leptos::html::Input>::new();
+    let fit_chosen = move || {
+        let Some(input) = battles_ref.get_untracked() else {
+            return;
+        };
         run.say(Some("reading the file…".to_owned()));
         spawn_local(async move {
             match read(&input).await {
@@ -297,6 +316,14 @@ pub fn LeaderboardPage() -> impl IntoView {
             }
         });
     };
+    let try_example = move || {
+        examples::try_example(
+            vec![(battles_ref, &[examples::CROWD])],
+            fit_chosen,
+            move |message| run.error.set(Some(message)),
+        );
+    };
+    examples::when_requested(battles_ref, try_example);
     // A new setting refits the file on screen.
     let refit = Callback::new(move |()| {
         if let Some(shown) = run.shown() {
@@ -312,16 +339,20 @@ pub fn LeaderboardPage() -> impl IntoView {
                 <code>"left,right,winner"</code>
                 "). Bradley–Terry with sandwich standard errors, then a seeded bootstrap with CI-aware ranks (resampling battles, or clusters of battles such as prompts) — all in this browser, in web workers; the file is not uploaded anywhere."
             </p>
+            <ExampleButton id="example-leaderboard" what="The crowd's 8,931 votes on 59 models' answers to 13 instructions" on_try=Callback::new(move |()| try_example()) />
             <div class="controls">
                 <BoardSettings form run refit />
                 <label class="file">"Battles CSV "
-                    <input id="csv-input" type="file" accept=".csv,text/csv" on:change=on_battles />
+                    // The input forgets its file when clicked: choosing the same file again
+                    // refits it.
+                    <input id="csv-input" type="file" accept=".csv,text/csv" node_ref=battles_ref
+                        on:click=move |_| forget_file(battles_ref)
+                        on:change=move |_| fit_chosen() />
                 </label>
             </div>
             <BoardRunView run />
-            <SaveAndShare computed title="Leaderboard" />
+            <SaveAndShare computed title="Leaderboard" busy=Signal::derive(move || run.loading()) />
         </section>
-        <StudyCard />
     }
 }
 
@@ -370,8 +401,8 @@ impl BoardForm {
     }
 }
 
-/// The leaderboard's settings; a new λ, cluster column or anchor refits (`refit`), the rounds
-/// and seed apply to the next file. The anchor's choices are the models of `run`'s board.
+/// The leaderboard's settings; every change — rounds, seed, λ, cluster column, anchor — refits
+/// the file on screen (`refit`). The anchor's choices are the models of `run`'s board.
 #[component]
 fn BoardSettings(form: BoardForm, run: BoardRun, refit: Callback<()>) -> impl IntoView {
     let BoardForm {
@@ -382,6 +413,11 @@ fn BoardSettings(form: BoardForm, run: BoardRun, refit: Callback<()>) -> impl In
         anchor_model,
         anchor_elo,
     } = form;
+    Effect::watch(
+        move || (rounds.get(), seed.get()),
+        move |_, _, _| refit.run(()),
+        false,
+    );
     let models = move || {
         run.board
             .get()
@@ -425,9 +461,41 @@ fn BoardSettings(form: BoardForm, run: BoardRun, refit: Callback<()>) -> impl In
     }
 }
 
-/// A fitted leaderboard: summary line, table and forest plot.
+/// One sentence that reads the leaderboard: who leads, and how many models its intervals
+/// allow to be first.
+fn reading(lb: &Leaderboard) -> Option<String> {
+    let top = lb.ratings.first()?;
+    let Some(ci) = top.bootstrap else {
+        return Some(format!(
+            "{} has the highest rating (Elo {:.0}); without the bootstrap there are no intervals to say how sure that is.",
+            top.model, top.elo
+        ));
+    };
+    let could_lead = lb
+        .ratings
+        .iter()
+        .filter(|r| r.bootstrap.is_some_and(|b| b.rank == 1))
+        .count();
+    let bound =
+        |b: Option<f64>, open: &str| b.map_or_else(|| open.to_owned(), |v| format!("{v:.0}"));
+    let interval = format!("{}–{}", bound(ci.lower, "−∞"), bound(ci.upper, "∞"));
+    Some(if could_lead <= 1 {
+        format!(
+            "{} leads at Elo {:.0} ({interval}), and its interval is clear of every other model's: it is first.",
+            top.model, top.elo
+        )
+    } else {
+        format!(
+            "{} leads at Elo {:.0} ({interval}), but {} models' intervals reach the top: any of them could be first.",
+            top.model, top.elo, could_lead
+        )
+    })
+}
+
+/// A fitted leaderboard: a reading of it, summary line, table and forest plot.
 #[component]
 pub fn LeaderboardView(lb: Leaderboard) -> impl IntoView {
+    let reading = reading(&lb);
     let boot = lb.bootstrap.map(|b| {
         format!(
             " · bootstrap: {} rounds, seed {}, {:.0}% percentile CIs ({} converged)",
@@ -502,10 +570,12 @@ pub fn LeaderboardView(lb: Leaderboard) -> impl IntoView {
         })
         .collect();
     view! {
+        {reading.map(|r| view! { <p class="reading" id="leaderboard-reading">{r}</p> })}
         <p class="summary">{summary}</p>
         {lb.warnings.iter().map(|w| view! { <p class="warning">{w.clone()}</p> }).collect_view()}
         <div class="board">
             <table class="ratings">
+                <caption>"Models by rating, best first"</caption>
                 <thead>
                     <tr>
                         <th>"Rank"</th><th>"Model"</th><th>"Elo"</th><th>"SE"</th>
@@ -523,15 +593,18 @@ pub fn LeaderboardView(lb: Leaderboard) -> impl IntoView {
 /// A judge against human labels (`tribunal stats soft-elo`): a human and a judge battles CSV
 /// joined on a key column, or one scored-battles CSV.
 #[component]
-fn StudyCard() -> impl IntoView {
+pub fn StudyPage() -> impl IntoView {
     let study = AnalysisRun::spawn();
     let human_ref = NodeRef::<leptos::html::Input>::new();
     let judge_ref = NodeRef::<leptos::html::Input>::new();
     let scored_ref = NodeRef::<leptos::html::Input>::new();
     let key = RwSignal::new("id".to_owned());
-    let run_study = move |_| {
-        let (Some(h), Some(j), Some(sc)) = (human_ref.get(), judge_ref.get(), scored_ref.get())
-        else {
+    let run_study = move || {
+        let (Some(h), Some(j), Some(sc)) = (
+            human_ref.get_untracked(),
+            judge_ref.get_untracked(),
+            scored_ref.get_untracked(),
+        ) else {
             return;
         };
         study.busy.set(true);
@@ -567,6 +640,21 @@ fn StudyCard() -> impl IntoView {
         });
     };
 
+    let try_example = move || {
+        examples::try_example(
+            vec![
+                (human_ref, &[examples::CROWD]),
+                (judge_ref, &[examples::GPT4]),
+            ],
+            move || {
+                key.set("id".to_owned());
+                run_study();
+            },
+            move |message| study.fail(message),
+        );
+    };
+    examples::when_requested(human_ref, try_example);
+
     view! {
         <section id="judge" class="card">
             <h2>"Judge against humans"</h2>
@@ -576,20 +664,21 @@ fn StudyCard() -> impl IntoView {
                 "), or one scored-battles CSV with " <code>"score"</code> " or " <code>"score_ab,score_ba"</code>
                 " and " <code>"human"</code> " columns. Soft-Elo needs judge scores; with verdicts only, hard and label-smoothed targets are compared."
             </p>
+            <ExampleButton id="example-judge" what="The crowd's votes against GPT-4's verdicts on the same 2,139 pairs, joined on id" on_try=Callback::new(move |()| try_example()) />
             <div class="controls">
                 <label class="file">"Human battles " <input id="human-input" type="file" accept=".csv" node_ref=human_ref /></label>
                 <label class="file">"Judge battles " <input id="judge-input" type="file" accept=".csv" node_ref=judge_ref /></label>
                 <label>"Key column " <input id="key" type="text" prop:value=move || key.get() on:change=move |ev| key.set(event_target_value(&ev)) /></label>
                 <label class="file">"or scored battles " <input id="scored-input" type="file" accept=".csv" node_ref=scored_ref /></label>
-                <button id="run-study" on:click=run_study>"Compare"</button>
+                <button id="run-study" on:click=move |_| run_study()>"Compare"</button>
             </div>
-            {move || study.busy.get().then(|| view! { <p class="busy">"fitting the held-out protocol…"</p> })}
+            {move || study.busy.get().then(|| view! { <p class="busy" role="status">"fitting the held-out protocol…"</p> })}
             {move || study.error.get().map(|m| view! { <div id="study-error" class="error" role="alert">{m}</div> })}
             {move || match study.report.get() {
                 Some(Report::JudgeStudy(s)) => Some(view! { <StudyView study=*s /> }),
                 _ => None,
             }}
-            <SaveAndShare computed=study.computed title="Judge against humans" prefix="study-" />
+            <SaveAndShare computed=study.computed title="Judge against humans" prefix="study-" busy=study.busy />
         </section>
     }
 }
@@ -624,17 +713,22 @@ fn ConformalForest(conformal: Vec<Option<ConformalRun>>, alpha: f64) -> impl Int
             .collect();
         let caption = format!(
             "{}: held-out judge Elo (dot), split-conformal interval for a new model (band, α = {alpha}), human Elo (diamond); by human Elo",
-            c.target
+            target_words(&c.target)
         );
         Some(view! { <ForestPlot rows caption /> })
     };
     let selector = (!targets.is_empty()).then(|| {
         view! {
-            <label>"Conformal intervals for "
+            <label>"Intervals for a new model (split conformal), judge targets: "
                 <select id="conformal-target" on:change=move |ev| chosen.set(event_target_value(&ev))>
                     {targets
                         .iter()
-                        .map(|t| view! { <option value=t.clone() selected=*t == chosen.get_untracked()>{t.clone()}</option> })
+                        .map(|t| {
+                            let target = t.clone();
+                            // A property, not the attribute: it keeps following `chosen` after
+                            // the user has picked an option, so the selector and the chart agree.
+                            view! { <option value=t.clone() prop:selected=move || chosen.with(|c| *c == target)>{target_words(t)}</option> }
+                        })
                         .collect_view()}
                 </select>
             </label>
@@ -669,7 +763,7 @@ pub(crate) fn StudyView(study: JudgeStudy) -> impl IntoView {
             });
             view! {
                 <tr data-target=run.name.clone() data-mae=run.mae.to_string()>
-                    <td>{run.name.clone()}</td>
+                    <td>{target_words(&run.name)}</td>
                     <td class="num">{format!("{:.1}", run.mae)}</td>
                     <td class="num">{run.spearman.map_or("—".to_owned(), |r| format!("{r:.3}"))}</td>
                     <td class="num">{cov}</td>
@@ -685,7 +779,7 @@ pub(crate) fn StudyView(study: JudgeStudy) -> impl IntoView {
         .iter()
         .map(|run| {
             (
-                run.name.clone(),
+                target_words(&run.name),
                 run.rows.iter().map(|r| (r.human_elo, r.residual)).collect(),
             )
         })
@@ -712,8 +806,26 @@ pub(crate) fn StudyView(study: JudgeStudy) -> impl IntoView {
             .collect();
         view! { <ReliabilityDiagram bins ece=c.ece /> }
     });
+    let best = study
+        .held_out
+        .runs
+        .iter()
+        .min_by(|x, y| x.mae.total_cmp(&y.mae))
+        .map(|run| {
+            format!(
+                " On models it had not seen, its Elo is off from the humans' by {:.0} points on average (best targets: {}).",
+                run.mae, target_words(&run.name)
+            )
+        });
+    let reading = format!(
+        "On the {} models both rated, the judge's leaderboard orders them with Spearman ρ = {:.2} against the humans'.{}",
+        a.n_common,
+        a.spearman,
+        best.unwrap_or_default()
+    );
     let beta = study.beta.as_ref().map(|b| view! { <p>{format!("β = {:.4} ± {:.4} (MLE on {} human non-tie battles)", b.beta, b.se, b.n_battles)}</p> });
     view! {
+        <p class="reading" id="study-reading">{reading}</p>
         <p class="summary" id="study-summary">{agreement}</p>
         {study.warnings.iter().map(|w| view! { <p class="warning study-warning">{w.clone()}</p> }).collect_view()}
         {study.notes.iter().map(|n| view! { <p class="warning">{n.clone()}</p> }).collect_view()}
@@ -722,8 +834,9 @@ pub(crate) fn StudyView(study: JudgeStudy) -> impl IntoView {
         }).collect_view()}
         {beta}
         <table class="ratings" id="held-out">
+            <caption>"The judge's leaderboard on models it did not see, by kind of target"</caption>
             <thead>
-                <tr><th>"Targets"</th><th>"Held-out MAE"</th><th>"Spearman ρ"</th><th>"Conformal coverage"</th><th>"Median width"</th><th>"LOO coverage"</th></tr>
+                <tr><th>"Targets"</th><th>"Elo error on unseen models (held-out MAE)"</th><th>"Spearman ρ"</th><th>"New-model interval coverage (split conformal)"</th><th>"Median width"</th><th>"Coverage leaving one model out"</th></tr>
             </thead>
             <tbody>{runs}</tbody>
         </table>

@@ -6,15 +6,18 @@ mod api;
 mod calibrate;
 mod charts;
 mod device;
+mod examples;
 mod fields;
 mod files;
 mod format;
+mod home;
 mod leaderboard;
 mod live;
 mod new_analysis;
 mod plain_reports;
 mod programs;
 mod reliability;
+mod routes;
 mod run_checks;
 mod runs;
 mod save_share;
@@ -22,7 +25,7 @@ mod session;
 mod worker_pool;
 
 use leptos::prelude::*;
-use session::Route;
+use routes::{Route, Task};
 
 fn main() {
     console_error_panic_hook::set_once();
@@ -31,37 +34,30 @@ fn main() {
 
 #[component]
 fn App() -> impl IntoView {
-    let route = session::route();
+    let route = routes::route();
     let session = match &route {
         Route::Session(id) | Route::Analysis(id, _) => Some(id.clone()),
-        Route::Home | Route::Shared(_) => None,
+        Route::Home | Route::Task(_) | Route::Shared(_) => None,
     };
     view! {
+        <a class="skip" href="#content">"Skip to content"</a>
         <header class="top">
-            <h1>"Tribunal"</h1>
+            <h1><a href="/">"Tribunal"</a></h1>
             <p class="tagline">"LLM judges as honest measurement instruments"</p>
         </header>
-        <nav class="top">
+        <nav class="top" aria-label="Tasks">
             <a href="/">"Home"</a>
             {session.map(|id| view! { <a id="nav-session" href=format!("/s/{id}")>"This session"</a> })}
+            {Task::ALL
+                .into_iter()
+                .map(|task| view! { <a id=format!("nav-{}", task.path()) href=format!("/{}", task.path())>{task.title()}</a> })
+                .collect_view()}
             <a href="/#sessions">"Sessions"</a>
-            <a href="/#leaderboard">"Leaderboard"</a>
-            <a href="/#reliability">"Reliability"</a>
-            <a href="/#calibrate">"Calibrate"</a>
-            <a href="/#programs">"Programs"</a>
         </nav>
-        <main>
+        <main id="content">
             {match route {
-                Route::Home => view! {
-                    <session::SessionsCard />
-                    <leaderboard::LeaderboardPage />
-                    <reliability::ReliabilityPage />
-                    <run_checks::RunChecksCard />
-                    <calibrate::CalibratePage />
-                    <programs::ProgramsPage />
-                    <live::LivePanel />
-                }
-                .into_any(),
+                Route::Home => view! { <home::HomePage /> }.into_any(),
+                Route::Task(task) => task_page(task),
                 Route::Shared(fragment) => view! { <session::SharedPage fragment /> }.into_any(),
                 Route::Session(id) => view! { <session::SessionPage id /> }.into_any(),
                 Route::Analysis(id, analysis) => {
@@ -69,5 +65,22 @@ fn App() -> impl IntoView {
                 }
             }}
         </main>
+    }
+}
+
+/// A task page's cards, under the task's name as the document's title.
+fn task_page(task: Task) -> AnyView {
+    document().set_title(&format!("{} · Tribunal", task.title()));
+    match task {
+        Task::Leaderboard => view! { <leaderboard::LeaderboardPage /> }.into_any(),
+        Task::Judge => view! { <leaderboard::StudyPage /> }.into_any(),
+        Task::Reliability => view! {
+            <reliability::ReliabilityPage />
+            <run_checks::RunChecksCard />
+        }
+        .into_any(),
+        Task::Calibrate => view! { <calibrate::CalibratePage /> }.into_any(),
+        Task::Programs => view! { <programs::ProgramsPage /> }.into_any(),
+        Task::Live => view! { <live::LivePanel /> }.into_any(),
     }
 }

@@ -7,7 +7,7 @@
 
 use crate::charts::{ForestPlot, ForestRow, LinePlot, RankSlope, RankSlopes, ShareBar, ShareBars};
 use crate::files::data_url;
-use crate::format::fixed;
+use crate::format::{fixed, target_words};
 use leptos::prelude::*;
 use tribunal::analysis::{ConformalReport, PowerTable};
 use tribunal::math::normal::Estimate;
@@ -35,7 +35,7 @@ pub(crate) fn ConformalView(report: ConformalReport) -> impl IntoView {
             view! {
                 <tr data-target=run.target.clone() data-mae=run.held_out_mae.to_string()
                     data-coverage=coverage.to_string() data-width=width.to_string() data-loo=loo.to_string()>
-                    <td>{run.target.clone()}</td>
+                    <td>{target_words(&run.target)}</td>
                     <td class="num">{fixed(run.held_out_mae, 1)}</td>
                     <td class="num">{run.held_out_spearman.map_or("—".to_owned(), |r| fixed(r, 3))}</td>
                     <td class="num">{fixed(coverage, 3)}</td>
@@ -55,7 +55,7 @@ pub(crate) fn ConformalView(report: ConformalReport) -> impl IntoView {
         {notes}
         <table class="ratings" id="conformal-table">
             <thead>
-                <tr><th>"Targets"</th><th>"Held-out MAE"</th><th>"Spearman ρ"</th><th>"Conformal coverage"</th><th>"Median width"</th><th>"LOO coverage"</th></tr>
+                <tr><th>"Targets"</th><th>"Elo error on unseen models (held-out MAE)"</th><th>"Spearman ρ"</th><th>"New-model interval coverage (split conformal)"</th><th>"Median width"</th><th>"Coverage leaving one model out"</th></tr>
             </thead>
             <tbody>{rows}</tbody>
         </table>

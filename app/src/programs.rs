@@ -13,6 +13,7 @@
 //! data attributes. Nothing leaves the browser.
 
 use crate::charts::LinePlot;
+use crate::examples::{self, ExampleButton};
 use crate::fields::{number_field, Bounds};
 use crate::files::{chosen_text, data_url};
 use crate::format::{fixed, interval, name, words};
@@ -44,6 +45,27 @@ extern "C" {
         limit_ms: f64,
         on_progress: &js_sys::Function,
     ) -> Result<js_sys::Promise, JsValue>;
+
+    /// `public/program_sandbox.js`: stops the run in flight at its next call.
+    #[wasm_bindgen(js_namespace = window, js_name = tribunalCancelPrograms, catch)]
+    fn cancel_programs() -> Result<(), JsValue>;
+
+    /// `public/program_sandbox.js`: '' when `code` compiles and defines `judgingFunction`.
+    #[wasm_bindgen(js_namespace = window, js_name = tribunalCheckProgram, catch)]
+    fn check_program(code: &str, limit_ms: f64) -> Result<js_sys::Promise, JsValue>;
+}
+
+/// Why `code` cannot be a program (it does not compile, defines no `judgingFunction`, or its
+/// top level runs past the limit), or `None` when it can.
+async fn compile_error(code: &str, limit_ms: f64) -> Option<String> {
+    let promise = match check_program(code, limit_ms) {
+        Ok(promise) => promise,
+        Err(e) => return Some(format!("the program sandbox is not loaded: {e:?}")),
+    };
+    match wasm_bindgen_futures::JsFuture::from(promise).await {
+        Ok(answer) => answer.as_string().filter(|why| !why.is_empty()),
+        Err(e) => Some(format!("the program sandbox failed: {e:?}")),
+    }
 }
 
 /// A user program as the editor holds it.
@@ -188,6 +210,20 @@ impl ProgramsRun {
         self.progress.set(String::new());
     }
 
+    /// Stops the run in flight: the sandbox stops at its next call, the replies still to come
+    /// are dropped, and the previous report stays.
+    fn cancel(self) {
+        let _ = cancel_programs();
+        if let Some(texts) = self.texts.get_value() {
+            texts.cancel();
+        }
+        // No request has this number: the sandbox's results, when they come, are dropped.
+        self.latest.set_value(u64::MAX);
+        self.fail(
+            "cancelled: the run was stopped; the report shown is the previous one".to_owned(),
+        );
+    }
+
     /// The texts to score arrived: the user's programs score them, then the report is fitted.
     fn on_texts(self, request: u64, result: Result<Vec<(String, String)>, String>) {
         let texts_to_score = match result {
@@ -280,10 +316,14 @@ pub fn ProgramsPage() -> impl IntoView {
     let pairs_ref = NodeRef::<leptos::html::Input>::new();
     let llm_ref = NodeRef::<leptos::html::Input>::new();
     let probes_ref = NodeRef::<leptos::html::Input>::new();
-    let start = move |_| {
+    let start = move || {
         fitted.busy.set(true);
         progress.set("reading files…".to_owned());
-        let inputs = (pairs_ref.get(), llm_ref.get(), probes_ref.get());
+        let inputs = (
+            pairs_ref.get_untracked(),
+            llm_ref.get_untracked(),
+            probes_ref.get_untracked(),
+        );
         spawn_local(async move {
             let files = async {
                 let pairs = chosen_text(inputs.0.as_ref())
@@ -302,26 +342,46 @@ pub fn ProgramsPage() -> impl IntoView {
         });
     };
 
+    // LLMFAO's pairs with the crowd's labels, GPT-4's verdicts and the bias probes.
+    let try_example = move || {
+        examples::try_example(
+            vec![
+                (pairs_ref, &[examples::PAIRS]),
+                (llm_ref, &[examples::GPT4_VERDICTS]),
+                (probes_ref, &[examples::PROBES]),
+            ],
+            start,
+            move |message| run.fail(message),
+        );
+    };
+    examples::when_requested(pairs_ref, try_example);
+
     view! {
         <section id="programs" class="card">
-            <h2>"Programs"</h2>
+            <h2>"Judging programs: cheap judges, their committee and the judge's biases"</h2>
             <ProgramsHint />
+            <ExampleButton id="example-programs" what="2,139 pairs of answers with the crowd's labels, GPT-4's verdicts and bias probes" on_try=Callback::new(move |()| try_example()) />
             <div class="controls">
                 <label class="file">"Pairs CSV " <input id="prog-pairs" type="file" accept=".csv" node_ref=pairs_ref /></label>
                 <label class="file">"LLM verdicts " <input id="prog-llm" type="file" accept=".csv,.jsonl" node_ref=llm_ref /></label>
                 <label class="file">"Bias probes " <input id="prog-probes" type="file" accept=".csv" node_ref=probes_ref /></label>
             </div>
             <ProgramSettingsView settings />
-            <ProgramEditor programs error=fitted.error />
-            <button id="prog-run" on:click=start>"Run programs"</button>
-            {move || fitted.busy.get().then(|| view! { <p class="busy" id="prog-progress">{move || progress.get()}</p> })}
+            <ProgramEditor programs error=fitted.error limit=settings.limit />
+            <button id="prog-run" on:click=move |_| start()>"Run programs"</button>
+            {move || fitted.busy.get().then(|| view! {
+                <p class="busy" role="status" id="prog-progress">
+                    {move || progress.get()} " "
+                    <button id="prog-cancel" on:click=move |_| run.cancel()>"Cancel"</button>
+                </p>
+            })}
             {move || fitted.error.get().map(|m| view! { <div id="prog-error" class="error" role="alert">{m}</div> })}
             {move || (!failures.get().is_empty()).then(|| view! { <FailuresTable results=failures.get() /> })}
             {move || match fitted.report.get() {
                 Some(Report::Programs(report)) => Some(view! { <ProgramsView report=*report /> }),
                 _ => None,
             }}
-            <SaveAndShare computed=fitted.computed title="Programs" prefix="prog-" />
+            <SaveAndShare computed=fitted.computed title="Programs" prefix="prog-" busy=fitted.busy />
         </section>
     }
 }
@@ -362,12 +422,14 @@ fn ProgramSettingsView(settings: ProgramSettings) -> impl IntoView {
     }
 }
 
-/// The user's own programs: a name and JavaScript code to add, and the list to remove from; a
-/// bad name shows in `error`.
+/// The user's own programs: a name and JavaScript code to add, and the list to remove from. The
+/// code is compiled in the sandbox when it is added, before any pair is scored: a bad name or
+/// code that does not compile shows in `error` at once, and the program is not added.
 #[component]
 fn ProgramEditor(
     programs: RwSignal<Vec<Program>>,
     error: RwSignal<Option<String>>,
+    limit: RwSignal<f64>,
 ) -> impl IntoView {
     let name = RwSignal::new("my_program".to_owned());
     let code = RwSignal::new(EXAMPLE.to_owned());
@@ -379,11 +441,15 @@ fn ProgramEditor(
             ));
             return;
         }
-        programs.update(|list| {
-            list.retain(|p| p.name != n);
-            list.push(Program {
-                name: n,
-                code: code.get_untracked(),
+        let code = code.get_untracked();
+        spawn_local(async move {
+            if let Some(why) = compile_error(&code, limit.get_untracked()).await {
+                return error.set(Some(format!("program `{n}` {why}; it was not added")));
+            }
+            error.set(None);
+            programs.update(|list| {
+                list.retain(|p| p.name != n);
+                list.push(Program { name: n, code });
             });
         });
     };
@@ -393,8 +459,10 @@ fn ProgramEditor(
             <summary>"Your programs"</summary>
             <label>"Name " <input id="prog-name" type="text" prop:value=move || name.get()
                 on:change=move |ev| name.set(event_target_value(&ev)) /></label>
-            <textarea id="prog-code" class="code" prop:value=move || code.get()
-                on:input=move |ev| code.set(event_target_value(&ev))></textarea>
+            <label class="block">"Code: " <code>"function judgingFunction(query, response)"</code> " returning a number, higher = better"
+                <textarea id="prog-code" class="code" prop:value=move || code.get()
+                    on:input=move |ev| code.set(event_target_value(&ev))></textarea>
+            </label>
             <button id="prog-add" on:click=add>"Add program"</button>
             <ul id="prog-user">
                 {move || programs.get().into_iter().map(|p| {
@@ -460,7 +528,24 @@ pub(crate) fn ProgramsView(report: ProgramsReport) -> impl IntoView {
         c.test_ties,
         c.members.len()
     );
+    let vs_llm = c.llm.as_ref().map(|llm| {
+        format!(
+            ", against the LLM judge's {} alone",
+            fixed(llm.accuracy.estimate, 3)
+        )
+    });
+    let reading = format!(
+        "The label model over the committee of {} programs is right on {} of the {} labelled test pairs ({} to {}), against {} for their majority vote{}.",
+        c.members.len(),
+        fixed(c.label_model.accuracy.estimate, 3),
+        c.test_labelled,
+        fixed(c.label_model.accuracy.lower, 3),
+        fixed(c.label_model.accuracy.upper, 3),
+        fixed(c.majority_vote.accuracy.estimate, 3),
+        vs_llm.unwrap_or_default()
+    );
     view! {
+        <p class="reading" id="prog-reading">{reading}</p>
         <p class="summary" id="prog-summary">{summary}</p>
         <ProgramTable programs=report.programs.clone() />
         <CommitteeView committee=report.committee.clone() />
@@ -499,6 +584,7 @@ fn ProgramTable(programs: Vec<ProgramRow>) -> impl IntoView {
     view! {
         <h3>"Programs"</h3>
         <table class="ratings" id="prog-table">
+            <caption class="sr-only">"Programs"</caption>
             <thead><tr><th>"Program"</th><th>"τ"</th><th>"Coverage (val.)"</th><th>"Accuracy (val.)"</th><th>"Coverage (test)"</th><th>"Accuracy (test)"</th><th>"In committee"</th></tr></thead>
             <tbody>{rows}</tbody>
         </table>
@@ -545,6 +631,7 @@ pub(crate) fn CommitteeView(committee: CommitteeReport) -> impl IntoView {
     view! {
         <h3>"Label model against majority vote"</h3>
         <table class="ratings" id="prog-aggregates">
+            <caption class="sr-only">"Label model against majority vote"</caption>
             <thead><tr><th>"Verdict by"</th><th>"Accuracy (95 % CI)"</th><th>"Pairs decided"</th></tr></thead>
             <tbody>
                 {aggregate_row("label_model", "label model", &c.label_model)}

@@ -16,6 +16,7 @@
 //! the previous results.
 
 use crate::charts::ScatterPlot;
+use crate::examples::{self, ExampleButton};
 use crate::fields::{number_field, text_field, Bounds, RatingsFields};
 use crate::format::{fixed, name, words};
 use crate::save_share::{Computed, SaveAndShare};
@@ -29,7 +30,9 @@ use tribunal::reliability::agreement::{PairAgreement, Reading};
 use tribunal::reliability::alpha::AlphaLevel;
 use tribunal::reliability::irt::irt_reliability::ScoreMedian;
 use tribunal::reliability::irt::irt_report::{IrtCell, IrtReportParams};
-use tribunal::reliability::reliability_report::{AgreementReportParams, JudgeAgreement, NamedPair};
+use tribunal::reliability::reliability_report::{
+    AgreementReport, AgreementReportParams, JudgeAgreement, NamedPair,
+};
 use tribunal::reliability::slices::{SliceParams, SliceReport};
 use tribunal_app::stats_worker::RoleFile;
 use web_sys::HtmlInputElement;
@@ -61,10 +64,12 @@ pub fn ReliabilityPage() -> impl IntoView {
     let human_ref = NodeRef::<leptos::html::Input>::new();
     let irt = AnalysisRun::spawn();
 
-    let run = move |_| {
-        let (Some(ratings), Some(judges), Some(human)) =
-            (ratings_ref.get(), judges_ref.get(), human_ref.get())
-        else {
+    let run = move || {
+        let (Some(ratings), Some(judges), Some(human)) = (
+            ratings_ref.get_untracked(),
+            judges_ref.get_untracked(),
+            human_ref.get_untracked(),
+        ) else {
             return;
         };
         agreement.busy.set(true);
@@ -92,30 +97,49 @@ pub fn ReliabilityPage() -> impl IntoView {
         });
     };
 
+    // LLMFAO's crowd votes (`id,worker,winner`, nominal) with GPT-4 and GPT-3.5 as judges.
+    let try_example = move || {
+        examples::try_example(
+            vec![
+                (ratings_ref, &[examples::CROWD]),
+                (judges_ref, &[examples::GPT4, examples::GPT3]),
+                (human_ref, &[]),
+            ],
+            move || {
+                form.fields.observe_chosen(ratings_ref);
+                form.fields.set("id", "worker", "winner", true);
+                run();
+            },
+            move |message| agreement.fail(message),
+        );
+    };
+    examples::when_requested(ratings_ref, try_example);
+
     view! {
         <section id="reliability" class="card">
-            <h2>"Reliability"</h2>
+            <h2>"Agreement: judges against humans, and humans among themselves"</h2>
+            <ExampleButton id="example-reliability" what="124 crowd workers' votes on 2,139 pairs, with GPT-4 and GPT-3.5 as judges" on_try=Callback::new(move |()| try_example()) />
             <AgreementSettings form />
             <div class="controls">
-                <label class="file">"Ratings CSV " <input id="rel-input" type="file" accept=".csv,text/csv" node_ref=ratings_ref /></label>
+                <label class="file">"Ratings CSV " <input id="rel-input" type="file" accept=".csv,text/csv" node_ref=ratings_ref on:change=move |_| form.fields.observe_chosen(ratings_ref) /></label>
                 <label class="file">"Judge CSVs " <input id="rel-judges" type="file" accept=".csv,text/csv" multiple node_ref=judges_ref /></label>
                 <label class="file">"Human ratings CSV (IRT) " <input id="rel-human" type="file" accept=".csv,text/csv" node_ref=human_ref /></label>
-                <button id="rel-run" on:click=run>"Compute"</button>
+                <button id="rel-run" on:click=move |_| run()>"Compute"</button>
             </div>
-            {move || agreement.busy.get().then(|| view! { <p class="busy" id="rel-busy">"computing agreement and bootstrap intervals…"</p> })}
+            {move || agreement.busy.get().then(|| view! { <p class="busy" role="status" id="rel-busy">"computing agreement and bootstrap intervals…"</p> })}
             {move || agreement.error.get().map(|m| view! { <div id="rel-error" class="error" role="alert">{m}</div> })}
             {move || match agreement.report.get() {
                 Some(Report::Agreement(report)) => Some(view! { <ReportView report=*report /> }),
                 _ => None,
             }}
-            <SaveAndShare computed=agreement.computed title="Agreement" prefix="rel-" />
-            {move || irt.busy.get().then(|| view! { <p class="busy">"fitting the graded response models…"</p> })}
+            <SaveAndShare computed=agreement.computed title="Agreement" prefix="rel-" busy=agreement.busy />
+            {move || irt.busy.get().then(|| view! { <p class="busy" role="status">"fitting the graded response models…"</p> })}
             {move || irt.error.get().map(|m| view! { <div id="irt-error" class="error" role="alert">{m}</div> })}
             // No cells: the file has no variant column, so there is no IRT table to show or save.
             {move || match irt.report.get() {
                 Some(Report::IrtTable(table)) if !table.cells.is_empty() => Some(view! {
                     <IrtTable cells=table.cells />
-                    <SaveAndShare computed=irt.computed title="IRT table" prefix="irt-" />
+                    <SaveAndShare computed=irt.computed title="IRT table" prefix="irt-" busy=irt.busy />
                 }),
                 _ => None,
             }}
@@ -233,7 +257,7 @@ fn AgreementSettings(form: AgreementForm) -> impl IntoView {
             {fields.scale_view()}
             <label>"α level "
                 <select id="rel-level" on:change=move |ev| level.set(event_target_value(&ev))>
-                    <option value="" selected=move || level.get().is_empty()>"by scale"</option>
+                    <option value="" prop:selected=move || level.get().is_empty()>"by scale"</option>
                     <option value="nominal">"nominal"</option>
                     <option value="ordinal">"ordinal"</option>
                     <option value="interval">"interval"</option>
@@ -402,7 +426,9 @@ pub(crate) fn ReportView(report: AgreementWithSlices) -> impl IntoView {
     let pair_table = (!report.pairs.is_empty())
         .then(|| view! { <PairTable pairs=report.pairs.clone() level /> });
     let slices = slices.map(|slices| view! { <SliceTable slices /> });
+    let reading = reading(&report);
     view! {
+        {reading.map(|r| view! { <p class="reading" id="rel-reading">{r}</p> })}
         <p class="summary" id="rel-summary">{summary}</p>
         {alpha}
         {majority}
@@ -411,6 +437,45 @@ pub(crate) fn ReportView(report: AgreementWithSlices) -> impl IntoView {
         {pair_table}
         {plot}
         {slices}
+    }
+}
+
+/// One sentence that reads the report: how far the raters agree among themselves, and which
+/// judge agrees best with their majority.
+fn reading(report: &AgreementReport) -> Option<String> {
+    let group = report.group.as_ref().map(|g| {
+        let (estimate, lower, upper) = interval(&g.reading);
+        format!(
+            "The {} raters agree with each other at α = {} ({} to {}, {}).",
+            report.n_raters,
+            fixed(estimate, 2),
+            fixed(lower, 2),
+            fixed(upper, 2),
+            words(&g.reading.band)
+        )
+    });
+    let best = report
+        .judges
+        .iter()
+        .map(|j| (j, interval(&j.agreement.agreement.kappa)))
+        .filter(|(_, (kappa, _, _))| kappa.is_finite())
+        .max_by(|a, b| a.1 .0.total_cmp(&b.1 .0))
+        .map(|(j, (kappa, lower, upper))| {
+            format!(
+                " Of the judges, {} agrees best with their majority: κ = {} ({} to {}).",
+                j.agreement.rater,
+                fixed(kappa, 2),
+                fixed(lower, 2),
+                fixed(upper, 2)
+            )
+        });
+    match (group, best) {
+        (None, None) => None,
+        (group, best) => Some(
+            format!("{}{}", group.unwrap_or_default(), best.unwrap_or_default())
+                .trim()
+                .to_owned(),
+        ),
     }
 }
 
@@ -466,6 +531,7 @@ fn JudgeTable(judges: Vec<JudgeAgreement>, labels: Vec<String>, level: f64) -> i
         .collect_view();
     view! {
         <table class="ratings" id="rel-judges-table">
+            <caption>"Each judge against the raters' majority"</caption>
             <thead>
                 <tr>
                     <th>"Judge"</th><th>"File"</th><th>"Items"</th><th>"κ vs majority"</th>

@@ -73,13 +73,13 @@ pub fn RunChecksCard() -> impl IntoView {
             </p>
             <CheckSettings form />
             <div class="controls">
-                <label class="file">"Ratings CSV " <input id="runs-input" type="file" accept=".csv,text/csv" node_ref=input_ref /></label>
+                <label class="file">"Ratings CSV " <input id="runs-input" type="file" accept=".csv,text/csv" node_ref=input_ref on:change=move |_| form.fields.observe_chosen(input_ref) /></label>
                 <button id="runs-run" on:click=run>"Check"</button>
             </div>
-            {move || checked.busy.get().then(|| view! { <p class="busy">"checking the runs…"</p> })}
+            {move || checked.busy.get().then(|| view! { <p class="busy" role="status">"checking the runs…"</p> })}
             {move || checked.error.get().map(|m| view! { <div id="runs-error" class="error" role="alert">{m}</div> })}
             {move || checked.report.get().map(|r| view! { <CheckView report=r /> })}
-            <SaveAndShare computed=checked.computed title="Judge runs check" prefix="runs-" />
+            <SaveAndShare computed=checked.computed title="Judge runs check" prefix="runs-" busy=checked.busy />
         </section>
     }
 }
@@ -181,9 +181,9 @@ fn CheckSettings(form: CheckForm) -> impl IntoView {
         <div class="controls">
             <label>"Check "
                 <select id="runs-check" on:change=move |ev| check.set(event_target_value(&ev))>
-                    <option value="aa" selected=is("aa")>"A/A test"</option>
-                    <option value="consistency" selected=is("consistency")>"self-consistency"</option>
-                    <option value="position" selected=is("position")>"position bias"</option>
+                    <option value="aa" prop:selected=is("aa")>"A/A test"</option>
+                    <option value="consistency" prop:selected=is("consistency")>"self-consistency"</option>
+                    <option value="position" prop:selected=is("position")>"position bias"</option>
                 </select>
             </label>
             {fields.columns_view()}

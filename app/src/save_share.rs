@@ -32,12 +32,14 @@ fn fragment_link(spec: &Spec, files: &[RoleFile]) -> Result<String, String> {
 
 /// "Share as a link" and "Save to session" for what a page computed last (`computed`); the
 /// elements' ids start with `prefix` (`{prefix}share-link`, `{prefix}share-url`,
-/// `{prefix}save-session`, `{prefix}save-title`, `{prefix}save`).
+/// `{prefix}save-session`, `{prefix}save-title`, `{prefix}save`). While the page computes
+/// something new (`busy`), both buttons are disabled: the result on screen is about to go.
 #[component]
 pub fn SaveAndShare(
     computed: RwSignal<Option<Computed>>,
     #[prop(into)] title: String,
     #[prop(default = "")] prefix: &'static str,
+    #[prop(optional, into)] busy: Signal<bool>,
 ) -> impl IntoView {
     let link = RwSignal::new(None::<Result<String, String>>);
     let saving = RwSignal::new(None::<Result<String, String>>);
@@ -104,13 +106,13 @@ pub fn SaveAndShare(
     view! {
         <Show when=move || computed.with(Option::is_some)>
             <p class="controls">
-                <button id=id("share-link") on:click=share>"Share as a link (data in the link, not uploaded)"</button>
+                <button id=id("share-link") on:click=share disabled=move || busy.get()>"Share as a link (data in the link, not uploaded)"</button>
                 <label>"Session "
                     <select id=id("save-session") on:change=move |ev| session.set(event_target_value(&ev))>{options}</select>
                 </label>
                 <label>"Title " <input id=id("save-title") type="text" maxlength=MAX_NAME_CHARS prop:value=move || title.get()
                     on:change=move |ev| title.set(event_target_value(&ev)) /></label>
-                <button id=id("save") on:click=save>"Save to session"</button>
+                <button id=id("save") on:click=save disabled=move || busy.get()>"Save to session"</button>
             </p>
         </Show>
         {move || link.get().map(|l| match l {
@@ -118,7 +120,7 @@ pub fn SaveAndShare(
             Err(message) => view! { <div id=id("share-error") class="error" role="alert">{message}</div> }.into_any(),
         })}
         {move || saving.get().map(|s| match s {
-            Ok(message) => view! { <p class="busy">{message}</p> }.into_any(),
+            Ok(message) => view! { <p class="busy" role="status">{message}</p> }.into_any(),
             Err(message) => view! { <div id=id("save-error") class="error" role="alert">{message}</div> }.into_any(),
         })}
     }

@@ -25,46 +25,6 @@ use tribunal::sessions::session::{DatasetKind, SessionView, MAX_NAME_CHARS};
 use tribunal::sessions::share_link::decode;
 use tribunal_app::stats_worker::RoleFile;
 
-/// Where the page is.
-pub enum Route {
-    Home,
-    /// `/#share=…`: a fragment-shared analysis.
-    Shared(String),
-    Session(String),
-    Analysis(String, String),
-}
-
-/// The route of the current location. An `#owner=TOKEN` fragment on a session URL is stored
-/// on this device and removed from the address bar.
-pub fn route() -> Route {
-    let location = window().location();
-    let path = location.pathname().unwrap_or_default();
-    let hash = location.hash().unwrap_or_default();
-    let parts: Vec<&str> = path.trim_matches('/').split('/').collect();
-    match parts.as_slice() {
-        ["s", id] | ["s", id, "a", _] => {
-            if let Some(token) = hash.strip_prefix("#owner=") {
-                remember(id, None, Some(token.to_owned()));
-                if let Ok(history) = window().history() {
-                    let _ = history.replace_state_with_url(
-                        &wasm_bindgen::JsValue::NULL,
-                        "",
-                        Some(&path),
-                    );
-                }
-            }
-            match parts.as_slice() {
-                [_, _, _, analysis] => Route::Analysis((*id).to_owned(), (*analysis).to_owned()),
-                _ => Route::Session((*id).to_owned()),
-            }
-        }
-        _ => match hash.strip_prefix("#share=") {
-            Some(fragment) => Route::Shared(fragment.to_owned()),
-            None => Route::Home,
-        },
-    }
-}
-
 /// The home page's card: new session, import, recent sessions on this device.
 #[component]
 pub fn SessionsCard() -> impl IntoView {
@@ -173,7 +133,7 @@ pub fn SessionPage(id: String) -> impl IntoView {
     view! {
         <section id="session" class="card">
             {move || match session.get() {
-                None => view! { <p class="busy">"loading the session…"</p> }.into_any(),
+                None => view! { <p class="busy" role="status">"loading the session…"</p> }.into_any(),
                 Some(Err(message)) => view! { <div id="session-error" class="error" role="alert">{message}</div> }.into_any(),
                 Some(Ok(s)) => view! { <SessionContents session=s token=contents_token.clone() error reload /> }.into_any(),
             }}
@@ -331,8 +291,14 @@ fn StartRun(
     let run_rubric = RwSignal::new(
         "Which response follows the instruction better: correct, complete and concise?".to_owned(),
     );
-    let run_tokens = RwSignal::new(64usize);
+    let run_tokens = RwSignal::new(max_tokens("relative"));
     let run_embed = RwSignal::new(false);
+    let judges = LocalResource::new(api::judges);
+    let local = move || {
+        judges
+            .get()
+            .is_some_and(|j| j.as_ref().is_ok_and(|j| j.local))
+    };
     let start_run = {
         let (id, token) = (id.clone(), token.clone());
         move |_| {
@@ -390,7 +356,11 @@ fn StartRun(
                     </select>
                 </label>
                 <label>"Prompt "
-                    <select id="run-prompt" on:change=move |ev| run_prompt.set(event_target_value(&ev))>
+                    <select id="run-prompt" on:change=move |ev| {
+                        let kind = event_target_value(&ev);
+                        run_tokens.set(max_tokens(&kind));
+                        run_prompt.set(kind);
+                    }>
                         <option value="relative">"pairwise (both orders)"</option>
                         <option value="criteria">"six criteria, JSON (both orders)"</option>
                         <option value="absolute">"absolute 1–5"</option>
@@ -402,8 +372,25 @@ fn StartRun(
                 {number_field("run-tokens", "Max tokens", Bounds::from("1", "1"), run_tokens)}
                 <label>"Embed each rationale (MiniLM) " <input id="run-embed" type="checkbox" prop:checked=move || run_embed.get()
                     on:change=move |ev| run_embed.set(event_target_checked(&ev)) /></label>
-                <button id="start-run" on:click=start_run>"Start the run"</button>
+                <button id="start-run" on:click=start_run disabled=move || !local()>"Start the run"</button>
             </div>
+            {move || judges.get().map(|j| match j {
+                Ok(j) if j.local => None,
+                Ok(_) => Some(view! {
+                    <p id="run-unavailable" class="warning">"This worker has no local judge model installed ("<code>"bash scripts/setup.sh"</code>" installs it): runs cannot start here."</p>
+                }.into_any()),
+                Err(message) => Some(view! { <p id="run-unavailable" class="warning">{format!("The worker did not say which judges it has: {message}")}</p> }.into_any()),
+            })}
+    }
+}
+
+/// The default most tokens of a prompt kind: room for a short rationale and the verdict, and
+/// for the six-criteria JSON (six scores and their reasons).
+fn max_tokens(prompt: &str) -> usize {
+    match prompt {
+        "criteria" => 384,
+        "binary" => 160,
+        _ => 128,
     }
 }
 
@@ -550,7 +537,7 @@ pub fn AnalysisPage(id: String, analysis: String) -> impl IntoView {
         <p><a id="back-to-session" href=format!("/s/{id}")>"← session"</a></p>
         <p class="share">"Share (read-only): " <input id="analysis-share-url" type="text" readonly prop:value=share /></p>
         {move || match loaded.get() {
-            None => view! { <p class="busy">"loading the analysis…"</p> }.into_any(),
+            None => view! { <p class="busy" role="status">"loading the analysis…"</p> }.into_any(),
             Some(Err(message)) => view! { <div id="analysis-error" class="error" role="alert">{message}</div> }.into_any(),
             Some(Ok((heading, spec, files))) => view! {
                 <AnalysisView spec files heading note="Recomputed in this browser from the session's stored data, settings and seed." />

@@ -23,7 +23,7 @@ try {
   watchPage(probe, refusals);
   const requests = [];
   probe.on('requestfinished', (request) => requests.push(new URL(request.url()).pathname));
-  await probe.goto(url);
+  await probe.goto(new URL('leaderboard', url).href);
   await probe.waitForSelector('#csv-input', { timeout: 30000 });
   const attempts = await probe.evaluate(async () => {
     const script = document.createElement('script');
@@ -52,7 +52,7 @@ try {
   ));
   await probe.waitForTimeout(1000);
 
-  const { page, pageErrors } = await openPage(browser, url);
+  const { page, pageErrors } = await openPage(browser, new URL('leaderboard', url).href);
   await page.setInputFiles('#csv-input', battles);
   await page.waitForFunction(
     () => !document.querySelector('#bootstrap-progress')

@@ -1,19 +1,22 @@
 // Drives the Tribunal app in headless Chromium (Debian's /usr/bin/chromium) with playwright-core.
 // Usage: node leaderboard.mjs URL CROWD_CSV JUDGE_CSV SCORED_CSV BAD_CSV LATIN1_CSV SCREENSHOT_PNG
-//        SEPARATED_CSV THIN_JUDGE_CSV
+//        SEPARATED_CSV THIN_JUDGE_CSV CRLF_BAD_CSV
+// URL is the app's root: the driver opens /live, /leaderboard and /judge.
 // Prints one JSON object: what the page showed. Assertions live in tests/browser.rs.
 import { launchChromium, openPage } from './chromium.mjs';
 
-const [url, crowd, judge, scored, bad, latin1, screenshot, separated, thinJudge] = process.argv.slice(2);
+const [url, crowd, judge, scored, bad, latin1, screenshot, separated, thinJudge, crlfBad] = process.argv.slice(2);
 const browser = await launchChromium();
 try {
-  const { page, pageErrors } = await openPage(browser, url);
-
-  await page.waitForFunction(
+  // The Live page, the Leaderboard page and the Judge-vs-humans page, each at its route.
+  const { page: live, pageErrors } = await openPage(browser, new URL('live', url).href);
+  await live.waitForFunction(
     () => document.querySelector('#live-status')?.textContent.includes('demo finished'),
     null, { timeout: 30000 });
-  const liveStatus = await page.textContent('#live-status');
-  const liveCount = Number(await page.textContent('#live-count'));
+  const liveStatus = await live.textContent('#live-status');
+  const liveCount = Number(await live.textContent('#live-count'));
+  const { page, pageErrors: boardErrors } = await openPage(browser, new URL('leaderboard', url).href);
+  const { page: study, pageErrors: studyErrors } = await openPage(browser, new URL('judge', url).href);
 
   const rowsOf = () => page.$$eval('#leaderboard table.ratings tbody tr', (trs) => trs.map((tr) => {
     const ci = tr.querySelector('td[data-lower]');
@@ -30,23 +33,23 @@ try {
   const rows = await rowsOf();
   const summary = await page.textContent('#leaderboard .summary');
 
-  await page.setInputFiles('#human-input', crowd);
-  await page.setInputFiles('#judge-input', judge);
-  await page.click('#run-study');
-  await page.waitForSelector('#held-out tbody tr', { timeout: 120000 });
-  const heldOut = await page.$$eval('#held-out tbody tr', (trs) => trs.map((tr) => ({ target: tr.dataset.target, mae: tr.dataset.mae })));
-  const studySummary = await page.textContent('#study-summary');
-  const sideBySide = await page.$$eval('#side-by-side tbody tr', (trs) => trs.length);
-  await page.screenshot({ path: screenshot, fullPage: true });
+  await study.setInputFiles('#human-input', crowd);
+  await study.setInputFiles('#judge-input', judge);
+  await study.click('#run-study');
+  await study.waitForSelector('#held-out tbody tr', { timeout: 120000 });
+  const heldOut = await study.$$eval('#held-out tbody tr', (trs) => trs.map((tr) => ({ target: tr.dataset.target, mae: tr.dataset.mae })));
+  const studySummary = await study.textContent('#study-summary');
+  const sideBySide = await study.$$eval('#side-by-side tbody tr', (trs) => trs.length);
+  await study.screenshot({ path: screenshot, fullPage: true });
 
   // A scored-battles file: β's MLE and the reliability diagram of σ(β·s).
-  await page.setInputFiles('#scored-input', scored);
-  await page.click('#run-study');
-  await page.waitForFunction(
+  await study.setInputFiles('#scored-input', scored);
+  await study.click('#run-study');
+  await study.waitForFunction(
     () => [...document.querySelectorAll('#judge figcaption')].some((f) => f.textContent.includes('reliability')),
     null, { timeout: 120000 });
-  const reliability = await page.$$eval('#judge figcaption', (fs) => fs.map((f) => f.textContent).find((t) => t.includes('reliability')));
-  const beta = await page.$$eval('#judge p', (ps) => ps.map((p) => p.textContent).find((t) => t.startsWith('β =')));
+  const reliability = await study.$$eval('#judge figcaption', (fs) => fs.map((f) => f.textContent).find((t) => t.includes('reliability')));
+  const beta = await study.$$eval('#judge p', (ps) => ps.map((p) => p.textContent).find((t) => t.startsWith('β =')));
 
   await page.setInputFiles('#csv-input', bad);
   await page.waitForSelector('#error', { timeout: 30000 });
@@ -56,6 +59,11 @@ try {
   await page.waitForFunction(() => document.querySelector('#error')?.textContent.includes('latin1.csv'),
     null, { timeout: 30000 });
   const latin1Error = await page.textContent('#error');
+  // Windows line ends: the error names the line an editor shows.
+  await page.setInputFiles('#csv-input', crlfBad);
+  await page.waitForFunction(() => document.querySelector('#error')?.textContent.includes('crlf-bad.csv'),
+    null, { timeout: 30000 });
+  const crlfError = await page.textContent('#error');
 
   // Anchoring the second model at Elo 1000 refits the leaderboard on screen (not the bad file).
   const anchorModel = rows[1].model;
@@ -90,15 +98,15 @@ try {
   const separatedWarnings = await page.$$eval('#leaderboard p.warning', (ps) => ps.map((p) => p.textContent));
 
   // A judge file covering three pairs: the study says how little matched.
-  await page.setInputFiles('#scored-input', []);
-  await page.setInputFiles('#judge-input', thinJudge);
-  await page.click('#run-study');
-  await page.waitForFunction(
+  await study.setInputFiles('#scored-input', []);
+  await study.setInputFiles('#judge-input', thinJudge);
+  await study.click('#run-study');
+  await study.waitForFunction(
     () => [...document.querySelectorAll('#judge p.study-warning')].some((p) => p.textContent.includes('most of the join failed')),
     null, { timeout: 120000 });
-  const studyWarnings = await page.$$eval('#judge p.study-warning', (ps) => ps.map((p) => p.textContent));
+  const studyWarnings = await study.$$eval('#judge p.study-warning', (ps) => ps.map((p) => p.textContent));
 
-  console.log(JSON.stringify({ liveStatus, liveCount, rows, summary, sawProgress, heldOut, studySummary, sideBySide, reliability, beta, errorText, rowsAfterError, latin1Error, anchorModel, anchoredRows, anchoredSummary, separatedRows, separatedWarnings, studyWarnings, pageErrors }));
+  console.log(JSON.stringify({ liveStatus, liveCount, rows, summary, sawProgress, heldOut, studySummary, sideBySide, reliability, beta, errorText, rowsAfterError, latin1Error, crlfError, anchorModel, anchoredRows, anchoredSummary, separatedRows, separatedWarnings, studyWarnings, pageErrors: [...pageErrors, ...boardErrors, ...studyErrors] }));
 } finally {
   await browser.close();
 }

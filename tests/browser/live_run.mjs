@@ -26,6 +26,10 @@ try {
   const { page, pageErrors } = await openPage(browser, ownerUrl);
   await page.waitForSelector('#start-run', { timeout: 30000 });
   const addressAfterOwnerLink = page.url();
+  // The worker has the local model: the form offers the run. Short answers keep it quick.
+  const unavailable = await page.isVisible('#run-unavailable');
+  await page.fill('#run-tokens', '64');
+  await page.dispatchEvent('#run-tokens', 'change');
   await page.click('#start-run');
   await page.waitForSelector('.run-status', { timeout: 60000 });
   const seen = [];
@@ -58,7 +62,7 @@ try {
   const visitorCanStart = await visitor.page.isVisible('#start-run');
   console.log(JSON.stringify({
     pageErrors: [...pageErrors, ...visitor.pageErrors], addressAfterOwnerLink, seen, reloadedAt,
-    owner, board, rows, visitor: visitorStatus, visitorBoard, visitorCanStart,
+    owner, board, rows, visitor: visitorStatus, visitorBoard, visitorCanStart, unavailable,
   }));
 } finally {
   await browser.close();

@@ -1,7 +1,8 @@
 // Drives the Programs page of the Tribunal app in headless Chromium with playwright-core.
 // Usage: node programs.mjs URL PAIRS GPT4 PROBES SMALL_PAIRS SCREENSHOT_PNG
 // 1. The LLMFAO pairs with GPT-4's verdicts and the probes, built-in programs only (seed 7).
-// 2. A small pairs file with five user programs — an infinite loop, a huge allocation, one that
+// 2. A slow user program on a small pairs file, cancelled while it runs.
+// 3. The small pairs file with five user programs — an infinite loop, a huge allocation, one that
 //    throws, one that sometimes returns a string, and a good one — while the main thread is
 //    probed for responsiveness.
 // Prints one JSON object: what the page showed. Assertions live in tests/programs_browser.rs.
@@ -53,7 +54,16 @@ try {
     await page.dispatchEvent('#prog-name', 'change');
     await page.fill('#prog-code', code);
     await page.click('#prog-add');
+    // The sandbox compiles the code first; the program joins the list once it has.
+    await page.waitForSelector(`#prog-user li[data-name="${name}"]`, { timeout: 30000 });
   };
+  // Code that does not compile is refused at once, before any pair is scored.
+  await page.fill('#prog-name', 'broken');
+  await page.dispatchEvent('#prog-name', 'change');
+  await page.fill('#prog-code', 'function judgingFunction(query, response) { return ) }');
+  await page.click('#prog-add');
+  await page.waitForSelector('#prog-error', { timeout: 30000 });
+  const compileError = await page.textContent('#prog-error');
   await add('loops', 'function judgingFunction(query, response) { while (true) {} }');
   await add('allocates', 'function judgingFunction(query, response) { const b = new ArrayBuffer(2 ** 40); return b.byteLength; }');
   await add('throws', 'function judgingFunction(query, response) { throw new Error("boom"); }');
@@ -64,6 +74,23 @@ try {
   await page.setInputFiles('#prog-llm', []);
   await page.setInputFiles('#prog-probes', []);
   await page.setInputFiles('#prog-pairs', small);
+
+  // A slow program (100 ms a call, 300 calls before it): cancelled a second in, the run stops
+  // within a call and the LLMFAO report stays.
+  await add('slow', 'function judgingFunction(query, response) { const t = Date.now(); while (Date.now() - t < 100) {} return response.length; }');
+  await page.click('#prog-run');
+  await page.waitForSelector('#prog-cancel', { timeout: 30000 });
+  await page.waitForTimeout(1000);
+  const cancelledAt = Date.now();
+  await page.click('#prog-cancel');
+  await page.waitForSelector('#prog-error', { timeout: 30000 });
+  const cancelled = {
+    seconds: (Date.now() - cancelledAt) / 1000,
+    error: await page.textContent('#prog-error'),
+    busy: await page.isVisible('#programs .busy'),
+    summary: await page.textContent('#prog-summary'),
+  };
+  await page.click('#prog-user li[data-name="slow"] button.remove');
   const started = Date.now();
   await page.click('#prog-run');
   // While the sandbox runs, the page must keep answering: time a few animation frames.
@@ -86,8 +113,12 @@ try {
       examples: tr.children[4].textContent,
     }))),
     programs: await rowsOf('#prog-table'),
+    cells: await page.$$eval('#prog-table tbody tr', (trs) => trs.map((tr) => ({
+      name: tr.dataset.name, cells: [...tr.querySelectorAll('td')].map((td) => td.textContent),
+    }))),
+    compileError,
   };
-  console.log(JSON.stringify({ llmfao, hostile, pageErrors }));
+  console.log(JSON.stringify({ llmfao, hostile, cancelled, pageErrors }));
 } finally {
   await browser.close();
 }

@@ -89,7 +89,19 @@ try {
   const pairs = await page.$$eval('#rel-pairs-table tbody tr', (trs) => trs.map((tr) => ({ ...tr.dataset })));
   const ordinal = await page.$eval('#rel-alpha', (p) => ({ alpha: p.dataset.alpha, lower: p.dataset.lower, upper: p.dataset.upper, text: p.textContent }));
 
-  console.log(JSON.stringify({ before, hasPlot, errorText, after, irt, fig1, slices, pairs, ordinal, pageErrors }));
+  // Choosing LLMFAO's crowd file on a fresh page: the columns are picked from its header and
+  // its first rows are shown.
+  await page.goto(url);
+  await page.waitForSelector('#rel-run', { timeout: 30000 });
+  await page.setInputFiles('#rel-input', crowd);
+  await page.waitForSelector('#rel-preview tbody tr', { timeout: 30000 });
+  const guessed = {
+    columns: await page.$$eval('#rel-item, #rel-rater, #rel-score', (is) => is.map((i) => i.value)),
+    offered: await page.$$eval('#rel-header option', (os) => os.map((o) => o.value)),
+    previewRows: await page.$$eval('#rel-preview tbody tr', (trs) => trs.length),
+  };
+
+  console.log(JSON.stringify({ before, hasPlot, errorText, after, irt, fig1, slices, pairs, ordinal, guessed, pageErrors }));
 } finally {
   await browser.close();
 }

@@ -34,9 +34,10 @@ async function saveFrom(page, save) {
   return page.url();
 }
 
-async function home(page) {
-  await page.goto(url);
-  await page.waitForSelector('#new-session', { timeout: 30000 });
+// A task page (`/judge`, `/reliability`, …), ready once its form is up.
+async function task(page, path) {
+  await page.goto(new URL(path, url).href);
+  await page.waitForSelector(`main section.card`, { timeout: 30000 });
 }
 
 // The report the analysis page recomputed, read from its download link.
@@ -61,32 +62,32 @@ try {
   await owner.waitForURL(/\/s\/[0-9a-f]{32}$/, { timeout: 30000 });
   const sessionUrl = owner.url();
 
-  await home(owner);
+  await task(owner, 'judge');
   await owner.setInputFiles('#human-input', crowd);
   await owner.setInputFiles('#judge-input', gpt4);
   await owner.click('#run-study');
   const studyUrl = await saveFrom(owner, '#study-save');
 
-  await home(owner);
+  await task(owner, 'reliability');
   await owner.setInputFiles('#rel-input', ratings);
   await owner.fill('#rel-pairs', 'judge,alice');
   await owner.dispatchEvent('#rel-pairs', 'change');
   await owner.click('#rel-run');
   const agreementUrl = await saveFrom(owner, '#rel-save');
 
-  await home(owner);
+  await task(owner, 'reliability');
   await owner.setInputFiles('#rel-input', irtJudge);
   await owner.setInputFiles('#rel-human', irtHuman);
   await owner.click('#rel-run');
   const irtUrl = await saveFrom(owner, '#irt-save');
 
-  await home(owner);
+  await task(owner, 'reliability');
   await owner.selectOption('#runs-check', 'consistency');
   await owner.setInputFiles('#runs-input', repeats);
   await owner.click('#runs-run');
   const consistencyUrl = await saveFrom(owner, '#runs-save');
 
-  await home(owner);
+  await task(owner, 'calibrate');
   await owner.setInputFiles('#cal-train-emb', trainNpy);
   await owner.setInputFiles('#cal-test-emb', testNpy);
   await owner.setInputFiles('#cal-train', trainScores);
@@ -94,13 +95,14 @@ try {
   await owner.click('#cal-run');
   const calibrationUrl = await saveFrom(owner, '#cal-save');
 
-  await home(owner);
+  await task(owner, 'programs');
   await owner.setInputFiles('#prog-pairs', pairs);
   await owner.fill('#prog-name', 'length_ratio');
   await owner.dispatchEvent('#prog-name', 'change');
   await owner.fill('#prog-code',
     'function judgingFunction(query, response) { return response.length / (1 + query.length); }');
   await owner.click('#prog-add');
+  await owner.waitForSelector('#prog-user li[data-name="length_ratio"]', { timeout: 30000 });
   await owner.click('#prog-run');
   const programsUrl = await saveFrom(owner, '#prog-save');
   await owner.goto(sessionUrl);

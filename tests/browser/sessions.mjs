@@ -78,9 +78,9 @@ try {
   const visitorSeesUpload = await visitor.isVisible('#dataset-input');
   const visitorAnalyses = await visitor.$$eval('#analyses a', (as) => as.map((a) => a.getAttribute('href')));
 
-  // 3. Fragment sharing from the home page.
-  await owner.goto(urlA);
-  await pageReady(owner);
+  // 3. Fragment sharing from the Leaderboard page.
+  await owner.goto(new URL('leaderboard', urlA).href);
+  await owner.waitForSelector('#csv-input', { timeout: 30000 });
   await setNumber(owner, '#rounds', 300);
   await setNumber(owner, '#seed', 11);
   await owner.setInputFiles('#csv-input', small);

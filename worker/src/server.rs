@@ -1,6 +1,7 @@
 //! `tribunal serve`: the built app at `/` (every other path, e.g. `/s/<id>`, is the app's
 //! `index.html`), `GET /api/health` (its `app_compressed` says whether every compressed copy of
-//! the app is made yet), the sessions API ([`crate::sessions`]) and the WebSocket
+//! the app is made yet; its `judges`, what a run started from the page may use: `local`, whether
+//! the local model is installed, and `fleets`, the servers the operator allows), the sessions API ([`crate::sessions`]) and the WebSocket
 //! at `/ws`. An unknown `/api` path is a JSON 404, never the app.
 //!
 //! WebSocket: the server greets with [`ServerMessage::Hello`]; a [`ClientMessage::StartDemo`]
@@ -14,7 +15,7 @@
 
 use crate::assets::Assets;
 use crate::demo::demo_battles;
-use crate::engine::Fleet;
+use crate::engine::{BackendConfig, Fleet};
 use crate::judge::events::Live;
 use crate::judge::EngineArgs;
 use crate::limits::{ClientRates, Limits, RateBucket};
@@ -60,6 +61,9 @@ struct AppState {
     limits: Limits,
     started_ms: u128,
     connections: Arc<AtomicU64>,
+    /// The judges a run started from the page may use: whether the local model is installed,
+    /// and the fleets the operator allows (`--fleet`).
+    judges: Arc<serde_json::Value>,
 }
 
 /// Runs the server until Ctrl-C. Prints `Tribunal is serving at http://ADDR/` once listening.
@@ -85,6 +89,10 @@ pub async fn serve(config: ServeConfig) -> Result<()> {
             .duration_since(UNIX_EPOCH)
             .map_or(0, |d| d.as_millis()),
         connections: Arc::new(AtomicU64::new(0)),
+        judges: Arc::new(serde_json::json!({
+            "local": config.engine.check_backend(&BackendConfig::Local).is_ok(),
+            "fleets": config.fleets.iter().map(|f| f.url.clone()).collect::<Vec<_>>(),
+        })),
     };
     let api = Router::new()
         .route("/health", get(health))
@@ -183,6 +191,7 @@ async fn health(State(state): State<AppState>) -> impl IntoResponse {
         "protocol": PROTOCOL_VERSION,
         "schema": state.store.schema_version().ok(),
         "app_compressed": state.assets.compressed(),
+        "judges": *state.judges,
     }))
 }
 

@@ -3,6 +3,7 @@
 //!
 //! - [`csv_row`]: the strict CSV reader every parser shares: located errors, CRLF, BOM, unclosed
 //!   quotes, separator hints.
+//! - [`csv_preview`]: a CSV's header and first records as text, for a form mapping its columns.
 //! - [`error`]: `Error` and `Location`: every input error names source, line, column and field.
 //! - [`embedding_file`]: `.npy` / `.safetensors` embedding arrays (read; `npy_f32` writes what
 //!   `tribunal embed` saves).
@@ -11,6 +12,7 @@
 //!   NaN and ±∞ kept).
 
 pub mod cbor;
+pub mod csv_preview;
 pub(crate) mod csv_row;
 pub mod embedding_file;
 pub mod error;

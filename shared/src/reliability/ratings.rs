@@ -89,6 +89,46 @@ pub struct Columns {
     pub default_rater: Option<String>,
 }
 
+impl Columns {
+    /// The columns a ratings file with this header most likely means: for each of item, rater
+    /// and score the first header name (case aside) among its usual names — `item`, `id`,
+    /// `question_id`, `prompt_id`, `item_id`; `rater`, `worker`, `annotator`, `judge`,
+    /// `annotator_id`, `user`; `score`, `winner`, `label`, `rating`, `verdict`, `grade` — so
+    /// LLMFAO's `id,worker,winner` and Chatbot Arena's `question_id,judge,winner` are found; a
+    /// role none of whose names appears keeps its default.
+    pub fn guess(header: &[String]) -> Self {
+        let find = |names: &[&str], default: String| {
+            names
+                .iter()
+                .find_map(|n| header.iter().find(|h| h.trim().eq_ignore_ascii_case(n)))
+                .map_or(default, |h| h.trim().to_owned())
+        };
+        let d = Self::default();
+        Self {
+            item: find(
+                &["item", "id", "question_id", "prompt_id", "item_id"],
+                d.item,
+            ),
+            rater: find(
+                &[
+                    "rater",
+                    "worker",
+                    "annotator",
+                    "judge",
+                    "annotator_id",
+                    "user",
+                ],
+                d.rater,
+            ),
+            score: find(
+                &["score", "winner", "label", "rating", "verdict", "grade"],
+                d.score,
+            ),
+            ..Self::default()
+        }
+    }
+}
+
 impl Default for Columns {
     fn default() -> Self {
         Self {
@@ -733,6 +773,35 @@ mod tests {
 
     fn numeric(text: &str) -> Result<Ratings> {
         RatingsParams::default().parse("r.csv", text.as_bytes())
+    }
+
+    #[test]
+    fn guessed_columns_of_llmfao_arena_and_unknown_headers() {
+        let header = |h: &str| h.split(',').map(str::to_owned).collect::<Vec<_>>();
+        let llmfao = Columns::guess(&header(
+            "id,prompt,model_x,model_y,worker,winner,left,right",
+        ));
+        assert_eq!(
+            (
+                llmfao.item.as_str(),
+                llmfao.rater.as_str(),
+                llmfao.score.as_str()
+            ),
+            ("id", "worker", "winner")
+        );
+        let arena = Columns::guess(&header("question_id,model_a,model_b,Judge,winner,turn"));
+        assert_eq!(
+            (
+                arena.item.as_str(),
+                arena.rater.as_str(),
+                arena.score.as_str()
+            ),
+            ("question_id", "Judge", "winner")
+        );
+        // `item` is preferred to `id` when both are there; unknown names keep the defaults.
+        let both = Columns::guess(&header("id,item,rater,score"));
+        assert_eq!(both.item, "item");
+        assert_eq!(Columns::guess(&header("a,b,c")), Columns::default());
     }
 
     fn input_error(result: Result<impl std::fmt::Debug>) -> (Location, String) {

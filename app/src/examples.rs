@@ -1,0 +1,121 @@
+//! The bundled example: LLMFAO's files (CC BY 4.0, `tests/data/llmfao/`), which Trunk copies
+//! into `dist/examples/`. Trying the example puts those files into a task page's own file
+//! inputs, as if the user had picked them, and runs the page's own computation: the example
+//! walks the same path from file to report as a user's data. The home page's links open a task
+//! page with `?example`, which tries it as soon as the page is up.
+
+use gloo_net::http::Request;
+use leptos::html::Input;
+use leptos::prelude::*;
+use leptos::task::spawn_local;
+use web_sys::HtmlInputElement;
+
+/// The crowd's votes: `id,prompt,model_x,model_y,worker,winner,left,right`.
+pub const CROWD: &str = "crowd-comparisons.csv";
+/// GPT-4 as judge on the crowd's pairs, one verdict each, in the crowd's layout.
+pub const GPT4: &str = "gpt4-crowd-comparisons.csv";
+/// GPT-3.5 as judge on the crowd's pairs.
+pub const GPT3: &str = "gpt3-crowd-comparisons.csv";
+/// The pairs' texts with the crowd's plurality label: `id,instruction,response,response_b,label`.
+pub const PAIRS: &str = "pairs.csv";
+/// GPT-4's verdict on each pair: `id,label`.
+pub const GPT4_VERDICTS: &str = "gpt4-verdicts.csv";
+/// Bias probes: clean and perturbed answers.
+pub const PROBES: &str = "probes.csv";
+/// A BTL calibration of GPT-4's verdicts to the crowd's vote shares (`id,p,human`; made by
+/// `tests/fixtures/make_calibration_example.py`): 400 training pairs …
+pub const CALIBRATION_TRAIN: &str = "calibration-train.csv";
+/// … and 300 test pairs.
+pub const CALIBRATION_TEST: &str = "calibration-test.csv";
+/// Row i: the MiniLM embedding of training pair i's texts (400 × 384 float32).
+pub const CALIBRATION_TRAIN_EMBEDDINGS: &str = "calibration-train.npy";
+/// Row i: the MiniLM embedding of test pair i's texts (300 × 384 float32).
+pub const CALIBRATION_TEST_EMBEDDINGS: &str = "calibration-test.npy";
+
+/// Whether the address asks for the example (`?example`).
+pub fn requested() -> bool {
+    window().location().search().is_ok_and(|search| {
+        search
+            .trim_start_matches('?')
+            .split('&')
+            .any(|p| p == "example")
+    })
+}
+
+/// Fetches the named example files and puts them into `input`, replacing what it held.
+pub async fn fill(input: &HtmlInputElement, names: &[&str]) -> Result<(), String> {
+    let transfer = web_sys::DataTransfer::new().map_err(|_| "this browser cannot hold files")?;
+    for name in names {
+        let url = format!("/examples/{name}");
+        let response = Request::get(&url)
+            .send()
+            .await
+            .map_err(|e| format!("{url}: the example could not be fetched: {e}"))?;
+        if !response.ok() {
+            return Err(format!("{url}: HTTP {}", response.status()));
+        }
+        let bytes = response
+            .binary()
+            .await
+            .map_err(|e| format!("{url}: the example could not be read: {e}"))?;
+        let file = gloo_file::File::new(name, bytes.as_slice());
+        transfer
+            .items()
+            .add_with_file(file.as_ref())
+            .map_err(|_| format!("{url}: the example could not be attached"))?;
+    }
+    input.set_files(transfer.files().as_ref());
+    Ok(())
+}
+
+/// Runs `try_it` once, when the address asks for the example, as soon as `input` is on the page.
+pub fn when_requested(input: NodeRef<Input>, try_it: impl Fn() + 'static) {
+    if !requested() {
+        return;
+    }
+    let done = StoredValue::new(false);
+    Effect::new(move |_| {
+        if input.get().is_some() && !done.get_value() {
+            done.set_value(true);
+            try_it();
+        }
+    });
+}
+
+/// Fills each input with its example files, then runs `then`; an error goes to `fail`.
+pub fn try_example(
+    fills: Vec<(NodeRef<Input>, &'static [&'static str])>,
+    then: impl FnOnce() + 'static,
+    fail: impl FnOnce(String) + 'static,
+) {
+    spawn_local(async move {
+        for (input, names) in fills {
+            let Some(input) = input.get_untracked() else {
+                return;
+            };
+            if let Err(message) = fill(&input, names).await {
+                return fail(message);
+            }
+        }
+        then();
+    });
+}
+
+/// The button that tries the example, and what it loads.
+#[component]
+pub fn ExampleButton(
+    /// The button's id.
+    id: &'static str,
+    /// What the example holds, in a few words.
+    what: &'static str,
+    on_try: Callback<()>,
+) -> impl IntoView {
+    view! {
+        <p class="example">
+            <button id=id class="example" on:click=move |_| on_try.run(())>"Try it on an example"</button>
+            " " {what} " — from "
+            <a href="https://github.com/dustalov/llmfao" rel="noopener">"LLMFAO"</a>
+            " ("<a href="https://creativecommons.org/licenses/by/4.0/" rel="license noopener">"CC BY 4.0"</a>")."
+        </p>
+    }
+}

@@ -1,0 +1,60 @@
+//! The home page. It says in three lines what Tribunal is for and
+//! offers the three jobs — publish a leaderboard with intervals, check a judge against humans,
+//! calibrate or audit a judge — each with links to its task pages, plain and with the bundled
+//! example (`?example`, see [`crate::examples`]); then the sessions on this device.
+
+use crate::routes::Task;
+use crate::session::SessionsCard;
+use leptos::prelude::*;
+
+#[component]
+pub fn HomePage() -> impl IntoView {
+    view! {
+        <section id="about" class="card">
+            <h2>"What Tribunal is for"</h2>
+            <p>"An LLM judge is a measuring instrument: Tribunal runs one over your data, checks it against a few hundred human labels, and publishes leaderboards whose intervals you can defend."</p>
+            <p>"Every number is computed in this browser; your files stay on this device unless you save them to a session."</p>
+            <p>"A saved session is a link: whoever opens it recomputes the same numbers from the same data, settings and seeds."</p>
+        </section>
+        <div class="jobs">
+            <Job id="job-leaderboard" title="Publish a leaderboard with intervals"
+                what="Ratings of models from pairwise battles (human votes or a judge's verdicts), with bootstrap intervals and the ranks they allow."
+                tasks=vec![(Task::Leaderboard, "Leaderboard with intervals")] />
+            <Job id="job-judge" title="Check a judge against humans"
+                what="How far a judge's leaderboard is from the humans' on models it has not seen, and how often it agrees with them item by item."
+                tasks=vec![(Task::Judge, "Judge's leaderboard vs the humans'"), (Task::Reliability, "Agreement with humans (κ, α)")] />
+            <Job id="job-audit" title="Calibrate or audit a judge"
+                what="Fit a small correction of the judge to human labels, or test cheap judging programs and the judge's biases."
+                tasks=vec![(Task::Calibrate, "Calibrate a judge to human labels"), (Task::Programs, "Judging programs and bias probes")] />
+        </div>
+        <SessionsCard />
+    }
+}
+
+/// One job: what it answers, and for each of its task pages a plain link and an example link.
+#[component]
+fn Job(
+    id: &'static str,
+    title: &'static str,
+    what: &'static str,
+    tasks: Vec<(Task, &'static str)>,
+) -> impl IntoView {
+    view! {
+        <section id=id class="card job">
+            <h2>{title}</h2>
+            <p class="hint">{what}</p>
+            <ul>
+                {tasks
+                    .into_iter()
+                    .map(|(task, label)| view! {
+                        <li>
+                            <a href=format!("/{}", task.path())>{label}</a>
+                            " · "
+                            <a class="try" id=format!("try-{}", task.path()) href=format!("/{}?example", task.path())>"try it on an example"</a>
+                        </li>
+                    })
+                    .collect_view()}
+            </ul>
+        </section>
+    }
+}

@@ -1,0 +1,107 @@
+//! Where the page is: the routes of the app. `/` is home; `/<task>` a task page (each with its
+//! nav entry); `/s/<id>` a session and `/s/<id>/a/<analysis>` one of its saved analyses (an
+//! `#owner=TOKEN` fragment is kept on this device and removed from the address bar); `/#share=…`
+//! an analysis whose data travel in the link's fragment. The worker answers every path that
+//! names no file with the app, so each route can be opened directly.
+
+use crate::device::remember;
+use leptos::prelude::*;
+
+/// Where the page is.
+pub enum Route {
+    Home,
+    /// `/<task>`: a task page.
+    Task(Task),
+    /// `/#share=…`: a fragment-shared analysis.
+    Shared(String),
+    Session(String),
+    Analysis(String, String),
+}
+
+/// The route of the current location. An `#owner=TOKEN` fragment on a session URL is stored
+/// on this device and removed from the address bar.
+pub fn route() -> Route {
+    let location = window().location();
+    let path = location.pathname().unwrap_or_default();
+    let hash = location.hash().unwrap_or_default();
+    let parts: Vec<&str> = path.trim_matches('/').split('/').collect();
+    match parts.as_slice() {
+        ["s", id] | ["s", id, "a", _] => {
+            if let Some(token) = hash.strip_prefix("#owner=") {
+                remember(id, None, Some(token.to_owned()));
+                if let Ok(history) = window().history() {
+                    let _ = history.replace_state_with_url(
+                        &wasm_bindgen::JsValue::NULL,
+                        "",
+                        Some(&path),
+                    );
+                }
+            }
+            match parts.as_slice() {
+                [_, _, _, analysis] => Route::Analysis((*id).to_owned(), (*analysis).to_owned()),
+                _ => Route::Session((*id).to_owned()),
+            }
+        }
+        [segment] => Task::of_path(segment).map_or_else(|| shared_or_home(&hash), Route::Task),
+        _ => shared_or_home(&hash),
+    }
+}
+
+/// `/#share=…` or the home page.
+fn shared_or_home(hash: &str) -> Route {
+    match hash.strip_prefix("#share=") {
+        Some(fragment) => Route::Shared(fragment.to_owned()),
+        None => Route::Home,
+    }
+}
+
+/// A task page: its own route (`/<path>`) and nav entry.
+#[derive(Clone, Copy, PartialEq, Eq)]
+pub enum Task {
+    Leaderboard,
+    Judge,
+    Reliability,
+    Calibrate,
+    Programs,
+    Live,
+}
+
+impl Task {
+    pub const ALL: [Task; 6] = [
+        Task::Leaderboard,
+        Task::Judge,
+        Task::Reliability,
+        Task::Calibrate,
+        Task::Programs,
+        Task::Live,
+    ];
+
+    /// The route's path, without its slash.
+    pub fn path(self) -> &'static str {
+        match self {
+            Task::Leaderboard => "leaderboard",
+            Task::Judge => "judge",
+            Task::Reliability => "reliability",
+            Task::Calibrate => "calibrate",
+            Task::Programs => "programs",
+            Task::Live => "live",
+        }
+    }
+
+    /// The nav entry.
+    pub fn title(self) -> &'static str {
+        match self {
+            Task::Leaderboard => "Leaderboard",
+            Task::Judge => "Judge vs humans",
+            Task::Reliability => "Agreement",
+            Task::Calibrate => "Calibrate",
+            Task::Programs => "Programs",
+            Task::Live => "Live",
+        }
+    }
+
+    /// The task of a path's first segment.
+    pub fn of_path(segment: &str) -> Option<Task> {
+        Task::ALL.into_iter().find(|t| t.path() == segment)
+    }
+}

@@ -1,0 +1,148 @@
+// A newcomer's walk through the Tribunal app in headless Chromium (playwright-core): at each
+// width (1280 and 390 px), from the home page, each task's "try it on an example" link to its
+// finished report. Only the app's own stable ids are used — no test hooks.
+// Usage: node newcomer.mjs URL SCREENSHOT_DIR
+// Prints one JSON object: per width, what each report showed, each page's width and the page
+// errors. Assertions live in tests/newcomer_browser.rs.
+import { launchChromium, watchPage, leaderboardTable } from './chromium.mjs';
+
+const [url, screenshots] = process.argv.slice(2);
+const browser = await launchChromium();
+const rowsOf = (page, table) => page.$$eval(`${table} tbody tr`, (trs) => trs.map((tr) => ({ ...tr.dataset })));
+// How wide the page is, against the window: a page wider than the window scrolls sideways.
+const widthOf = (page) => page.evaluate(() => ({
+  page: document.documentElement.scrollWidth,
+  window: window.innerWidth,
+}));
+
+// From the home page, the task's example link, then `finished` on the task page.
+async function walk(page, width, task, finished) {
+  await page.goto(url);
+  await page.waitForSelector(`#try-${task}`, { timeout: 30000 });
+  await page.click(`#try-${task}`);
+  await page.waitForURL(`**/${task}?example`);
+  await finished();
+  await page.screenshot({ path: `${screenshots}/${task}-${width}.png`, fullPage: true });
+  return widthOf(page);
+}
+
+// The conformal selector's value and the target its chart's caption names.
+const conformalShown = (page) => page.evaluate(() => ({
+  selected: document.querySelector('#conformal-target')?.selectedOptions[0]?.textContent ?? null,
+  caption: [...document.querySelectorAll('#judge figcaption')]
+    .map((f) => f.textContent).find((t) => t.includes('split-conformal')) ?? null,
+}));
+
+const out = { widths: {}, pageErrors: [] };
+try {
+  for (const width of [1280, 390]) {
+    const page = await browser.newPage({ viewport: { width, height: 900 } });
+    watchPage(page, out.pageErrors);
+    const seen = { pageWidths: {} };
+
+    await page.goto(url);
+    await page.waitForSelector('#job-leaderboard', { timeout: 30000 });
+    seen.jobs = await page.$$eval('section.job h2', (hs) => hs.map((h) => h.textContent));
+    seen.pageWidths.home = await widthOf(page);
+    await page.screenshot({ path: `${screenshots}/home-${width}.png`, fullPage: true });
+    if (width === 1280) {
+      // Keyboard only: the first Tab stop skips to the content; Tab reaches the leaderboard's
+      // example link and Enter follows it to a finished leaderboard.
+      await page.keyboard.press('Tab');
+      seen.firstTabStop = await page.evaluate(() => document.activeElement?.textContent ?? null);
+      seen.keyboardReachedExample = false;
+      for (let k = 0; k < 40 && !seen.keyboardReachedExample; k += 1) {
+        await page.keyboard.press('Tab');
+        seen.keyboardReachedExample = await page.evaluate(() => document.activeElement?.id === 'try-leaderboard');
+      }
+      await page.keyboard.press('Enter');
+      await page.waitForURL('**/leaderboard?example');
+      seen.keyboardRows = (await leaderboardTable(page)).length;
+    }
+
+    seen.pageWidths.leaderboard = await walk(page, width, 'leaderboard', async () => {
+      seen.leaderboard = {
+        rows: await leaderboardTable(page),
+        reading: await page.textContent('#leaderboard-reading'),
+        summary: await page.textContent('#leaderboard .summary'),
+      };
+    });
+    if (width === 1280) {
+      // A new rounds value refits the file on screen.
+      await page.fill('#rounds', '200');
+      await page.dispatchEvent('#rounds', 'change');
+      await page.waitForFunction(
+        () => document.querySelector('#leaderboard .summary')?.textContent.includes('200 rounds'),
+        null, { timeout: 120000 });
+      seen.leaderboard.rounds200 = await leaderboardTable(page);
+    }
+
+    seen.pageWidths.judge = await walk(page, width, 'judge', async () => {
+      await page.waitForSelector('#held-out tbody tr', { timeout: 180000 });
+      seen.judge = {
+        heldOut: await rowsOf(page, '#held-out'),
+        reading: await page.textContent('#study-reading'),
+        conformal: [],
+      };
+      // The selector and the chart under it agree, whichever target is picked …
+      const targets = await page.$$eval('#conformal-target option', (os) => os.map((o) => o.value));
+      seen.judge.conformal.push(await conformalShown(page));
+      for (const target of targets) {
+        await page.selectOption('#conformal-target', target);
+        seen.judge.conformal.push(await conformalShown(page));
+      }
+      // … and after a second comparison that started from a picked target.
+      await page.selectOption('#conformal-target', targets[0]);
+      // (The page keeps the report's elements and updates them in place: the comparison is
+      // over once its progress line has come and gone.)
+      await page.click('#run-study');
+      await page.waitForSelector('#judge .busy', { timeout: 30000 });
+      await page.waitForSelector('#judge .busy', { state: 'detached', timeout: 180000 });
+      seen.judge.conformal.push(await conformalShown(page));
+    });
+
+    seen.pageWidths.reliability = await walk(page, width, 'reliability', async () => {
+      await page.waitForSelector('#rel-judges-table tbody tr[data-rater]', { timeout: 180000 });
+      seen.reliability = {
+        alpha: await page.$eval('#rel-alpha', (p) => ({ ...p.dataset })),
+        judges: await page.$$eval('#rel-judges-table tbody tr[data-rater]', (trs) => trs.map((tr) => ({ ...tr.dataset }))),
+        columns: await page.$$eval('#rel-item, #rel-rater, #rel-score', (is) => is.map((i) => i.value)),
+        reading: await page.textContent('#rel-reading'),
+      };
+    });
+
+    seen.pageWidths.calibrate = await walk(page, width, 'calibrate', async () => {
+      await page.waitForFunction(
+        () => !document.querySelector('#calibrate .busy')
+          && (document.querySelector('#cal-error') || document.querySelector('#cal-summary')),
+        null, { timeout: 180000 });
+      seen.calibrate = {
+        error: await page.evaluate(() => document.querySelector('#cal-error')?.textContent ?? null),
+        head: await page.$eval('#cal-head', (s) => s.value),
+        gamma: await page.getAttribute('#cal-summary', 'data-gamma'),
+        regression: await rowsOf(page, '#cal-regression'),
+        classification: await rowsOf(page, '#cal-classification'),
+        reading: await page.textContent('#cal-reading'),
+      };
+    });
+
+    seen.pageWidths.programs = await walk(page, width, 'programs', async () => {
+      await page.waitForFunction(
+        () => !document.querySelector('#programs .busy')
+          && (document.querySelector('#prog-error') || document.querySelector('#prog-summary')),
+        null, { timeout: 300000 });
+      seen.programs = {
+        error: await page.evaluate(() => document.querySelector('#prog-error')?.textContent ?? null),
+        programs: await rowsOf(page, '#prog-table'),
+        aggregates: await rowsOf(page, '#prog-aggregates'),
+        reading: await page.textContent('#prog-reading'),
+      };
+    });
+
+    out.widths[width] = seen;
+    await page.close();
+  }
+} finally {
+  await browser.close();
+}
+console.log(JSON.stringify(out));
