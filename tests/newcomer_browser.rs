@@ -262,6 +262,13 @@ fn a_newcomer_walks_every_example_from_the_home_page_to_the_clis_numbers() {
         }
     }
 
+    // A changed setting under the agreement report: flagged stale, then recomputed with it.
+    let rel = &page["widths"]["1280"]["reliability"];
+    assert_eq!(rel["staleShown"], true);
+    assert_eq!(rel["staleAfterCompute"], false);
+    let after = rel["summaryAfter"].as_str().unwrap();
+    assert!(after.contains("bootstrap: 50 rounds"), "{after}");
+
     // Keyboard only: the skip link first, then Tab to the example and Enter to its leaderboard.
     let desktop = &page["widths"]["1280"];
     assert_eq!(desktop["firstTabStop"], "Skip to content");

@@ -17,7 +17,7 @@
 
 use crate::charts::CvCurvePlot;
 use crate::examples::{self, ExampleButton};
-use crate::fields::{number_field, Bounds};
+use crate::fields::{number_field, Bounds, StaleNote};
 use crate::files::{chosen, chosen_text, data_url};
 use crate::format::{interval, name};
 use crate::save_share::{Computed, SaveAndShare};
@@ -524,6 +524,12 @@ fn CalibrateControls(run: CalibrationRun) -> impl IntoView {
             <label class="file">"Test embeddings " <input id="cal-test-emb" type="file" accept=".npy,.safetensors" node_ref=run.test_emb_ref /></label>
             <button id="cal-run" on:click=move |_| run.run()>"Calibrate"</button>
         </div>
+        <StaleNote id="cal-stale" shown=Signal::derive(move || run.report.with(Option::is_some)) busy=run.busy
+            track=move || {
+                head.track();
+                folds.track();
+                seed.track();
+            } />
     }
 }
 

@@ -77,6 +77,16 @@ fn y_grid(
         .collect_view()
 }
 
+/// A row label that fits left of a chart's plot area: at most 30 characters, cut with "…" (the
+/// row's hover title has it whole).
+fn short_label(label: &str) -> String {
+    if label.chars().count() <= 30 {
+        label.to_owned()
+    } else {
+        label.chars().take(29).chain(['…']).collect()
+    }
+}
+
 /// The CSV rows `series,x,y` of named series of points.
 fn series_csv(series: &[(String, Vec<(f64, f64)>)]) -> Vec<String> {
     series
@@ -191,7 +201,7 @@ pub fn ForestPlot(rows: Vec<ForestRow>, #[prop(into)] caption: String) -> impl I
                 <g class="row">
                     <title>{r.title()}</title>
                     <text x=LABEL - 8.0 y=y + 4.0 text-anchor="end" class="label">
-                        {r.label.clone()}
+                        {short_label(&r.label)}
                     </text>
                     {band}
                     {ci}
@@ -253,11 +263,12 @@ pub fn ScatterPlot(
                     }
                 })
                 .collect_view();
+            // The legend sits in the top margin, from the left, where long names fit.
             let legend_y = 14.0 + 14.0 * k as f64;
             view! {
                 {dots}
-                <circle cx=W - 150.0 cy=legend_y - 4.0 r="4" class=class.clone() />
-                <text x=W - 140.0 y=legend_y class="tick">{name.clone()}</text>
+                <circle cx=M cy=legend_y - 4.0 r="4" class=class.clone() />
+                <text x=M + 10.0 y=legend_y class="tick">{name.clone()}</text>
             }
         })
         .collect_view();
@@ -483,7 +494,7 @@ pub fn ShareBars(bars: Vec<ShareBar>, #[prop(into)] caption: String) -> impl Int
                 view! { <line x1=x(lo) x2=x(hi) y1=mid y2=mid class="whisker" /> }
             });
             view! {
-                <text x=LABEL - 8.0 y=y + 12.0 text-anchor="end" class="label">{b.label.clone()}</text>
+                <text x=LABEL - 8.0 y=y + 12.0 text-anchor="end" class="label">{short_label(&b.label)}</text>
                 <rect x=x(0.0) y=y width=(x(b.share) - x(0.0)).max(1.0) height=BAR - 6.0 class="bar">
                     <title>{format!("{}: {:.1}%", b.label, 100.0 * b.share)}</title>
                 </rect>

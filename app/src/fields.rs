@@ -95,6 +95,14 @@ impl RatingsFields {
         self.nominal.set(nominal);
     }
 
+    /// Reads every field, so that an effect re-runs when one changes.
+    pub fn track(&self) {
+        self.item.track();
+        self.rater.track();
+        self.score.track();
+        self.nominal.track();
+    }
+
     /// The columns and the scale as they are now (not tracked).
     pub fn settings(&self) -> (Columns, RatingsParams) {
         let columns = Columns {
@@ -224,5 +232,41 @@ fn PreviewTable(id: String, preview: Preview) -> impl IntoView {
             <thead><tr>{header}</tr></thead>
             <tbody>{rows}</tbody>
         </table>
+    }
+}
+
+/// A note under a form whose report is on screen (`shown`): once a setting that `track` reads
+/// changes, the report no longer matches the form, and the note says so until the next
+/// computation starts (`busy`).
+#[component]
+pub fn StaleNote(
+    id: &'static str,
+    #[prop(into)] shown: Signal<bool>,
+    #[prop(into)] busy: Signal<bool>,
+    track: impl Fn() + Send + Sync + 'static,
+) -> impl IntoView {
+    let stale = RwSignal::new(false);
+    Effect::watch(
+        track,
+        move |_, _, _| {
+            if shown.get_untracked() {
+                stale.set(true);
+            }
+        },
+        false,
+    );
+    Effect::new(move |_| {
+        if busy.get() {
+            stale.set(false);
+        }
+    });
+    move || {
+        stale.get().then(|| {
+            view! {
+                <p class="stale" id=id role="status">
+                    "The settings changed since the report below was computed: compute again to update it."
+                </p>
+            }
+        })
     }
 }

@@ -7,7 +7,7 @@
 
 use crate::charts::{ForestPlot, ForestRow, ReliabilityDiagram, ScatterPlot};
 use crate::examples::{self, ExampleButton};
-use crate::fields::{number_field, Bounds};
+use crate::fields::{number_field, Bounds, StaleNote};
 use crate::format::target_words;
 use crate::save_share::{Computed, SaveAndShare};
 use crate::worker_pool::{AnalysisRun, WorkerPool};
@@ -413,11 +413,10 @@ fn BoardSettings(form: BoardForm, run: BoardRun, refit: Callback<()>) -> impl In
         anchor_model,
         anchor_elo,
     } = form;
-    Effect::watch(
-        move || (rounds.get(), seed.get()),
-        move |_, _, _| refit.run(()),
-        false,
-    );
+    // Only a new value refits: a field that says `change` again on blur with the same value
+    // (as it does when a button is pressed next) must not restart the fit.
+    let bootstrap = Memo::new(move |_| (rounds.get(), seed.get()));
+    Effect::watch(move || bootstrap.get(), move |_, _, _| refit.run(()), false);
     let models = move || {
         run.board
             .get()
@@ -672,6 +671,8 @@ pub fn StudyPage() -> impl IntoView {
                 <label class="file">"or scored battles " <input id="scored-input" type="file" accept=".csv" node_ref=scored_ref /></label>
                 <button id="run-study" on:click=move |_| run_study()>"Compare"</button>
             </div>
+            <StaleNote id="study-stale" shown=Signal::derive(move || study.report.with(Option::is_some)) busy=study.busy
+                track=move || key.track() />
             {move || study.busy.get().then(|| view! { <p class="busy" role="status">"fitting the held-out protocol…"</p> })}
             {move || study.error.get().map(|m| view! { <div id="study-error" class="error" role="alert">{m}</div> })}
             {move || match study.report.get() {

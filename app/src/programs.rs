@@ -14,7 +14,7 @@
 
 use crate::charts::LinePlot;
 use crate::examples::{self, ExampleButton};
-use crate::fields::{number_field, Bounds};
+use crate::fields::{number_field, Bounds, StaleNote};
 use crate::files::{chosen_text, data_url};
 use crate::format::{fixed, interval, name, words};
 use crate::save_share::{Computed, SaveAndShare};
@@ -124,6 +124,15 @@ struct ProgramSettings {
 }
 
 impl ProgramSettings {
+    /// Reads every setting, so that an effect re-runs when one changes.
+    fn track(&self) {
+        self.share.track();
+        self.top_k.track();
+        self.seed.track();
+        self.limit.track();
+        self.budget.track();
+    }
+
     fn new() -> Self {
         Self {
             share: RwSignal::new(ProgramReportParams::default().validation_share),
@@ -369,6 +378,11 @@ pub fn ProgramsPage() -> impl IntoView {
             <ProgramSettingsView settings />
             <ProgramEditor programs error=fitted.error limit=settings.limit />
             <button id="prog-run" on:click=move |_| start()>"Run programs"</button>
+            <StaleNote id="prog-stale" shown=Signal::derive(move || fitted.report.with(Option::is_some)) busy=fitted.busy
+                track=move || {
+                    settings.track();
+                    programs.track();
+                } />
             {move || fitted.busy.get().then(|| view! {
                 <p class="busy" role="status" id="prog-progress">
                     {move || progress.get()} " "

@@ -17,7 +17,7 @@
 
 use crate::charts::ScatterPlot;
 use crate::examples::{self, ExampleButton};
-use crate::fields::{number_field, text_field, Bounds, RatingsFields};
+use crate::fields::{number_field, text_field, Bounds, RatingsFields, StaleNote};
 use crate::format::{fixed, name, words};
 use crate::save_share::{Computed, SaveAndShare};
 use crate::worker_pool::AnalysisRun;
@@ -126,6 +126,15 @@ pub fn ReliabilityPage() -> impl IntoView {
                 <label class="file">"Human ratings CSV (IRT) " <input id="rel-human" type="file" accept=".csv,text/csv" node_ref=human_ref /></label>
                 <button id="rel-run" on:click=move |_| run()>"Compute"</button>
             </div>
+            <StaleNote id="rel-stale" shown=Signal::derive(move || agreement.report.with(Option::is_some)) busy=agreement.busy
+                track=move || {
+                    form.fields.track();
+                    form.slice.track();
+                    form.pairs.track();
+                    form.level.track();
+                    form.rounds.track();
+                    form.seed.track();
+                } />
             {move || agreement.busy.get().then(|| view! { <p class="busy" role="status" id="rel-busy">"computing agreement and bootstrap intervals…"</p> })}
             {move || agreement.error.get().map(|m| view! { <div id="rel-error" class="error" role="alert">{m}</div> })}
             {move || match agreement.report.get() {

@@ -109,6 +109,19 @@ try {
         columns: await page.$$eval('#rel-item, #rel-rater, #rel-score', (is) => is.map((i) => i.value)),
         reading: await page.textContent('#rel-reading'),
       };
+      if (width === 1280) {
+        // A new setting under a report on screen: the page says the report is stale until
+        // Compute runs again.
+        await page.fill('#rel-rounds', '50');
+        await page.dispatchEvent('#rel-rounds', 'change');
+        seen.reliability.staleShown = await page.isVisible('#rel-stale');
+        await page.click('#rel-run');
+        await page.waitForFunction(
+          () => document.querySelector('#rel-summary')?.textContent.includes('bootstrap: 50 rounds'),
+          null, { timeout: 180000 });
+        seen.reliability.staleAfterCompute = await page.isVisible('#rel-stale');
+        seen.reliability.summaryAfter = await page.textContent('#rel-summary');
+      }
     });
 
     seen.pageWidths.calibrate = await walk(page, width, 'calibrate', async () => {
