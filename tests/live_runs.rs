@@ -10,7 +10,10 @@
 //! each judgment's p_s and rationale, and the running leaderboard of the items' models, all
 //! equal to what the run's stored events give (the leaderboard: `tribunal::rankings::leaderboard` on
 //! each judgment's preference for the file's response, recomputed here from p_s); a visitor
-//! with the share link sees the finished run and the same leaderboard.
+//! with the share link sees the finished run and the same leaderboard. From `/runs`, at 390 px,
+//! a newcomer makes a session of the bundled items (warned of an empty response), runs them on
+//! an allowed fleet by its model name, and sees the run's end — its count, its datasets, the
+//! flagged judgments — without a reload.
 
 use futures_util::{SinkExt, StreamExt};
 use serde_json::{json, Value};
@@ -19,6 +22,7 @@ use std::time::Duration;
 use tokio_tungstenite::tungstenite::Message;
 use tribunal::calibration::btl_head::{BtlData, BtlParams};
 use tribunal::calibration::head_file::{Head, HeadFile};
+use tribunal::judging::judge_items::{blank_summary, parse_judge_items};
 use tribunal::rankings::battles::Battles;
 use tribunal::rankings::bradley_terry::BradleyTerryParams;
 use tribunal::rankings::leaderboard::bradley_terry_leaderboard;
@@ -624,6 +628,114 @@ fn the_session_page_shows_a_run_live_and_resumes_after_a_reload() {
             }
         }
     }
+}
+
+/// A run on a fleet, from the page a newcomer finds: the home page's "Run a judge over your
+/// items" example opens `/runs` with the bundled LLMFAO items, whose pair 169 answers with a
+/// zero-width space; the upload is accepted with the worker's warning (the same words the
+/// library gives for the file), the judge select offers the fleet the operator listed (this
+/// worker has no local model), Start waits for a model name, and the run's end updates the count
+/// of finished runs and the datasets without a reload; both judgments of pair 169 are flagged.
+#[test]
+fn a_fleet_run_starts_from_the_runs_page_and_its_end_shows_without_a_reload() {
+    let dist = root().join("dist");
+    assert!(
+        dist.join("index.html").is_file(),
+        "run `trunk build --release` first"
+    );
+    let fleet = Fleet::start(1);
+    let no_models = temp_dir("fleet-run-no-models");
+    let worker = Worker::start_with(
+        "fleet-run-browser",
+        &dist,
+        &[
+            "--fleet",
+            &fleet.url(),
+            "--models",
+            no_models.to_str().unwrap(),
+        ],
+    );
+    let page = run_browser_driver("judge_runs.mjs", [worker.url.clone()]);
+    assert_eq!(page["pageErrors"], json!([]), "{page}");
+    assert_eq!(page["judges"]["local"], "false");
+    assert_eq!(page["judges"]["fleets"], "1");
+    assert!(page["judges"]["text"]
+        .as_str()
+        .unwrap()
+        .contains(&fleet.url()));
+
+    let fixture = std::fs::read(root().join("tests/fixtures/llmfao-items.csv")).unwrap();
+    let items = parse_judge_items("llmfao-items.csv", &fixture, true).unwrap();
+    let warning = blank_summary("llmfao-items.csv", &items).unwrap();
+    assert!(
+        warning.contains("1 of 3 items have an empty response"),
+        "{warning}"
+    );
+    assert_eq!(page["uploadWarnings"], json!([warning]));
+
+    assert_eq!(
+        page["judgeOptions"],
+        json!([{ "value": fleet.url(), "selected": true }])
+    );
+    assert_eq!(page["startableWithoutModel"], false);
+    assert_eq!(page["startableWithModel"], true);
+    assert_eq!(page["finishedBefore"], "0");
+    assert_eq!(page["datasetsBefore"], json!(["llmfao-items.csv"]));
+
+    // 3 pairs in both orders, every answer parsed; pair 169's two judgments flagged.
+    let status = &page["status"];
+    assert_eq!(status["judged"], "6");
+    assert_eq!(status["unparsed"], "0");
+    assert_eq!(status["blank"], "2");
+    let text = status["text"].as_str().unwrap();
+    assert!(
+        text.contains("finished: 6 judgments (0 unparsed) in ")
+            && text.contains(" · 2 of them on an empty response"),
+        "{text}"
+    );
+    let flagged: Vec<(String, String)> = page["verdicts"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .filter(|v| v["verdict"].as_str().unwrap().contains("⚠ empty response"))
+        .map(|v| {
+            (
+                v["item"].as_str().unwrap().to_owned(),
+                v["order"].as_str().unwrap().to_owned(),
+            )
+        })
+        .collect();
+    assert_eq!(flagged.len(), 2, "{}", page["verdicts"]);
+    assert!(flagged.iter().all(|(item, _)| item == "169"), "{flagged:?}");
+    assert_eq!(fleet.stats()["requests"], 6);
+
+    // The end showed without a reload: one finished run, and the run's datasets listed as the
+    // session holds them.
+    assert_eq!(page["notReloaded"], true);
+    assert_eq!(
+        page["finishedText"],
+        "1 run has finished: its record is in the session's export."
+    );
+    let id = page["session"]
+        .as_str()
+        .unwrap()
+        .rsplit('/')
+        .next()
+        .unwrap()
+        .to_owned();
+    let stored: Vec<String> = session_view(&worker, &id)["datasets"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|d| d["name"].as_str().unwrap().to_owned())
+        .collect();
+    assert!(stored.len() > 1, "{stored:?}");
+    assert_eq!(page["datasetsAfter"], json!(stored));
+    let width = &page["width"];
+    assert!(
+        width["page"].as_f64() <= width["window"].as_f64(),
+        "{width}"
+    );
 }
 
 /// A BTL head on 384-dimensional embeddings (fitted on seeded synthetic rows) and its model

@@ -3,9 +3,11 @@
 //! its page — leaderboard, judge vs humans, agreement, calibrate, programs — which loads the
 //! bundled LLMFAO files into its own file inputs and computes the report: the numbers equal the
 //! CLI's on the same files with the page's default settings, and the report's opening sentence
-//! reads the CLI's numbers.
-//! No page scrolls sideways and no page error is raised; keyboard alone reaches an example
-//! from the home page (the skip link first). Regressions: a new bootstrap rounds
+//! reads the CLI's numbers; judge runs' example puts LLMFAO's items into its file input.
+//! No page scrolls sideways and no page error is raised. At 390 px the walk is keyboard-only:
+//! Tab from the home page to each task's example link (the skip link the first stop), Enter,
+//! and on the finished report Tab reaches every control shown, each with a label (driven by
+//! Playwright's key presses). Regressions: a new bootstrap rounds
 //! value refits the leaderboard on screen; the conformal selector and its chart name the same
 //! target, after picking one and after a second comparison. Screenshots of every page at both
 //! widths go to `target/e2e/newcomer/`.
@@ -109,7 +111,11 @@ fn a_newcomer_walks_every_example_from_the_home_page_to_the_clis_numbers() {
                 "{name} at {width} px scrolls sideways: {measured}"
             );
         }
-        assert_eq!(seen["pageWidths"].as_object().unwrap().len(), 6);
+        assert_eq!(seen["pageWidths"].as_object().unwrap().len(), 7);
+        // Judge runs: the example's items are in the page's file input, and the page says
+        // which judges the worker offers.
+        assert_eq!(seen["runs"]["file"], "llmfao-items.csv", "{width} px");
+        assert!(seen["runs"]["judges"]["local"].is_string(), "{width} px");
 
         // Leaderboard: the CLI's ratings and intervals; the reading names the CLI's leader.
         assert_board(&what("leaderboard"), &seen["leaderboard"]["rows"], &board);
@@ -277,6 +283,24 @@ fn a_newcomer_walks_every_example_from_the_home_page_to_the_clis_numbers() {
         desktop["keyboardRows"],
         board["ratings"].as_array().unwrap().len()
     );
+
+    // Keyboard only at 390 px, each task from the home page: Tab reached the example link, and
+    // on the finished report every control shown was reached by Tab and has a label.
+    let tasks = page["keyboard"].as_object().unwrap();
+    assert_eq!(tasks.len(), 6, "{tasks:?}");
+    for (task, reach) in tasks {
+        assert!(reach["controls"].as_u64().unwrap() > 0, "{task}: {reach}");
+        assert_eq!(
+            reach["missed"],
+            serde_json::json!([]),
+            "{task}: Tab never reached these"
+        );
+        assert_eq!(
+            reach["unlabelled"],
+            serde_json::json!([]),
+            "{task}: controls without a label"
+        );
+    }
 
     // A new rounds value refitted the leaderboard: the CLI's numbers with 200 rounds.
     assert_board(

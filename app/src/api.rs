@@ -120,6 +120,14 @@ pub async fn fetch_dataset(id: &str, meta: &DatasetMeta) -> Result<Vec<u8>, Stri
     Ok(bytes)
 }
 
+/// What the worker said of a dataset it stored (besides its metadata): what its reader
+/// accepted but the uploader should know (items with an empty response).
+#[derive(Deserialize)]
+pub struct Added {
+    #[serde(default)]
+    pub warnings: Vec<String>,
+}
+
 /// `POST /api/sessions/{id}/datasets`: `bytes` as a dataset of `kind` named `name`.
 pub async fn add_dataset(
     id: &str,
@@ -127,7 +135,7 @@ pub async fn add_dataset(
     kind: DatasetKind,
     name: &str,
     bytes: &[u8],
-) -> Result<DatasetMeta, String> {
+) -> Result<Added, String> {
     let url = format!(
         "/api/sessions/{id}/datasets?kind={}&name={}",
         kind.as_str(),

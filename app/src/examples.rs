@@ -20,6 +20,9 @@ pub const GPT3: &str = "gpt3-crowd-comparisons.csv";
 pub const PAIRS: &str = "pairs.csv";
 /// GPT-4's verdict on each pair: `id,label`.
 pub const GPT4_VERDICTS: &str = "gpt4-verdicts.csv";
+/// Three pairs to judge, with their models (`id,instruction,response,response_b,model,model_b`;
+/// pair 169's answer is a zero-width space, which a run flags).
+pub const ITEMS: &str = "llmfao-items.csv";
 /// Bias probes: clean and perturbed answers.
 pub const PROBES: &str = "probes.csv";
 /// A BTL calibration of GPT-4's verdicts to the crowd's vote shares (`id,p,human`; made by

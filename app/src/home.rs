@@ -22,7 +22,7 @@ pub fn HomePage() -> impl IntoView {
                 tasks=vec![(Task::Leaderboard, "Leaderboard with intervals")] />
             <Job id="job-judge" title="Check a judge against humans"
                 what="How far a judge's leaderboard is from the humans' on models it has not seen, and how often it agrees with them item by item."
-                tasks=vec![(Task::Judge, "Judge's leaderboard vs the humans'"), (Task::Reliability, "Agreement with humans (κ, α)")] />
+                tasks=vec![(Task::Runs, "Run a judge over your items"), (Task::Judge, "Judge's leaderboard vs the humans'"), (Task::Reliability, "Agreement with humans (κ, α)")] />
             <Job id="job-audit" title="Calibrate or audit a judge"
                 what="Fit a small correction of the judge to human labels, or test cheap judging programs and the judge's biases."
                 tasks=vec![(Task::Calibrate, "Calibrate a judge to human labels"), (Task::Programs, "Judging programs and bias probes")] />

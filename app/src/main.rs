@@ -11,6 +11,7 @@ mod fields;
 mod files;
 mod format;
 mod home;
+mod judge_runs;
 mod leaderboard;
 mod live;
 mod new_analysis;
@@ -81,6 +82,7 @@ fn task_page(task: Task) -> AnyView {
         .into_any(),
         Task::Calibrate => view! { <calibrate::CalibratePage /> }.into_any(),
         Task::Programs => view! { <programs::ProgramsPage /> }.into_any(),
+        Task::Runs => view! { <judge_runs::RunsPage /> }.into_any(),
         Task::Live => view! { <live::LivePanel /> }.into_any(),
     }
 }

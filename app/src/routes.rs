@@ -63,16 +63,18 @@ pub enum Task {
     Reliability,
     Calibrate,
     Programs,
+    Runs,
     Live,
 }
 
 impl Task {
-    pub const ALL: [Task; 6] = [
+    pub const ALL: [Task; 7] = [
         Task::Leaderboard,
         Task::Judge,
         Task::Reliability,
         Task::Calibrate,
         Task::Programs,
+        Task::Runs,
         Task::Live,
     ];
 
@@ -84,6 +86,7 @@ impl Task {
             Task::Reliability => "reliability",
             Task::Calibrate => "calibrate",
             Task::Programs => "programs",
+            Task::Runs => "runs",
             Task::Live => "live",
         }
     }
@@ -96,6 +99,7 @@ impl Task {
             Task::Reliability => "Agreement",
             Task::Calibrate => "Calibrate",
             Task::Programs => "Programs",
+            Task::Runs => "Judge runs",
             Task::Live => "Live",
         }
     }

@@ -4,8 +4,9 @@
 //! mean time per judgment so far), each judgment as it arrives (verdict, rationale, p_s), and,
 //! when the items name their models, a running leaderboard: Bradley–Terry on the judgments so
 //! far with the judge's preference for the first model as a soft target (seed 002), fitted in
-//! the statistics web worker after each judgment. If the socket drops, it reconnects after a
-//! second from the last event it showed, so nothing is missed or shown twice.
+//! the statistics web worker after each judgment. A judgment of an item whose response shows
+//! nothing is flagged, and the progress line counts them. If the socket drops, it reconnects
+//! after a second from the last event it showed, so nothing is missed or shown twice.
 
 use crate::format::fixed;
 use crate::live::open_socket;
@@ -39,6 +40,8 @@ struct Progress {
     total: u32,
     judged: Vec<Shown>,
     parse_failures: u32,
+    /// Judgments of items with a blank response.
+    blank: u32,
     generated_tokens: u64,
     /// The judge's time over the judgments shown.
     seconds: f64,
@@ -64,9 +67,9 @@ impl Progress {
     }
 }
 
-/// Watches `stream` and renders it.
+/// Watches `stream` and renders it; `on_end` runs with the stream when the run finishes.
 #[component]
-pub fn RunWatch(stream: String) -> impl IntoView {
+pub fn RunWatch(stream: String, on_end: Option<Callback<String>>) -> impl IntoView {
     let progress = RwSignal::new(Progress::default());
     let status = RwSignal::new("connecting…".to_owned());
     let board = RwSignal::new(None::<Result<Leaderboard, String>>);
@@ -115,7 +118,12 @@ pub fn RunWatch(stream: String) -> impl IntoView {
             loop {
                 let after = progress.with_untracked(|p| p.last_event);
                 match watch(&stream, after, progress).await {
-                    Ok(()) if progress.with_untracked(|p| p.end.is_some()) => return,
+                    Ok(()) if progress.with_untracked(|p| p.end.is_some()) => {
+                        if let Some(on_end) = on_end {
+                            on_end.run(stream.clone());
+                        }
+                        return;
+                    }
                     Ok(()) => status.set("connection closed; reconnecting…".to_owned()),
                     Err(message) => status.set(format!("{message}; reconnecting…")),
                 }
@@ -191,6 +199,7 @@ async fn watch(stream: &str, after: i64, progress: RwSignal<Progress>) -> Result
                         preference,
                         models,
                         injection,
+                        blank,
                         calibrated,
                     } = *judgment;
                     let mut shown = order;
@@ -203,6 +212,9 @@ async fn watch(stream: &str, after: i64, progress: RwSignal<Progress>) -> Result
                     p.total = total;
                     if parse_error.is_some() {
                         p.parse_failures += 1;
+                    }
+                    if !blank.is_empty() {
+                        p.blank += 1;
                     }
                     p.generated_tokens += u64::from(generated_tokens);
                     p.seconds += seconds;
@@ -222,6 +234,11 @@ async fn watch(stream: &str, after: i64, progress: RwSignal<Progress>) -> Result
                         verdict
                     } else {
                         format!("{verdict} · ⚠ injection? {}", injection.join(", "))
+                    };
+                    let verdict = if blank.is_empty() {
+                        verdict
+                    } else {
+                        format!("{verdict} · ⚠ empty {}", blank.join(" and "))
                     };
                     let probabilities = label_probs
                         .iter()
@@ -262,11 +279,15 @@ fn RunStatus(progress: RwSignal<Progress>, status: RwSignal<String>) -> impl Int
     move || {
         let p = progress.get();
         let done = p.judged.len();
+        let blank = match p.blank {
+            0 => String::new(),
+            n => format!(" · {n} of them on an empty response"),
+        };
         let summary = match &p.end {
-            Some(end) => format!("{end}{}", p.rates()),
+            Some(end) => format!("{end}{blank}{}", p.rates()),
             None if p.total == 0 => status.get(),
             None => format!(
-                "judging: {done} / {} stored, {} unparsed{}",
+                "judging: {done} / {} stored, {} unparsed{blank}{}",
                 p.total,
                 p.parse_failures,
                 p.rates()
@@ -279,7 +300,7 @@ fn RunStatus(progress: RwSignal<Progress>, status: RwSignal<String>) -> impl Int
         };
         view! {
             <p class="run-status" data-judged=done.to_string() data-total=p.total.to_string()
-                data-unparsed=p.parse_failures.to_string()
+                data-unparsed=p.parse_failures.to_string() data-blank=p.blank.to_string()
                 data-tokens-per-second=tokens_per_second.to_string()
                 data-finished=p.end.is_some().to_string()>
                 <progress max=p.total.max(1) value=done></progress>

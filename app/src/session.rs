@@ -14,8 +14,8 @@
 use crate::analysis_view::AnalysisView;
 use crate::api;
 use crate::device::{forget, go, origin, owner_token, recent, remember};
-use crate::fields::{number_field, Bounds};
-use crate::new_analysis::{datasets_of, NewAnalysis};
+use crate::judge_runs::StartRun;
+use crate::new_analysis::NewAnalysis;
 use crate::runs::RunWatch;
 use leptos::prelude::*;
 use leptos::task::spawn_local;
@@ -111,7 +111,21 @@ pub fn SessionPage(id: String) -> impl IntoView {
         }
     };
     load();
-    let reload = Callback::new(move |()| load());
+    let reload = {
+        let load = load.clone();
+        Callback::new(move |()| load())
+    };
+    // A run that ends while the page watches it brings its record and datasets: the session is
+    // read again, once per run.
+    let reloaded = StoredValue::new(std::collections::HashSet::<String>::new());
+    let run_ended = Callback::new(move |stream: String| {
+        let first = reloaded
+            .try_update_value(|seen| seen.insert(stream))
+            .unwrap_or(false);
+        if first {
+            load();
+        }
+    });
     let owner_form = token.clone().map(|token| {
         let gone = {
             let id = id.clone();
@@ -135,7 +149,7 @@ pub fn SessionPage(id: String) -> impl IntoView {
             {move || match session.get() {
                 None => view! { <p class="busy" role="status">"loading the session…"</p> }.into_any(),
                 Some(Err(message)) => view! { <div id="session-error" class="error" role="alert">{message}</div> }.into_any(),
-                Some(Ok(s)) => view! { <SessionContents session=s token=contents_token.clone() error reload /> }.into_any(),
+                Some(Ok(s)) => view! { <SessionContents session=s token=contents_token.clone() error reload run_ended /> }.into_any(),
             }}
             <p class="share">"Share (read-only): " <input id="session-share-url" type="text" readonly prop:value=share /></p>
             {owner_link.map(|l| view! {
@@ -202,7 +216,8 @@ fn AddDataset(
                     },
                 };
                 match api::add_dataset(&id, &token, kind, &name, &bytes).await {
-                    Ok(_) => {
+                    Ok(added) => {
+                        notes.update(|n| n.extend(added.warnings));
                         // The form starts over: the next file is recognised afresh.
                         detected.set(None);
                         if let Some(input) = dataset_ref.get_untracked() {
@@ -248,7 +263,7 @@ fn AddDataset(
                 <button id="add-dataset" on:click=upload>"Upload to the session"</button>
             </div>
             {detected_view}
-            {move || notes.get().into_iter().map(|n| view! { <p class="warning">{n}</p> }).collect_view()}
+            {move || notes.get().into_iter().map(|n| view! { <p class="warning upload-warning">{n}</p> }).collect_view()}
     }
 }
 
@@ -277,123 +292,6 @@ fn converted(
     ))
 }
 
-/// The owner's judge run on an items dataset of the session.
-#[component]
-fn StartRun(
-    id: String,
-    token: String,
-    session: RwSignal<Option<Result<SessionView, String>>>,
-    error: RwSignal<Option<String>>,
-    reload: Callback<()>,
-) -> impl IntoView {
-    let run_items = RwSignal::new(String::new());
-    let run_prompt = RwSignal::new("relative".to_owned());
-    let run_rubric = RwSignal::new(
-        "Which response follows the instruction better: correct, complete and concise?".to_owned(),
-    );
-    let run_tokens = RwSignal::new(max_tokens("relative"));
-    let run_embed = RwSignal::new(false);
-    let judges = LocalResource::new(api::judges);
-    let local = move || {
-        judges
-            .get()
-            .is_some_and(|j| j.as_ref().is_ok_and(|j| j.local))
-    };
-    let start_run = {
-        let (id, token) = (id.clone(), token.clone());
-        move |_| {
-            let (id, token) = (id.clone(), token.clone());
-            let items = run_items.get_untracked();
-            let items = if items.is_empty() {
-                session.with_untracked(|s| {
-                    datasets_of(s, DatasetKind::Items)
-                        .first()
-                        .map(|d| d.hash.clone())
-                        .unwrap_or_default()
-                })
-            } else {
-                items
-            };
-            let kind = run_prompt.get_untracked();
-            let relative = kind == "relative" || kind == "criteria";
-            let prompt = match kind.as_str() {
-                "criteria" => serde_json::json!({ "kind": "criteria" }),
-                "binary" => serde_json::json!({ "kind": "binary" }),
-                "absolute" => {
-                    serde_json::json!({ "kind": "absolute", "min_score": 1, "max_score": 5, "rubric": run_rubric.get_untracked() })
-                }
-                _ => {
-                    serde_json::json!({ "kind": "relative", "rubric": run_rubric.get_untracked() })
-                }
-            };
-            let payload = serde_json::json!({
-                "items": items,
-                "config": {
-                    "design": { "orders": if relative { "both" } else { "ab" } },
-                    "prompt": prompt,
-                    "decoding": { "max_tokens": run_tokens.get_untracked(), "seed": 0 },
-                    "embed_rationale": run_embed.get_untracked()
-                }
-            });
-            spawn_local(async move {
-                match api::start_run(&id, &token, &payload).await {
-                    Ok(_) => {
-                        error.set(None);
-                        reload.run(());
-                    }
-                    Err(message) => error.set(Some(message)),
-                }
-            });
-        }
-    };
-    view! {
-            <h3>"Run the local judge"</h3>
-            <p class="hint">"SmolLM2 on the worker judges an items dataset (" <code>"id,instruction,response[,response_b]"</code> "); each judgment appears above as it is stored, and when the run finishes its judgments become datasets of the session (the " <code>".jsonl"</code> ", and its verdicts as battles or its scores as ratings) that the analyses below read. With the rationales embedded and a " <code>"human"</code> " column in the items (and optionally " <code>"split"</code> ": train/test), it also leaves calibration files for a calibration below."</p>
-            <div class="controls">
-                <label>"Items "
-                    <select id="run-items" on:change=move |ev| run_items.set(event_target_value(&ev))>
-                        {move || session.with(|s| datasets_of(s, DatasetKind::Items)).into_iter().map(|d| view! { <option value=d.hash.clone()>{d.name.clone()}</option> }).collect_view()}
-                    </select>
-                </label>
-                <label>"Prompt "
-                    <select id="run-prompt" on:change=move |ev| {
-                        let kind = event_target_value(&ev);
-                        run_tokens.set(max_tokens(&kind));
-                        run_prompt.set(kind);
-                    }>
-                        <option value="relative">"pairwise (both orders)"</option>
-                        <option value="criteria">"six criteria, JSON (both orders)"</option>
-                        <option value="absolute">"absolute 1–5"</option>
-                        <option value="binary">"binary rubric: prompt adherence (pass/fail)"</option>
-                    </select>
-                </label>
-                <label>"Rubric " <input id="run-rubric" type="text" prop:value=move || run_rubric.get()
-                    on:change=move |ev| run_rubric.set(event_target_value(&ev)) /></label>
-                {number_field("run-tokens", "Max tokens", Bounds::from("1", "1"), run_tokens)}
-                <label>"Embed each rationale (MiniLM) " <input id="run-embed" type="checkbox" prop:checked=move || run_embed.get()
-                    on:change=move |ev| run_embed.set(event_target_checked(&ev)) /></label>
-                <button id="start-run" on:click=start_run disabled=move || !local()>"Start the run"</button>
-            </div>
-            {move || judges.get().map(|j| match j {
-                Ok(j) if j.local => None,
-                Ok(_) => Some(view! {
-                    <p id="run-unavailable" class="warning">"This worker has no local judge model installed ("<code>"bash scripts/setup.sh"</code>" installs it): runs cannot start here."</p>
-                }.into_any()),
-                Err(message) => Some(view! { <p id="run-unavailable" class="warning">{format!("The worker did not say which judges it has: {message}")}</p> }.into_any()),
-            })}
-    }
-}
-
-/// The default most tokens of a prompt kind: room for a short rationale and the verdict, and
-/// for the six-criteria JSON (six scores and their reasons).
-fn max_tokens(prompt: &str) -> usize {
-    match prompt {
-        "criteria" => 384,
-        "binary" => 160,
-        _ => 128,
-    }
-}
-
 /// A session's datasets, runs and analyses.
 #[component]
 fn SessionContents(
@@ -401,7 +299,14 @@ fn SessionContents(
     token: Option<String>,
     error: RwSignal<Option<String>>,
     reload: Callback<()>,
+    run_ended: Callback<String>,
 ) -> impl IntoView {
+    // The streams of the runs whose records the session holds: they had ended when it was read.
+    let recorded: std::collections::HashSet<String> = session
+        .runs
+        .iter()
+        .filter_map(|record| record["session"].as_str().map(|key| format!("run:{key}")))
+        .collect();
     let id = session.id.clone();
     // The owner's delete button for `part` (e.g. `/datasets/HASH`).
     let delete = move |part: String, what: String| {
@@ -452,12 +357,17 @@ fn SessionContents(
             <tbody>{datasets}</tbody>
         </table>
         <h3>"Judge runs"</h3>
-        <p>{format!("{} finished run record(s)", session.runs.len())}</p>
+        <p id="runs-finished" data-count=session.runs.len().to_string()>{match session.runs.len() {
+            0 => "No run has finished yet.".to_owned(),
+            1 => "1 run has finished: its record is in the session's export.".to_owned(),
+            n => format!("{n} runs have finished: their records are in the session's export."),
+        }}</p>
         <div id="runs">
             {session.streams.iter().map(|stream| {
                 let run = stream.rsplit(':').next().unwrap_or_default();
                 let remove = delete(format!("/runs/{run}"), "this judge run (its judgments and events)".to_owned());
-                view! { <RunWatch stream=stream.clone() /> {remove} }
+                let on_end = (!recorded.contains(stream)).then_some(run_ended);
+                view! { <RunWatch stream=stream.clone() on_end=on_end /> {remove} }
             }).collect_view()}
         </div>
         <h3>"Analyses"</h3>

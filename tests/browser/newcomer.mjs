@@ -1,6 +1,7 @@
 // A newcomer's walk through the Tribunal app in headless Chromium (playwright-core): at each
 // width (1280 and 390 px), from the home page, each task's "try it on an example" link to its
-// finished report. Only the app's own stable ids are used — no test hooks.
+// finished report (at 390 px by keyboard alone, then Tab through the report's page). Only the
+// app's own stable ids are used — no test hooks.
 // Usage: node newcomer.mjs URL SCREENSHOT_DIR
 // Prints one JSON object: per width, what each report showed, each page's width and the page
 // errors. Assertions live in tests/newcomer_browser.rs.
@@ -15,15 +16,59 @@ const widthOf = (page) => page.evaluate(() => ({
   window: window.innerWidth,
 }));
 
-// From the home page, the task's example link, then `finished` on the task page.
+// From the home page, the task's example link, then `finished` on the task page. At 390 px the
+// walk is keyboard-only: Tab to the link, Enter; and once the report is up, Tab goes through
+// the page (`keyboard`).
 async function walk(page, width, task, finished) {
   await page.goto(url);
   await page.waitForSelector(`#try-${task}`, { timeout: 30000 });
-  await page.click(`#try-${task}`);
+  if (width === 390) {
+    let reached = false;
+    for (let k = 0; k < 60 && !reached; k += 1) {
+      await page.keyboard.press('Tab');
+      reached = await page.evaluate((id) => document.activeElement?.id === id, `try-${task}`);
+    }
+    if (!reached) throw new Error(`Tab never reached #try-${task}`);
+    await page.keyboard.press('Enter');
+  } else {
+    await page.click(`#try-${task}`);
+  }
   await page.waitForURL(`**/${task}?example`);
   await finished();
   await page.screenshot({ path: `${screenshots}/${task}-${width}.png`, fullPage: true });
+  if (width === 390) out.keyboard[task] = await keyboard(page);
   return widthOf(page);
+}
+
+// Tab through the page from its top: the controls of the page's content (inputs, selects,
+// buttons, links, summaries) that are shown and enabled and that Tab never reached, and those
+// without a label (a <label>, aria-label or title).
+async function keyboard(page) {
+  await page.evaluate(() => {
+    window.tabbed = new Set();
+    document.addEventListener('focusin', (e) => window.tabbed.add(e.target));
+    document.activeElement?.blur();
+    window.scrollTo(0, 0);
+  });
+  const describe = () => page.evaluate(() => {
+    const shown = (e) => e.getClientRects().length > 0 && !e.closest('details:not([open]) > :not(summary)');
+    const controls = [...document.querySelectorAll(
+      'main input, main select, main button, main textarea, main a[href], main summary')]
+      .filter((e) => shown(e) && !e.disabled);
+    const name = (e) => `${e.tagName.toLowerCase()}${e.id ? `#${e.id}` : ''} "${(e.textContent || e.value || '').trim().slice(0, 30)}"`;
+    return {
+      controls: controls.length,
+      missed: controls.filter((e) => !window.tabbed.has(e)).map(name),
+      unlabelled: controls.filter((e) => ['INPUT', 'SELECT', 'TEXTAREA'].includes(e.tagName)
+        && !(e.labels?.length || e.getAttribute('aria-label') || e.title)).map(name),
+    };
+  });
+  let seen = await describe();
+  for (let k = 0; k < seen.controls + 20 && seen.missed.length > 0; k += 1) {
+    await page.keyboard.press('Tab');
+    if (k % 10 === 9) seen = await describe();
+  }
+  return describe();
 }
 
 // The conformal selector's value and the target its chart's caption names.
@@ -33,7 +78,7 @@ const conformalShown = (page) => page.evaluate(() => ({
     .map((f) => f.textContent).find((t) => t.includes('split-conformal')) ?? null,
 }));
 
-const out = { widths: {}, pageErrors: [] };
+const out = { widths: {}, pageErrors: [], keyboard: {} };
 try {
   for (const width of [1280, 390]) {
     const page = await browser.newPage({ viewport: { width, height: 900 } });
@@ -149,6 +194,17 @@ try {
         programs: await rowsOf(page, '#prog-table'),
         aggregates: await rowsOf(page, '#prog-aggregates'),
         reading: await page.textContent('#prog-reading'),
+      };
+    });
+
+    seen.pageWidths.runs = await walk(page, width, 'runs', async () => {
+      await page.waitForFunction(
+        () => document.querySelector('#runs-items-input')?.files.length === 1
+          && document.querySelector('#runs-judges'),
+        null, { timeout: 30000 });
+      seen.runs = {
+        file: await page.$eval('#runs-items-input', (i) => i.files[0].name),
+        judges: await page.$eval('#runs-judges', (p) => ({ ...p.dataset })),
       };
     });
 

@@ -11,7 +11,9 @@
 //!   [`tribunal::analysis::Spec`] of any analysis, its inputs datasets of the session of the
 //!   kinds their roles read) need `Authorization: Bearer TOKEN`:
 //!   a missing or wrong token is 403 and writes nothing. A dataset that does not parse is 422
-//!   with the located error, and nothing is stored.
+//!   with the located error, and nothing is stored. A stored dataset is 201 with its
+//!   [`DatasetMeta`] and, when its reader accepted something the uploader should know (items
+//!   with an empty response), `warnings`.
 //! - `POST /sessions/{id}/runs` `{"items": HASH, "config": {…judge.toml as JSON…}}` (owner
 //!   token) → 202 `{stream, total}`: the judge runs on the session's items dataset
 //!   ([`crate::runs`]), here and in any `tribunal work` process on the same store; watch the
@@ -53,7 +55,7 @@ use tribunal::io::provenance::{content_hash, ToolVersion};
 use tribunal::judging::judge_prompt::PromptKind;
 use tribunal::sessions::run_calibration::{check_preferences, item_labels};
 use tribunal::sessions::session::{
-    check_dataset, spec_from_value, Analysis, DatasetKind, SessionArchive,
+    check_dataset, spec_from_value, Analysis, CheckedDataset, DatasetKind, SessionArchive,
 };
 
 /// An API error: its status and a message for a person, sent as `{"error": …}`.
@@ -407,7 +409,8 @@ async fn add_dataset(
     let unprocessable =
         |e: tribunal::Error| ApiError(StatusCode::UNPROCESSABLE_ENTITY, e.to_string());
     let kind = DatasetKind::parse(&query.kind).map_err(unprocessable)?;
-    let meta = check_dataset(kind, &query.name, &body).map_err(unprocessable)?;
+    let CheckedDataset { meta, warnings } =
+        check_dataset(kind, &query.name, &body).map_err(unprocessable)?;
     if meta.rows > limits.max_rows {
         return Err(ApiError(
             StatusCode::PAYLOAD_TOO_LARGE,
@@ -424,7 +427,11 @@ async fn add_dataset(
         within_session_bytes(&limits, &query.name, held, meta.bytes)?;
     }
     let stored = store.add_dataset(&id, &meta, &body)?;
-    Ok((StatusCode::CREATED, Json(stored)).into_response())
+    let mut answer = serde_json::to_value(stored).map_err(anyhow::Error::from)?;
+    if !warnings.is_empty() {
+        answer["warnings"] = serde_json::json!(warnings);
+    }
+    Ok((StatusCode::CREATED, Json(answer)).into_response())
 }
 
 #[derive(Deserialize)]

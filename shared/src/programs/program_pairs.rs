@@ -491,9 +491,12 @@ mod tests {
             csv,
             "id,instruction,response,response_b\np1,Say hi,\"Hi,\nthere\",\np3,Add,4,5\n"
         );
+        // Pair p1's empty response_b is judged as it is, and flagged.
         let items =
-            crate::judging::judge_items::parse_judge_items("items.csv", csv[..].as_bytes(), true);
-        assert!(items.is_err(), "an empty response_b is not a judge item");
+            crate::judging::judge_items::parse_judge_items("items.csv", csv[..].as_bytes(), true)
+                .unwrap();
+        assert_eq!(items[0].blank, ["response_b"]);
+        assert!(items[1].blank.is_empty());
         let verdicts = parse_verdicts("v.csv", b"id,label\np3,b\np1,a\n", &ids).unwrap();
         assert_eq!(verdicts, [Some(Preference::A), None, Some(Preference::B)]);
         let err = parse_verdicts("v.csv", b"id,label\np9,b\n", &ids).unwrap_err();

@@ -110,6 +110,10 @@ pub struct JudgmentEvent {
     /// Prompt-injection flags on the item's responses, `field: kind` each.
     #[serde(default)]
     pub injection: Vec<String>,
+    /// The item's responses with no visible text (`response`, `response_b`): judged as they
+    /// are, and flagged.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub blank: Vec<String>,
     /// With a calibration head: a BTL head's probability that the file's `response` won
     /// (mapped back from the swapped order), or an LS head's calibrated score.
     pub calibrated: Option<f64>,
@@ -204,6 +208,7 @@ mod tests {
                 preference: Some(0.75),
                 models: Some(("m1".into(), "m2".into())),
                 injection: vec!["response_b: addresses_judge".into()],
+                blank: vec!["response".into()],
                 calibrated: Some(0.25),
             })),
         };

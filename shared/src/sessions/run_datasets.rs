@@ -283,7 +283,7 @@ mod tests {
         let battles = parse_battles("b.csv", &datasets[1].bytes).unwrap();
         assert_eq!(battles.battles.len(), 3);
         for (d, rows) in datasets.iter().zip([4, 3, 2]) {
-            let meta = check_dataset(d.kind, &d.name, &d.bytes).unwrap();
+            let meta = check_dataset(d.kind, &d.name, &d.bytes).unwrap().meta;
             assert_eq!(meta.rows, rows, "{}", d.name);
         }
     }
@@ -327,7 +327,9 @@ mod tests {
             String::from_utf8(labelled.bytes.clone()).unwrap(),
             "id,model_a,model_b,judge,human\np1,x,y,0.5,0.75\np2,x,y,1,\n"
         );
-        let meta = check_dataset(labelled.kind, &labelled.name, &labelled.bytes).unwrap();
+        let meta = check_dataset(labelled.kind, &labelled.name, &labelled.bytes)
+            .unwrap()
+            .meta;
         assert_eq!(meta.rows, 2);
         // A pairwise run's human label outside [0, 1] is located in the items file.
         let bad = b"id,instruction,response,human\np1,q,r,2\n";

@@ -28,7 +28,7 @@ use crate::io::csv_row::csv_error;
 use crate::io::embedding_file::read_embeddings;
 use crate::io::error::{Error, Location, Result};
 use crate::io::provenance::{content_hash, ToolVersion};
-use crate::judging::judge_items::parse_judge_items;
+use crate::judging::judge_items::{blank_summary, parse_judge_items};
 use crate::math::resample::BootstrapParams;
 use crate::ppi::labelled_battles::parse_labelled_battles;
 use crate::programs::program_pairs::{parse_probes, parse_program_pairs};
@@ -190,11 +190,30 @@ pub struct DatasetMeta {
     pub rows: u64,
 }
 
-/// Parses `bytes` as `kind` (errors located in `name`) and returns the dataset's metadata.
-pub fn check_dataset(kind: DatasetKind, name: &str, bytes: &[u8]) -> Result<DatasetMeta> {
+/// A dataset that parsed as its kind: its metadata, and what its reader accepted but the user
+/// should know (items with an empty response).
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct CheckedDataset {
+    pub meta: DatasetMeta,
+    pub warnings: Vec<String>,
+}
+
+/// Parses `bytes` as `kind` (errors located in `name`) and returns the dataset's metadata
+/// and warnings.
+pub fn check_dataset(kind: DatasetKind, name: &str, bytes: &[u8]) -> Result<CheckedDataset> {
+    let mut warnings = Vec::new();
     let rows = match kind {
         DatasetKind::Battles => parse_battles(name, bytes)?.battles.len(),
-        DatasetKind::Items => parse_judge_items(name, bytes, false)?.len(),
+        DatasetKind::Items => {
+            // Pairwise when the file has `response_b`: its blanks are flagged too.
+            let pairwise = csv_row::open(name, bytes)?
+                .1
+                .iter()
+                .any(|h| h.trim() == "response_b");
+            let items = parse_judge_items(name, bytes, pairwise)?;
+            warnings.extend(blank_summary(name, &items));
+            items.len()
+        }
         // Which columns hold item, rater and score is the analysis's setting: a ratings
         // dataset is any well-formed CSV, read by the analysis's column mapping when it runs.
         DatasetKind::Ratings => csv_rows(name, bytes)?,
@@ -210,12 +229,15 @@ pub fn check_dataset(kind: DatasetKind, name: &str, bytes: &[u8]) -> Result<Data
         DatasetKind::ProgramScores => csv_rows(name, bytes)?,
         DatasetKind::LabelledBattles => parse_labelled_battles(name, bytes)?.battles.len(),
     };
-    Ok(DatasetMeta {
-        hash: content_hash(bytes),
-        kind,
-        name: name.to_owned(),
-        bytes: bytes.len() as u64,
-        rows: rows as u64,
+    Ok(CheckedDataset {
+        meta: DatasetMeta {
+            hash: content_hash(bytes),
+            kind,
+            name: name.to_owned(),
+            bytes: bytes.len() as u64,
+            rows: rows as u64,
+        },
+        warnings,
     })
 }
 
@@ -504,7 +526,7 @@ impl SessionArchive {
         let mut metas = Vec::with_capacity(self.datasets.len());
         for (i, d) in self.datasets.iter().enumerate() {
             let bytes = d.bytes(source, &format!("datasets[{i}].content"))?;
-            let checked = check_dataset(d.meta.kind, &d.meta.name, &bytes)?;
+            let checked = check_dataset(d.meta.kind, &d.meta.name, &bytes)?.meta;
             if checked.hash != d.meta.hash {
                 return Err(Error::input(
                     at(format!("datasets[{i}].hash")),
@@ -546,7 +568,9 @@ mod tests {
     }
 
     fn archive() -> SessionArchive {
-        let meta = check_dataset(DatasetKind::Battles, "b.csv", BATTLES.as_bytes()).unwrap();
+        let meta = check_dataset(DatasetKind::Battles, "b.csv", BATTLES.as_bytes())
+            .unwrap()
+            .meta;
         assert_eq!(meta.rows, 2);
         let mut inputs = analysis::Inputs::new();
         inputs.insert("battles", "b.csv", BATTLES.as_bytes().to_vec());
@@ -716,7 +740,9 @@ mod tests {
     #[test]
     fn binary_datasets_travel_as_base64() {
         let npy = crate::io::embedding_file::npy_f32(&[vec![1.0, 2.0], vec![3.0, 4.0]], 2);
-        let meta = check_dataset(DatasetKind::Embeddings, "e.npy", &npy).unwrap();
+        let meta = check_dataset(DatasetKind::Embeddings, "e.npy", &npy)
+            .unwrap()
+            .meta;
         assert_eq!(meta.rows, 2);
         let archived = ArchivedDataset::new(meta, &npy);
         assert!(archived.content.is_ascii());
@@ -749,13 +775,34 @@ mod tests {
         assert_eq!(
             check_dataset(DatasetKind::Items, "i.csv", items.as_bytes())
                 .unwrap()
+                .meta
                 .rows,
             2
         );
+        // An empty response is accepted and said: in `response_b` too, when the file has one.
+        let checked = check_dataset(
+            DatasetKind::Items,
+            "i.csv",
+            b"id,instruction,response,response_b\n1,Say hi,hi,\n2,Count,1 2 3,1 2\n",
+        )
+        .unwrap();
+        assert_eq!(checked.meta.rows, 2);
+        assert_eq!(
+            checked.warnings,
+            [
+                "i.csv: 1 of 2 items have an empty response (line 2): they are judged as they are \
+              and each of their judgments is flagged `blank`"
+            ]
+        );
+        assert!(check_dataset(DatasetKind::Items, "i.csv", items.as_bytes())
+            .unwrap()
+            .warnings
+            .is_empty());
         let ratings = "item,rater,score\n1,ann,pass\n1,bob,fail\n2,ann,pass\n";
         assert_eq!(
             check_dataset(DatasetKind::Ratings, "r.csv", ratings.as_bytes())
                 .unwrap()
+                .meta
                 .rows,
             3
         );
@@ -763,6 +810,7 @@ mod tests {
         assert_eq!(
             check_dataset(DatasetKind::Pairs, "p.csv", pairs.as_bytes())
                 .unwrap()
+                .meta
                 .rows,
             2
         );
@@ -772,6 +820,7 @@ mod tests {
         assert_eq!(
             check_dataset(DatasetKind::Ratings, "c.csv", crowd.as_bytes())
                 .unwrap()
+                .meta
                 .rows,
             2
         );

@@ -18,6 +18,7 @@ use std::path::{Path, PathBuf};
 use std::time::Instant;
 use tribunal::io::embedding_file::npy_f32;
 use tribunal::io::provenance::content_hash;
+use tribunal::judging::judge_items::blank_summary;
 
 /// The MiniLM embeddings of `texts` in their order, `batch` texts per forward pass. Texts are
 /// batched longest first, as sentence-transformers does, so each batch pads to lengths close
@@ -126,6 +127,9 @@ pub fn judge(args: JudgeArgs) -> anyhow::Result<()> {
         bytes,
         session,
     )?;
+    if let Some(warning) = blank_summary(&spec.source, &spec.items) {
+        eprintln!("tribunal: warning: {warning}");
+    }
     let store = args.store.open()?;
     eprintln!(
         "tribunal: session {}: {} judgments stored already",

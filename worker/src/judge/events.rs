@@ -107,7 +107,7 @@ fn save_judgments(store: &Store, run_key: &str, items: &str, items_bytes: &[u8])
         .map(|(_, body)| body)
         .collect();
     for dataset in run_datasets(&judgments, items, items_bytes)? {
-        let meta = check_dataset(dataset.kind, &dataset.name, &dataset.bytes)?;
+        let meta = check_dataset(dataset.kind, &dataset.name, &dataset.bytes)?.meta;
         store.add_dataset(session, &meta, &dataset.bytes)?;
     }
     Ok(())
@@ -175,6 +175,15 @@ pub fn judgment_event(body: &str, total: u32, head: Option<&Head>) -> Result<Run
                             f["kind"].as_str().unwrap_or_default()
                         )
                     })
+                    .collect()
+            })
+            .unwrap_or_default(),
+        blank: v["blank"]
+            .as_array()
+            .map(|fields| {
+                fields
+                    .iter()
+                    .filter_map(|f| f.as_str().map(str::to_owned))
                     .collect()
             })
             .unwrap_or_default(),

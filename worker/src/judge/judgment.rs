@@ -31,6 +31,9 @@ struct Judgment<'a> {
     /// Prompt-injection flags on the item's responses (field guide Tip 17).
     #[serde(skip_serializing_if = "Vec::is_empty")]
     injection: Vec<ResponseFlag>,
+    /// The item's responses with no visible text (`response`, `response_b`).
+    #[serde(skip_serializing_if = "<[String]>::is_empty")]
+    blank: &'a [String],
     label: Option<String>,
     /// Pairwise: `A` when the file's `response` won, `B` when `response_b` did (`tie` from
     /// the criteria prompt at s(x) = 0).
@@ -119,6 +122,7 @@ pub(super) fn judge_one(
         model: item.models.as_ref().map(|(a, _)| a.as_str()),
         model_b: item.models.as_ref().map(|(_, b)| b.as_str()),
         injection: spec.injection[planned.item].clone(),
+        blank: &item.blank,
         label,
         winner,
         feedback,

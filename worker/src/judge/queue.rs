@@ -352,6 +352,8 @@ fn judge_queued(
         "parse_failures": failures,
         // Items whose responses carry a prompt-injection flag (field guide Tip 17).
         "injection_flagged_items": spec.injection.iter().filter(|f| !f.is_empty()).count(),
+        // Items with a response that shows nothing: judged as they are, and flagged.
+        "blank_response_items": spec.items.iter().filter(|i| !i.blank.is_empty()).count(),
         // This process's tokens and time (other workers' judgments and kept ones left out).
         "prompt_tokens": tally.prompt_tokens,
         "generated_tokens": tally.generated_tokens,

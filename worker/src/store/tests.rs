@@ -184,7 +184,9 @@ fn a_judgment_key_is_stored_once(store: Store) {
 /// another statement changed.
 fn an_import_is_written_whole_or_not_at_all(store: Store, sql: &dyn Fn(&str) -> i64) {
     let csv = "model_a,model_b,winner\nA,B,model_a\nB,C,tie\n";
-    let meta = check_dataset(DatasetKind::Battles, "b.csv", csv.as_bytes()).unwrap();
+    let meta = check_dataset(DatasetKind::Battles, "b.csv", csv.as_bytes())
+        .unwrap()
+        .meta;
     let mut inputs = Inputs::new();
     inputs.insert("battles", "b.csv", csv.as_bytes().to_vec());
     let analysis = Analysis {
@@ -351,7 +353,11 @@ fn concurrent_claims_never_overlap(open: &(dyn Fn() -> Store + Sync)) {
 fn deletion_removes_the_part_and_its_orphaned_blobs(store: Store, sql: &dyn Fn(&str) -> i64) {
     let shared = "model_a,model_b,winner\nA,B,model_a\n";
     let own = "model_a,model_b,winner\nA,B,model_b\nB,C,model_a\n";
-    let dataset = |csv: &str| check_dataset(DatasetKind::Battles, "b.csv", csv.as_bytes()).unwrap();
+    let dataset = |csv: &str| {
+        check_dataset(DatasetKind::Battles, "b.csv", csv.as_bytes())
+            .unwrap()
+            .meta
+    };
     store.create_session("s1", "h", "first").unwrap();
     store.create_session("s2", "h", "second").unwrap();
     store
