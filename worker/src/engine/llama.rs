@@ -160,6 +160,21 @@ impl Llama {
         }
     }
 
+    /// Keeps the cached keys and values of the first `len` positions only: the next pass may
+    /// start at position `len`, reusing a prefix it shares with what was fed before.
+    pub fn truncate_cache(&mut self, len: usize) -> anyhow::Result<()> {
+        for block in &mut self.blocks {
+            block.cache = match block.cache.take() {
+                Some((k, v)) if len > 0 => {
+                    let kept = len.min(k.dim(2)?);
+                    Some((k.narrow(2, 0, kept)?, v.narrow(2, 0, kept)?))
+                }
+                _ => None,
+            };
+        }
+        Ok(())
+    }
+
     /// Feeds `tokens` at positions `at`, `at + 1`, … after the cached ones.
     pub fn forward(&mut self, tokens: &[u32], at: usize) -> anyhow::Result<Step> {
         let n = tokens.len();

@@ -11,6 +11,21 @@
 //! the marker, the marker is appended after it (and the whitespace tokens the judge most likely
 //! puts next) and p_s is read there, flagged `forced`; the answer is then still a parse failure.
 //!
+//! With a constrained verdict ([`Decoding::constrained`], for prompts whose answer ends with
+//! the verdict) the step after the marker may choose only a label's tokens — the label with
+//! the highest p_s (greedy) or one drawn from p_s (sampling) — and the answer ends there; an
+//! answer that reaches its budget or its end without the marker gets the marker appended as
+//! above and then the label chosen the same way, so every answer parses (its p_s still
+//! flagged `forced`). The budget bounds the free answer; the appended marker and label come
+//! after it.
+//!
+//! Prefix reuse ([`Decoding::prefix_cache`]): the keys and values of the tokens fed last stay
+//! cached, and the next prompt feeds only what follows the longest token prefix it shares
+//! with them (the system prompt, the task text, the instruction when judgments of one
+//! instruction follow each other). Positions before the shared prefix see the same tokens,
+//! so the logits equal a full prefill's up to the rounding of a different split of the
+//! matrix products (tested to 1e-4, with the same greedy text).
+//!
 //! The rationale's embedding comes with the answer: the mean of the final-layer hidden states
 //! of the generated tokens fed back while decoding, up to the score position (the rationale
 //! and the marker; a forced suffix is not part of it), width 576.
@@ -36,6 +51,12 @@ pub struct Decoding {
     pub temperature: Option<f64>,
     /// Seed of the sampler (recorded even when greedy).
     pub seed: u64,
+    /// Reuse the cached keys and values of the prompt prefix shared with the previous
+    /// judgment (the local judge).
+    pub prefix_cache: bool,
+    /// After the marker only a label may follow, and the answer ends with it (the local
+    /// judge, on prompts whose answer ends with the verdict).
+    pub constrained: bool,
 }
 
 /// Where p_s was read.
@@ -75,6 +96,8 @@ pub struct LocalJudge {
     tokenizer: Tokenizer,
     device: Device,
     end_of_turn: u32,
+    /// The tokens whose keys and values the decoder holds, in position order.
+    fed: Vec<u32>,
 }
 
 impl LocalJudge {
@@ -104,6 +127,7 @@ impl LocalJudge {
             tokenizer,
             device: device.clone(),
             end_of_turn,
+            fed: Vec::new(),
         })
     }
 
@@ -151,9 +175,49 @@ impl LocalJudge {
             .collect()
     }
 
-    /// The next token's logits and the hidden states after feeding `tokens` at position `at`.
+    /// The next token's logits and the hidden states after feeding `tokens` at position `at`
+    /// (what was fed from `at` on is forgotten first).
     fn step(&mut self, tokens: &[u32], at: usize) -> anyhow::Result<Step> {
-        self.model.forward(tokens, at)
+        self.model.truncate_cache(at)?;
+        self.fed.truncate(at);
+        match self.model.forward(tokens, at) {
+            Ok(step) => {
+                self.fed.extend_from_slice(tokens);
+                Ok(step)
+            }
+            Err(e) => {
+                self.model.clear_cache();
+                self.fed.clear();
+                Err(e)
+            }
+        }
+    }
+
+    /// The label chosen at a constrained verdict: the most probable under p_s, or one drawn
+    /// from p_s with `sampler`'s temperature; returns its most probable token.
+    fn constrained_label(
+        logits: &Tensor,
+        label_ids: &[Vec<u32>],
+        label_probs: &[f64],
+        sampler: &mut LogitsProcessor,
+        greedy: bool,
+    ) -> anyhow::Result<u32> {
+        let label = if greedy {
+            label_probs
+                .iter()
+                .enumerate()
+                .max_by(|a, b| a.1.total_cmp(b.1))
+                .map_or(0, |(i, _)| i)
+        } else {
+            let weights: Vec<f32> = label_probs.iter().map(|&p| p as f32).collect();
+            sampler.sample(&Tensor::new(weights.as_slice(), &Device::Cpu)?.log()?)? as usize
+        };
+        let logits = logits.to_dtype(candle_core::DType::F32)?.to_vec1::<f32>()?;
+        label_ids[label]
+            .iter()
+            .copied()
+            .max_by(|&a, &b| logits[a as usize].total_cmp(&logits[b as usize]))
+            .context("a label without tokens")
     }
 
     /// The mean final-layer hidden state of `text`'s tokens, fed on their own from position 0
@@ -163,7 +227,6 @@ impl LocalJudge {
         if ids.is_empty() {
             bail!("an empty text has no tokens to embed");
         }
-        self.model.clear_cache();
         mean_row(&self.step(&ids, 0)?.hidden)
     }
 
@@ -201,26 +264,51 @@ impl Judge for LocalJudge {
              <|im_start|>assistant\n"
         );
         let prompt_ids = self.encode(&prompt)?;
-        self.model.clear_cache();
+        if prompt_ids.is_empty() {
+            bail!("an empty prompt");
+        }
+        // The prefix shared with what the cache holds; at least the last prompt token is fed,
+        // for its logits.
+        let reuse = if decoding.prefix_cache {
+            self.fed
+                .iter()
+                .zip(&prompt_ids)
+                .take_while(|(a, b)| a == b)
+                .count()
+                .min(prompt_ids.len() - 1)
+        } else {
+            0
+        };
         let mut sampler = LogitsProcessor::new(decoding.seed, decoding.temperature, None);
-        let mut logits = self.step(&prompt_ids, 0)?.logits;
+        let mut logits = self.step(&prompt_ids[reuse..], reuse)?.logits;
         let mut position = prompt_ids.len();
         let mut rationale: Vec<Tensor> = Vec::new();
         let mut generated: Vec<u32> = Vec::new();
         let mut at_score = None;
         let mut text = String::new();
+        let greedy = decoding.temperature.is_none();
+        let mut verdict_chosen = false;
         while generated.len() < decoding.max_tokens {
             // Overwritten while only whitespace follows the marker, so p_s is read where the
             // verdict's first visible token is chosen.
             if text.trim_end().ends_with(marker) {
                 at_score = Some(Self::label_probs(&logits, &label_ids)?);
             }
-            let next = sampler.sample(&logits)?;
+            let next = match &at_score {
+                Some((probs, _)) if decoding.constrained => {
+                    verdict_chosen = true;
+                    Self::constrained_label(&logits, &label_ids, probs, &mut sampler, greedy)?
+                }
+                _ => sampler.sample(&logits)?,
+            };
             if next == self.end_of_turn {
                 break;
             }
             generated.push(next);
             text = self.decode(&generated)?;
+            if verdict_chosen {
+                break;
+            }
             let step = self.step(&[next], position)?;
             if at_score.is_none() {
                 rationale.push(step.hidden);
@@ -228,10 +316,18 @@ impl Judge for LocalJudge {
             logits = step.logits;
             position += 1;
         }
-        if text.trim_end().ends_with(marker) {
+        if !verdict_chosen && text.trim_end().ends_with(marker) {
             at_score = Some(Self::label_probs(&logits, &label_ids)?);
+            if decoding.constrained {
+                if let Some((probs, _)) = &at_score {
+                    let label =
+                        Self::constrained_label(&logits, &label_ids, probs, &mut sampler, greedy)?;
+                    generated.push(label);
+                    text = self.decode(&generated)?;
+                }
+            }
         }
-        let generated_tokens = generated.len();
+        let mut generated_tokens = generated.len();
         let hidden = if rationale.is_empty() {
             None
         } else {
@@ -241,6 +337,8 @@ impl Judge for LocalJudge {
             Some(found) => (found, ScorePosition::Generated),
             None => {
                 let suffix = self.encode(&format!(" {marker}"))?;
+                let mut answer = generated.clone();
+                answer.extend_from_slice(&suffix);
                 let mut logits = self.step(&suffix, position)?.logits;
                 position += suffix.len();
                 // Past the whitespace the judge would put after the marker (at most two tokens).
@@ -249,13 +347,24 @@ impl Judge for LocalJudge {
                     if !self.decode(&[next])?.trim().is_empty() {
                         break;
                     }
+                    answer.push(next);
                     logits = self.step(&[next], position)?.logits;
                     position += 1;
                 }
-                (
-                    Self::label_probs(&logits, &label_ids)?,
-                    ScorePosition::Forced,
-                )
+                let found = Self::label_probs(&logits, &label_ids)?;
+                if decoding.constrained {
+                    let label = Self::constrained_label(
+                        &logits,
+                        &label_ids,
+                        &found.0,
+                        &mut sampler,
+                        greedy,
+                    )?;
+                    answer.push(label);
+                    generated_tokens += 1;
+                    text = self.decode(&answer)?;
+                }
+                (found, ScorePosition::Forced)
             }
         };
         Ok(Generation {
@@ -279,5 +388,149 @@ impl Judge for LocalJudge {
             "hash": tribunal::io::provenance::content_hash(&bytes),
             "device": format!("{:?}", self.device),
         }))
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::engine::ModelPaths;
+    use tribunal::judging::judge_prompt::{PromptItem, PromptKind, PromptParams};
+
+    fn judge() -> LocalJudge {
+        let models = Path::new(env!("CARGO_MANIFEST_DIR")).join("../models");
+        LocalJudge::load(&ModelPaths::under(&models).smollm2, &Device::Cpu)
+            .expect("the judge model (run scripts/setup.sh)")
+    }
+
+    fn relative() -> PromptParams {
+        PromptParams {
+            kind: PromptKind::Relative,
+            rubric: "Which response follows the instruction better?".to_owned(),
+            template: None,
+        }
+    }
+
+    fn decoding(max_tokens: usize, prefix_cache: bool, constrained: bool) -> Decoding {
+        Decoding {
+            max_tokens,
+            temperature: None,
+            seed: 0,
+            prefix_cache,
+            constrained,
+        }
+    }
+
+    /// Three judgments of one instruction, the second and third in the order that shares the
+    /// longest prefix: with the cached prefix reused the answers are the same greedy text
+    /// and p_s within 1e-4 of a full prefill each time, and the cache held the shared prompt.
+    #[test]
+    fn a_reused_prefix_gives_the_full_prefills_answers() {
+        let prompt = relative();
+        let items = [("4", "5"), ("4", "four"), ("22", "5")].map(|(a, b)| PromptItem {
+            instruction: "What is 2 + 2? Answer with the number only.".to_owned(),
+            response: a.to_owned(),
+            response_b: Some(b.to_owned()),
+        });
+        let labels = prompt.labels();
+        let mut reusing = judge();
+        let mut fresh = judge();
+        for (k, item) in items.iter().enumerate() {
+            let rendered = prompt.render(item, None).unwrap();
+            let before = reusing.fed.clone();
+            let ours = reusing
+                .generate(
+                    &rendered.system,
+                    &rendered.user,
+                    &labels,
+                    prompt.marker(),
+                    &decoding(24, true, false),
+                )
+                .unwrap();
+            let full = fresh
+                .generate(
+                    &rendered.system,
+                    &rendered.user,
+                    &labels,
+                    prompt.marker(),
+                    &decoding(24, false, false),
+                )
+                .unwrap();
+            assert_eq!(ours.text, full.text, "judgment {k}");
+            assert_eq!(ours.score_position, full.score_position);
+            for (a, b) in ours.label_probs.iter().zip(&full.label_probs) {
+                assert!((a - b).abs() <= 1e-4, "judgment {k}: p_s {a} vs {b}");
+            }
+            if k > 0 {
+                let prompt_ids = reusing
+                    .encode(&format!(
+                        "<|im_start|>system\n{}<|im_end|>\n<|im_start|>user\n{}<|im_end|>\n<|im_start|>assistant\n",
+                        rendered.system, rendered.user
+                    ))
+                    .unwrap();
+                let shared = before
+                    .iter()
+                    .zip(&prompt_ids)
+                    .take_while(|(a, b)| a == b)
+                    .count();
+                assert!(shared > 100, "judgment {k} shares only {shared} tokens");
+            }
+        }
+    }
+
+    /// A budget too small for the marker: free decoding leaves an answer that does not parse;
+    /// the constrained verdict appends the marker and a label, so it parses — the label with
+    /// the higher p_s, which is the same p_s as free decoding's forced read.
+    #[test]
+    fn a_constrained_verdict_always_parses() {
+        let prompt = relative();
+        let item = PromptItem {
+            instruction: "What is 2 + 2?".to_owned(),
+            response: "4".to_owned(),
+            response_b: Some("5".to_owned()),
+        };
+        let rendered = prompt.render(&item, None).unwrap();
+        let labels = prompt.labels();
+        let mut judge = judge();
+        let free = judge
+            .generate(
+                &rendered.system,
+                &rendered.user,
+                &labels,
+                prompt.marker(),
+                &decoding(3, true, false),
+            )
+            .unwrap();
+        assert!(prompt.parse(&free.text).is_err(), "{}", free.text);
+        let constrained = judge
+            .generate(
+                &rendered.system,
+                &rendered.user,
+                &labels,
+                prompt.marker(),
+                &decoding(3, true, true),
+            )
+            .unwrap();
+        let parsed = prompt
+            .parse(&constrained.text)
+            .unwrap_or_else(|f| panic!("{}: {}", constrained.text, f.message));
+        assert_eq!(constrained.score_position, ScorePosition::Forced);
+        // (The second prompt reused the first's cache: p_s equal to rounding.)
+        for (a, b) in constrained.label_probs.iter().zip(&free.label_probs) {
+            assert!((a - b).abs() <= 1e-4, "p_s {a} vs {b}");
+        }
+        let best = if constrained.label_probs[0] >= constrained.label_probs[1] {
+            "A"
+        } else {
+            "B"
+        };
+        assert_eq!(parsed.label, best);
+        assert!(
+            constrained.text.starts_with(&free.text),
+            "{:?} then {:?}",
+            free.text,
+            constrained.text
+        );
+        assert_eq!(constrained.generated_tokens, free.generated_tokens + 1);
     }
 }

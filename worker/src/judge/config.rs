@@ -21,10 +21,33 @@ pub struct DecodingConfig {
     pub temperature: Option<f64>,
     #[serde(default)]
     pub seed: u64,
+    /// The local judge keeps the keys and values of the prompt prefix a judgment shares with
+    /// the previous one (on by default; the same logits to 1e-4).
+    #[serde(default = "default_true")]
+    pub prefix_cache: bool,
+    /// How the local judge chooses the verdict: `constrained` (the default; only a label may
+    /// follow the marker, appended when the answer lacks it, so every answer parses) or
+    /// `free`. Only for prompts whose answer ends with the verdict; an OpenAI-compatible
+    /// server decodes freely.
+    #[serde(default)]
+    pub verdict: VerdictDecoding,
+}
+
+/// How the verdict is decoded.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default, Serialize, Deserialize)]
+#[serde(rename_all = "lowercase")]
+pub enum VerdictDecoding {
+    #[default]
+    Constrained,
+    Free,
 }
 
 fn default_max_tokens() -> usize {
     256
+}
+
+fn default_true() -> bool {
+    true
 }
 
 impl Default for DecodingConfig {
@@ -33,6 +56,8 @@ impl Default for DecodingConfig {
             max_tokens: default_max_tokens(),
             temperature: None,
             seed: 0,
+            prefix_cache: true,
+            verdict: VerdictDecoding::default(),
         }
     }
 }
@@ -57,6 +82,16 @@ pub struct JudgeConfig {
     /// states (`"judge"`, the local judge only).
     #[serde(default)]
     pub rationale_embedding: RationaleEmbedding,
+}
+
+impl JudgeConfig {
+    /// Whether the verdict is constrained: asked for, by the local judge, on a prompt whose
+    /// answer ends with the verdict (an OpenAI-compatible server decodes freely).
+    pub fn verdict_constrained(&self) -> bool {
+        self.decoding.verdict == VerdictDecoding::Constrained
+            && self.backend == BackendConfig::Local
+            && self.prompt.verdict_ends_answer()
+    }
 }
 
 /// Which embedding of a rationale a judgment carries.

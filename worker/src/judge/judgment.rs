@@ -74,6 +74,8 @@ pub(super) fn judge_one(
         max_tokens: config.decoding.max_tokens,
         temperature: config.decoding.temperature,
         seed: config.decoding.seed.wrapping_add(u64::from(planned.repeat)),
+        prefix_cache: config.decoding.prefix_cache,
+        constrained: config.verdict_constrained(),
     };
     let g: Generation = judge
         .generate(

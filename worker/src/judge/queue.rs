@@ -186,8 +186,7 @@ fn work_through(
         let mut todo = Vec::with_capacity(units.len());
         for unit in units {
             let planned = spec
-                .planned
-                .get(unit as usize)
+                .unit(unit)
                 .with_context(|| format!("{queue}: unit {unit} is not in the run's plan"))?;
             let key = spec.key(planned);
             match stored.get(&key) {
@@ -338,6 +337,7 @@ fn judge_queued(
         "prompt": config.prompt,
         "prompt_hash": content_hash(serde_json::to_string(&config.prompt)?.as_bytes()),
         "decoding": config.decoding,
+        "verdict_constrained": config.verdict_constrained(),
         "design": config.design,
         "variations": spec.design.variants,
         "items": { "source": source, "hash": content_hash(&spec.bytes), "count": spec.items.len() },

@@ -28,6 +28,11 @@ pub struct RunSpec {
     pub design: Design,
     /// Every judgment the run makes, item by item.
     pub planned: Vec<Planned>,
+    /// The order the queue hands the judgments out in: unit `u` is `planned[work_order[u]]`,
+    /// the judgments sorted by their rendered prompts, so that the local judge reuses the
+    /// prefix each shares with the one before (the system prompt and task text, the
+    /// instruction, a response shown first in several pairs).
+    pub work_order: Vec<usize>,
     /// Prompt-injection flags on each item's responses, in item order.
     pub injection: Vec<Vec<ResponseFlag>>,
     /// A served run's event stream ([`crate::judge::events`]); none for `tribunal judge`.
@@ -69,6 +74,19 @@ impl RunSpec {
         let items = parse_judge_items(&source, &bytes, config.prompt.pairwise())?;
         let ids: Vec<&str> = items.iter().map(|i| i.id.as_str()).collect();
         let planned = design.judgments(&ids);
+        // The rendered prompts in lexicographic order: neighbours share their longest prefixes
+        // (one instruction's judgments together, and within it those that show the same
+        // response first); ties keep plan order.
+        let mut rendered = Vec::with_capacity(planned.len());
+        for (k, p) in planned.iter().enumerate() {
+            let item = &items[p.item];
+            let r = design
+                .render(&item.id, &item.prompt, p)
+                .with_context(|| format!("{source}, line {}: item `{}`", item.line, item.id))?;
+            rendered.push((r.system, r.user, k));
+        }
+        rendered.sort();
+        let work_order = rendered.into_iter().map(|(_, _, k)| k).collect();
         let marker = config.prompt.marker();
         let injection = items
             .iter()
@@ -82,6 +100,7 @@ impl RunSpec {
             session,
             design,
             planned,
+            work_order,
             injection,
             stream: None,
             head: None,
@@ -105,6 +124,13 @@ impl RunSpec {
             repeat: planned.repeat,
             variant: planned.variant.clone(),
         }
+    }
+
+    /// The planned judgment of queue unit `unit`.
+    pub fn unit(&self, unit: u32) -> Option<&Planned> {
+        self.work_order
+            .get(unit as usize)
+            .and_then(|&k| self.planned.get(k))
     }
 
     /// How many judgments the run makes: items × repeats × variants × orders.
@@ -164,5 +190,50 @@ impl RunSpec {
                 spec.streamed(Some((file, head)))
             }
         })
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// The judgments are handed out in the order of their rendered prompts: one instruction's
+    /// together, and within it those showing the same response first; each once.
+    #[test]
+    fn the_work_order_follows_the_rendered_prompts() {
+        let config: JudgeConfig = toml::from_str(
+            "[prompt]\nkind = \"relative\"\nrubric = \"Which is better?\"\n[design]\norders = \"both\"\n",
+        )
+        .unwrap();
+        let items = "id,instruction,response,response_b\n\
+                     p1,Say hi,hi,hello\np2,Add 2+2,4,5\np3,Say hi,hello,yo\n";
+        let spec = RunSpec::new(
+            "judge.toml",
+            config,
+            "i.csv".into(),
+            items.into(),
+            "s".into(),
+        )
+        .unwrap();
+        let handed: Vec<(String, &str)> = (0..6)
+            .map(|u| {
+                let planned = spec.unit(u).unwrap();
+                (spec.items[planned.item].id.clone(), planned.order.as_str())
+            })
+            .collect();
+        // "Add 2+2" sorts before "Say hi"; under "Say hi", `hello` is shown first by p1 in
+        // order ba and by p3 in order ab, which come together (before `hi`, then `yo`).
+        assert_eq!(
+            handed,
+            [
+                ("p2".to_owned(), "ab"),
+                ("p2".to_owned(), "ba"),
+                ("p1".to_owned(), "ba"),
+                ("p3".to_owned(), "ab"),
+                ("p1".to_owned(), "ab"),
+                ("p3".to_owned(), "ba"),
+            ]
+        );
+        assert!(spec.unit(6).is_none());
     }
 }
