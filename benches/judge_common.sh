@@ -20,7 +20,10 @@ judge_alternately() {
   shift
   for k in $(seq "$runs"); do
     for name in "$@"; do
-      "$T" judge --config "$out/$name.toml" --input "${items:-tests/fixtures/llmfao-items.csv}" \
+      # The baseline configuration runs the BASELINE build.
+      local bin=$T
+      [ "$name" = baseline ] && bin=$BASELINE
+      "$bin" judge --config "$out/$name.toml" --input "${items:-tests/fixtures/llmfao-items.csv}" \
         --out "$out/$name-$k.jsonl" --data-dir "$out/data-$name-$k" --device cpu 2>/dev/null
     done
   done

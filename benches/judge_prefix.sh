@@ -8,7 +8,8 @@
 # judgments of one instruction together. RUNS times each configuration in alternation. Prints
 # one JSON line per run and a table: seconds per judgment, prompt + generated tokens/s, the
 # share of answers that parse, and agreement with the crowd's plurality on the pairs it did not
-# call a tie (each judgment's winner, unparsed ones counted as wrong).
+# call a tie (each judgment's winner, unparsed ones counted as wrong). BASELINE=PATH adds a row:
+# another `tribunal` build (e.g. the code before a change) with the default configuration.
 # Usage: bash benches/judge_prefix.sh [RUNS] [PAIRS]
 set -euo pipefail
 root=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
@@ -34,15 +35,22 @@ printf '%s\nprefix_cache = false\nverdict = "free"\n' "$common" >"$out/full.toml
 printf '%s\nprefix_cache = true\nverdict = "free"\n' "$common" >"$out/reuse.toml"
 printf '%s\nprefix_cache = true\nverdict = "constrained"\n' "$common" >"$out/constrained.toml"
 printf '%s\n[backend]\nkind = "openai"\nurl = "http://127.0.0.1:%s/v1"\nmodel = "smollm2"\n' "$common" "$port" >"$out/llama.toml"
-judge_alternately "$runs" full reuse constrained llama
-python3 - "$out" "$runs" "$items" <<'PY'
+ways=(full reuse constrained llama)
+if [ -n "${BASELINE:-}" ]; then
+  cp "$out/constrained.toml" "$out/baseline.toml"
+  ways+=(baseline)
+fi
+judge_alternately "$runs" "${ways[@]}"
+python3 - "$out" "$runs" "$items" "${BASELINE:-}" <<'PY'
 import csv, json, statistics, sys
-out, runs, items = sys.argv[1], int(sys.argv[2]), sys.argv[3]
+out, runs, items, baseline = sys.argv[1], int(sys.argv[2]), sys.argv[3], sys.argv[4]
 crowd = {r["id"]: r["label"] for r in csv.DictReader(open(items, newline=""))}
 names = {"full": "Tribunal local, full prefill, free verdict (before)",
          "reuse": "Tribunal local, prefix reuse, free verdict",
          "constrained": "Tribunal local, prefix reuse, constrained verdict (default)",
          "llama": "llama.cpp server (llama-cpp-python 0.3.36, prefix reuse), free verdict"}
+if baseline:
+    names["baseline"] = f"BASELINE {baseline}, its defaults"
 rows = {}
 for way in names:
     for k in range(1, runs + 1):

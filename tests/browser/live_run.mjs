@@ -2,8 +2,9 @@
 // Usage: node live_run.mjs OWNER_URL SHARE_URL
 // OWNER_URL is the session's owner link (`/s/<id>#owner=TOKEN`): the page keeps the token and
 // shows the owner's forms. Starts the run on the session's items dataset, notes each count of
-// stored judgments the page shows, reloads once mid-run, and waits for the end and for the
-// running leaderboard to cover every judgment; reads the progress line, the judgments table and
+// stored judgments the page shows, reloads once mid-run, and waits for the end (and the
+// session's count of finished runs, read again when the run ended) and for the running
+// leaderboard to cover every judgment; reads the progress line, the judgments table and
 // the leaderboard; then a fresh context opens the share link. Prints one JSON object; assertions live in tests/live_runs.rs.
 import { launchChromium, openPage } from './chromium.mjs';
 
@@ -13,7 +14,7 @@ const statusOf = (page) => page.$eval('.run-status', (p) => ({
   judged: Number(p.dataset.judged), total: Number(p.dataset.total),
   finished: p.dataset.finished === 'true', text: p.textContent,
   unparsed: Number(p.dataset.unparsed), tokensPerSecond: Number(p.dataset.tokensPerSecond),
-  stream: p.closest('.run').dataset.stream,
+  stream: p.closest('.run')?.dataset.stream,
 }));
 const boardOf = async (page, judgments) => {
   await page.waitForFunction((n) => document.querySelector('.run-board')?.dataset.battles === String(n),
@@ -47,6 +48,10 @@ try {
     }
     await page.waitForTimeout(250);
   }
+  // The run's end brings its record: the page reads the session again (once) and watches the
+  // finished run from its first event.
+  await page.waitForFunction(() => document.querySelector('#runs-finished')?.dataset.count === '1'
+    && document.querySelector('.run-status')?.dataset.finished === 'true', null, { timeout: 60000 });
   const owner = await statusOf(page);
   const board = await boardOf(page, owner.total);
   const rows = await page.$$eval('.run-judgments tbody tr', (trs) => trs.map((tr) => ({

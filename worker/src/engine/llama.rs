@@ -9,6 +9,11 @@
 //! (2i, 2i + 1), as GGUF stores llama's query and key weights) and a key/value cache; the
 //! final RMSNorm gives the hidden states H, whose last row the output matrix maps to logits.
 //!
+//! The cache is preallocated per block and written in place (doubling when full), so a decode
+//! step copies only its own keys and values; each group of query heads attends to its shared
+//! key/value head directly (the queries of a group stacked as rows), without repeating the
+//! keys and values per head.
+//!
 //! Arguments: the GGUF content and reader, the device; token ids and the position of the first.
 //! Returns: [`Step`] (logits of the last position, H of every position fed). Errors: a GGUF
 //! whose architecture is not `llama` or that has experts, missing tensors or metadata, a
@@ -18,7 +23,7 @@ use anyhow::{bail, Context};
 use candle_core::quantized::{gguf_file, QMatMul};
 use candle_core::{DType, Device, IndexOp, Module, Tensor, D};
 use candle_transformers::quantized_nn::RmsNorm;
-use candle_transformers::utils::{build_causal_mask, repeat_kv};
+use candle_transformers::utils::build_causal_mask;
 
 /// Positions the rotary table covers (a judge prompt and answer stay far below it).
 const MAX_POSITIONS: usize = 4096;
@@ -41,8 +46,50 @@ struct Block {
     gate: QMatMul,
     up: QMatMul,
     down: QMatMul,
-    /// Keys and values of the positions fed so far, (1, kv heads, positions, head dim).
-    cache: Option<(Tensor, Tensor)>,
+    /// Keys and values of the positions fed so far.
+    cache: KvCache,
+}
+
+/// A block's keys and values: buffers (1, kv heads, capacity, head dim) whose first `len`
+/// positions hold the tokens fed so far.
+#[derive(Default)]
+struct KvCache {
+    buffers: Option<(Tensor, Tensor)>,
+    len: usize,
+}
+
+impl KvCache {
+    /// Writes `k` and `v` (1, kv heads, n, head dim) at position `at` (forgetting what followed
+    /// it) and returns the keys and values of positions 0 ..= at + n − 1.
+    fn extend(&mut self, k: &Tensor, v: &Tensor, at: usize) -> anyhow::Result<(Tensor, Tensor)> {
+        let n = k.dim(2)?;
+        let kept = self.len.min(at);
+        if kept != at {
+            bail!("position {at} follows only {kept} cached positions");
+        }
+        let needed = at + n;
+        let capacity = self.buffers.as_ref().map_or(Ok(0), |(b, _)| b.dim(2))?;
+        if needed > capacity {
+            let grown = needed.next_power_of_two().clamp(256, MAX_POSITIONS);
+            let (batch, heads, _, head_dim) = k.dims4()?;
+            let fresh = || Tensor::zeros((batch, heads, grown, head_dim), k.dtype(), k.device());
+            let (new_k, new_v) = (fresh()?, fresh()?);
+            if let Some((old_k, old_v)) = &self.buffers {
+                if kept > 0 {
+                    new_k.slice_set(&old_k.narrow(2, 0, kept)?.contiguous()?, 2, 0)?;
+                    new_v.slice_set(&old_v.narrow(2, 0, kept)?.contiguous()?, 2, 0)?;
+                }
+            }
+            self.buffers = Some((new_k, new_v));
+        }
+        let Some((all_k, all_v)) = &self.buffers else {
+            bail!("the key/value cache was not allocated");
+        };
+        all_k.slice_set(&k.contiguous()?, 2, at)?;
+        all_v.slice_set(&v.contiguous()?, 2, at)?;
+        self.len = needed;
+        Ok((all_k.narrow(2, 0, needed)?, all_v.narrow(2, 0, needed)?))
+    }
 }
 
 /// The decoder.
@@ -131,7 +178,7 @@ impl Llama {
                     eps,
                 )?,
                 ffn_norm: RmsNorm::from_qtensor(tensor(&format!("blk.{b}.ffn_norm.weight"))?, eps)?,
-                cache: None,
+                cache: KvCache::default(),
             });
         }
         let (cos, sin) = rotary_table(rope_dim, base, device)?;
@@ -156,7 +203,7 @@ impl Llama {
     /// Forgets the cached keys and values: the next pass starts a new sequence at position 0.
     pub fn clear_cache(&mut self) {
         for block in &mut self.blocks {
-            block.cache = None;
+            block.cache = KvCache::default();
         }
     }
 
@@ -164,13 +211,7 @@ impl Llama {
     /// start at position `len`, reusing a prefix it shares with what was fed before.
     pub fn truncate_cache(&mut self, len: usize) -> anyhow::Result<()> {
         for block in &mut self.blocks {
-            block.cache = match block.cache.take() {
-                Some((k, v)) if len > 0 => {
-                    let kept = len.min(k.dim(2)?);
-                    Some((k.narrow(2, 0, kept)?, v.narrow(2, 0, kept)?))
-                }
-                _ => None,
-            };
+            block.cache.len = block.cache.len.min(len);
         }
         Ok(())
     }
@@ -239,29 +280,27 @@ impl Llama {
         let v = split(block.wv.forward(x)?, kv_heads)?;
         let q = candle_nn::rotary_emb::rope_i(&q, cos, sin)?;
         let k = candle_nn::rotary_emb::rope_i(&k, cos, sin)?;
-        let (k, v) = match &block.cache {
-            Some((k_cached, v_cached)) if at > 0 => (
-                Tensor::cat(&[k_cached, &k], 2)?,
-                Tensor::cat(&[v_cached, &v], 2)?,
-            ),
-            _ => (k, v),
-        };
-        block.cache = Some((k.clone(), v.clone()));
-        let k = repeat_kv(k, heads / kv_heads)?;
-        let v = repeat_kv(v, heads / kv_heads)?.contiguous()?;
+        let (k, v) = block.cache.extend(&k, &v, at)?;
+        // Query head h attends with key/value head h / group: a group's queries are rows of
+        // one product with its key/value head, (1, kv heads, group · n, head dim).
+        let group = heads / kv_heads;
+        let q = q.reshape((1, kv_heads, group * n, head_dim))?;
         let scores = (q.matmul(&k.t()?)? / (head_dim as f64).sqrt())?;
         let scores = match mask {
             Some(mask) => {
+                let per_head = scores.reshape((1, heads, n, at + n))?;
                 let masked = Tensor::new(f32::NEG_INFINITY, scores.device())?
-                    .broadcast_as(scores.shape())?;
-                mask.broadcast_as(scores.shape())?
-                    .where_cond(&masked, &scores)?
+                    .broadcast_as(per_head.shape())?;
+                mask.broadcast_as(per_head.shape())?
+                    .where_cond(&masked, &per_head)?
+                    .reshape((1, kv_heads, group * n, at + n))?
             }
             None => scores,
         };
         let weights = candle_nn::ops::softmax_last_dim(&scores)?;
         let y = weights
             .matmul(&v)?
+            .reshape((1, heads, n, head_dim))?
             .transpose(1, 2)?
             .reshape((1, n, width))?;
         Ok(block.wo.forward(&y)?)
