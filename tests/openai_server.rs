@@ -3,7 +3,8 @@
 //! file the local backend runs (SmolLM2-135M-Instruct Q4_1 from `models/`). The same items go
 //! through `tribunal judge` with `[backend] kind = "openai"` and with the local candle judge;
 //! the same texts through `tribunal embed --with server` (the server's embeddings endpoint)
-//! and `--with judge` (the local decoder's hidden states).
+//! and `--with judge` (the local decoder's hidden states). A constrained verdict goes to the
+//! server as a GBNF grammar when the configuration says it takes one.
 
 use serde_json::Value;
 use std::path::{Path, PathBuf};
@@ -163,6 +164,57 @@ fn judging_through_llama_cpp_server_reads_answers_tokens_and_p_s() {
         serde_json::from_str(&std::fs::read_to_string(dir.join("a.jsonl.run.json")).unwrap())
             .unwrap();
     assert_eq!(record["judge_model"]["backend"], "openai-compatible");
+}
+
+#[test]
+fn a_server_that_takes_a_grammar_gets_the_verdict_constrained() {
+    let server = LlamaServer::start(&[]);
+    let dir = temp_dir("openai-grammar");
+    let items = items(&dir, 3);
+    // The Prometheus relative prompt, whose `[RESULT]` this small model does not write freely
+    // within 24 tokens.
+    let config = |name: &str, grammar: &str| {
+        let path = dir.join(name);
+        std::fs::write(
+            &path,
+            format!(
+                "[prompt]\nkind = \"relative\"\nrubric = \"Which response is better?\"\n\
+                 [decoding]\nmax_tokens = 24\n\
+                 [backend]\nkind = \"openai\"\nurl = \"http://127.0.0.1:{}/v1\"\nmodel = \"smollm2\"\n{grammar}",
+                server.port
+            ),
+        )
+        .unwrap();
+        path
+    };
+    let record = |out: &Path| -> Value {
+        let path = format!("{}.run.json", out.display());
+        serde_json::from_str(&std::fs::read_to_string(path).unwrap()).unwrap()
+    };
+    let free_out = dir.join("free.jsonl");
+    let free = judge(&config("free.toml", ""), &items, &free_out, &dir.join("f"));
+    let gbnf_out = dir.join("gbnf.jsonl");
+    let constrained = judge(
+        &config("gbnf.toml", "grammar = \"gbnf\"\n"),
+        &items,
+        &gbnf_out,
+        &dir.join("g"),
+    );
+    assert_eq!(record(&free_out)["verdict_constrained"], false);
+    assert_eq!(record(&gbnf_out)["verdict_constrained"], true);
+    let unparsed = free.iter().filter(|j| !j["parse_error"].is_null()).count();
+    assert!(unparsed > 0, "free decoding parsed every answer: {free:?}");
+    assert_eq!(constrained.len(), 3);
+    for j in &constrained {
+        assert!(j["parse_error"].is_null(), "{j}");
+        let raw = j["raw"].as_str().unwrap().trim_end();
+        assert!(
+            raw.ends_with("[RESULT] A") || raw.ends_with("[RESULT] B"),
+            "{raw:?}"
+        );
+        assert_eq!(raw.matches('[').count(), 1, "{raw:?}");
+        assert!(j["generated_tokens"].as_u64().unwrap() <= 24, "{j}");
+    }
 }
 
 #[test]

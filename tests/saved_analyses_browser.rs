@@ -22,53 +22,10 @@ use serde_json::Value;
 use tribunal::analysis::Spec;
 use tribunal::sessions::session::DatasetKind;
 use tribunal_e2e::{
-    api_worker, app_worker, create_session, exported_and_imported, http, ls_files_with_npy,
-    miscalibrated_ls_files, root, run_browser_driver, run_tribunal, stdout_json, temp_dir,
+    api_worker, app_worker, assert_same, create_session, exported_and_imported, http,
+    ls_files_with_npy, miscalibrated_ls_files, root, run_browser_driver, run_tribunal, stdout_json,
+    temp_dir,
 };
-
-/// `ours` and `theirs` hold the same values: numbers to `tol` (relative to their size), also
-/// the numbers in a text (a CSV file a report carries: split at line breaks and commas), the
-/// rest exactly; `at` names the place for the message.
-fn assert_same(ours: &Value, theirs: &Value, tol: f64, at: &str) {
-    match (ours, theirs) {
-        (Value::String(a), Value::String(b)) if a != b => {
-            let tokens = |s: &str| -> Vec<Value> {
-                s.split(['\n', ','])
-                    .map(|t| {
-                        t.parse::<f64>()
-                            .map_or_else(|_| Value::from(t), Value::from)
-                    })
-                    .collect()
-            };
-            let (a, b) = (tokens(a), tokens(b));
-            assert_eq!(a.len(), b.len(), "{at}: fields of the text");
-            for (i, (x, y)) in a.iter().zip(&b).enumerate() {
-                assert_same(x, y, tol, &format!("{at} (field {i})"));
-            }
-        }
-        (Value::Number(a), Value::Number(b)) => {
-            let (a, b) = (a.as_f64().unwrap(), b.as_f64().unwrap());
-            assert!(
-                (a - b).abs() <= tol * (1.0 + a.abs().max(b.abs())),
-                "{at}: {a} vs {b}"
-            );
-        }
-        (Value::Object(a), Value::Object(b)) => {
-            let keys = |m: &serde_json::Map<String, Value>| m.keys().cloned().collect::<Vec<_>>();
-            assert_eq!(keys(a), keys(b), "{at}: fields");
-            for (k, v) in a {
-                assert_same(v, &b[k], tol, &format!("{at}.{k}"));
-            }
-        }
-        (Value::Array(a), Value::Array(b)) => {
-            assert_eq!(a.len(), b.len(), "{at}: length");
-            for (i, (x, y)) in a.iter().zip(b).enumerate() {
-                assert_same(x, y, tol, &format!("{at}[{i}]"));
-            }
-        }
-        _ => assert_eq!(ours, theirs, "{at}"),
-    }
-}
 
 #[test]
 fn saved_analyses_of_every_page_reopen_with_the_clis_numbers() {

@@ -10,6 +10,7 @@ use crate::server::{serve, ServeConfig};
 use crate::stats::{Invocation, Stats};
 use crate::store::backup::{backup, restore, BackupArgs, RestoreArgs};
 use crate::store::StoreArgs;
+use crate::study::{study, StudyArgs};
 use clap::{CommandFactory, FromArgMatches, Parser, Subcommand};
 use std::net::SocketAddr;
 use std::path::PathBuf;
@@ -66,6 +67,9 @@ enum Command {
     Backup(BackupArgs),
     /// Fill an empty store (SQLite or PostgreSQL) from a `tribunal backup` file.
     Restore(RestoreArgs),
+    /// The LLMFAO study: the local judge on a budgeted sample of LLMFAO's pairs against the
+    /// crowd and GPT-4, saved as a session and written up as a report with figures.
+    Study(Box<StudyArgs>),
 }
 
 /// Runs the CLI.
@@ -107,6 +111,7 @@ pub fn main() -> ExitCode {
         Command::Embed(args) => embed(args),
         Command::Backup(args) => backup(args),
         Command::Restore(args) => restore(args),
+        Command::Study(args) => study(*args),
     };
     match result {
         Ok(()) => ExitCode::SUCCESS,

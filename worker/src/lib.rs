@@ -13,6 +13,8 @@
 //! - [`limits`]: what one client may ask of the server, and the errors past each limit.
 //! - [`store`]: the store: embedded SQLite or PostgreSQL, one trait, with the run queue.
 //! - [`demo`]: the demo event stream.
+//! - [`study`]: `tribunal study`, the LLMFAO study: judge a budgeted sample, analyse, share,
+//!   report.
 
 pub mod assets;
 pub mod cli;
@@ -27,3 +29,4 @@ pub mod server;
 pub mod sessions;
 pub mod stats;
 pub mod store;
+pub mod study;

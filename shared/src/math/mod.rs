@@ -9,6 +9,7 @@
 //! - [`multiple_testing`]: Holm–Bonferroni and Benjamini–Hochberg adjusted p-values.
 //! - [`normal`]: the standard normal Φ and Φ⁻¹.
 //! - [`simulate`]: seeded battle simulation.
+//! - [`stratified_sample`]: a seeded sample with each stratum in proportion.
 //! - [`weighted_logistic`]: the weighted logistic loss and its Newton solver (sparse rows).
 
 pub mod correlation;
@@ -19,4 +20,5 @@ pub mod normal;
 pub mod quadrature;
 pub mod resample;
 pub mod simulate;
+pub mod stratified_sample;
 pub mod weighted_logistic;

@@ -8,7 +8,10 @@
 //! after the verdict marker, each label's probability is the summed probability of the
 //! alternatives that are that label (with or without spaces), normalised over the labels.
 //! A server that returns no log-probabilities there gives no p_s (`score_position: missing`);
-//! the answer itself is still parsed.
+//! the answer itself is still parsed. With a constrained verdict and a server that takes a
+//! grammar (`grammar = "gbnf"`), the request carries [`verdict_grammar`]: the answer then ends
+//! with the marker and a label; a server that takes none decodes the verdict freely, which
+//! the run's record says (`verdict_constrained: false`).
 //!
 //! The API key, when there is one, is read from the environment variable the configuration
 //! names (`api_key_env`), never from the configuration, and is not recorded. A failed request
@@ -46,6 +49,55 @@ pub struct OpenAiParams {
     /// Requests in flight at once from one worker process (1 to 256).
     #[serde(default = "default_concurrency")]
     pub concurrency: usize,
+    /// Whether the server takes a grammar, through which a constrained verdict is sent.
+    #[serde(default)]
+    pub grammar: GrammarSupport,
+}
+
+/// What constrained decoding a server takes (`[backend] grammar`).
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default, Serialize, Deserialize)]
+#[serde(rename_all = "lowercase")]
+pub enum GrammarSupport {
+    /// None known: the verdict is decoded freely, and the run's record says
+    /// `verdict_constrained: false` (the default; hosted APIs take no grammar).
+    #[default]
+    None,
+    /// A GBNF grammar in the request's `grammar` field (llama.cpp's server and
+    /// llama-cpp-python's): [`verdict_grammar`].
+    Gbnf,
+}
+
+/// The GBNF grammar of an answer that ends with its verdict: a rationale of at most
+/// `max_chars` characters without the marker's first character (a grammar cannot say "not the
+/// marker" more simply), then the marker, a space and one of `labels`. Bounding the rationale
+/// in characters leaves the verdict inside the token budget for answers of two or more
+/// characters a token (the caller passes twice the token budget less the verdict's length).
+pub fn verdict_grammar(marker: &str, labels: &[String], max_chars: usize) -> String {
+    let literal = |text: &str| {
+        let mut out = String::from("\"");
+        for c in text.chars() {
+            match c {
+                '"' | '\\' => {
+                    out.push('\\');
+                    out.push(c);
+                }
+                '\n' => out.push_str("\\n"),
+                c => out.push(c),
+            }
+        }
+        out.push('"');
+        out
+    };
+    let first = marker.chars().next().map_or_else(String::new, |c| match c {
+        '[' | ']' | '\\' | '^' | '-' => format!("\\{c}"),
+        c => c.to_string(),
+    });
+    let labels: Vec<String> = labels.iter().map(|l| literal(l)).collect();
+    format!(
+        "root ::= rationale {} \" \" label\nrationale ::= [^{first}]{{0,{max_chars}}}\nlabel ::= {}\n",
+        literal(marker),
+        labels.join(" | ")
+    )
 }
 
 fn default_concurrency() -> usize {
@@ -63,6 +115,7 @@ impl OpenAiParams {
             retries: default_retries(),
             top_logprobs: default_top_logprobs(),
             concurrency: default_concurrency(),
+            grammar: GrammarSupport::None,
         }
     }
 }
@@ -247,6 +300,13 @@ impl Judge for OpenAiJudge {
             "temperature": decoding.temperature.unwrap_or(0.0),
             "seed": decoding.seed,
         });
+        if decoding.constrained && self.params.grammar == GrammarSupport::Gbnf {
+            let verdict = marker.chars().count()
+                + 1
+                + labels.iter().map(|l| l.chars().count()).max().unwrap_or(0);
+            let chars = (2 * decoding.max_tokens).saturating_sub(verdict);
+            body["grammar"] = verdict_grammar(marker, labels, chars).into();
+        }
         if self.params.top_logprobs > 0 {
             body["logprobs"] = true.into();
             body["top_logprobs"] = self.params.top_logprobs.into();
@@ -333,6 +393,19 @@ mod tests {
     }
 
     #[test]
+    fn the_verdict_grammar_ends_with_the_marker_and_a_label() {
+        let labels = ["A".to_owned(), "B".to_owned()];
+        assert_eq!(
+            verdict_grammar("[RESULT]", &labels, 180),
+            "root ::= rationale \"[RESULT]\" \" \" label\nrationale ::= [^\\[]{0,180}\nlabel ::= \"A\" | \"B\"\n"
+        );
+        // Quotes and backslashes in a marker or label are escaped.
+        let odd = verdict_grammar("Say \"x\\\"", &["1".to_owned()], 5);
+        assert!(odd.contains("\"Say \\\"x\\\\\\\"\""), "{odd}");
+        assert!(odd.contains("[^S]{0,5}"), "{odd}");
+    }
+
+    #[test]
     fn bad_settings_are_refused_before_any_request() {
         let params = OpenAiParams {
             url: "ftp://fleet".to_owned(),
@@ -342,6 +415,7 @@ mod tests {
             retries: 0,
             top_logprobs: 5,
             concurrency: 1,
+            grammar: GrammarSupport::None,
         };
         let error = OpenAiJudge::new(&params).err().unwrap().to_string();
         assert!(error.contains("[backend] url"), "{error}");

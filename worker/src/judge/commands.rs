@@ -10,7 +10,7 @@ use crate::input_file::{read_input, read_texts};
 use crate::judge::config::{EngineArgs, JudgeConfig};
 use crate::judge::queue::{queue_run, run_judge, WorkArgs};
 use crate::judge::spec::RunSpec;
-use crate::store::{JudgmentKey, StoreArgs};
+use crate::store::{JudgmentKey, Store, StoreArgs};
 use anyhow::{bail, Context};
 use clap::Args;
 use std::collections::HashMap;
@@ -131,33 +131,13 @@ pub fn judge(args: JudgeArgs) -> anyhow::Result<()> {
         eprintln!("tribunal: warning: {warning}");
     }
     let store = args.store.open()?;
-    eprintln!(
-        "tribunal: session {}: {} judgments stored already",
-        spec.session,
-        store.judgments(&spec.session)?.len()
-    );
-    let queue = queue_run(&spec, &store)?;
-    let record = run_judge(&queue, &spec, &store, &args.engine, &args.work, &mut |_| {
-        Ok(())
-    })?;
-    // The run's judgments in plan order, whichever worker made them when; then any other
-    // judgments stored under the session, in the order they were stored.
-    let mut others: HashMap<JudgmentKey, String> =
-        store.judgments(&spec.session)?.into_iter().collect();
-    let mut lines = String::new();
-    for planned in &spec.planned {
-        if let Some(body) = others.remove(&spec.key(planned)) {
-            lines.push_str(&body);
-            lines.push('\n');
-        }
+    let (record, lines) = judge_spec(&spec, &store, &args.engine, &args.work)?;
+    let mut text = String::new();
+    for line in lines {
+        text.push_str(&line);
+        text.push('\n');
     }
-    for (key, body) in store.judgments(&spec.session)? {
-        if others.contains_key(&key) {
-            lines.push_str(&body);
-            lines.push('\n');
-        }
-    }
-    write_atomically(&args.out, lines.as_bytes())?;
+    write_atomically(&args.out, text.as_bytes())?;
     let record_path = PathBuf::from(format!("{}.run.json", args.out.display()));
     std::fs::write(&record_path, serde_json::to_string_pretty(&record)?)
         .with_context(|| format!("{}", record_path.display()))?;
@@ -170,6 +150,38 @@ pub fn judge(args: JudgeArgs) -> anyhow::Result<()> {
         record_path.display()
     );
     Ok(())
+}
+
+/// Judges the run `spec` in `store` (queued there, so `tribunal work` processes may help, and
+/// resumed where an earlier process stopped): its record, and every judgment stored under its
+/// session — the run's in plan order, then any others in the order they were stored.
+pub fn judge_spec(
+    spec: &RunSpec,
+    store: &Store,
+    engine: &EngineArgs,
+    work: &WorkArgs,
+) -> anyhow::Result<(serde_json::Value, Vec<String>)> {
+    eprintln!(
+        "tribunal: session {}: {} judgments stored already",
+        spec.session,
+        store.judgments(&spec.session)?.len()
+    );
+    let queue = queue_run(spec, store)?;
+    let record = run_judge(&queue, spec, store, engine, work, &mut |_| Ok(()))?;
+    let mut others: HashMap<JudgmentKey, String> =
+        store.judgments(&spec.session)?.into_iter().collect();
+    let mut lines = Vec::new();
+    for planned in &spec.planned {
+        if let Some(body) = others.remove(&spec.key(planned)) {
+            lines.push(body);
+        }
+    }
+    for (key, body) in store.judgments(&spec.session)? {
+        if others.contains_key(&key) {
+            lines.push(body);
+        }
+    }
+    Ok((record, lines))
 }
 
 pub fn embed(args: EmbedArgs) -> anyhow::Result<()> {

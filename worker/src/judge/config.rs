@@ -3,6 +3,7 @@
 //! ([`EngineArgs`]: where the models are, which device runs them).
 
 use crate::engine::embedder::Embedder;
+use crate::engine::openai_judge::GrammarSupport;
 use crate::engine::{select_device, BackendConfig, DeviceChoice, ModelPaths};
 use anyhow::bail;
 use clap::Args;
@@ -28,7 +29,7 @@ pub struct DecodingConfig {
     /// How the local judge chooses the verdict: `constrained` (the default; only a label may
     /// follow the marker, appended when the answer lacks it, so every answer parses) or
     /// `free`. Only for prompts whose answer ends with the verdict; an OpenAI-compatible
-    /// server decodes freely.
+    /// server constrains it only when it takes a grammar (`[backend] grammar = "gbnf"`).
     #[serde(default)]
     pub verdict: VerdictDecoding,
 }
@@ -85,11 +86,16 @@ pub struct JudgeConfig {
 }
 
 impl JudgeConfig {
-    /// Whether the verdict is constrained: asked for, by the local judge, on a prompt whose
-    /// answer ends with the verdict (an OpenAI-compatible server decodes freely).
+    /// Whether the verdict is constrained: asked for, on a prompt whose answer ends with the
+    /// verdict, by the local judge or a server that takes a grammar (`grammar = "gbnf"`; any
+    /// other server decodes freely).
     pub fn verdict_constrained(&self) -> bool {
+        let backend_constrains = match &self.backend {
+            BackendConfig::Local => true,
+            BackendConfig::Openai(server) => server.grammar == GrammarSupport::Gbnf,
+        };
         self.decoding.verdict == VerdictDecoding::Constrained
-            && self.backend == BackendConfig::Local
+            && backend_constrains
             && self.prompt.verdict_ends_answer()
     }
 }

@@ -79,11 +79,9 @@ pub enum Stats {
 }
 
 impl Stats {
-    /// Runs the subcommand and prints its JSON with the [`Record`] of this invocation: each
-    /// warning the JSON holds is printed on stderr too, and a reader that goes away early (`|
-    /// head`) ends the command quietly.
-    pub fn run(self, invocation: Invocation) -> anyhow::Result<()> {
-        let planned = match self {
+    /// The subcommand's analysis and files, not yet run.
+    fn plan(self) -> anyhow::Result<Planned> {
+        Ok(match self {
             Self::Bt(args) => bt::plan(args)?,
             Self::SoftElo(args) => study::plan(*args, study::Part::Whole)?,
             Self::Conformal(args) => study::plan(*args, study::Part::Conformal)?,
@@ -102,7 +100,14 @@ impl Stats {
             Self::SelfPreference(args) => self_preference::plan(*args)?,
             Self::Lc(args) => lc::plan(*args)?,
             Self::Run(args) => saved::plan(args)?,
-        };
+        })
+    }
+
+    /// Runs the subcommand and prints its JSON with the [`Record`] of this invocation: each
+    /// warning the JSON holds is printed on stderr too, and a reader that goes away early (`|
+    /// head`) ends the command quietly.
+    pub fn run(self, invocation: Invocation) -> anyhow::Result<()> {
+        let planned = self.plan()?;
         let report = tribunal::analysis::run(&planned.spec, &planned.inputs)?;
         for output in &planned.outputs {
             output.write(&report)?;
@@ -130,6 +135,30 @@ impl Stats {
         };
         print_stdout(&with_record(&json, &record)?)
     }
+}
+
+/// `tribunal stats` as a parser of its own command lines.
+#[derive(clap::Parser)]
+#[command(name = "tribunal stats")]
+struct StatsLine {
+    #[command(subcommand)]
+    stats: Stats,
+}
+
+/// The spec and files of the `tribunal stats` command line `args` (`["bt", "--input", …]`)
+/// exactly as the command would run them, without running it: how a caller that writes its
+/// analyses as commands (the study) saves each as a spec.
+///
+/// # Errors
+/// The command line's parse errors, the files' read errors and the planner's errors.
+pub fn plan_command(args: &[String]) -> anyhow::Result<(Spec, Inputs)> {
+    use clap::Parser;
+    let line = StatsLine::try_parse_from(
+        std::iter::once("tribunal stats".to_owned()).chain(args.iter().cloned()),
+    )
+    .map_err(|e| anyhow::anyhow!("tribunal stats {}: {e}", args.join(" ")))?;
+    let planned = line.stats.plan()?;
+    Ok((planned.spec, planned.inputs))
 }
 
 /// A subcommand's analysis on its files, and the files it writes from the report.
