@@ -10,6 +10,8 @@
 # share of answers that parse, and agreement with the crowd's plurality on the pairs it did not
 # call a tie (each judgment's winner, unparsed ones counted as wrong). BASELINE=PATH adds a row:
 # another `tribunal` build (e.g. the code before a change) with the default configuration.
+# `llama_gbnf` is llama.cpp's server with the verdict constrained by a GBNF grammar
+# (`[backend] grammar = "gbnf"`). WAYS="constrained llama llama_gbnf" runs only those.
 # Usage: bash benches/judge_prefix.sh [RUNS] [PAIRS]
 set -euo pipefail
 root=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
@@ -35,22 +37,26 @@ printf '%s\nprefix_cache = false\nverdict = "free"\n' "$common" >"$out/full.toml
 printf '%s\nprefix_cache = true\nverdict = "free"\n' "$common" >"$out/reuse.toml"
 printf '%s\nprefix_cache = true\nverdict = "constrained"\n' "$common" >"$out/constrained.toml"
 printf '%s\n[backend]\nkind = "openai"\nurl = "http://127.0.0.1:%s/v1"\nmodel = "smollm2"\n' "$common" "$port" >"$out/llama.toml"
-ways=(full reuse constrained llama)
+printf '%s\n[backend]\nkind = "openai"\nurl = "http://127.0.0.1:%s/v1"\nmodel = "smollm2"\ngrammar = "gbnf"\n' "$common" "$port" >"$out/llama_gbnf.toml"
+read -r -a ways <<<"${WAYS:-full reuse constrained llama llama_gbnf}"
+
 if [ -n "${BASELINE:-}" ]; then
   cp "$out/constrained.toml" "$out/baseline.toml"
   ways+=(baseline)
 fi
 judge_alternately "$runs" "${ways[@]}"
-python3 - "$out" "$runs" "$items" "${BASELINE:-}" <<'PY'
+python3 - "$out" "$runs" "$items" "${BASELINE:-}" "${ways[*]}" <<'PY'
 import csv, json, statistics, sys
-out, runs, items, baseline = sys.argv[1], int(sys.argv[2]), sys.argv[3], sys.argv[4]
+out, runs, items, baseline, ways = sys.argv[1], int(sys.argv[2]), sys.argv[3], sys.argv[4], sys.argv[5].split()
 crowd = {r["id"]: r["label"] for r in csv.DictReader(open(items, newline=""))}
 names = {"full": "Tribunal local, full prefill, free verdict (before)",
          "reuse": "Tribunal local, prefix reuse, free verdict",
          "constrained": "Tribunal local, prefix reuse, constrained verdict (default)",
-         "llama": "llama.cpp server (llama-cpp-python 0.3.36, prefix reuse), free verdict"}
+         "llama": "llama.cpp server (llama-cpp-python 0.3.36, prefix reuse), free verdict",
+         "llama_gbnf": "llama.cpp server, verdict constrained by a GBNF grammar"}
 if baseline:
     names["baseline"] = f"BASELINE {baseline}, its defaults"
+names = {w: n for w, n in names.items() if w in ways}
 rows = {}
 for way in names:
     for k in range(1, runs + 1):
@@ -73,8 +79,9 @@ print("|---|---|---|---|---|")
 for w, name in names.items():
     m = med[w]
     print(f"| {name} | {m['seconds_per_judgment']:.2f} | {m['tokens_per_second']:.0f} | {m['parsed']:.0%} | {m['crowd_agreement']:.1%} |")
-base = med["full"]["seconds_per_judgment"]
-print(f"\nprefix reuse: {base / med['reuse']['seconds_per_judgment']:.2f}× the speed per judgment of a full prefill; "
-      f"llama.cpp / Tribunal (default): {med['llama']['seconds_per_judgment'] / med['constrained']['seconds_per_judgment']:.2f}× "
-      f"(above 1: Tribunal is faster)")
+if "full" in med and "reuse" in med:
+    print(f"\nprefix reuse: {med['full']['seconds_per_judgment'] / med['reuse']['seconds_per_judgment']:.2f}× the speed per judgment of a full prefill")
+if "llama" in med and "constrained" in med:
+    print(f"llama.cpp / Tribunal (default): {med['llama']['seconds_per_judgment'] / med['constrained']['seconds_per_judgment']:.2f}× "
+          f"(above 1: Tribunal is faster)")
 PY
