@@ -138,7 +138,7 @@ fn header(study: &Study, md: &mut String) -> anyhow::Result<()> {
          Written by `tribunal study` (`bash scripts/study.sh`); do not edit — rerun. Every table \
          below is an analysis of one session, which the app shows at `/s/{}` when `tribunal \
          serve` runs on the store the study wrote (`bash scripts/serve.sh` after \
-         `bash scripts/study.sh`), and each section ends with the command that recomputes it.\n",
+         `bash scripts/study.sh`); the last section gives the command that recomputes each.\n",
         study.session
     )?;
     writeln!(
