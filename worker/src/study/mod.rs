@@ -288,19 +288,9 @@ fn verify(args: &StudyArgs, store: &Store, run: &StudyRun, main: &[Judged]) -> a
         args.verify,
         args.seed.wrapping_add(3),
     );
-    let chosen: std::collections::HashSet<&str> =
-        ids.iter().map(|&i| main[i].id.as_str()).collect();
-    let (source, bytes) = (format!("{}.csv", run.name), run.items.clone());
-    let mut reader = csv::Reader::from_reader(bytes.as_slice());
-    let mut w = csv::Writer::from_writer(Vec::new());
-    w.write_record(reader.headers()?)?;
-    for record in reader.records() {
-        let record = record?;
-        if chosen.contains(record.get(0).unwrap_or_default()) {
-            w.write_record(&record)?;
-        }
-    }
-    let items = w.into_inner().map_err(|e| anyhow::anyhow!("{e}"))?;
+    let chosen: std::collections::HashSet<String> =
+        ids.iter().map(|&i| main[i].id.clone()).collect();
+    let (source, items) = (format!("{}.csv", run.name), subset(&run.items, &chosen)?);
     let unix = std::time::SystemTime::now()
         .duration_since(std::time::UNIX_EPOCH)?
         .as_secs();
