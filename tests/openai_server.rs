@@ -217,6 +217,77 @@ fn a_server_that_takes_a_grammar_gets_the_verdict_constrained() {
     }
 }
 
+/// The criteria prompt with its criteria shuffled, at 24 free tokens: decoded freely the
+/// answers are cut off inside their JSON and do not parse; with the format sent as a grammar
+/// every answer is the prompt's block, in the criterion order its own prompt shows, and parses.
+#[test]
+fn a_json_prompt_gets_its_format_as_a_grammar() {
+    let server = LlamaServer::start(&[]);
+    let dir = temp_dir("openai-json-grammar");
+    let items = items(&dir, 2);
+    let config = |name: &str, grammar: &str| {
+        let path = dir.join(name);
+        std::fs::write(
+            &path,
+            format!(
+                "[prompt]\nkind = \"criteria\"\n[design]\nshuffle_criteria = true\nseed = 4\n\
+                 [decoding]\nmax_tokens = 24\n\
+                 [backend]\nkind = \"openai\"\nurl = \"http://127.0.0.1:{}/v1\"\nmodel = \"smollm2\"\n{grammar}",
+                server.port
+            ),
+        )
+        .unwrap();
+        path
+    };
+    let free = judge(
+        &config("free.toml", ""),
+        &items,
+        &dir.join("free.jsonl"),
+        &dir.join("f"),
+    );
+    assert!(
+        free.iter().all(|j| !j["parse_error"].is_null()),
+        "24 free tokens held a whole block: {free:?}"
+    );
+    let constrained = judge(
+        &config("gbnf.toml", "grammar = \"gbnf\"\n"),
+        &items,
+        &dir.join("gbnf.jsonl"),
+        &dir.join("g"),
+    );
+    assert_eq!(constrained.len(), 2);
+    let defined = [
+        "adherence",
+        "helpfulness",
+        "factuality",
+        "completeness",
+        "clarity",
+        "fluency",
+    ];
+    let mut shuffled = 0;
+    for j in &constrained {
+        assert!(j["parse_error"].is_null(), "{j}");
+        let raw = j["raw"].as_str().unwrap();
+        assert!(
+            raw.starts_with("```json\n{\"completion_A\": {\""),
+            "{raw:?}"
+        );
+        let side_a = &raw[..raw.find('}').unwrap()];
+        let mut at: Vec<(usize, &str)> = defined
+            .iter()
+            .map(|&name| (side_a.find(&format!("\"{name}\": ")).unwrap(), name))
+            .collect();
+        at.sort_unstable();
+        if at.iter().map(|&(_, name)| name).ne(defined) {
+            shuffled += 1;
+        }
+        assert_eq!(j["criteria"]["a"].as_array().unwrap().len(), 6);
+        assert!(["A", "B", "tie"].contains(&j["criteria"]["preference"].as_str().unwrap()));
+    }
+    // The grammar follows each judgment's own criterion order, not the defined one.
+    assert!(shuffled > 0, "{constrained:?}");
+}
+
 #[test]
 fn an_unreachable_server_is_a_clear_error_after_the_retries() {
     let dir = temp_dir("openai-down");

@@ -45,6 +45,7 @@
 //! blinded name; the prompt's own errors.
 
 use crate::io::error::{Error, Result};
+use crate::judging::answer_format::AnswerFormat;
 use crate::judging::judge_prompt::{PromptItem, PromptKind, PromptParams, Rendered, CRITERIA};
 use rand::seq::SliceRandom;
 use rand::{Rng, SeedableRng};
@@ -391,18 +392,7 @@ impl Design {
             shown.response = blind(&shown.response, &self.blind_names);
             shown.response_b = shown.response_b.map(|r| blind(&r, &self.blind_names));
         }
-        let permutation = if self.params.shuffle_criteria {
-            let mut order: Vec<usize> = (0..criteria_count(&self.prompt)?).collect();
-            order.shuffle(&mut self.stream(
-                id,
-                planned.repeat,
-                &planned.variant,
-                planned.order.as_str(),
-            ));
-            Some(order)
-        } else {
-            None
-        };
+        let permutation = self.criteria_order(id, planned)?;
         let mut template = template(&self.prompt, permutation.as_deref())?;
         if let Some(variant) = self
             .variants
@@ -421,6 +411,28 @@ impl Design {
             system: fill(&template.system, &texts),
             user: fill(&template.user, &texts),
         })
+    }
+
+    /// The shape of judgment `planned`'s answer (the JSON prompts, with their criteria in
+    /// this judgment's order), for constrained decoding.
+    pub fn answer_format(&self, id: &str, planned: &Planned) -> Result<Option<AnswerFormat>> {
+        self.prompt
+            .answer_format(self.criteria_order(id, planned)?.as_deref())
+    }
+
+    /// The order judgment `planned` lists the criteria in, when they are shuffled.
+    fn criteria_order(&self, id: &str, planned: &Planned) -> Result<Option<Vec<usize>>> {
+        if !self.params.shuffle_criteria {
+            return Ok(None);
+        }
+        let mut order: Vec<usize> = (0..criteria_count(&self.prompt)?).collect();
+        order.shuffle(&mut self.stream(
+            id,
+            planned.repeat,
+            &planned.variant,
+            planned.order.as_str(),
+        ));
+        Ok(Some(order))
     }
 
     fn stream(&self, id: &str, repeat: u32, variant: &str, purpose: &str) -> ChaCha8Rng {
@@ -694,6 +706,7 @@ fn blind(text: &str, names: &[String]) -> String {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::judging::answer_format::Segment;
 
     fn relative() -> PromptParams {
         PromptParams {
@@ -907,13 +920,33 @@ mod tests {
                 let shown = design
                     .render(&format!("i{k}"), &item(), &planned(Order::Ab, ""))
                     .unwrap();
-                let mut at: Vec<(usize, usize)> = ["alpha", "beta", "gamma", "delta"]
+                let names = ["alpha", "beta", "gamma", "delta"];
+                let mut at: Vec<(usize, usize)> = names
                     .iter()
                     .enumerate()
                     .map(|(c, name)| (shown.system.find(&format!(". {name}:")).unwrap(), c))
                     .collect();
                 at.sort();
-                at.into_iter().map(|(_, c)| c).collect()
+                let order: Vec<usize> = at.into_iter().map(|(_, c)| c).collect();
+                // The constrained answer asks for the scores in the order shown.
+                let format = design
+                    .answer_format(&format!("i{k}"), &planned(Order::Ab, ""))
+                    .unwrap()
+                    .unwrap();
+                let scores: String = format
+                    .segments
+                    .iter()
+                    .filter_map(|s| match s {
+                        Segment::Literal(text) => Some(text.as_str()),
+                        _ => None,
+                    })
+                    .collect();
+                let keys: Vec<usize> = order
+                    .iter()
+                    .map(|&c| scores.find(&format!("\"{}\"", names[c])).unwrap())
+                    .collect();
+                assert!(keys.is_sorted(), "{order:?}: {scores}");
+                order
             })
             .collect();
         assert!(orders.iter().any(|o| o != &[0, 1, 2, 3]));

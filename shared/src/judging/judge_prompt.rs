@@ -27,6 +27,7 @@
 //! prompt needs; [`PromptParams::parse`] returns a [`ParseFailure`] saying what
 //! was expected and found, for the caller to store with the raw text.
 
+use super::answer_format::AnswerFormat;
 use crate::io::error::{Error, Result};
 use serde::{Deserialize, Serialize};
 use std::fmt;
@@ -261,16 +262,6 @@ impl PromptParams {
         }
     }
 
-    /// Whether the verdict ends the answer (only its label follows the marker): the
-    /// Prometheus prompts and a template, not the JSON prompts, whose verdict sits inside the
-    /// object.
-    pub fn verdict_ends_answer(&self) -> bool {
-        matches!(
-            self.kind,
-            PromptKind::Absolute { .. } | PromptKind::Relative | PromptKind::Template
-        )
-    }
-
     /// The text after which the verdict's first token is chosen (where p_s is read).
     pub fn marker(&self) -> &str {
         match (&self.kind, &self.template) {
@@ -281,18 +272,16 @@ impl PromptParams {
         }
     }
 
-    /// The system and user messages for `item`, with the criteria (criteria and binary
-    /// prompts) listed in `criteria` order (a permutation of their indices; `None`: as
-    /// defined).
-    pub fn render(&self, item: &PromptItem, criteria: Option<&[usize]>) -> Result<Rendered> {
-        self.validate()?;
+    /// The criteria in `criteria` order (a permutation of their indices; `None`: as defined),
+    /// or an error when it is not a permutation of the prompt's criteria.
+    fn criteria_order(&self, criteria: Option<&[usize]>) -> Result<Vec<usize>> {
         let count = match self.kind {
             PromptKind::Criteria => CRITERIA.len(),
             PromptKind::Binary => self.binary_criteria()?.len(),
             PromptKind::Absolute { .. } | PromptKind::Relative | PromptKind::Template => 0,
         };
-        let order: Vec<usize> = match criteria {
-            None => (0..count).collect(),
+        match criteria {
+            None => Ok((0..count).collect()),
             Some(order) => {
                 let mut sorted = order.to_vec();
                 sorted.sort_unstable();
@@ -304,9 +293,37 @@ impl PromptParams {
                         ),
                     ));
                 }
-                order.to_vec()
+                Ok(order.to_vec())
             }
-        };
+        }
+    }
+
+    /// The shape of the answer the JSON prompts ask for, with the criteria in `criteria`
+    /// order (as [`PromptParams::render`] lists them), for constrained decoding; `None` for
+    /// the prompts whose answer ends with its verdict after the marker.
+    pub fn answer_format(&self, criteria: Option<&[usize]>) -> Result<Option<AnswerFormat>> {
+        self.validate()?;
+        let order = self.criteria_order(criteria)?;
+        Ok(match self.kind {
+            PromptKind::Criteria => {
+                let names: Vec<&str> = order.iter().map(|&k| CRITERIA[k].0).collect();
+                Some(AnswerFormat::criteria(&names, &self.labels()))
+            }
+            PromptKind::Binary => {
+                let criteria = self.binary_criteria()?;
+                let names: Vec<&str> = order.iter().map(|&k| criteria[k].0.as_str()).collect();
+                Some(AnswerFormat::binary(&names, &self.labels()))
+            }
+            PromptKind::Absolute { .. } | PromptKind::Relative | PromptKind::Template => None,
+        })
+    }
+
+    /// The system and user messages for `item`, with the criteria (criteria and binary
+    /// prompts) listed in `criteria` order (a permutation of their indices; `None`: as
+    /// defined).
+    pub fn render(&self, item: &PromptItem, criteria: Option<&[usize]>) -> Result<Rendered> {
+        self.validate()?;
+        let order = self.criteria_order(criteria)?;
         let rubric = self.rubric.trim();
         match (self.kind, &item.response_b) {
             (PromptKind::Template, _) => {

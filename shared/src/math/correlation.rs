@@ -1,5 +1,7 @@
 //! Correlation coefficients: Pearson r, Spearman ρ (Pearson on average ranks) and Kendall τ-b
-//! (tie-corrected, O(n log n) by counting discordant pairs with a merge sort).
+//! (tie-corrected, O(n log n) by counting discordant pairs with a merge sort); and
+//! [`tie_rounding_differences`], which makes fitted ratings equal up to rounding equal before
+//! they are ranked.
 //!
 //! Arguments: two equally long slices. Returns: the coefficient, or NaN when it is undefined
 //! (fewer than two pairs, or a constant variable), which callers report as a warning.
@@ -60,6 +62,26 @@ pub fn average_ranks(x: &[f64]) -> Vec<f64> {
         start = end;
     }
     ranks
+}
+
+/// `x` with values equal up to rounding made equal: sorted, each value within `1e-9·(1 + |v|)`
+/// of its tie group's first value takes that value. Ratings that should be equal (models with
+/// the same record) come out of a fit equal only up to the last bits, and which bits differs
+/// between machines (native and WebAssembly `exp`); the rank statistics must count them tied
+/// on every machine.
+pub fn tie_rounding_differences(x: &[f64]) -> Vec<f64> {
+    let mut order: Vec<usize> = (0..x.len()).collect();
+    order.sort_by(|&a, &b| x[a].total_cmp(&x[b]));
+    let mut tied = x.to_vec();
+    let mut first = f64::NAN;
+    for &i in &order {
+        if (x[i] - first).abs() <= 1e-9 * (1.0 + first.abs()) {
+            tied[i] = first;
+        } else {
+            first = x[i];
+        }
+    }
+    tied
 }
 
 /// Spearman's rank correlation: Pearson's r of the average ranks.
@@ -175,6 +197,28 @@ mod tests {
         assert!(kendall_tau_b(&[1.0], &[1.0]).unwrap().is_nan());
         assert!(pearson(&[1.0], &[1.0, 2.0]).is_err());
         assert!(spearman(&[f64::NAN, 1.0], &[1.0, 2.0]).is_err());
+    }
+
+    /// Ratings a bit apart are one tie, whichever got the larger bits, and a value 1e-5 away
+    /// (relative 6e-9) is not: the rank statistics then agree on either machine's bits.
+    #[test]
+    fn ratings_equal_up_to_rounding_are_tied() {
+        let a = 1766.4267584379888_f64;
+        let next = f64::from_bits(a.to_bits() + 1);
+        assert_eq!(
+            tie_rounding_differences(&[next, 1500.0, a, a, a + 1e-5]),
+            [a, 1500.0, a, a, a + 1e-5]
+        );
+        let y = [1.0, 2.0, 3.0];
+        let (here, there) = ([a, next, 1500.0], [next, a, 1500.0]);
+        // Untied, the last bit turns a concordant pair into a discordant one: −1/3 against −1.
+        assert!((kendall_tau_b(&here, &y).unwrap() + 1.0 / 3.0).abs() < 1e-15);
+        assert_eq!(kendall_tau_b(&there, &y).unwrap(), -1.0);
+        // Tied: −2/√6 on both.
+        for x in [here, there] {
+            let tau = kendall_tau_b(&tie_rounding_differences(&x), &y).unwrap();
+            assert!((tau + 2.0 / 6f64.sqrt()).abs() < 1e-15, "{tau}");
+        }
     }
 
     #[test]

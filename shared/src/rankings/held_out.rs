@@ -32,7 +32,7 @@
 //! cannot be fitted (the message names the held-out model).
 
 use crate::io::error::{Error, Result};
-use crate::math::correlation::{pearson, spearman};
+use crate::math::correlation::{pearson, spearman, tie_rounding_differences};
 use crate::math::logistic::{sigmoid, softplus};
 use crate::rankings::bradley_terry::{elo, BradleyTerryParams, ELO_PER_THETA};
 use crate::rankings::conformal::ModelResidual;
@@ -451,7 +451,10 @@ fn summarise(
         targets,
         mae: residual.iter().map(|e| e.abs()).sum::<f64>() / n,
         mean_residual: residual.iter().sum::<f64>() / n,
-        spearman: defined(spearman(&llm, &human)?),
+        spearman: defined(spearman(
+            &tie_rounding_differences(&llm),
+            &tie_rounding_differences(&human),
+        )?),
         residual_strength_correlation: defined(pearson(&residual, &human)?),
         beta_mean: (!betas.is_empty()).then(|| betas.iter().sum::<f64>() / betas.len() as f64),
         pooled_beta,

@@ -5,7 +5,7 @@
 //! the CLI prints and the app renders, so both show the same numbers.
 
 use crate::io::error::Result;
-use crate::math::correlation::{kendall_tau_b, spearman};
+use crate::math::correlation::{kendall_tau_b, spearman, tie_rounding_differences};
 use crate::math::resample::BootstrapParams;
 use crate::rankings::anchor::Anchor;
 use crate::rankings::battles::Battles;
@@ -304,16 +304,18 @@ pub fn bradley_terry_leaderboard(
         }
     }
 
+    // Ratings equal up to rounding share a rank and sort by name on every machine.
+    let ranked = tie_rounding_differences(&elo);
     let mut order: Vec<usize> = (0..m).collect();
     order.sort_by(|&i, &j| {
-        elo[j]
-            .total_cmp(&elo[i])
+        ranked[j]
+            .total_cmp(&ranked[i])
             .then_with(|| battles.models[i].cmp(&battles.models[j]))
     });
     let ratings = order
         .iter()
         .map(|&i| RatingRow {
-            rank: 1 + elo.iter().filter(|&&e| e > elo[i]).count(),
+            rank: 1 + ranked.iter().filter(|&&e| e > ranked[i]).count(),
             model: battles.models[i].clone(),
             theta: fit.theta[i],
             elo: elo[i],
@@ -409,8 +411,8 @@ pub fn compare_leaderboards(
     }
     let reference_names: std::collections::HashSet<&str> =
         reference.ratings.iter().map(|r| r.model.as_str()).collect();
-    let x: Vec<f64> = rows.iter().map(|r| r.reference_elo).collect();
-    let y: Vec<f64> = rows.iter().map(|r| r.candidate_elo).collect();
+    let x = tie_rounding_differences(&rows.iter().map(|r| r.reference_elo).collect::<Vec<_>>());
+    let y = tie_rounding_differences(&rows.iter().map(|r| r.candidate_elo).collect::<Vec<_>>());
     Ok(LeaderboardComparison {
         n_common: rows.len(),
         only_reference: reference

@@ -1,12 +1,14 @@
 //! Sentence embeddings with all-MiniLM-L6-v2 (BERT, 6 layers, 384 dimensions), as
 //! sentence-transformers computes them: WordPiece tokens truncated at 256, the encoder's last
-//! hidden states averaged over the attention mask (mean pooling), then L2-normalised.
+//! hidden states averaged over the attention mask (mean pooling), then L2-normalised. The
+//! encoder is [`super::bert`]'s.
 
+use super::bert::Bert;
 use super::existing;
 use anyhow::{anyhow, Context};
 use candle_core::{DType, Device, Tensor, D};
 use candle_nn::VarBuilder;
-use candle_transformers::models::bert::{BertModel, Config};
+use candle_transformers::models::bert::Config;
 use std::path::Path;
 use tokenizers::{PaddingParams, PaddingStrategy, Tokenizer, TruncationParams};
 
@@ -15,7 +17,7 @@ pub const MAX_TOKENS: usize = 256;
 
 /// A loaded embedding model.
 pub struct Embedder {
-    model: BertModel,
+    model: Bert,
     tokenizer: Tokenizer,
     device: Device,
     /// Embedding dimension.
@@ -45,7 +47,7 @@ impl Embedder {
             .map_err(|e| anyhow!("tokenizer settings: {e}"))?;
         let weights =
             VarBuilder::from_buffered_safetensors(read("model.safetensors")?, DType::F32, device)?;
-        let model = BertModel::load(weights, &config)?;
+        let model = Bert::load(weights, &config)?;
         Ok(Self {
             model,
             tokenizer,
@@ -73,7 +75,7 @@ impl Embedder {
         let ids = rows(&|e| e.get_ids().to_vec())?;
         let types = rows(&|e| e.get_type_ids().to_vec())?;
         let mask = rows(&|e| e.get_attention_mask().to_vec())?;
-        let hidden = self.model.forward(&ids, &types, Some(&mask))?;
+        let hidden = self.model.forward(&ids, &types, &mask)?;
         let mask = mask.to_dtype(DType::F32)?.unsqueeze(2)?;
         let summed = hidden.broadcast_mul(&mask)?.sum(1)?;
         let counts = mask.sum(1)?;

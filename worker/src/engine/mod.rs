@@ -1,11 +1,11 @@
-//! The judge engine: the device, sentence embeddings ([`embedder`]) and the judges behind one
-//! trait, [`Judge`]: the local GGUF judge ([`local_judge`] on the decoder of [`llama`], which
-//! also gives the judge's hidden states as embeddings) or any OpenAI-compatible
-//! chat-completions server ([`openai_judge`], an inference fleet; [`openai_embedder`] for its
-//! embeddings endpoint). Local model files come from
-//! the registry wheels that `scripts/setup.sh` unpacks into `models/` (nothing is fetched at
-//! run time).
+//! The judge engine: the device, sentence embeddings ([`embedder`] on the encoder of [`bert`])
+//! and the judges behind one trait, [`Judge`]: the local GGUF judge ([`local_judge`] on the
+//! decoder of [`llama`], which also gives the judge's hidden states as embeddings) or any
+//! OpenAI-compatible chat-completions server ([`openai_judge`], an inference fleet;
+//! [`openai_embedder`] for its embeddings endpoint). Local model files come from the registry
+//! wheels that `scripts/setup.sh` unpacks into `models/` (nothing is fetched at run time).
 
+pub mod bert;
 pub mod embedder;
 pub mod llama;
 pub mod local_judge;
@@ -18,6 +18,7 @@ use anyhow::{bail, Context};
 use candle_core::Device;
 use clap::ValueEnum;
 use std::path::{Path, PathBuf};
+use tribunal::judging::answer_format::AnswerFormat;
 
 /// Where to run: `auto` picks a GPU when the binary was built with its feature and one is
 /// present, the CPU otherwise.
@@ -96,13 +97,15 @@ pub(crate) fn existing(path: &Path) -> anyhow::Result<&Path> {
 
 /// A judge: answers a rendered prompt and reads p_s over the labels after the verdict marker.
 pub trait Judge {
-    /// The answer to `system` + `user`, decoded as `decoding` says.
+    /// The answer to `system` + `user`, decoded as `decoding` says; a constrained answer
+    /// follows `format` (the JSON prompts') where the judge can constrain it.
     fn generate(
         &mut self,
         system: &str,
         user: &str,
         labels: &[String],
         marker: &str,
+        format: Option<&AnswerFormat>,
         decoding: &Decoding,
     ) -> anyhow::Result<Generation>;
     /// What judged, for the run record: the model, its hash or endpoint, the device.

@@ -10,7 +10,10 @@
 //! A server that returns no log-probabilities there gives no p_s (`score_position: missing`);
 //! the answer itself is still parsed. With a constrained verdict and a server that takes a
 //! grammar (`grammar = "gbnf"`), the request carries [`verdict_grammar`]: the answer then ends
-//! with the marker and a label; a server that takes none decodes the verdict freely, which
+//! with the marker and a label; on a JSON prompt it carries the prompt's answer format as a
+//! grammar ([`AnswerFormat::gbnf`], each free text at most twice the token budget in
+//! characters, and `max_tokens` raised to fit the format's literals): the answer then is the
+//! prompt's JSON block; a server that takes none decodes the verdict freely, which
 //! the run's record says (`verdict_constrained: false`).
 //!
 //! The API key, when there is one, is read from the environment variable the configuration
@@ -25,6 +28,7 @@ use super::Judge;
 use anyhow::{anyhow, bail, Context};
 use serde::{Deserialize, Serialize};
 use std::time::{Duration, Instant};
+use tribunal::judging::answer_format::{gbnf_literal, AnswerFormat};
 
 /// `[backend]` with `kind = "openai"`.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
@@ -73,29 +77,14 @@ pub enum GrammarSupport {
 /// in characters leaves the verdict inside the token budget for answers of two or more
 /// characters a token (the caller passes twice the token budget less the verdict's length).
 pub fn verdict_grammar(marker: &str, labels: &[String], max_chars: usize) -> String {
-    let literal = |text: &str| {
-        let mut out = String::from("\"");
-        for c in text.chars() {
-            match c {
-                '"' | '\\' => {
-                    out.push('\\');
-                    out.push(c);
-                }
-                '\n' => out.push_str("\\n"),
-                c => out.push(c),
-            }
-        }
-        out.push('"');
-        out
-    };
     let first = marker.chars().next().map_or_else(String::new, |c| match c {
         '[' | ']' | '\\' | '^' | '-' => format!("\\{c}"),
         c => c.to_string(),
     });
-    let labels: Vec<String> = labels.iter().map(|l| literal(l)).collect();
+    let labels: Vec<String> = labels.iter().map(|l| gbnf_literal(l)).collect();
     format!(
         "root ::= rationale {} \" \" label\nrationale ::= [^{first}]{{0,{max_chars}}}\nlabel ::= {}\n",
-        literal(marker),
+        gbnf_literal(marker),
         labels.join(" | ")
     )
 }
@@ -287,6 +276,7 @@ impl Judge for OpenAiJudge {
         user: &str,
         labels: &[String],
         marker: &str,
+        format: Option<&AnswerFormat>,
         decoding: &Decoding,
     ) -> anyhow::Result<Generation> {
         let started = Instant::now();
@@ -301,11 +291,18 @@ impl Judge for OpenAiJudge {
             "seed": decoding.seed,
         });
         if decoding.constrained && self.params.grammar == GrammarSupport::Gbnf {
-            let verdict = marker.chars().count()
-                + 1
-                + labels.iter().map(|l| l.chars().count()).max().unwrap_or(0);
-            let chars = (2 * decoding.max_tokens).saturating_sub(verdict);
-            body["grammar"] = verdict_grammar(marker, labels, chars).into();
+            let chars = 2 * decoding.max_tokens;
+            if let Some(format) = format {
+                // The format's literals come on top of the budget's free text.
+                body["grammar"] = format.gbnf(chars, chars).into();
+                body["max_tokens"] = format.most_chars(chars).into();
+            } else {
+                let verdict = marker.chars().count()
+                    + 1
+                    + labels.iter().map(|l| l.chars().count()).max().unwrap_or(0);
+                body["grammar"] =
+                    verdict_grammar(marker, labels, chars.saturating_sub(verdict)).into();
+            }
         }
         if self.params.top_logprobs > 0 {
             body["logprobs"] = true.into();

@@ -27,9 +27,9 @@ pub struct DecodingConfig {
     #[serde(default = "default_true")]
     pub prefix_cache: bool,
     /// How the local judge chooses the verdict: `constrained` (the default; only a label may
-    /// follow the marker, appended when the answer lacks it, so every answer parses) or
-    /// `free`. Only for prompts whose answer ends with the verdict; an OpenAI-compatible
-    /// server constrains it only when it takes a grammar (`[backend] grammar = "gbnf"`).
+    /// follow the marker, appended when the answer lacks it, and a JSON prompt's whole answer
+    /// follows its schema, so every answer parses) or `free`. An OpenAI-compatible server
+    /// constrains it only when it takes a grammar (`[backend] grammar = "gbnf"`).
     #[serde(default)]
     pub verdict: VerdictDecoding,
 }
@@ -86,17 +86,14 @@ pub struct JudgeConfig {
 }
 
 impl JudgeConfig {
-    /// Whether the verdict is constrained: asked for, on a prompt whose answer ends with the
-    /// verdict, by the local judge or a server that takes a grammar (`grammar = "gbnf"`; any
-    /// other server decodes freely).
+    /// Whether the verdict is constrained: asked for, by the local judge or a server that
+    /// takes a grammar (`grammar = "gbnf"`; any other server decodes freely).
     pub fn verdict_constrained(&self) -> bool {
         let backend_constrains = match &self.backend {
             BackendConfig::Local => true,
             BackendConfig::Openai(server) => server.grammar == GrammarSupport::Gbnf,
         };
-        self.decoding.verdict == VerdictDecoding::Constrained
-            && backend_constrains
-            && self.prompt.verdict_ends_answer()
+        self.decoding.verdict == VerdictDecoding::Constrained && backend_constrains
     }
 }
 

@@ -69,6 +69,7 @@ pub(super) fn judge_one(
     let key = spec.key(planned);
     let rendered = spec.design.render(&item.id, &item.prompt, planned)?;
     let labels = config.prompt.labels();
+    let format = spec.design.answer_format(&item.id, planned)?;
     // Each repeat samples with its own seed (greedy decoding ignores it).
     let decoding = Decoding {
         max_tokens: config.decoding.max_tokens,
@@ -83,6 +84,7 @@ pub(super) fn judge_one(
             &rendered.user,
             &labels,
             config.prompt.marker(),
+            format.as_ref(),
             &decoding,
         )
         .with_context(|| format!("{}, line {}: item `{}`", spec.source, item.line, item.id))?;

@@ -14,8 +14,9 @@
 //!    a session named after its configuration and items, so an interrupted study resumes. A
 //!    run's judgments are kept, gzip-compressed, under `docs/llmfao-study/judgments/` with the
 //!    record of the run that made them (code version, model file and prompt hashes, decoding,
-//!    design and seeds, times); when they are there and match the run (model file, items,
-//!    prompt, decoding and design), the study loads them into the store instead of judging again
+//!    design and seeds, times); when they are there and match the run (model file and the
+//!    local judge's [`local_judge::REVISION`], items, prompt, decoding and design), the study
+//!    loads them into the store instead of judging again
 //!    (`--rejudge` judges anyway). `--verify K` re-judges K of the main run's judgments in a
 //!    fresh session and says how many verdicts match and how far p_s moved.
 //! 3. **Analyse** ([`judged`]): the judgments become the analyses' files
@@ -34,6 +35,7 @@ pub mod llmfao;
 pub mod report;
 pub mod svg;
 
+use crate::engine::local_judge;
 use crate::judge::commands::judge_spec;
 use crate::judge::{EngineArgs, JudgeConfig, RunSpec, WorkArgs};
 use crate::store::{JudgmentKey, Store, StoreArgs};
@@ -61,11 +63,11 @@ pub struct StudyArgs {
     data: PathBuf,
     /// The judging budget in minutes: the sample is as large as this buys at
     /// `--seconds-per-judgment`.
-    #[arg(long, default_value_t = 30.0)]
+    #[arg(long, default_value_t = 45.0)]
     minutes: f64,
-    /// What one judgment costs, for the budget (SmolLM2 on this project's 2-core CPU:
-    /// BENCHMARKS.md, "judge_prefix").
-    #[arg(long, default_value_t = 3.7)]
+    /// What one judgment costs, for the budget (SmolLM2 on this project's 2-core CPU, at most
+    /// 96 new tokens: BENCHMARKS.md, "The LLMFAO study").
+    #[arg(long, default_value_t = 6.2)]
     seconds_per_judgment: f64,
     /// Judge every pair: no budget.
     #[arg(long)]
@@ -130,7 +132,9 @@ impl StudyRun {
     }
 
     fn session(&self) -> String {
-        let digest = content_hash(&[self.config_text.as_bytes(), &self.items].concat());
+        // A decoder of another revision judges in a session of its own.
+        let revision = local_judge::REVISION.to_le_bytes();
+        let digest = content_hash(&[self.config_text.as_bytes(), &self.items, &revision].concat());
         format!(
             "study-{}-{}",
             self.name,
@@ -183,7 +187,7 @@ impl Kept {
 }
 
 /// Whether a kept run record was made by the same run: the judge's model file (`model`, its
-/// hash), items, prompt, decoding and design.
+/// hash) and decoder revision, items, prompt, decoding and design.
 fn same_run(kept: &serde_json::Value, spec: &RunSpec, model: &Path) -> anyhow::Result<bool> {
     let config = &spec.config;
     let bytes = std::fs::read(model).with_context(|| {
@@ -193,6 +197,7 @@ fn same_run(kept: &serde_json::Value, spec: &RunSpec, model: &Path) -> anyhow::R
         )
     })?;
     Ok(kept["judge_model"]["hash"] == content_hash(&bytes).as_str()
+        && kept["judge_model"]["revision"] == local_judge::REVISION
         && kept["items"]["hash"] == content_hash(&spec.bytes).as_str()
         && kept["prompt_hash"]
             == content_hash(serde_json::to_string(&config.prompt)?.as_bytes()).as_str()
@@ -250,7 +255,7 @@ fn judge_run(
                 kept_record = Some(record);
             } else {
                 eprintln!(
-                    "tribunal study: run `{}`: the kept judgments in {} are of another run (model file, items, prompt, decoding or design differ); judging anew",
+                    "tribunal study: run `{}`: the kept judgments in {} are of another run (model file, decoder revision, items, prompt, decoding or design differ); judging anew",
                     run.name,
                     kept.lines.display()
                 );
