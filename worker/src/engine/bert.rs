@@ -27,10 +27,10 @@ use candle_nn::{Embedding, Module, VarBuilder};
 use candle_transformers::models::bert::{Config, HiddenAct};
 
 /// A layer norm's weight, bias and ε.
-struct Norm {
-    weight: Tensor,
-    bias: Tensor,
-    eps: f32,
+pub(super) struct Norm {
+    pub(super) weight: Tensor,
+    pub(super) bias: Tensor,
+    pub(super) eps: f32,
 }
 
 impl Norm {
@@ -53,9 +53,9 @@ impl Norm {
 }
 
 /// A linear map as a product with its transposed weight, (in, out), and a bias.
-struct Projection {
-    weight_t: Tensor,
-    bias: Tensor,
+pub(super) struct Projection {
+    pub(super) weight_t: Tensor,
+    pub(super) bias: Tensor,
 }
 
 impl Projection {
@@ -72,14 +72,14 @@ impl Projection {
     }
 }
 
-struct Layer {
+pub(super) struct Layer {
     /// Query (scaled by 1/√d_h), key and value side by side: (hidden, 3·hidden).
-    qkv: Projection,
-    output: Projection,
-    attention_norm: Norm,
-    intermediate: Projection,
-    down: Projection,
-    output_norm: Norm,
+    pub(super) qkv: Projection,
+    pub(super) output: Projection,
+    pub(super) attention_norm: Norm,
+    pub(super) intermediate: Projection,
+    pub(super) down: Projection,
+    pub(super) output_norm: Norm,
 }
 
 impl Layer {
@@ -123,13 +123,13 @@ impl Layer {
 
 /// A loaded BERT encoder.
 pub struct Bert {
-    words: Embedding,
-    positions: Tensor,
-    types: Embedding,
-    embedding_norm: Norm,
-    layers: Vec<Layer>,
-    heads: usize,
-    activation: HiddenAct,
+    pub(super) words: Embedding,
+    pub(super) positions: Tensor,
+    pub(super) types: Embedding,
+    pub(super) embedding_norm: Norm,
+    pub(super) layers: Vec<Layer>,
+    pub(super) heads: usize,
+    pub(super) activation: HiddenAct,
     /// Width of the hidden states.
     pub width: usize,
 }

