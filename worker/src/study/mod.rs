@@ -598,7 +598,7 @@ pub fn study(args: StudyArgs) -> anyhow::Result<()> {
                 .count()
                 .saturating_sub(1)
         });
-    let sizes: Vec<String> = [100, 200, 500]
+    let sizes: Vec<String> = [25, 50, 100, 200, 500]
         .iter()
         .filter(|&&k| k < n_train)
         .map(ToString::to_string)

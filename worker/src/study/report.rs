@@ -446,7 +446,7 @@ fn calibration(
     if points.is_empty() {
         writeln!(
             md,
-            "\nNo training-size curve: the sample left fewer than 100 training judgments.\n"
+            "\nNo training-size curve: the sample left fewer than 25 training judgments.\n"
         )?;
         return Ok(());
     }
@@ -482,12 +482,22 @@ fn calibration(
         head.push((n, acc));
     }
     let sizes: Vec<String> = points.iter().map(|p| p["size"].to_string()).collect();
-    if !sizes.iter().any(|s| s == "500") {
+    let missing: Vec<&str> = ["100", "200", "500"]
+        .into_iter()
+        .filter(|k| !sizes.iter().any(|s| s == k))
+        .collect();
+    if !missing.is_empty() {
         writeln!(
             md,
-            "\n500 labels do not fit this sample ({} training judgments); a larger `--minutes` \
-             or `--full` adds that point.",
-            c["n_train"]
+            "\n{} labels do not fit this sample ({} training judgments); a larger `--minutes` \
+             or `--full` adds {}.",
+            missing.join(" and "),
+            c["n_train"],
+            if missing.len() == 1 {
+                "that point"
+            } else {
+                "those points"
+            }
         )?;
     }
     let path = figure(
