@@ -33,12 +33,16 @@ impl Kernel {
         *DETECTED.get_or_init(|| {
             #[cfg(target_arch = "x86_64")]
             {
-                if std::arch::is_x86_feature_detected!("avx512f") {
+                // The element-wise steps are compiled for these AVX-512 subsets too.
+                if std::arch::is_x86_feature_detected!("avx512f")
+                    && std::arch::is_x86_feature_detected!("avx512vl")
+                    && std::arch::is_x86_feature_detected!("avx512dq")
+                    && std::arch::is_x86_feature_detected!("avx512bw")
+                    && Self::has_avx2()
+                {
                     return Kernel::Avx512;
                 }
-                if std::arch::is_x86_feature_detected!("avx2")
-                    && std::arch::is_x86_feature_detected!("fma")
-                {
+                if Self::has_avx2() {
                     return Kernel::Avx2;
                 }
             }
