@@ -1,5 +1,6 @@
-//! A BERT encoder (all-MiniLM-L6-v2's: post-norm layers, absolute positions), written for the
-//! CPU: the encoder of [`super::embedder`].
+//! A BERT encoder (all-MiniLM-L6-v2's: post-norm layers, absolute positions) on candle's
+//! tensors: the encoder of [`super::embedder`] on a GPU, and the loader of the weights
+//! [`super::bert_cpu`] packs for the CPU.
 //!
 //! Model: BERT as Hugging Face's `BertModel` computes it, without pooling: embeddings (word +
 //! position + token type, layer-normed), then per layer self-attention — softmax(QKᵀ/√d_h +
