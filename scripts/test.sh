@@ -1,47 +1,91 @@
 #!/usr/bin/env bash
-# The whole test suite: formatting, lints, the wasm tests in headless Chromium, then every
-# native unit, integration and end-to-end test (real worker, real SQLite and PostgreSQL — a
-# throwaway server on loopback, started here — real Chromium).
-# Ends with one summary line over all runs: "tests: N passed, N failed".
+# The whole test suite: formatting, clippy on every target with -D warnings, the wasm tests in
+# headless Chromium, then every native unit, integration and end-to-end test (real worker, real
+# SQLite and PostgreSQL — a throwaway server on loopback, started here — real Chromium), then the
+# fuzz corpus replay. Each step prints its wall and CPU time; the script ends with the total and
+# one summary line over all runs: "tests: N passed, N failed".
+#
+# Each crate is compiled once: clippy lints the workspace's crates while they are built for the
+# tests (clippy-driver as the workspace's rustc wrapper, `-D warnings`), for the native tests, the
+# wasm tests and Trunk's release build of the app alike, so no separate `cargo clippy` pass
+# compiles the dependencies a second time. Debian's packages and llama.cpp's build are installed
+# beside the build and waited for only where the tests need them.
 set -euo pipefail
 root=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
 cd "$root"
-bash scripts/setup.sh tests
-export PATH="$root/node_modules/.bin:$HOME/.cargo/bin:$PATH"
+source scripts/timing.sh
+export PATH="$root/node_modules/.bin:${CARGO_HOME:-$HOME/.cargo}/bin:$PATH"
 # One build from scratch: incremental caches would only take disk (2+ GB).
 export CARGO_INCREMENTAL=0
 log=$(mktemp)
 # Every test's temporary files (data dirs, copies of dist/, Chromium profiles) go under one
 # directory that is removed at the end, whatever a test left behind.
 scratch=$(mktemp -d)
-eval "$(bash scripts/postgres.sh start)"
-trap 'rm -rf "$log" "$scratch"; bash scripts/postgres.sh stop || true' EXIT
+pids=()
+cleanup() {
+  local pid
+  for pid in "${pids[@]}"; do kill "$pid" 2>/dev/null || true; done
+  bash scripts/postgres.sh stop 2>/dev/null || true
+  rm -rf "$log" "$scratch"
+}
+trap cleanup EXIT
 export TMPDIR="$scratch"
-step() { printf '\n== %s\n' "$*"; }
 
-step "cargo fetch"
-cargo fetch --locked
-step "cargo fmt --check"
-cargo fmt --all -- --check
-cargo fmt --manifest-path fuzz/Cargo.toml -- --check
-step "cargo clippy (native, all targets)"
-cargo clippy --locked --all-targets -- -D warnings
-step "cargo clippy (app and shared, wasm32)"
-cargo clippy --locked -p tribunal-app -p tribunal --all-targets --target wasm32-unknown-unknown -- -D warnings
-step "cargo clippy (fuzz targets)"
-cargo clippy --locked --manifest-path fuzz/Cargo.toml --all-targets -- -D warnings
-step "trunk build --release"
-trunk build --release
-step "shared in headless Chromium (wasm-bindgen-test)"
-cargo test --locked -p tribunal --target wasm32-unknown-unknown 2>&1 | tee -a "$log"
-step "native tests (unit, integration, end-to-end)"
-cargo test --locked --workspace --exclude tribunal-app 2>&1 | tee -a "$log"
-step "fuzz corpus replay (stable)"
-cargo test --locked --manifest-path fuzz/Cargo.toml 2>&1 | tee -a "$log"
+# Beside the build: Debian's packages (I/O, mostly) and llama.cpp (CPU, at a lower priority so
+# the build ahead of it keeps both cores). Their output goes to a log printed when waited for.
+background() {
+  local name=$1
+  shift
+  (nice -n 10 bash scripts/setup.sh "$@" >"$scratch/setup-$name.log" 2>&1) &
+  pids+=($!)
+  eval "bg_$name=$!"
+}
+await() {
+  local name=$1 pid_var="bg_$1" status=0
+  wait "${!pid_var}" || status=$?
+  cat "$scratch/setup-$name.log"
+  if [ "$status" != 0 ]; then
+    echo "setup ($name) failed with status $status" >&2
+    exit "$status"
+  fi
+}
+
+timed "setup: tools, models, lint" bash scripts/setup.sh tools models lint
+background system system
+background llama llama
+
+# clippy-driver lints the workspace's crates as they compile; cargo does not lint dependencies.
+export RUSTC_WORKSPACE_WRAPPER
+RUSTC_WORKSPACE_WRAPPER=$(rustup which clippy-driver)
+export CLIPPY_ARGS="-D__CLIPPY_HACKERY__warnings__CLIPPY_HACKERY__"
+
+timed "cargo fetch" cargo fetch --locked
+timed "cargo fmt --check" bash -c 'cargo fmt --all -- --check &&
+  cargo fmt --manifest-path fuzz/Cargo.toml -- --check'
+timed "native build of every target, linted (clippy -D warnings)" bash -c '
+  cargo test --locked --workspace --exclude tribunal-app --all-targets --no-run &&
+  cargo build --locked -p tribunal-worker --bin tribunal'
+timed "trunk build --release (the app, linted)" trunk build --release
+timed "wasm build of shared's tests, linted" \
+  cargo test --locked -p tribunal --target wasm32-unknown-unknown --all-targets --no-run
+timed "fuzz targets: clippy -D warnings" env -u RUSTC_WORKSPACE_WRAPPER -u CLIPPY_ARGS \
+  cargo clippy --locked --manifest-path fuzz/Cargo.toml --all-targets -- -D warnings
+
+timed "wait: Debian's packages" await system
+timed "shared in headless Chromium (wasm-bindgen-test)" bash -o pipefail -c \
+  'cargo test --locked -p tribunal --target wasm32-unknown-unknown 2>&1 | tee -a "$0"' "$log"
+
+timed "wait: llama.cpp" await llama
+eval "$(bash scripts/postgres.sh start)"
+timed "native tests (unit, integration, end-to-end)" bash -o pipefail -c \
+  'cargo test --locked --workspace --exclude tribunal-app 2>&1 | tee -a "$0"' "$log"
+timed "fuzz corpus replay (stable)" env -u RUSTC_WORKSPACE_WRAPPER -u CLIPPY_ARGS bash -o pipefail -c \
+  'cargo test --locked --manifest-path fuzz/Cargo.toml 2>&1 | tee -a "$0"' "$log"
 
 passed=$(grep -Eo '[0-9]+ passed' "$log" | awk '{s+=$1} END {print s+0}')
 failed=$(grep -Eo '[0-9]+ failed' "$log" | awk '{s+=$1} END {print s+0}')
 printf '\ndisk: target/ %s, fuzz/target/ %s, temporary files %s\n' \
   "$(du -sh target | cut -f1)" "$(du -sh fuzz/target | cut -f1)" "$(du -sh "$scratch" | cut -f1)"
+timing_total "scripts/test.sh"
 printf '\ntests: %s passed, %s failed\n' "$passed" "$failed"
 [ "$failed" = 0 ]
