@@ -66,14 +66,17 @@ timed "native build of every target, linted (clippy -D warnings)" bash -c '
   cargo test --locked --workspace --exclude tribunal-app --all-targets --no-run &&
   cargo build --locked -p tribunal-worker --bin tribunal'
 timed "trunk build --release (the app, linted)" trunk build --release
+# The integration tests (`--test '*'`): the runner runs only `#[wasm_bindgen_test]` functions,
+# so the library's own `#[test]` unit tests would build for wasm32 and run nothing (their code,
+# with no wasm-only part, is linted by the native build).
 timed "wasm build of shared's tests, linted" \
-  cargo test --locked -p tribunal --target wasm32-unknown-unknown --all-targets --no-run
+  cargo test --locked -p tribunal --target wasm32-unknown-unknown --test '*' --no-run
 timed "fuzz targets: clippy -D warnings" env -u RUSTC_WORKSPACE_WRAPPER -u CLIPPY_ARGS \
   cargo clippy --locked --manifest-path fuzz/Cargo.toml --all-targets -- -D warnings
 
 timed "wait: Debian's packages" await system
 timed "shared in headless Chromium (wasm-bindgen-test)" bash -o pipefail -c \
-  'cargo test --locked -p tribunal --target wasm32-unknown-unknown 2>&1 | tee -a "$0"' "$log"
+  'cargo test --locked -p tribunal --target wasm32-unknown-unknown --test "*" 2>&1 | tee -a "$0"' "$log"
 
 timed "wait: llama.cpp" await llama
 eval "$(bash scripts/postgres.sh start)"

@@ -6,11 +6,12 @@
 timing_start=$(date +%s.%N)
 timing_file=$(mktemp)
 
-# CPU seconds used so far by this shell and its waited-for children.
+# Sets timing_cpu_now to the CPU seconds used so far by this shell and its waited-for
+# children. Not a function to call in `$(…)`: a subshell's `times` counts only the subshell.
 timing_cpu() {
   times >"$timing_file"
-  awk '{ for (i = 1; i <= NF; i++) { split($i, t, /[ms]/); s += t[1] * 60 + t[2] } } END { printf "%.1f", s }' \
-    "$timing_file"
+  timing_cpu_now=$(awk '{ for (i = 1; i <= NF; i++) { split($i, t, /[ms]/); s += t[1] * 60 + t[2] } }
+    END { printf "%.1f", s }' "$timing_file")
 }
 
 timed() {
@@ -18,15 +19,18 @@ timed() {
   shift
   printf '\n== %s\n' "$label"
   wall0=$(date +%s.%N)
-  cpu0=$(timing_cpu)
+  timing_cpu
+  cpu0=$timing_cpu_now
   "$@" || status=$?
-  awk -v l="$label" -v w="$(date +%s.%N)" -v w0="$wall0" -v c="$(timing_cpu)" -v c0="$cpu0" \
+  timing_cpu
+  awk -v l="$label" -v w="$(date +%s.%N)" -v w0="$wall0" -v c="$timing_cpu_now" -v c0="$cpu0" \
     'BEGIN { printf "[time] %s: wall %.0f s, cpu %.0f s\n", l, w - w0, c - c0 }'
   return "$status"
 }
 
 timing_total() {
-  awk -v l="$1" -v w="$(date +%s.%N)" -v w0="$timing_start" -v c="$(timing_cpu)" \
+  timing_cpu
+  awk -v l="$1" -v w="$(date +%s.%N)" -v w0="$timing_start" -v c="$timing_cpu_now" \
     'BEGIN { printf "[time] %s: wall %.0f s (%.1f min), cpu %.0f s\n", l, w - w0, (w - w0) / 60, c }'
   rm -f "$timing_file"
 }
