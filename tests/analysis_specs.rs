@@ -545,6 +545,51 @@ fn self_preference_and_length_control_rerun_from_their_specs() {
 }
 
 #[test]
+fn compare_reruns_from_its_spec_and_locates_bad_scores() {
+    let dir = temp_dir("specs-compare");
+    let compare = [
+        "stats",
+        "compare",
+        "--input",
+        "tests/fixtures/compare-alpaca-eval.csv",
+        "--baseline",
+        "gpt-3.5-turbo-1106",
+        "--cluster-column",
+        "dataset",
+        "--slice",
+        "dataset",
+        "--bootstrap-rounds",
+        "100",
+        "--seed",
+        "5",
+        "--target-difference",
+        "0.05",
+    ];
+    for form in [Form::Saved, Form::Report] {
+        let report = reruns_identically(&dir, form, &compare);
+        assert_eq!(report["analysis"], "compare");
+        assert_eq!(report["settings"]["seed"], 5);
+        // Four systems against the baseline on two criteria.
+        assert_eq!(report["differences"].as_array().map(Vec::len), Some(8));
+        assert!(report["differences"][0]["bootstrap"]["valid_rounds"] == 100);
+        assert!(report["differences"][0]["items_for_target"].as_u64() > Some(0));
+        assert!(report["reading"].as_str().is_some_and(|r| !r.is_empty()));
+    }
+    let bad = write(&dir, "bad.csv", "item,system,score\nq1,A,1\nq1,B,fail\n");
+    let err = stderr_of(&["stats", "compare", "--input", &path(&bad)]);
+    assert!(err.contains("line 3, column 3 (`score`)"), "{err}");
+    let err = stderr_of(&[
+        "stats",
+        "compare",
+        "--input",
+        "tests/fixtures/compare-alpaca-eval.csv",
+        "--baseline",
+        "gpt-5",
+    ]);
+    assert!(err.contains("`gpt-5` is not a system of the file"), "{err}");
+}
+
+#[test]
 fn other_tools_files_convert_to_battles_that_every_analysis_reads() {
     let dir = temp_dir("convert");
     let sample =

@@ -1,7 +1,8 @@
 //! A newcomer's walk in headless Chromium (driver `tests/browser/newcomer.mjs`), at 1280 and
-//! 390 px: the home page offers the three jobs; each task's "try it on an example" link opens
-//! its page — leaderboard, judge vs humans, agreement, calibrate, programs — which loads the
-//! bundled LLMFAO files into its own file inputs and computes the report: the numbers equal the
+//! 390 px: the home page offers the four jobs; each task's "try it on an example" link opens
+//! its page — leaderboard, compare systems, judge vs humans, agreement, calibrate, programs —
+//! which loads the bundled example files (LLMFAO's; AlpacaEval's annotations for compare) into
+//! its own file inputs and computes the report: the numbers equal the
 //! CLI's on the same files with the page's default settings, and the report's opening sentence
 //! reads the CLI's numbers; judge runs' example puts LLMFAO's items into its file input.
 //! No page scrolls sideways and no page error is raised. At 390 px the walk is keyboard-only:
@@ -100,6 +101,7 @@ fn a_newcomer_walks_every_example_from_the_home_page_to_the_clis_numbers() {
             seen["jobs"],
             serde_json::json!([
                 "Publish a leaderboard with intervals",
+                "Compare systems on scored answers",
                 "Check a judge against humans",
                 "Calibrate or audit a judge"
             ]),
@@ -111,7 +113,27 @@ fn a_newcomer_walks_every_example_from_the_home_page_to_the_clis_numbers() {
                 "{name} at {width} px scrolls sideways: {measured}"
             );
         }
-        assert_eq!(seen["pageWidths"].as_object().unwrap().len(), 7);
+        assert_eq!(seen["pageWidths"].as_object().unwrap().len(), 8);
+        // Compare: AlpacaEval's five models, every pair on both criteria, sliced by source
+        // and by length, read out in a sentence.
+        let compare = &seen["compare"];
+        assert_eq!(
+            compare["differences"].as_array().map(Vec::len),
+            Some(20),
+            "{width} px"
+        );
+        assert_eq!(
+            compare["slices"].as_array().map(Vec::len),
+            Some(4),
+            "{width} px"
+        );
+        assert!(
+            compare["reading"]
+                .as_str()
+                .is_some_and(|r| r.contains("shared items")),
+            "{width} px: {}",
+            compare["reading"]
+        );
         // Judge runs: the example's items are in the page's file input, and the page says
         // which judges the worker offers.
         assert_eq!(seen["runs"]["file"], "llmfao-items.csv", "{width} px");
@@ -287,7 +309,7 @@ fn a_newcomer_walks_every_example_from_the_home_page_to_the_clis_numbers() {
     // Keyboard only at 390 px, each task from the home page: Tab reached the example link, and
     // on the finished report every control shown was reached by Tab and has a label.
     let tasks = page["keyboard"].as_object().unwrap();
-    assert_eq!(tasks.len(), 6, "{tasks:?}");
+    assert_eq!(tasks.len(), 7, "{tasks:?}");
     for (task, reach) in tasks {
         assert!(reach["controls"].as_u64().unwrap() > 0, "{task}: {reach}");
         assert_eq!(

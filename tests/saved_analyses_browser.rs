@@ -355,6 +355,22 @@ fn every_kind_saved_from_the_session_page_reopens_in_a_visitors_browser_with_the
             "--input",
             "tests/fixtures/lc-alpaca-eval.csv",
         ],
+        vec![
+            "stats",
+            "compare",
+            "--input",
+            "tests/fixtures/compare-alpaca-eval.csv",
+            "--cluster-column",
+            "dataset",
+            "--slice",
+            "dataset",
+            "--length",
+            "length",
+            "--bootstrap-rounds",
+            "50",
+            "--seed",
+            "2",
+        ],
     ];
     let (clis, entries): (Vec<Value>, Vec<Value>) = commands
         .iter()
@@ -386,7 +402,8 @@ fn every_kind_saved_from_the_session_page_reopens_in_a_visitors_browser_with_the
             "ppi",
             "style",
             "self_preference",
-            "length_control"
+            "length_control",
+            "compare"
         ]
     );
     let session = |w: &tribunal_e2e::Worker, id: &str| {

@@ -3,6 +3,7 @@
 //! same bytes, the same [`tribunal::analysis::run`]: the numbers of the page that made it.
 
 use crate::calibrate::CalibrationView;
+use crate::compare_view::CompareView;
 use crate::files::data_url;
 use crate::leaderboard::{BoardRun, BoardRunView, StudyView};
 use crate::plain_reports::{
@@ -116,6 +117,7 @@ fn report_view(analysis: &Analysis, report: Report) -> AnyView {
         Report::Ppi(report) => view! { <PpiView report=*report /> }.into_any(),
         Report::Style(report) => view! { <StyleView report=*report /> }.into_any(),
         Report::LengthControl(report) => view! { <LengthControlView report=*report /> }.into_any(),
+        Report::Compare(report) => view! { <CompareView report=*report /> }.into_any(),
         Report::SelfPreference(report) => {
             view! { <SelfPreferenceView report=*report /> }.into_any()
         }

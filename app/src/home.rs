@@ -1,6 +1,6 @@
 //! The home page. It says in three lines what Tribunal is for and
-//! offers the three jobs — publish a leaderboard with intervals, check a judge against humans,
-//! calibrate or audit a judge — each with links to its task pages, plain and with the bundled
+//! offers the four jobs — publish a leaderboard with intervals, compare systems on scored
+//! answers, check a judge against humans, calibrate or audit a judge — each with links to its task pages, plain and with the bundled
 //! example (`?example`, see [`crate::examples`]); then the sessions on this device.
 
 use crate::routes::Task;
@@ -20,6 +20,9 @@ pub fn HomePage() -> impl IntoView {
             <Job id="job-leaderboard" title="Publish a leaderboard with intervals"
                 what="Ratings of models from pairwise battles (human votes or a judge's verdicts), with bootstrap intervals and the ranks they allow."
                 tasks=vec![(Task::Leaderboard, "Leaderboard with intervals")] />
+            <Job id="job-compare" title="Compare systems on scored answers"
+                what="Which system scores higher per rubric criterion, by how much, on which kinds of items, and how sure — from pass/fail or graded scores of each system's answers."
+                tasks=vec![(Task::Compare, "Compare systems with paired intervals")] />
             <Job id="job-judge" title="Check a judge against humans"
                 what="How far a judge's leaderboard is from the humans' on models it has not seen, and how often it agrees with them item by item."
                 tasks=vec![(Task::Runs, "Run a judge over your items"), (Task::Judge, "Judge's leaderboard vs the humans'"), (Task::Reliability, "Agreement with humans (κ, α)")] />

@@ -5,6 +5,8 @@ mod analysis_view;
 mod api;
 mod calibrate;
 mod charts;
+mod compare_page;
+mod compare_view;
 mod device;
 mod examples;
 mod fields;
@@ -74,6 +76,7 @@ fn task_page(task: Task) -> AnyView {
     document().set_title(&format!("{} · Tribunal", task.title()));
     match task {
         Task::Leaderboard => view! { <leaderboard::LeaderboardPage /> }.into_any(),
+        Task::Compare => view! { <compare_page::ComparePage /> }.into_any(),
         Task::Judge => view! { <leaderboard::StudyPage /> }.into_any(),
         Task::Reliability => view! {
             <reliability::ReliabilityPage />

@@ -59,6 +59,7 @@ fn shared_or_home(hash: &str) -> Route {
 #[derive(Clone, Copy, PartialEq, Eq)]
 pub enum Task {
     Leaderboard,
+    Compare,
     Judge,
     Reliability,
     Calibrate,
@@ -68,8 +69,9 @@ pub enum Task {
 }
 
 impl Task {
-    pub const ALL: [Task; 7] = [
+    pub const ALL: [Task; 8] = [
         Task::Leaderboard,
+        Task::Compare,
         Task::Judge,
         Task::Reliability,
         Task::Calibrate,
@@ -82,6 +84,7 @@ impl Task {
     pub fn path(self) -> &'static str {
         match self {
             Task::Leaderboard => "leaderboard",
+            Task::Compare => "compare",
             Task::Judge => "judge",
             Task::Reliability => "reliability",
             Task::Calibrate => "calibrate",
@@ -95,6 +98,7 @@ impl Task {
     pub fn title(self) -> &'static str {
         match self {
             Task::Leaderboard => "Leaderboard",
+            Task::Compare => "Compare systems",
             Task::Judge => "Judge vs humans",
             Task::Reliability => "Agreement",
             Task::Calibrate => "Calibrate",

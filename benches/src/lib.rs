@@ -13,6 +13,7 @@ use tribunal::calibration::btl_head::BtlParams;
 use tribunal::calibration::calibration_data::{parse_calibration, CalibrationData, HeadKind};
 use tribunal::calibration::cross_validation::{fit_with_cv, CrossValidationParams};
 use tribunal::calibration::ls_head::LsParams;
+use tribunal::compare::comparison::CompareParams;
 use tribunal::math::resample::BootstrapParams;
 use tribunal::ppi::ppi_bootstrap::Resampling;
 use tribunal::ppi::ppi_report::PpiParams;
@@ -223,6 +224,23 @@ pub fn ppi_report(bytes: &[u8], rounds: usize) -> f64 {
         })
 }
 
+/// The whole comparison of a scores CSV (`tribunal stats compare`'s report) with a paired
+/// bootstrap of `rounds` rounds (seed 0), every pair or each system against `baseline`.
+/// Returns the first pair's bootstrap upper bound.
+pub fn compare(bytes: &[u8], rounds: usize, baseline: Option<String>) -> f64 {
+    let params = CompareParams {
+        baseline,
+        bootstrap_rounds: rounds,
+        ..CompareParams::default()
+    };
+    params.fit("bench.csv", bytes).map_or(f64::NAN, |c| {
+        c.differences
+            .first()
+            .and_then(|d| d.bootstrap)
+            .map_or(f64::NAN, |b| b.upper)
+    })
+}
+
 #[cfg(target_arch = "wasm32")]
 mod wasm {
     use super::*;
@@ -275,6 +293,12 @@ mod wasm {
     #[wasm_bindgen]
     pub fn bench_label_model(parsed: &ParsedVotes) -> f64 {
         label_model_fit(&parsed.0)[0]
+    }
+
+    /// [`compare`](super::compare); an empty `baseline` compares every pair.
+    #[wasm_bindgen]
+    pub fn bench_compare(bytes: &[u8], rounds: usize, baseline: String) -> f64 {
+        compare(bytes, rounds, Some(baseline).filter(|b| !b.is_empty()))
     }
 
     #[wasm_bindgen]

@@ -17,6 +17,8 @@
 //!   family in [`reliability::irt`].
 //! - [`programs`]: Programmatic judges (seed 004): pairs and verdicts, the built-in programs and
 //!   the user's scores, votes, the label model, routing, bias probes, the report.
+//! - [`compare`]: Comparing systems on pointwise scores (seed 001): per-system scores, paired
+//!   differences with t, clustered, bootstrap and exact tests, slices, judge-corrected rates.
 //! - [`ppi`]: Prediction-powered inference (PPI++): means and the Bradley–Terry leaderboard from
 //!   a few human labels and many judge labels, with the power-tuned λ.
 //! - [`judging`]: Judge runs: prompts and their parsers, the run design, items, injection flags.
@@ -31,6 +33,7 @@ pub use io::error::{Error, Location, Result};
 
 pub mod analysis;
 pub mod calibration;
+pub mod compare;
 pub mod io;
 pub mod judging;
 pub mod math;

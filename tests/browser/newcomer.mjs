@@ -122,6 +122,16 @@ try {
       seen.leaderboard.rounds200 = await leaderboardTable(page);
     }
 
+    seen.pageWidths.compare = await walk(page, width, 'compare', async () => {
+      await page.waitForSelector('#compare-reading', { timeout: 180000 });
+      seen.compare = {
+        reading: await page.textContent('#compare-reading'),
+        differences: await page.$$eval('table.compare-differences tbody tr',
+          (trs) => trs.map((tr) => ({ ...tr.dataset }))),
+        slices: await page.$$eval('table.compare-slices', (ts) => ts.map((t) => ({ ...t.dataset }))),
+      };
+    });
+
     seen.pageWidths.judge = await walk(page, width, 'judge', async () => {
       await page.waitForSelector('#held-out tbody tr', { timeout: 180000 });
       seen.judge = {

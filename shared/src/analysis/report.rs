@@ -10,6 +10,7 @@
 
 use crate::calibration::ablation::{Ablation, TrainingCurve};
 use crate::calibration::Calibration;
+use crate::compare::comparison::Comparison;
 use crate::ppi::ppi_report::PpiReport;
 use crate::programs::program_report::{CommitteeReport, ProgramReport};
 use crate::rankings::conformal::ConformalEvaluationParams;
@@ -50,6 +51,7 @@ pub enum Report {
     Style(Box<StyleControl>),
     SelfPreference(Box<SelfPreference>),
     LengthControl(Box<LengthControl>),
+    Compare(Box<Comparison>),
 }
 
 /// The conformal part of a judge study: per held-out target kind, its held-out accuracy and

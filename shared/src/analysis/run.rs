@@ -105,6 +105,10 @@ pub fn run(spec: &Spec, inputs: &Inputs) -> Result<Report> {
                 params.fit(&parse_length_battles(file.name, file.bytes)?)?,
             ))
         }
+        Analysis::Compare(params) => {
+            let file = files.get("scores")?;
+            Report::Compare(Box::new(params.fit(file.name, file.bytes)?))
+        }
     })
 }
 

@@ -4,6 +4,7 @@ use super::inputs::{InputRef, Inputs};
 use crate::calibration::ablation::{Ablation, TrainingCurveParams};
 use crate::calibration::calibration_data::HeadKind;
 use crate::calibration::CalibrationParams;
+use crate::compare::comparison::CompareParams;
 use crate::io::error::{Error, Result};
 use crate::math::resample::{cluster_labels, BootstrapParams};
 use crate::ppi::ppi_report::PpiParams;
@@ -176,6 +177,9 @@ pub enum Analysis {
     /// AlpacaEval's length-controlled win rates of `battles` (with answer lengths) against a
     /// baseline (`tribunal stats lc`).
     LengthControl(LengthControlParams),
+    /// Systems compared on the pointwise scores of `scores`: each system's mean or pass rate,
+    /// paired differences, slices and judge-corrected rates (`tribunal stats compare`).
+    Compare(CompareParams),
 }
 
 impl Analysis {
@@ -200,6 +204,7 @@ impl Analysis {
             Self::Style(_) => "style",
             Self::SelfPreference(_) => "self_preference",
             Self::LengthControl(_) => "length_control",
+            Self::Compare(_) => "compare",
         }
     }
 
@@ -262,6 +267,7 @@ impl Analysis {
                 },
             }),
             Self::LengthControl(LengthControlParams::default()),
+            Self::Compare(CompareParams::default()),
         ]
     }
 
@@ -285,6 +291,7 @@ impl Analysis {
             Self::Style(spec) => spec.style.validate(),
             Self::SelfPreference(spec) => spec.self_preference.validate(),
             Self::LengthControl(params) => params.validate(),
+            Self::Compare(params) => params.validate(),
             Self::Agreement(_)
             | Self::Aa(_)
             | Self::Consistency(_)
@@ -329,6 +336,7 @@ impl Analysis {
                 None => Roles::new(&["scored_battles"], &[]),
             },
             Self::LengthControl(_) => Roles::new(&["battles"], &[]),
+            Self::Compare(_) => Roles::new(&["scores"], &[]),
         }
     }
 }
@@ -468,7 +476,8 @@ mod tests {
                 "ppi",
                 "style",
                 "self_preference",
-                "length_control"
+                "length_control",
+                "compare"
             ]
         );
         for analysis in &kinds {

@@ -290,6 +290,34 @@ pub(crate) fn column(
     })
 }
 
+/// The trimmed header names of a long-format file, checked: not empty (`expected` names the
+/// header the file should have) and no name twice.
+///
+/// # Errors
+/// [`Error::Input`] at line 1 for an empty header, at the second column of a repeated name.
+pub(crate) fn header_names<'h>(
+    source: &str,
+    headers: &'h csv::StringRecord,
+    expected: &str,
+) -> Result<Vec<&'h str>> {
+    let names: Vec<&str> = headers.iter().map(str::trim).collect();
+    if names.is_empty() || (names.len() == 1 && names[0].is_empty()) {
+        return Err(Error::input(
+            Location::line(source, 1),
+            format!("the file is empty: expected a header row with {expected}"),
+        ));
+    }
+    for (i, name) in names.iter().enumerate() {
+        if names[..i].contains(name) {
+            return Err(Error::input(
+                Location::field(source, 1, i + 1, name),
+                format!("the column `{name}` appears twice in the header"),
+            ));
+        }
+    }
+    Ok(names)
+}
+
 /// A record, its source name and its line.
 pub(crate) struct Row<'r> {
     pub source: &'r str,

@@ -8,6 +8,7 @@
 //! - [`correlation`]: Pearson, Spearman, Kendall τ-b.
 //! - [`multiple_testing`]: Holm–Bonferroni and Benjamini–Hochberg adjusted p-values.
 //! - [`normal`]: the standard normal Φ and Φ⁻¹.
+//! - [`student_t`]: Student's t distribution function, tail and quantile.
 //! - [`simulate`]: seeded battle simulation.
 //! - [`stratified_sample`]: a seeded sample with each stratum in proportion.
 //! - [`weighted_logistic`]: the weighted logistic loss and its Newton solver (sparse rows).
@@ -21,4 +22,5 @@ pub mod quadrature;
 pub mod resample;
 pub mod simulate;
 pub mod stratified_sample;
+pub mod student_t;
 pub mod weighted_logistic;

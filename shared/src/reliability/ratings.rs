@@ -44,7 +44,7 @@
 //! criterion, variant or slice column.
 
 use crate::io::csv_row::csv_error;
-use crate::io::csv_row::{open, with_separator_hint};
+use crate::io::csv_row::{header_names, open, with_separator_hint};
 use crate::io::error::{Error, Location, Result};
 use crate::rankings::battles::ModelIndex;
 use crate::reliability::irt::irt_grm::RatingMatrix as GrmMatrix;
@@ -233,24 +233,14 @@ impl RatingsParams {
         self.validate()?;
         columns.validate()?;
         let (mut reader, headers) = open(source, bytes)?;
-        let names: Vec<&str> = headers.iter().map(str::trim).collect();
-        if names.is_empty() || (names.len() == 1 && names[0].is_empty()) {
-            return Err(Error::input(
-                Location::line(source, 1),
-                format!(
-                    "the file is empty: expected a header row with `{}`, `{}` and `{}`",
-                    columns.item, columns.rater, columns.score
-                ),
-            ));
-        }
-        for (i, name) in names.iter().enumerate() {
-            if names[..i].contains(name) {
-                return Err(Error::input(
-                    Location::field(source, 1, i + 1, name),
-                    format!("the column `{name}` appears twice in the header"),
-                ));
-            }
-        }
+        let names = header_names(
+            source,
+            &headers,
+            &format!(
+                "`{}`, `{}` and `{}`",
+                columns.item, columns.rater, columns.score
+            ),
+        )?;
         let find = |name: &str| names.iter().position(|h| *h == name);
         let header_error = || {
             Error::input(

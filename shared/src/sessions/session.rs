@@ -80,11 +80,15 @@ pub enum DatasetKind {
     /// Battles with the judge's label on every row and a human label on some
     /// ([`crate::ppi::labelled_battles`]).
     LabelledBattles,
+    /// Pointwise scores (`item,system,score[,criterion][,epoch][,cluster][,human]` or any
+    /// columns the comparison maps to these; [`crate::compare::score_table`]): a well-formed
+    /// CSV.
+    Scores,
 }
 
 impl DatasetKind {
     /// Every kind, in the order the app lists them.
-    pub const ALL: [Self; 12] = [
+    pub const ALL: [Self; 13] = [
         Self::Battles,
         Self::Items,
         Self::Ratings,
@@ -97,6 +101,7 @@ impl DatasetKind {
         Self::Votes,
         Self::ProgramScores,
         Self::LabelledBattles,
+        Self::Scores,
     ];
 
     /// The kind's name, as [`DatasetKind::parse`] reads it.
@@ -114,6 +119,7 @@ impl DatasetKind {
             Self::Votes => "votes",
             Self::ProgramScores => "program_scores",
             Self::LabelledBattles => "labelled_battles",
+            Self::Scores => "scores",
         }
     }
 
@@ -169,6 +175,7 @@ impl DatasetKind {
                 _ => Self::Battles,
             },
             Statistic::LengthControl(_) => Self::Battles,
+            Statistic::Compare(_) => Self::Scores,
             Statistic::SelfPreference(_) => match role {
                 "scored_battles" => Self::ScoredBattles,
                 _ => Self::Battles,
@@ -214,9 +221,10 @@ pub fn check_dataset(kind: DatasetKind, name: &str, bytes: &[u8]) -> Result<Chec
             warnings.extend(blank_summary(name, &items));
             items.len()
         }
-        // Which columns hold item, rater and score is the analysis's setting: a ratings
-        // dataset is any well-formed CSV, read by the analysis's column mapping when it runs.
-        DatasetKind::Ratings => csv_rows(name, bytes)?,
+        // Which columns hold item, rater (or system) and score is the analysis's setting: a
+        // ratings or scores dataset is any well-formed CSV, read by the analysis's column
+        // mapping when it runs.
+        DatasetKind::Ratings | DatasetKind::Scores => csv_rows(name, bytes)?,
         DatasetKind::Pairs => parse_program_pairs(name, bytes)?.len(),
         DatasetKind::ScoredBattles => parse_scored_battles(name, bytes)?.battles.len(),
         DatasetKind::Calibration => csv_rows(name, bytes)?,

@@ -7,6 +7,7 @@
 
 mod bt;
 mod calibrate;
+mod compare;
 mod irt;
 mod lc;
 mod power;
@@ -73,6 +74,10 @@ pub enum Stats {
     /// Length-controlled win rates (AlpacaEval 2): each model's win rate against the baseline
     /// at the baseline's answer length, beside the raw one.
     Lc(Box<lc::LcArgs>),
+    /// Systems compared on pointwise scores: each system's mean or pass rate per criterion,
+    /// paired differences with t, clustered, bootstrap and exact tests (Holm/BH), slices, and
+    /// judge-corrected rates where people labelled some answers.
+    Compare(Box<compare::CompareArgs>),
     /// Reruns a saved analysis spec (a session's, a share link's, or the `record.spec` of an
     /// earlier `tribunal stats` report) on files given by role: `--input ROLE=FILE`.
     Run(saved::RunArgs),
@@ -99,6 +104,7 @@ impl Stats {
             Self::Style(args) => style::plan(*args)?,
             Self::SelfPreference(args) => self_preference::plan(*args)?,
             Self::Lc(args) => lc::plan(*args)?,
+            Self::Compare(args) => compare::plan(*args)?,
             Self::Run(args) => saved::plan(args)?,
         })
     }
