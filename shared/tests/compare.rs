@@ -5,7 +5,9 @@
 //! `ppi_mean_ci` and judgy's corrected rate on simulated gold labels. Then coverage on seeded
 //! simulations and the edges. Runs natively and in headless Chromium.
 
+#[cfg(not(target_arch = "wasm32"))]
 use rand::{Rng, SeedableRng};
+#[cfg(not(target_arch = "wasm32"))]
 use rand_chacha::ChaCha8Rng;
 use serde_json::Value;
 use tribunal::compare::comparison::{CompareParams, Comparison};
@@ -160,9 +162,10 @@ fn judge_corrected_rates_equal_ppi_python_and_judgy() {
     }
 }
 
-/// Scores of `systems` on `items` items in `clusters` clusters: item effects shared by every
+/// Scores of two systems on `items` items in `clusters` clusters: item effects shared by every
 /// system, a cluster effect with intra-cluster correlation `icc` of the item effects, and each
-/// system's own noise.
+/// system's own noise (the simulations run natively only: 1,000 repetitions each).
+#[cfg(not(target_arch = "wasm32"))]
 fn simulated(rng: &mut ChaCha8Rng, items: usize, clusters: usize, icc: f64, shift: f64) -> String {
     let normal = |rng: &mut ChaCha8Rng| {
         let (u, v): (f64, f64) = (rng.random::<f64>().max(1e-300), rng.random());
