@@ -114,7 +114,7 @@ fn CriterionSection(report: Comparison, criterion: String, binary: bool) -> impl
         <section class="card compare-criterion" data-criterion=criterion.clone()>
             <h3>{format!("{criterion} ({unit})")}</h3>
             <ForestPlot rows=forest caption=format!("Each system's {unit} with its interval (whisker); the band is the interval with items grouped by cluster") />
-            <div class="table-scroll" tabindex="0"><table class="ratings compare-systems">
+            <div class="table-scroll"><table class="ratings compare-systems">
                 <thead><tr><th>"System"</th><th>"Items"</th><th>{unit}</th><th>"Interval"</th><th>"Clustered"</th><th>"Bootstrap"</th></tr></thead>
                 <tbody>{rows}</tbody>
             </table></div>
@@ -152,15 +152,18 @@ fn DifferenceMatrix(differences: Vec<PairedDifference>, binary: bool) -> impl In
                 .iter()
                 .map(|a| match differences.iter().find(|d| &d.a == a && &d.b == b) {
                     Some(d) => {
+                        // Five shades each way, as classes: the page's policy allows no
+                        // inline style.
                         let share = (d.difference / largest).clamp(-1.0, 1.0);
+                        let shade = (share.abs() * 5.0).ceil().clamp(0.0, 5.0) as u8;
                         let colour = if share >= 0.0 {
-                            format!("background: rgba(31, 119, 180, {:.2})", 0.6 * share)
+                            format!("num diff-up-{shade}")
                         } else {
-                            format!("background: rgba(214, 39, 40, {:.2})", -0.6 * share)
+                            format!("num diff-down-{shade}")
                         };
                         let interval = d.clustered.map_or(d.interval, |c| c.interval);
                         view! {
-                            <td class="num" style=colour data-difference=d.difference.to_string() data-holm=d.holm.to_string()>
+                            <td class=colour data-difference=d.difference.to_string() data-holm=d.holm.to_string()>
                                 <strong>{shown(d.difference, binary)}</strong><br />
                                 {format!("[{}, {}]", shown(interval.lower, binary), shown(interval.upper, binary))}<br />
                                 {p_text(d.holm)}
@@ -175,7 +178,7 @@ fn DifferenceMatrix(differences: Vec<PairedDifference>, binary: bool) -> impl In
         })
         .collect_view();
     view! {
-        <div class="table-scroll" tabindex="0"><table class="ratings compare-matrix">
+        <div class="table-scroll"><table class="ratings compare-matrix">
             <caption>"Row minus column on the items both have: blue where the row scores higher, red where lower; the interval and the Holm-adjusted p below"</caption>
             <thead><tr><th></th>{header}</tr></thead>
             <tbody>{body}</tbody>
@@ -207,7 +210,7 @@ fn DifferenceTable(differences: Vec<PairedDifference>, binary: bool) -> impl Int
         })
         .collect_view();
     view! {
-        <div class="table-scroll" tabindex="0"><table class="ratings compare-differences">
+        <div class="table-scroll"><table class="ratings compare-differences">
             <caption>"B − A on shared items (in brackets: items only A has / only B has); p from the paired t-test (clustered when items are grouped), adjusted across all pairs by Holm (family-wise) and Benjamini–Hochberg (false discovery rate); McNemar's exact test for pass/fail; the smallest difference detectable at the chosen power"</caption>
             <thead><tr><th>"Pair"</th><th>"Items"</th><th>"Difference"</th><th>"Interval"</th><th>"Bootstrap"</th><th>"p"</th><th>"Holm"</th><th>"BH q"</th><th>"McNemar"</th><th>"Detectable"</th></tr></thead>
             <tbody>{rows}</tbody>
@@ -269,7 +272,7 @@ fn SliceHeatmap(table: SliceTable, binary: Vec<bool>, criteria: Vec<String>) -> 
                 .collect_view();
             view! {
                 {reversals}
-                <div class="table-scroll" tabindex="0"><table class="ratings compare-slices" data-column=table.column.clone() data-criterion=criterion.clone()>
+                <div class="table-scroll"><table class="ratings compare-slices" data-column=table.column.clone() data-criterion=criterion.clone()>
                     <caption>{format!("{criterion} by {}", table.column)}</caption>
                     <thead><tr><th></th>{header}</tr></thead>
                     <tbody>{body}</tbody>

@@ -64,7 +64,7 @@ async function keyboard(page) {
     };
   });
   let seen = await describe();
-  for (let k = 0; k < seen.controls + 20 && seen.missed.length > 0; k += 1) {
+  for (let k = 0; k < 2 * seen.controls + 20 && seen.missed.length > 0; k += 1) {
     await page.keyboard.press('Tab');
     if (k % 10 === 9) seen = await describe();
   }
