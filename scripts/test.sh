@@ -54,6 +54,21 @@ timed "setup: tools, models, lint" bash scripts/setup.sh tools models lint
 background system system
 background llama llama
 
+# The build lives in this machine's cache, like the tools and llama.cpp: a machine that ran the
+# suite before compiles only what changed (the dependencies, built once, are shared by every
+# clone), a brand-new one builds everything. Cleared once it passes 40 GB (each clone's own
+# crates add a few). Fuzz targets build in their own directory beside it.
+cache=${XDG_CACHE_HOME:-$HOME/.cache}/tribunal
+export CARGO_TARGET_DIR=${CARGO_TARGET_DIR:-$cache/target}
+fuzz_target=${CARGO_TARGET_DIR}-fuzz
+if [ -d "$CARGO_TARGET_DIR" ] &&
+  [ "$(du -s --block-size=1G "$CARGO_TARGET_DIR" "$fuzz_target" 2>/dev/null | awk '{s+=$1} END {print s+0}')" -gt 40 ]; then
+  echo "clearing the build cache $CARGO_TARGET_DIR (over 40 GB)"
+  rm -rf "$CARGO_TARGET_DIR" "$fuzz_target"
+fi
+mkdir -p "$CARGO_TARGET_DIR"
+echo "build directory: $CARGO_TARGET_DIR"
+
 # clippy-driver lints the workspace's crates as they compile; cargo does not lint dependencies.
 export RUSTC_WORKSPACE_WRAPPER
 RUSTC_WORKSPACE_WRAPPER=$(rustup which clippy-driver)
@@ -72,6 +87,7 @@ timed "trunk build --release (the app, linted)" trunk build --release
 timed "wasm build of shared's tests, linted" \
   cargo test --locked -p tribunal --target wasm32-unknown-unknown --test '*' --no-run
 timed "fuzz targets: clippy -D warnings" env -u RUSTC_WORKSPACE_WRAPPER -u CLIPPY_ARGS \
+  CARGO_TARGET_DIR="$fuzz_target" \
   cargo clippy --locked --manifest-path fuzz/Cargo.toml --all-targets -- -D warnings
 
 timed "wait: Debian's packages" await system
@@ -82,13 +98,15 @@ timed "wait: llama.cpp" await llama
 eval "$(bash scripts/postgres.sh start)"
 timed "native tests (unit, integration, end-to-end)" bash -o pipefail -c \
   'cargo test --locked --workspace --exclude tribunal-app 2>&1 | tee -a "$0"' "$log"
-timed "fuzz corpus replay (stable)" env -u RUSTC_WORKSPACE_WRAPPER -u CLIPPY_ARGS bash -o pipefail -c \
+timed "fuzz corpus replay (stable)" env -u RUSTC_WORKSPACE_WRAPPER -u CLIPPY_ARGS \
+  CARGO_TARGET_DIR="$fuzz_target" bash -o pipefail -c \
   'cargo test --locked --manifest-path fuzz/Cargo.toml 2>&1 | tee -a "$0"' "$log"
 
 passed=$(grep -Eo '[0-9]+ passed' "$log" | awk '{s+=$1} END {print s+0}')
 failed=$(grep -Eo '[0-9]+ failed' "$log" | awk '{s+=$1} END {print s+0}')
-printf '\ndisk: target/ %s, fuzz/target/ %s, temporary files %s\n' \
-  "$(du -sh target | cut -f1)" "$(du -sh fuzz/target | cut -f1)" "$(du -sh "$scratch" | cut -f1)"
+printf '\ndisk: build %s, fuzz build %s, temporary files %s\n' \
+  "$(du -sh "$CARGO_TARGET_DIR" | cut -f1)" "$(du -sh "$fuzz_target" | cut -f1)" \
+  "$(du -sh "$scratch" | cut -f1)"
 timing_total "scripts/test.sh"
 printf '\ntests: %s passed, %s failed\n' "$passed" "$failed"
 [ "$failed" = 0 ]

@@ -590,6 +590,66 @@ fn compare_reruns_from_its_spec_and_locates_bad_scores() {
 }
 
 #[test]
+fn other_tools_files_go_straight_into_compare() {
+    // lm-evaluation-harness samples of two models (a folder each): converted and joined.
+    let lm = "tests/data/readers/lm_eval/EleutherAI__pythia-";
+    let report = json_of(&[
+        "stats",
+        "compare",
+        "--input",
+        &format!("{lm}160m/samples_arc_easy_2026-01-16T15-23-47.285735.jsonl"),
+        "--input",
+        &format!("{lm}410m/samples_arc_easy_2026-01-16T16-02-26.648276.jsonl"),
+        "--bootstrap-rounds",
+        "0",
+    ]);
+    assert_eq!(report["analysis"], "compare");
+    let systems: Vec<&str> = report["scores"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .filter(|r| r["criterion"] == "acc")
+        .map(|r| r["system"].as_str().unwrap())
+        .collect();
+    assert_eq!(
+        systems,
+        ["EleutherAI__pythia-160m", "EleutherAI__pythia-410m"]
+    );
+    // `tribunal convert --to scores` writes the CSV the spec records, so `stats run` reruns it.
+    let dir = temp_dir("convert-scores");
+    let out = succeeded(&[
+        "convert",
+        "--to",
+        "scores",
+        "tests/data/readers/inspect/2025-05-12T20-28-13-04-00_popularity.json",
+    ]);
+    let csv = write(&dir, "inspect.csv", &String::from_utf8_lossy(&out.stdout));
+    let inspect = json_of(&["stats", "compare", "--input", &path(&csv)]);
+    assert_eq!(inspect["scores"][0]["system"], "openai/gpt-4o-mini");
+    // AlpacaEval: the baseline's battles cannot be scores of another format; a file of no
+    // tool beside a tool's file is named.
+    let err = stderr_of(&[
+        "stats",
+        "compare",
+        "--input",
+        "tests/data/readers/alpaca_eval/alpaca-7b.weighted_alpaca_eval_gpt4_turbo.annotations.json",
+        "--input",
+        "tests/fixtures/compare-alpaca-eval.csv",
+    ]);
+    assert!(
+        err.contains("tests/fixtures/compare-alpaca-eval.csv, line 1"),
+        "{err}"
+    );
+    let err = stderr_of(&[
+        "convert",
+        "--to",
+        "scores",
+        "tests/data/readers/chatbot_arena/arena_hard_battles.excerpt.jsonl",
+    ]);
+    assert!(err.contains("converts to battles, not scores"), "{err}");
+}
+
+#[test]
 fn other_tools_files_convert_to_battles_that_every_analysis_reads() {
     let dir = temp_dir("convert");
     let sample =

@@ -531,6 +531,41 @@ fn every_kind_saved_from_the_session_page_reopens_in_a_visitors_browser_with_the
     }
 }
 
+/// Other tools' files straight into the Compare page: two AlpacaEval annotation files (a model
+/// each) picked at once are converted on the device, joined on the instruction, and compared on
+/// the three instructions both have — the same join the CLI's `--input a --input b` makes.
+#[test]
+fn tools_files_are_compared_on_the_compare_page() {
+    let worker = app_worker("compare-tools-browser");
+    let weighted = root().join(
+        "tests/data/readers/alpaca_eval/alpaca-7b.weighted_alpaca_eval_gpt4_turbo.annotations.json",
+    );
+    let remax = root().join(
+        "tests/data/readers/alpaca_eval/Mistral-7B-ReMax-v0.1.alpaca_eval_gpt4_turbo_fn.annotations.json",
+    );
+    let page = run_browser_driver(
+        "compare_tools.mjs",
+        [
+            std::ffi::OsStr::new(&worker.url),
+            weighted.as_os_str(),
+            remax.as_os_str(),
+        ],
+    );
+    assert_eq!(page["pageErrors"], serde_json::json!([]));
+    assert_eq!(page["error"], serde_json::Value::Null, "{page}");
+    let reading = page["reading"].as_str().unwrap();
+    assert!(
+        reading.contains("`alpaca-7b`") && reading.contains("`Mistral-7B-ReMax-v0.1`"),
+        "{reading}"
+    );
+    assert!(reading.contains("3 shared items"), "{reading}");
+    let notes = page["notes"].to_string();
+    assert!(
+        notes.contains("Mistral-7B-ReMax-v0.1.alpaca_eval_gpt4_turbo_fn.annotations.json: 1 record(s) have no preference"),
+        "{notes}"
+    );
+}
+
 /// Other tools' files added through the session page's form: recognised when picked, said so,
 /// converted in the browser to exactly the CSV `tribunal convert` writes, and stored as the
 /// dataset kind it reads as (battles, ratings).

@@ -1,6 +1,8 @@
 //! The Compare page: systems compared on pointwise scores (`tribunal stats compare`). Pick a
 //! long-format scores CSV (`item,system,score` and optionally `criterion`, `epoch`, `cluster`,
-//! `human` and slice columns), name the columns that differ, a baseline and the slices; a web
+//! `human` and slice columns) — or other tools' files, a model each (Inspect logs, promptfoo
+//! results, AlpacaEval annotations, lm-evaluation-harness samples), converted on this device
+//! and joined ([`tribunal::readers::scores_of`]) — name the columns that differ, a baseline and the slices; a web
 //! worker runs the comparison spec and the page shows [`CompareView`]. The example is AlpacaEval
 //! 2's own annotations of five models (`examples/compare-alpaca-eval.csv`, Apache-2.0),
 //! clustered and sliced by the instructions' source dataset and by answer length.
@@ -16,6 +18,7 @@ use leptos::task::spawn_local;
 use tribunal::analysis::{Analysis, Report, Spec};
 use tribunal::compare::comparison::CompareParams;
 use tribunal::compare::score_table::{ScoreColumns, TableParams};
+use tribunal::readers::{scores_of, ConvertParams};
 use tribunal_app::stats_worker::RoleFile;
 
 /// The example's file in `dist/examples/`.
@@ -85,17 +88,28 @@ pub fn ComparePage() -> impl IntoView {
     let form = CompareForm::new();
     let compared = AnalysisRun::spawn();
     let input_ref = NodeRef::<leptos::html::Input>::new();
+    let notes = RwSignal::new(Vec::<String>::new());
     let compute = move || {
         let Some(input) = input_ref.get_untracked() else {
             return;
         };
         compared.busy.set(true);
+        notes.set(Vec::new());
         spawn_local(async move {
-            match read_all(&input).await {
-                Ok(files) => match files.into_iter().next() {
-                    Some(file) => compared.run(form.computed(file)),
-                    None => compared.fail("choose a scores CSV".to_owned()),
-                },
+            let files = match read_all(&input).await {
+                Ok(files) if files.is_empty() => {
+                    Err("choose a scores CSV or tools' files".to_owned())
+                }
+                Ok(files) => {
+                    scores_of(files, None, &ConvertParams::default()).map_err(|e| e.to_string())
+                }
+                Err(message) => Err(message),
+            };
+            match files {
+                Ok((name, bytes, warnings)) => {
+                    notes.set(warnings);
+                    compared.run(form.computed((name, bytes)));
+                }
                 Err(message) => compared.fail(message),
             }
         });
@@ -121,7 +135,7 @@ pub fn ComparePage() -> impl IntoView {
                 " (pass/fail as 0/1, a grade or any number), optionally " <code>"criterion"</code> " (a rubric criterion or scorer), "
                 <code>"epoch"</code> " (repeats, averaged per item), " <code>"cluster"</code>
                 " (items that belong together: a template, a document), " <code>"human"</code>
-                " (a person's label on some answers) and columns to slice by. Each system's score gets an interval; each pair of systems is compared on the items both answered (a paired difference, far narrower than two separate intervals), with p-values corrected for the many pairs. The same numbers as "
+                " (a person's label on some answers) and columns to slice by. Or pick other tools' result files, one per model — Inspect logs, promptfoo results, AlpacaEval annotations, lm-evaluation-harness samples — converted here, on this device. Each system's score gets an interval; each pair of systems is compared on the items both answered (a paired difference, far narrower than two separate intervals), with p-values corrected for the many pairs. The same numbers as "
                 <code>"tribunal stats compare"</code> "."
             </p>
             <p class="example">
@@ -132,10 +146,11 @@ pub fn ComparePage() -> impl IntoView {
             </p>
             <CompareSettings form />
             <div class="controls">
-                <label class="file">"Scores CSV " <input id="compare-input" type="file" accept=".csv,text/csv" node_ref=input_ref /></label>
+                <label class="file">"Scores CSV or tools' files " <input id="compare-input" type="file" multiple accept=".csv,text/csv,.json,.jsonl" node_ref=input_ref /></label>
                 <button id="compare-run" on:click=move |_| compute()>"Compare"</button>
             </div>
             {move || compared.busy.get().then(|| view! { <p class="busy" role="status">"comparing…"</p> })}
+            {move || notes.get().into_iter().map(|n| view! { <p class="warning">{n}</p> }).collect_view()}
             {move || compared.error.get().map(|m| view! { <div id="compare-error" class="error" role="alert">{m}</div> })}
             {move || compared.report.get().and_then(|r| match r {
                 Report::Compare(report) => Some(view! { <CompareView report=*report /> }),

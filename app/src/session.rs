@@ -236,6 +236,7 @@ fn AddDataset(
             let output = match format.output() {
                 Output::Battles => "battles",
                 Output::Ratings => "ratings (each scorer a rater)",
+                Output::Scores => "scores (each model a system)",
             };
             view! {
                 <p id="detected-format" data-format=format.as_str()>{format!(
@@ -277,11 +278,13 @@ fn converted(
 ) -> Result<(DatasetKind, String, Vec<u8>, Vec<String>), String> {
     let params = ConvertParams {
         baseline: Some(baseline).filter(|b| !b.trim().is_empty()),
+        ..ConvertParams::default()
     };
     let out = convert(format, name, bytes, &params).map_err(|e| e.to_string())?;
-    let kind = match format.output() {
+    let kind = match out.output {
         Output::Battles => DatasetKind::Battles,
         Output::Ratings => DatasetKind::Ratings,
+        Output::Scores => DatasetKind::Scores,
     };
     let stem = name.rsplit_once('.').map_or(name, |(stem, _)| stem);
     Ok((

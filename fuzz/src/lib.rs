@@ -13,6 +13,7 @@
 //!   format detection; a converted file's CSV reads back as battles or ratings.
 
 use tribunal::calibration::calibration_data::{parse_calibration, HeadKind};
+use tribunal::compare::score_table::TableParams;
 use tribunal::io::embedding_file::read_embeddings;
 use tribunal::judging::judge_items::parse_judge_items;
 use tribunal::judging::judge_prompt::{PromptKind, PromptParams, UserTemplate};
@@ -148,15 +149,18 @@ pub fn judge_output(data: &[u8]) {
 }
 
 /// A reader of another tool's file, chosen by the first byte, and format detection; what a
-/// reader writes must read back as battles or ratings.
+/// reader writes must read back as battles, ratings or scores.
 pub fn readers(data: &[u8]) {
     let Some((&pick, bytes)) = data.split_first() else {
         return;
     };
     let _ = detect(bytes);
     let format = Format::ALL[usize::from(pick) % Format::ALL.len()];
+    let outputs = format.outputs();
     let params = ConvertParams {
         baseline: (pick & 0x80 != 0).then(|| "baseline".to_owned()),
+        to: Some(outputs[usize::from(pick >> 3) % outputs.len()]),
+        ..ConvertParams::default()
     };
     let Ok(converted) = convert(format, "fuzz.json", bytes, &params) else {
         return;
@@ -165,9 +169,10 @@ pub fn readers(data: &[u8]) {
         return;
     }
     let csv = converted.csv.as_bytes();
-    let read_back = match format.output() {
+    let read_back = match converted.output {
         Output::Battles => parse_battles("converted.csv", csv).err(),
         Output::Ratings => RatingsParams::default().parse("converted.csv", csv).err(),
+        Output::Scores => TableParams::default().parse("converted.csv", csv).err(),
     };
     if let Some(e) = read_back {
         panic!("a converted file does not read back: {e}");

@@ -4,11 +4,13 @@
 //! by Tribunal's own battles parser; format detection; and located errors for broken files.
 //! Runs natively and in headless Chromium.
 
+use tribunal::compare::comparison::CompareParams;
+use tribunal::compare::score_table::TableParams;
 use tribunal::io::error::Error;
 use tribunal::rankings::battles::parse_battles;
 use tribunal::rankings::length_battles::parse_length_battles;
 use tribunal::rankings::scored_battles::parse_scored_battles;
-use tribunal::readers::{convert, detect, ConvertParams, Converted, Format};
+use tribunal::readers::{convert, detect, scores_of, ConvertParams, Converted, Format, Output};
 
 #[cfg(target_arch = "wasm32")]
 wasm_bindgen_test::wasm_bindgen_test_configure!(run_in_browser);
@@ -33,12 +35,22 @@ const INSPECT_OLD: &[u8] = include_bytes!(
 const PROMPTFOO: &[u8] = include_bytes!("../../tests/data/readers/promptfoo/sample-export.json");
 const PROMPTFOO_CLI: &[u8] =
     include_bytes!("../../tests/data/readers/promptfoo/simple-cli.output.json");
+const LM_EVAL_160M: &[u8] = include_bytes!(
+    "../../tests/data/readers/lm_eval/EleutherAI__pythia-160m/samples_arc_easy_2026-01-16T15-23-47.285735.jsonl"
+);
+const LM_EVAL_410M: &[u8] = include_bytes!(
+    "../../tests/data/readers/lm_eval/EleutherAI__pythia-410m/samples_arc_easy_2026-01-16T16-02-26.648276.jsonl"
+);
+const LM_EVAL_GSM8K: &[u8] = include_bytes!(
+    "../../tests/data/readers/lm_eval/EleutherAI__pythia-410m/samples_gsm8k_2026-01-16T17-35-22.033409.jsonl"
+);
 const BATTLES: &[u8] =
     include_bytes!("../../tests/data/readers/chatbot_arena/arena_hard_battles.excerpt.jsonl");
 
 fn read(format: Format, bytes: &[u8], baseline: Option<&str>) -> Converted {
     let params = ConvertParams {
         baseline: baseline.map(str::to_owned),
+        ..ConvertParams::default()
     };
     convert(format, "sample", bytes, &params).unwrap()
 }
@@ -284,6 +296,7 @@ fn each_file_is_recognised_by_its_first_record() {
 fn error_of(format: Format, bytes: &[u8]) -> String {
     let params = ConvertParams {
         baseline: Some("base".to_owned()),
+        ..ConvertParams::default()
     };
     match convert(format, "f.json", bytes, &params) {
         Err(e @ Error::Input { .. }) => e.to_string(),
@@ -343,4 +356,208 @@ fn broken_files_are_refused_at_their_line_column_and_field() {
         convert(Format::ChatbotArena, "f.json", b"[]", &params),
         Err(Error::Insufficient(_))
     ));
+}
+
+// ——— As scores: each tool's per-answer scores straight into `compare` ———
+
+/// Converts to scores, then reads the CSV back as compare does.
+fn as_scores(format: Format, name: &str, bytes: &[u8]) -> (Converted, Vec<Vec<String>>) {
+    let params = ConvertParams {
+        to: Some(Output::Scores),
+        ..ConvertParams::default()
+    };
+    let converted = convert(format, name, bytes, &params).unwrap();
+    assert_eq!(converted.output, Output::Scores);
+    TableParams::default()
+        .parse("scores.csv", converted.csv.as_bytes())
+        .unwrap();
+    let rows = converted
+        .csv
+        .lines()
+        .map(|l| l.split(',').map(str::to_owned).collect())
+        .collect();
+    (converted, rows)
+}
+
+#[cfg_attr(not(target_arch = "wasm32"), test)]
+#[cfg_attr(target_arch = "wasm32", wasm_bindgen_test::wasm_bindgen_test)]
+fn inspect_and_promptfoo_results_become_scores_per_system() {
+    // Inspect: three samples of gpt-4o-mini scored by `match` (C, C, I), the samples' scalar
+    // metadata (`label_confidence`; the nested `{"foo": "bar"}` is not a slice) as a column.
+    let (inspect, rows) = as_scores(Format::Inspect, "log.json", INSPECT);
+    assert_eq!(
+        rows[0],
+        [
+            "item",
+            "system",
+            "criterion",
+            "score",
+            "epoch",
+            "task",
+            "label_confidence"
+        ]
+    );
+    assert_eq!(inspect.rows, 3);
+    assert_eq!(
+        rows[1][..6],
+        ["1", "openai/gpt-4o-mini", "match", "1", "1", "popularity"]
+    );
+    assert_eq!(rows[3][3], "0");
+    assert_eq!(rows[1][6], "0.8860552919198255");
+    // promptfoo: two providers, each under its own prompt — the provider is the system; the
+    // test's vars are columns.
+    let (_, rows) = as_scores(Format::Promptfoo, "r.json", PROMPTFOO);
+    assert_eq!(
+        rows[0][..6],
+        ["item", "system", "criterion", "score", "provider", "prompt"]
+    );
+    assert!(rows[0].contains(&"riddle".to_owned()));
+    let systems: std::collections::BTreeSet<&str> =
+        rows[1..].iter().map(|r| r[1].as_str()).collect();
+    assert_eq!(
+        systems.into_iter().collect::<Vec<_>>(),
+        ["openai:gpt-5", "openai:gpt-5-mini"]
+    );
+    // One provider under two prompts: provider × prompt are the systems.
+    let (_, rows) = as_scores(Format::Promptfoo, "r.json", PROMPTFOO_CLI);
+    let systems: std::collections::BTreeSet<&str> =
+        rows[1..].iter().map(|r| r[1].as_str()).collect();
+    assert_eq!(systems.len(), 2, "{systems:?}");
+    assert!(systems
+        .iter()
+        .all(|s| s.starts_with("openai:gpt-4.1-mini × ")));
+    // Battles-only formats cannot write scores.
+    let params = ConvertParams {
+        to: Some(Output::Scores),
+        ..ConvertParams::default()
+    };
+    assert!(convert(Format::ChatbotArena, "b.json", BATTLES, &params).is_err());
+}
+
+#[cfg_attr(not(target_arch = "wasm32"), test)]
+#[cfg_attr(target_arch = "wasm32", wasm_bindgen_test::wasm_bindgen_test)]
+fn alpaca_eval_files_of_two_models_join_on_the_instruction() {
+    let files = vec![
+        ("alpaca-7b.json".to_owned(), WEIGHTED.to_vec()),
+        ("mistral.json".to_owned(), AE_FN.to_vec()),
+    ];
+    let (name, csv, warnings) = scores_of(files, None, &ConvertParams::default()).unwrap();
+    assert_eq!(name, "scores from alpaca-7b.json + mistral.json.csv");
+    assert_eq!(
+        warnings,
+        ["mistral.json: 1 record(s) have no preference (the annotator failed) and are left out"]
+    );
+    let found = CompareParams {
+        bootstrap_rounds: 0,
+        ..CompareParams::default()
+    }
+    .fit("scores.csv", &csv)
+    .unwrap();
+    assert_eq!(found.criteria, ["win"]);
+    // alpaca-7b: the mean of preference − 1 over its 11 records (python3 over the same file:
+    // 0.4439897244090909); Mistral: 2, 2, 2, 1, 1 → 1, 1, 1, 0, 0.
+    let mean = |system: &str| {
+        let row = found.scores.iter().find(|r| r.system == system).unwrap();
+        (row.mean, row.n_items)
+    };
+    let (alpaca, n) = mean("alpaca-7b");
+    assert!((alpaca - 0.4439897244090909).abs() < 1e-12, "{alpaca}");
+    assert_eq!(n, 11);
+    assert_eq!(mean("Mistral-7B-ReMax-v0.1"), (0.6, 5));
+    // Three instructions are in both files: the pair is compared on those, the rest counted.
+    let d = &found.differences[0];
+    assert_eq!((d.n_shared, d.only_a + d.only_b), (3, 8 + 2), "{d:?}");
+}
+
+#[cfg_attr(not(target_arch = "wasm32"), test)]
+#[cfg_attr(target_arch = "wasm32", wasm_bindgen_test::wasm_bindgen_test)]
+fn lm_eval_samples_of_two_models_are_compared_per_metric() {
+    let root = "runs/EleutherAI__pythia-";
+    let files = vec![
+        (
+            format!("{root}160m/samples_arc_easy_2026-01-16T15-23-47.285735.jsonl"),
+            LM_EVAL_160M.to_vec(),
+        ),
+        (
+            format!("{root}410m/samples_arc_easy_2026-01-16T16-02-26.648276.jsonl"),
+            LM_EVAL_410M.to_vec(),
+        ),
+    ];
+    assert_eq!(detect(LM_EVAL_160M), Some(Format::LmEval));
+    let (_, csv, warnings) = scores_of(files, None, &ConvertParams::default()).unwrap();
+    assert!(warnings.is_empty(), "{warnings:?}");
+    let text = String::from_utf8(csv.clone()).unwrap();
+    assert!(
+        text.starts_with(
+            "item,system,criterion,score,task\narc_easy/0,EleutherAI__pythia-160m,acc,1,arc_easy\n"
+        ),
+        "{text}"
+    );
+    let found = CompareParams {
+        bootstrap_rounds: 0,
+        ..CompareParams::default()
+    }
+    .fit("scores.csv", &csv)
+    .unwrap();
+    assert_eq!(found.criteria, ["acc", "acc_norm"]);
+    // acc: 2 of 5 against 4 of 5 on the same five documents; the two discordant documents both
+    // favour the 410m, so McNemar's exact p = 2 · 0.5² = 0.5 (hand-computed).
+    let d = found
+        .differences
+        .iter()
+        .find(|d| d.criterion == "acc")
+        .unwrap();
+    assert_eq!(d.n_shared, 5);
+    assert!((d.difference.abs() - 0.4).abs() < 1e-12, "{d:?}");
+    assert!((d.mcnemar.unwrap().p_value - 0.5).abs() < 1e-12, "{d:?}");
+    // gsm8k under two filters: `metric,filter` as the harness names them; the pair-valued
+    // `bleu` is left out and said; `--system` names a file's model.
+    let params = ConvertParams {
+        system: Some("pythia-410m".to_owned()),
+        ..ConvertParams::default()
+    };
+    let gsm = convert(
+        Format::LmEval,
+        "samples_gsm8k_2026-01-16T17-35-22.033409.jsonl",
+        LM_EVAL_GSM8K,
+        &params,
+    )
+    .unwrap();
+    assert_eq!(gsm.rows, 6);
+    assert!(
+        gsm.csv
+            .contains("gsm8k/1,pythia-410m,\"exact_match,strict-match\",1,gsm8k"),
+        "{}",
+        gsm.csv
+    );
+    assert_eq!(gsm.warnings.len(), 1, "{:?}", gsm.warnings);
+    // A file whose every metric is corpus-level has no per-sample score: said, not a blank CSV.
+    let bleu_only = br#"{"doc_id": 0, "filter": "none", "metrics": ["bleu"], "bleu": ["a", "b"]}"#;
+    let err = convert(Format::LmEval, "s.jsonl", bleu_only, &params).unwrap_err();
+    assert!(err.to_string().contains("no per-sample score"), "{err}");
+}
+
+#[cfg_attr(not(target_arch = "wasm32"), test)]
+#[cfg_attr(target_arch = "wasm32", wasm_bindgen_test::wasm_bindgen_test)]
+fn a_scores_csv_passes_through_and_a_stranger_is_named() {
+    let csv = b"item,system,score\n1,a,1\n".to_vec();
+    let (name, bytes, _) = scores_of(
+        vec![("s.csv".to_owned(), csv.clone())],
+        None,
+        &ConvertParams::default(),
+    )
+    .unwrap();
+    assert_eq!((name.as_str(), bytes), ("s.csv", csv.clone()));
+    // Beside a tool's file, a CSV is not recognised: named, not guessed.
+    let err = scores_of(
+        vec![
+            ("log.json".to_owned(), INSPECT.to_vec()),
+            ("s.csv".to_owned(), csv),
+        ],
+        None,
+        &ConvertParams::default(),
+    )
+    .unwrap_err();
+    assert!(err.to_string().starts_with("s.csv, line 1"), "{err}");
+    assert!(scores_of(Vec::new(), None, &ConvertParams::default()).is_err());
 }

@@ -12,6 +12,14 @@
 //! `length_a` and `length_b` (what length-controlled win rates read), and the instruction, both
 //! outputs, the dataset and the annotator are kept as columns.
 //!
+//! As scores (what `compare` reads; one file per model, joined): `item` the instruction itself
+//! (what ties the models' files together: some annotators' files number the instructions,
+//! others do not), `system` the model
+//! (`generator_2`), `criterion` `win`, `score` = preference − 1 ∈ [0, 1] (the probability that
+//! the model's output beats the baseline's; ½ for a draw — AlpacaEval's win rate is its mean),
+//! with `baseline`, `dataset` and `length` (the model's output in characters, for length
+//! buckets) as columns.
+//!
 //! Errors: [`Error::Input`] at the record for a missing field or a preference outside
 //! {0} ∪ [1, 2].
 
@@ -55,15 +63,7 @@ pub(super) fn read(source: &str, records: &[Record], out: &mut CsvOut) -> Result
     let mut prompts: HashMap<String, usize> = HashMap::new();
     let mut unannotated = 0;
     for record in records {
-        let a: Annotation = decode(source, record)?;
-        check_models(
-            source,
-            record,
-            "generator_2",
-            &a.generator_1,
-            &a.generator_2,
-        )?;
-        let Some(preference) = a.preference else {
+        let Some((a, preference)) = annotated(source, record)? else {
             unannotated += 1;
             continue;
         };
@@ -101,13 +101,65 @@ pub(super) fn read(source: &str, records: &[Record], out: &mut CsvOut) -> Result
             a.output_2,
         ]);
     }
+    Ok(unannotated_warning(unannotated))
+}
+
+/// Reads the annotations into `out` as scores; returns the warnings.
+pub(super) fn scores(source: &str, records: &[Record], out: &mut CsvOut) -> Result<Vec<String>> {
+    out.header(&[
+        "item",
+        "system",
+        "criterion",
+        "score",
+        "baseline",
+        "dataset",
+        "length",
+    ]);
+    let mut unannotated = 0;
+    for record in records {
+        let Some((a, preference)) = annotated(source, record)? else {
+            unannotated += 1;
+            continue;
+        };
+        let score = match preference {
+            0.0 => 0.5,
+            p if (1.0..=2.0).contains(&p) => p - 1.0,
+            p => return Err(preference_error(source, record, p)),
+        };
+        out.row(vec![
+            a.instruction,
+            a.generator_2,
+            "win".to_owned(),
+            score.to_string(),
+            a.generator_1,
+            a.dataset.unwrap_or_default(),
+            a.output_2.chars().count().to_string(),
+        ]);
+    }
+    Ok(unannotated_warning(unannotated))
+}
+
+/// The record's annotation and its preference; `None` when the annotator failed (null).
+fn annotated(source: &str, record: &Record) -> Result<Option<(Annotation, f64)>> {
+    let a: Annotation = decode(source, record)?;
+    check_models(
+        source,
+        record,
+        "generator_2",
+        &a.generator_1,
+        &a.generator_2,
+    )?;
+    Ok(a.preference.map(|p| (a, p)))
+}
+
+fn unannotated_warning(unannotated: usize) -> Vec<String> {
     let mut warnings = Vec::new();
     if unannotated > 0 {
         warnings.push(format!(
             "{unannotated} record(s) have no preference (the annotator failed) and are left out"
         ));
     }
-    Ok(warnings)
+    warnings
 }
 
 fn preference_error(source: &str, record: &Record, found: f64) -> Error {

@@ -2,7 +2,10 @@
 //! Tribunal CSV — pairwise verdicts into battles (`model_a,model_b,winner` and the columns that
 //! tool adds), feeding every analysis of battles (leaderboards, style control, length control,
 //! a judge study); per-sample scores into ratings (`item,rater,score` with the scorer as rater),
-//! feeding agreement between scorers (does the model-graded check agree with the exact match?).
+//! feeding agreement between scorers (does the model-graded check agree with the exact match?);
+//! per-answer scores of each system into scores (`item,system,criterion,score` and slice
+//! columns), feeding the comparison of systems ([`crate::compare`]) — several files (a log per
+//! model) joined into one by [`scores_of`].
 //!
 //! - [`alpaca_eval`]: AlpacaEval's `annotations.json` (the judge's preference between a
 //!   baseline's output and a model's, per instruction).
@@ -11,12 +14,14 @@
 //! - [`chatbot_arena`]: Chatbot Arena's battle JSON (`model_a, model_b, winner`, with FastChat's
 //!   style counts when present).
 //! - [`inspect`]: Inspect eval logs (`.json`): each sample's score by each scorer.
+//! - [`lm_eval`]: lm-evaluation-harness's `samples_*.jsonl`: each document's metrics.
 //! - [`promptfoo`]: promptfoo's results JSON (`promptfoo eval -o`): each result's score and
 //!   each assertion's.
 //! - [`json_records`]: a JSON array or JSON-lines file as records that know their line and
 //!   column, so every error is located.
 //!
-//! [`detect`] names the format of a file from its first record's keys; [`convert`] reads it.
+//! [`detect`] names the format of a file from its first record's keys; [`convert`] reads it
+//! into the output its settings ask for ([`Format::outputs`] lists what each format can write).
 //! Errors: [`Error::Input`] naming the file, line, column and field with what was expected
 //! (invalid UTF-8, a JSON syntax error, a record without a required field or with a value
 //! outside the tool's vocabulary); [`Error::Insufficient`] for a file without records.
@@ -26,9 +31,10 @@ pub mod arena_hard;
 pub mod chatbot_arena;
 pub mod inspect;
 pub mod json_records;
+pub mod lm_eval;
 pub mod promptfoo;
 
-use crate::io::error::{Error, Result};
+use crate::io::error::{Error, Location, Result};
 use serde::{Deserialize, Serialize};
 
 /// A tool's result format.
@@ -39,15 +45,17 @@ pub enum Format {
     ArenaHard,
     ChatbotArena,
     Inspect,
+    LmEval,
     Promptfoo,
 }
 
 impl Format {
-    pub const ALL: [Self; 5] = [
+    pub const ALL: [Self; 6] = [
         Self::AlpacaEval,
         Self::ArenaHard,
         Self::ChatbotArena,
         Self::Inspect,
+        Self::LmEval,
         Self::Promptfoo,
     ];
 
@@ -58,6 +66,7 @@ impl Format {
             Self::ArenaHard => "arena_hard",
             Self::ChatbotArena => "chatbot_arena",
             Self::Inspect => "inspect",
+            Self::LmEval => "lm_eval",
             Self::Promptfoo => "promptfoo",
         }
     }
@@ -69,15 +78,23 @@ impl Format {
             Self::ArenaHard => "Arena-Hard-Auto judgments (model_judgment/…/<model>.jsonl)",
             Self::ChatbotArena => "Chatbot Arena battles (clean_battle_….json)",
             Self::Inspect => "an Inspect eval log (.json)",
+            Self::LmEval => "lm-evaluation-harness samples (samples_<task>_….jsonl)",
             Self::Promptfoo => "promptfoo results (promptfoo eval -o results.json)",
         }
     }
 
-    /// What the format converts to.
+    /// What the format converts to unless asked otherwise.
     pub fn output(self) -> Output {
+        self.outputs()[0]
+    }
+
+    /// Everything the format converts to, its default first.
+    pub fn outputs(self) -> &'static [Output] {
         match self {
-            Self::AlpacaEval | Self::ArenaHard | Self::ChatbotArena => Output::Battles,
-            Self::Inspect | Self::Promptfoo => Output::Ratings,
+            Self::AlpacaEval => &[Output::Battles, Output::Scores],
+            Self::ArenaHard | Self::ChatbotArena => &[Output::Battles],
+            Self::Inspect | Self::Promptfoo => &[Output::Ratings, Output::Scores],
+            Self::LmEval => &[Output::Scores],
         }
     }
 
@@ -106,6 +123,12 @@ pub struct ConvertParams {
     /// Arena-Hard's baseline model, for files whose records do not name it (v0.1's
     /// `gpt-4-0314`).
     pub baseline: Option<String>,
+    /// The system an lm-evaluation-harness file's scores belong to (default: its folder).
+    #[serde(default)]
+    pub system: Option<String>,
+    /// What to write (default: [`Format::output`]).
+    #[serde(default)]
+    pub to: Option<Output>,
 }
 
 /// The kind of file a reader writes.
@@ -116,13 +139,43 @@ pub enum Output {
     Battles,
     /// A ratings CSV (`item,rater,score`, slice columns).
     Ratings,
+    /// A scores CSV (`item,system,criterion,score`, slice columns): what `compare` reads.
+    Scores,
+}
+
+impl Output {
+    pub fn as_str(self) -> &'static str {
+        match self {
+            Self::Battles => "battles",
+            Self::Ratings => "ratings",
+            Self::Scores => "scores",
+        }
+    }
+
+    /// The output named `text`.
+    ///
+    /// # Errors
+    /// [`Error::InvalidParam`] listing the outputs.
+    pub fn parse(text: &str) -> Result<Self> {
+        [Self::Battles, Self::Ratings, Self::Scores]
+            .into_iter()
+            .find(|o| o.as_str() == text.trim())
+            .ok_or_else(|| {
+                Error::param(
+                    "to",
+                    format!("expected battles, ratings or scores, found `{text}`"),
+                )
+            })
+    }
 }
 
 /// A converted file.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 pub struct Converted {
     pub format: Format,
-    /// The CSV ([`Format::output`]), with the format's extra columns.
+    /// What the CSV holds.
+    pub output: Output,
+    /// The CSV, with the format's extra columns.
     pub csv: String,
     /// Rows written: battles or ratings.
     pub rows: usize,
@@ -154,31 +207,51 @@ pub fn detect(bytes: &[u8]) -> Option<Format> {
         Some(Format::AlpacaEval)
     } else if has("model_a") && has("model_b") && has("winner") {
         Some(Format::ChatbotArena)
+    } else if has("doc_id") && (has("metrics") || has("filtered_resps")) {
+        Some(Format::LmEval)
     } else {
         None
     }
 }
 
-/// Reads `bytes` (named `source` in errors) as `format`.
+/// Reads `bytes` (named `source` in errors) as `format`, into `params.to` (default
+/// [`Format::output`]).
 ///
 /// # Errors
-/// See the [module documentation](self).
+/// See the [module documentation](self); [`Error::InvalidParam`] for an output the format
+/// cannot write.
 pub fn convert(
     format: Format,
     source: &str,
     bytes: &[u8],
     params: &ConvertParams,
 ) -> Result<Converted> {
+    let output = params.to.unwrap_or(format.output());
+    if !format.outputs().contains(&output) {
+        let can: Vec<&str> = format.outputs().iter().map(|o| o.as_str()).collect();
+        return Err(Error::param(
+            "to",
+            format!(
+                "{} converts to {}, not {}",
+                format.describe(),
+                can.join(" or "),
+                output.as_str()
+            ),
+        ));
+    }
     let text = json_records::text(source, bytes)?;
     let mut out = CsvOut::default();
-    let whole = match format {
-        Format::Inspect => Some(inspect::read(source, text, &mut out)?),
-        Format::Promptfoo => Some(promptfoo::read(source, text, &mut out)?),
+    let whole = match (format, output) {
+        (Format::Inspect, Output::Scores) => Some(inspect::scores(source, text, &mut out)?),
+        (Format::Inspect, _) => Some(inspect::read(source, text, &mut out)?),
+        (Format::Promptfoo, Output::Scores) => Some(promptfoo::scores(source, text, &mut out)?),
+        (Format::Promptfoo, _) => Some(promptfoo::read(source, text, &mut out)?),
         _ => None,
     };
     if let Some((records, warnings)) = whole {
         return Ok(Converted {
             format,
+            output,
             rows: out.rows.len(),
             records,
             csv: out.finish()?,
@@ -192,13 +265,18 @@ pub fn convert(
             format.describe()
         )));
     }
-    let warnings = match format {
-        Format::AlpacaEval => alpaca_eval::read(source, &records, &mut out)?,
-        Format::ArenaHard => arena_hard::read(source, &records, params, &mut out)?,
+    let warnings = match (format, output) {
+        (Format::AlpacaEval, Output::Scores) => alpaca_eval::scores(source, &records, &mut out)?,
+        (Format::AlpacaEval, _) => alpaca_eval::read(source, &records, &mut out)?,
+        (Format::ArenaHard, _) => arena_hard::read(source, &records, params, &mut out)?,
+        (Format::LmEval, _) => {
+            lm_eval::scores(source, &records, params.system.as_deref(), &mut out)?
+        }
         _ => chatbot_arena::read(source, &records, &mut out)?,
     };
     Ok(Converted {
         format,
+        output,
         rows: out.rows.len(),
         records: records.len(),
         csv: out.finish()?,
@@ -206,23 +284,161 @@ pub fn convert(
     })
 }
 
+/// The scores CSV `compare` reads, from `files` (name, bytes): one scores CSV as it is, or
+/// other tools' files — each read as `format`, else as [`detect`] names it — converted to
+/// scores and joined into one CSV (the union of their columns, blank where a file has none;
+/// the warnings name their file). Returns the name, the CSV and the warnings.
+///
+/// # Errors
+/// [`Error::Insufficient`] for no file; [`Error::Input`] naming a file that is neither a CSV
+/// (when alone) nor a file of a tool that writes scores; a reader's errors.
+pub fn scores_of(
+    files: Vec<(String, Vec<u8>)>,
+    format: Option<Format>,
+    params: &ConvertParams,
+) -> Result<(String, Vec<u8>, Vec<String>)> {
+    if let [(name, bytes)] = files.as_slice() {
+        if format.is_none() && detect(bytes).is_none() {
+            return Ok((name.clone(), bytes.clone(), Vec::new()));
+        }
+    }
+    if files.is_empty() {
+        return Err(Error::Insufficient("no scores file given".to_owned()));
+    }
+    let params = ConvertParams {
+        to: Some(Output::Scores),
+        ..params.clone()
+    };
+    let mut header: Vec<String> = Vec::new();
+    let mut parts = Vec::with_capacity(files.len());
+    let mut warnings = Vec::new();
+    for (name, bytes) in &files {
+        let Some(format) = format.or_else(|| detect(bytes)) else {
+            return Err(Error::input(
+                Location::line(name, 1),
+                "not a file of a tool that writes scores (expected an Inspect log, promptfoo \
+                 results, AlpacaEval annotations or lm-evaluation-harness samples; a scores \
+                 CSV only alone)",
+            ));
+        };
+        let converted = convert(format, name, bytes, &params)?;
+        warnings.extend(converted.warnings.iter().map(|w| format!("{name}: {w}")));
+        let mut reader = csv::Reader::from_reader(converted.csv.as_bytes());
+        let columns: Vec<String> = reader
+            .headers()
+            .map_err(|e| Error::Insufficient(format!("{name}: {e}")))?
+            .iter()
+            .map(str::to_owned)
+            .collect();
+        for column in &columns {
+            if !header.contains(column) {
+                header.push(column.clone());
+            }
+        }
+        let rows: Vec<csv::StringRecord> = reader
+            .records()
+            .collect::<std::result::Result<_, _>>()
+            .map_err(|e| Error::Insufficient(format!("{name}: {e}")))?;
+        parts.push((columns, rows));
+    }
+    let mut out = CsvOut {
+        header,
+        rows: Vec::new(),
+    };
+    for (columns, rows) in parts {
+        let at: Vec<Option<usize>> = out
+            .header
+            .iter()
+            .map(|h| columns.iter().position(|c| c == h))
+            .collect();
+        for row in rows {
+            out.row(
+                at.iter()
+                    .map(|k| k.and_then(|k| row.get(k)).unwrap_or("").to_owned())
+                    .collect(),
+            );
+        }
+    }
+    let names: Vec<&str> = files.iter().map(|(n, _)| n.as_str()).collect();
+    let name = format!("scores from {}.csv", names.join(" + "));
+    Ok((name, out.finish()?.into_bytes(), warnings))
+}
+
 /// The CSV being written: a header, then one row per battle.
 #[derive(Default)]
 pub(crate) struct CsvOut {
-    header: Vec<&'static str>,
+    header: Vec<String>,
     rows: Vec<Vec<String>>,
 }
 
 impl CsvOut {
-    pub(crate) fn header(&mut self, columns: &[&'static str]) {
-        self.header = columns.to_vec();
+    pub(crate) fn header(&mut self, columns: &[&str]) {
+        self.header = columns.iter().map(|c| (*c).to_owned()).collect();
     }
 
     /// Adds a column to the header.
-    pub(crate) fn column(&mut self, name: &'static str) {
-        self.header.push(name);
+    pub(crate) fn column(&mut self, name: impl Into<String>) {
+        self.header.push(name.into());
     }
 
+    pub(crate) fn is_empty(&self) -> bool {
+        self.rows.is_empty()
+    }
+
+    /// Adds a column per name, as `{prefix}.{name}` where the header already has the name.
+    pub(crate) fn named_columns(&mut self, names: &[&str], prefix: &str) {
+        for name in names {
+            if self.header.iter().any(|h| h == name) {
+                self.column(format!("{prefix}.{name}"));
+            } else {
+                self.column(*name);
+            }
+        }
+    }
+}
+
+/// A JSON object's string, number and boolean fields as text (others left out).
+pub(crate) fn scalar_fields(
+    object: Option<serde_json::Map<String, serde_json::Value>>,
+) -> Vec<(String, String)> {
+    use serde_json::Value;
+    object
+        .into_iter()
+        .flatten()
+        .filter_map(|(key, value)| match value {
+            Value::String(s) => Some((key, s)),
+            Value::Number(n) => Some((key, n.to_string())),
+            Value::Bool(b) => Some((key, b.to_string())),
+            _ => None,
+        })
+        .collect()
+}
+
+/// The sorted names of every record's fields.
+pub(crate) fn field_names<'a>(
+    fields: impl Iterator<Item = &'a [(String, String)]>,
+) -> Vec<&'a str> {
+    let names: std::collections::BTreeSet<&str> = fields
+        .flat_map(|f| f.iter().map(|(name, _)| name.as_str()))
+        .collect();
+    names.into_iter().collect()
+}
+
+/// The value of each of `names` in `fields`, blank where a record has none.
+pub(crate) fn field_cells<'a>(
+    fields: &'a [(String, String)],
+    names: &'a [&str],
+) -> impl Iterator<Item = String> + 'a {
+    names.iter().map(move |name| {
+        fields
+            .iter()
+            .find(|(n, _)| n == name)
+            .map(|(_, v)| v.clone())
+            .unwrap_or_default()
+    })
+}
+
+impl CsvOut {
     pub(crate) fn row(&mut self, cells: Vec<String>) {
         self.rows.push(cells);
     }

@@ -5,6 +5,11 @@
 //! result is numbered), with `provider`, `prompt` and `test` as slice columns, so the agreement
 //! of an LLM rubric with a deterministic check can be measured.
 //!
+//! As scores (what `compare` reads): `system` the provider — with the prompt's label when a
+//! provider answered under several prompts (provider × prompt) — `item` the test (`test N`), `criterion`
+//! `overall` or the assertion, with `provider`, `prompt` and each of the test's `vars` (as
+//! text) as slice columns (`vars.<name>` where the name is one of those columns).
+//!
 //! A result without a score takes 1 or 0 from `success`; an assertion without a score takes it
 //! from `pass`; one with neither is left out, counted in a warning.
 //!
@@ -13,10 +18,11 @@
 
 use super::json_records::{decode, located};
 use super::json_records::{whole, Record};
-use super::CsvOut;
+use super::{field_cells, field_names, scalar_fields, CsvOut};
 use crate::io::error::{Error, Result};
 use serde::Deserialize;
 use serde_json::value::RawValue;
+use std::collections::BTreeSet;
 
 #[derive(Deserialize)]
 struct Top<'a> {
@@ -46,6 +52,8 @@ struct Outcome {
     success: Option<bool>,
     #[serde(default)]
     grading_result: Option<Grading>,
+    #[serde(default)]
+    vars: Option<serde_json::Map<String, serde_json::Value>>,
 }
 
 #[derive(Deserialize)]
@@ -100,14 +108,24 @@ fn outcomes<'a>(source: &str, text: &'a str) -> Result<Vec<Record<'a>>> {
     Ok(raws.into_iter().map(|raw| located(text, raw)).collect())
 }
 
-/// Reads the results into `out`; returns the results read and the warnings.
-pub(super) fn read(source: &str, text: &str, out: &mut CsvOut) -> Result<(usize, Vec<String>)> {
+/// One result's scores: its provider, prompt, test and vars, and each (name, score).
+struct Graded {
+    provider: String,
+    prompt: String,
+    prompt_idx: u64,
+    test: String,
+    vars: Vec<(String, String)>,
+    scores: Vec<(String, f64)>,
+}
+
+/// Every result's scores; the results read and how many scores were missing.
+fn graded(source: &str, text: &str) -> Result<(Vec<Graded>, usize)> {
     let records = outcomes(source, text)?;
     if records.is_empty() {
         return Err(Error::Insufficient(format!("{source}: no results")));
     }
-    out.header(&["item", "rater", "score", "provider", "prompt", "test"]);
     let mut unscored = 0;
+    let mut all = Vec::with_capacity(records.len());
     for (k, record) in records.iter().enumerate() {
         let o: Outcome = decode(source, record)?;
         let provider = match o.provider.label.as_deref() {
@@ -120,22 +138,9 @@ pub(super) fn read(source: &str, text: &str, out: &mut CsvOut) -> Result<(usize,
             .as_ref()
             .and_then(|p| p.label.clone().or_else(|| p.display.clone()))
             .unwrap_or_default();
-        let item = format!(
-            "{provider} | test {test} | prompt {}",
-            o.prompt_idx.unwrap_or(0)
-        );
-        let mut row = |rater: String, score: f64| {
-            out.row(vec![
-                item.clone(),
-                rater,
-                score.to_string(),
-                provider.clone(),
-                prompt.clone(),
-                test.clone(),
-            ]);
-        };
+        let mut scores = Vec::new();
         match o.score.or(o.success.map(|s| f64::from(u8::from(s)))) {
-            Some(score) => row("overall".to_owned(), score),
+            Some(score) => scores.push(("overall".to_owned(), score)),
             None => unscored += 1,
         }
         let mut seen: Vec<String> = Vec::new();
@@ -157,14 +162,86 @@ pub(super) fn read(source: &str, text: &str, out: &mut CsvOut) -> Result<(usize,
             } else {
                 format!("{name} ({})", times + 1)
             };
-            row(rater, score);
+            scores.push((rater, score));
+        }
+        let vars = scalar_fields(o.vars);
+        all.push(Graded {
+            provider,
+            prompt,
+            prompt_idx: o.prompt_idx.unwrap_or(0),
+            test,
+            vars,
+            scores,
+        });
+    }
+    Ok((all, unscored))
+}
+
+/// Reads the results into `out` as ratings; returns the results read and the warnings.
+pub(super) fn read(source: &str, text: &str, out: &mut CsvOut) -> Result<(usize, Vec<String>)> {
+    let (results, unscored) = graded(source, text)?;
+    out.header(&["item", "rater", "score", "provider", "prompt", "test"]);
+    for g in &results {
+        let item = format!("{} | test {} | prompt {}", g.provider, g.test, g.prompt_idx);
+        for (rater, score) in &g.scores {
+            out.row(vec![
+                item.clone(),
+                rater.clone(),
+                score.to_string(),
+                g.provider.clone(),
+                g.prompt.clone(),
+                g.test.clone(),
+            ]);
         }
     }
+    Ok((results.len(), warnings(unscored)))
+}
+
+/// Reads the results into `out` as scores; returns the results read and the warnings.
+pub(super) fn scores(source: &str, text: &str, out: &mut CsvOut) -> Result<(usize, Vec<String>)> {
+    let (results, unscored) = graded(source, text)?;
+    let pairs: BTreeSet<(&str, u64)> = results
+        .iter()
+        .map(|g| (g.provider.as_str(), g.prompt_idx))
+        .collect();
+    let providers: BTreeSet<&str> = pairs.iter().map(|(p, _)| *p).collect();
+    let by_prompt = pairs.len() > providers.len();
+    let names = field_names(results.iter().map(|g| g.vars.as_slice()));
+    out.header(&["item", "system", "criterion", "score", "provider", "prompt"]);
+    out.named_columns(&names, "vars");
+    for g in &results {
+        let prompt = if g.prompt.trim().is_empty() {
+            format!("prompt {}", g.prompt_idx)
+        } else {
+            g.prompt.clone()
+        };
+        let system = if by_prompt {
+            format!("{} × {prompt}", g.provider)
+        } else {
+            g.provider.clone()
+        };
+        for (criterion, score) in &g.scores {
+            let mut cells = vec![
+                format!("test {}", g.test),
+                system.clone(),
+                criterion.clone(),
+                score.to_string(),
+                g.provider.clone(),
+                prompt.clone(),
+            ];
+            cells.extend(field_cells(&g.vars, &names));
+            out.row(cells);
+        }
+    }
+    Ok((results.len(), warnings(unscored)))
+}
+
+fn warnings(unscored: usize) -> Vec<String> {
     let mut warnings = Vec::new();
     if unscored > 0 {
         warnings.push(format!(
             "{unscored} result(s) or assertion(s) have neither a score nor a pass/fail and are left out"
         ));
     }
-    Ok((records.len(), warnings))
+    warnings
 }
