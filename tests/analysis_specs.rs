@@ -640,6 +640,33 @@ fn other_tools_files_go_straight_into_compare() {
         err.contains("tests/fixtures/compare-alpaca-eval.csv, line 1"),
         "{err}"
     );
+    // Gold labels in a file of their own: joined on item and system, counted in the report.
+    let scores = write(
+        &dir,
+        "scores.csv",
+        "item,system,score\nq1,A,1\nq1,B,0\nq2,A,1\nq2,B,1\nq3,A,0\nq3,B,1\nq4,A,1\nq4,B,0\n",
+    );
+    let gold = write(
+        &dir,
+        "gold.csv",
+        "item,system,human\nq1,A,1\nq2,B,1\nq3,A,1\nq9,A,0\n",
+    );
+    let report = json_of(&[
+        "stats",
+        "compare",
+        "--input",
+        &path(&scores),
+        "--gold",
+        &path(&gold),
+        "--bootstrap-rounds",
+        "0",
+    ]);
+    assert_eq!(report["gold"]["labelled"], 3, "{}", report["gold"]);
+    assert_eq!(report["gold"]["unmatched"], 1);
+    assert_eq!(
+        report["record"]["spec"]["inputs"]["gold"]["name"],
+        path(&gold)
+    );
     let err = stderr_of(&[
         "convert",
         "--to",

@@ -55,8 +55,12 @@ impl CompareForm {
         }
     }
 
-    /// The comparison of the scores file (name, bytes).
-    fn computed(self, (source, bytes): (String, Vec<u8>)) -> Computed {
+    /// The comparison of the scores file (name, bytes), with a gold file when one is given.
+    fn computed(
+        self,
+        (source, bytes): (String, Vec<u8>),
+        gold: Option<(String, Vec<u8>)>,
+    ) -> Computed {
         let params = CompareParams {
             table: TableParams {
                 columns: ScoreColumns {
@@ -77,7 +81,8 @@ impl CompareForm {
             seed: self.seed.get_untracked(),
             ..CompareParams::default()
         };
-        let files = vec![RoleFile::new("scores", source, bytes)];
+        let mut files = vec![RoleFile::new("scores", source, bytes)];
+        files.extend(gold.map(|(name, bytes)| RoleFile::new("gold", name, bytes)));
         let spec = Spec::new(Analysis::Compare(params), &RoleFile::inputs(&files));
         Computed { spec, files }
     }
@@ -88,14 +93,20 @@ pub fn ComparePage() -> impl IntoView {
     let form = CompareForm::new();
     let compared = AnalysisRun::spawn();
     let input_ref = NodeRef::<leptos::html::Input>::new();
+    let gold_ref = NodeRef::<leptos::html::Input>::new();
     let notes = RwSignal::new(Vec::<String>::new());
     let compute = move || {
-        let Some(input) = input_ref.get_untracked() else {
+        let (Some(input), Some(gold_input)) = (input_ref.get_untracked(), gold_ref.get_untracked())
+        else {
             return;
         };
         compared.busy.set(true);
         notes.set(Vec::new());
         spawn_local(async move {
+            let gold = match read_all(&gold_input).await {
+                Ok(files) => files.into_iter().next(),
+                Err(message) => return compared.fail(message),
+            };
             let files = match read_all(&input).await {
                 Ok(files) if files.is_empty() => {
                     Err("choose a scores CSV or tools' files".to_owned())
@@ -108,7 +119,7 @@ pub fn ComparePage() -> impl IntoView {
             match files {
                 Ok((name, bytes, warnings)) => {
                     notes.set(warnings);
-                    compared.run(form.computed((name, bytes)));
+                    compared.run(form.computed((name, bytes), gold));
                 }
                 Err(message) => compared.fail(message),
             }
@@ -135,7 +146,7 @@ pub fn ComparePage() -> impl IntoView {
                 " (pass/fail as 0/1, a grade or any number), optionally " <code>"criterion"</code> " (a rubric criterion or scorer), "
                 <code>"epoch"</code> " (repeats, averaged per item), " <code>"cluster"</code>
                 " (items that belong together: a template, a document), " <code>"human"</code>
-                " (a person's label on some answers) and columns to slice by. Or pick other tools' result files, one per model — Inspect logs, promptfoo results, AlpacaEval annotations, lm-evaluation-harness samples — converted here, on this device. Each system's score gets an interval; each pair of systems is compared on the items both answered (a paired difference, far narrower than two separate intervals), with p-values corrected for the many pairs. The same numbers as "
+                " (a person's label on some answers; or give those labels as a separate gold file) and columns to slice by. Or pick other tools' result files, one per model — Inspect logs, promptfoo results, AlpacaEval annotations, lm-evaluation-harness samples — converted here, on this device. Each system's score gets an interval; each pair of systems is compared on the items both answered (a paired difference, far narrower than two separate intervals), with p-values corrected for the many pairs. The same numbers as "
                 <code>"tribunal stats compare"</code> "."
             </p>
             <p class="example">
@@ -147,6 +158,7 @@ pub fn ComparePage() -> impl IntoView {
             <CompareSettings form />
             <div class="controls">
                 <label class="file">"Scores CSV or tools' files " <input id="compare-input" type="file" multiple accept=".csv,text/csv,.json,.jsonl" node_ref=input_ref /></label>
+                <label class="file">"Gold labels (optional: item,system[,criterion],human) " <input id="compare-gold" type="file" accept=".csv,text/csv" node_ref=gold_ref /></label>
                 <button id="compare-run" on:click=move |_| compute()>"Compare"</button>
             </div>
             {move || compared.busy.get().then(|| view! { <p class="busy" role="status">"comparing…"</p> })}

@@ -59,6 +59,11 @@ pub(crate) fn CompareView(report: Comparison) -> impl IntoView {
                 "no bootstrap".to_owned()
             }
         )}</p>
+        {report.gold.map(|g| view! { <p class="note" id="compare-gold-join">{format!(
+            "Gold labels from their own file: {} labels, {} answers labelled{}.",
+            g.rows, g.labelled,
+            if g.unmatched > 0 { format!(", {} naming no answer of the scores file", g.unmatched) } else { String::new() }
+        )}</p> })}
         {sections}
         {slices}
     }

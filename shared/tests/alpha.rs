@@ -6,9 +6,6 @@ use serde::Deserialize;
 use std::collections::HashMap;
 use tribunal::reliability::alpha::{AlphaLevel, AlphaParams};
 
-#[cfg(target_arch = "wasm32")]
-wasm_bindgen_test::wasm_bindgen_test_configure!(run_in_browser);
-
 #[derive(Deserialize)]
 struct Case {
     name: String,

@@ -12,9 +12,6 @@ use tribunal::rankings::bt_bootstrap::{
 use tribunal::rankings::bt_standard_errors::BtStandardErrorsParams;
 use tribunal::Error;
 
-#[cfg(target_arch = "wasm32")]
-wasm_bindgen_test::wasm_bindgen_test_configure!(run_in_browser);
-
 /// Evenly spread strengths summing to 0 (the penalised fit centres θ̂ the same way).
 fn spread(m: usize, half_width: f64) -> Vec<f64> {
     (0..m)

@@ -10,9 +10,6 @@ use tribunal::rankings::bradley_terry::BradleyTerryParams;
 use tribunal::rankings::bradley_terry::ELO_PER_THETA;
 use tribunal::rankings::bt_standard_errors::BtStandardErrorsParams;
 
-#[cfg(target_arch = "wasm32")]
-wasm_bindgen_test::wasm_bindgen_test_configure!(run_in_browser);
-
 #[derive(Deserialize)]
 struct Fixture {
     csv: String,

@@ -14,9 +14,6 @@ use tribunal::compare::comparison::{CompareParams, Comparison};
 use tribunal::compare::score_table::{ScoreColumns, TableParams};
 use tribunal::io::error::Error;
 
-#[cfg(target_arch = "wasm32")]
-wasm_bindgen_test::wasm_bindgen_test_configure!(run_in_browser);
-
 const REFERENCE: &str = include_str!("fixtures/compare_reference.json");
 const ALPACA: &[u8] = include_bytes!("../../tests/fixtures/compare-alpaca-eval.csv");
 const GOLD: &[u8] = include_bytes!("../../tests/fixtures/compare-gold-sim.csv");
@@ -160,6 +157,85 @@ fn judge_corrected_rates_equal_ppi_python_and_judgy() {
         close(ppi.ppi.lower, number(&want["lower"]), 1e-9, &at);
         close(ppi.ppi.upper, number(&want["upper"]), 1e-9, &at);
     }
+}
+
+/// The same human labels in a gold file of their own (rows in reverse order, a label for a
+/// system the scores lack, a criterion column naming the only criterion): the same judge-
+/// corrected numbers as the `human` column gives, the join counted.
+#[cfg_attr(not(target_arch = "wasm32"), test)]
+#[cfg_attr(target_arch = "wasm32", wasm_bindgen_test::wasm_bindgen_test)]
+fn a_gold_file_joins_on_item_and_system_like_the_human_column() {
+    let quick = CompareParams {
+        bootstrap_rounds: 0,
+        ..CompareParams::default()
+    };
+    let text = std::str::from_utf8(GOLD).unwrap();
+    let mut scores = String::from("item,system,score\n");
+    let mut gold_rows = Vec::new();
+    for line in text.lines().skip(1) {
+        let cells: Vec<&str> = line.split(',').collect();
+        scores.push_str(&format!("{},{},{}\n", cells[0], cells[1], cells[2]));
+        if !cells[3].is_empty() {
+            gold_rows.push(format!("{},{},score,{}\n", cells[1], cells[0], cells[3]));
+        }
+    }
+    let labels = gold_rows.len();
+    gold_rows.reverse();
+    let gold = format!(
+        "system,item,criterion,human\n{}omega,q000,score,1\n",
+        gold_rows.concat()
+    );
+    let inline = quick.fit("compare-gold-sim.csv", GOLD).unwrap();
+    let joined = quick
+        .fit_with_gold(
+            "scores.csv",
+            scores.as_bytes(),
+            Some(("gold.csv", gold.as_bytes())),
+        )
+        .unwrap();
+    assert_eq!(
+        serde_json::to_value(&joined.judge_corrected).unwrap(),
+        serde_json::to_value(&inline.judge_corrected).unwrap()
+    );
+    let join = joined.gold.unwrap();
+    assert_eq!(
+        (join.rows, join.labelled, join.unmatched),
+        (labels + 1, labels, 1)
+    );
+    assert!(joined
+        .warnings
+        .iter()
+        .any(|w| w.starts_with("1 of the gold file's")));
+    // A join that matches nothing is an error, not a report without correction.
+    let stranger = b"item,system,human\nz1,alpha,1\n";
+    let err = quick
+        .fit_with_gold("scores.csv", scores.as_bytes(), Some(("g.csv", stranger)))
+        .unwrap_err();
+    assert!(
+        err.to_string()
+            .contains("none of its 1 labels names an answer"),
+        "{err}"
+    );
+    // Gold for an answer the scores file labels already: located, not averaged in.
+    let twice = b"item,system,human\nq001,alpha,1\n";
+    let err = quick
+        .fit_with_gold("compare-gold-sim.csv", GOLD, Some(("g.csv", twice)))
+        .unwrap_err();
+    assert!(
+        err.to_string()
+            .starts_with("g.csv, line 2, column 3 (`human`)"),
+        "{err}"
+    );
+    // A label that is not a number: located.
+    let bad = b"item,system,human\nq001,alpha,yes\n";
+    let err = quick
+        .fit_with_gold("scores.csv", scores.as_bytes(), Some(("g.csv", bad)))
+        .unwrap_err();
+    assert!(
+        err.to_string()
+            .starts_with("g.csv, line 2, column 3 (`human`)"),
+        "{err}"
+    );
 }
 
 /// Scores of two systems on `items` items in `clusters` clusters: item effects shared by every

@@ -11,9 +11,6 @@ use tribunal::rankings::conformal::{
     ModelResidual, Nonconformity,
 };
 
-#[cfg(target_arch = "wasm32")]
-wasm_bindgen_test::wasm_bindgen_test_configure!(run_in_browser);
-
 fn unnormalised(alpha: f64) -> ConformalParams {
     ConformalParams {
         alpha,

@@ -13,9 +13,6 @@ use tribunal::calibration::mn_head::{MnData, MnParams};
 use tribunal::calibration::plackett_luce_head::{PlackettLuceData, PlackettLuceParams, RankedList};
 use tribunal::io::error::Error;
 
-#[cfg(target_arch = "wasm32")]
-wasm_bindgen_test::wasm_bindgen_test_configure!(run_in_browser);
-
 #[derive(Deserialize)]
 struct Fixture {
     ls: Vec<LsCase>,

@@ -9,9 +9,6 @@ use tribunal::calibration::metrics::{
 };
 use tribunal::math::resample::BootstrapParams;
 
-#[cfg(target_arch = "wasm32")]
-wasm_bindgen_test::wasm_bindgen_test_configure!(run_in_browser);
-
 #[derive(Deserialize)]
 struct Fixture {
     regression: Vec<RegressionCase>,

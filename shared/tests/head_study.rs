@@ -28,9 +28,6 @@ use tribunal::calibration::plackett_luce_head::{PlackettLuceData, PlackettLucePa
 use tribunal::calibration::CalibrationParams;
 use tribunal::math::resample::BootstrapParams;
 
-#[cfg(target_arch = "wasm32")]
-wasm_bindgen_test::wasm_bindgen_test_configure!(run_in_browser);
-
 const N: usize = 200;
 const D: usize = 12;
 /// Training rows when the judge is already right: the head's extra risk from estimating d + 2

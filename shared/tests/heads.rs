@@ -22,9 +22,6 @@ use tribunal::calibration::plackett_luce_head::{
 };
 use tribunal::io::error::Error;
 
-#[cfg(target_arch = "wasm32")]
-wasm_bindgen_test::wasm_bindgen_test_configure!(run_in_browser);
-
 const FIXTURE: &str = include_str!("fixtures/heads_reference.json");
 
 #[derive(Deserialize)]

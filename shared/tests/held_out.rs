@@ -15,9 +15,6 @@ use tribunal::rankings::scored_battles::{
 };
 use tribunal::rankings::soft_targets::TargetKind;
 
-#[cfg(target_arch = "wasm32")]
-wasm_bindgen_test::wasm_bindgen_test_configure!(run_in_browser);
-
 #[derive(Deserialize)]
 struct Fixture {
     lambda: f64,

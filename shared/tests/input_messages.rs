@@ -8,9 +8,6 @@ use tribunal::judging::judge_items::parse_judge_items;
 use tribunal::programs::program_pairs::parse_program_pairs;
 use tribunal::rankings::scored_battles::parse_scored_battles;
 
-#[cfg(target_arch = "wasm32")]
-wasm_bindgen_test::wasm_bindgen_test_configure!(run_in_browser);
-
 fn input_error<T: std::fmt::Debug>(result: Result<T, Error>) -> (Location, String) {
     match result {
         Err(Error::Input { location, message }) => (location, message),

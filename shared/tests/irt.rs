@@ -15,9 +15,6 @@ use tribunal::reliability::irt::irt_reliability::{
 };
 use tribunal::Error;
 
-#[cfg(target_arch = "wasm32")]
-wasm_bindgen_test::wasm_bindgen_test_configure!(run_in_browser);
-
 #[derive(Deserialize)]
 struct RefVariant {
     categories: Vec<u32>,

@@ -6,9 +6,6 @@ use serde::Deserialize;
 use tribunal::math::resample::BootstrapParams;
 use tribunal::reliability::kappa::{KappaParams, KappaWeights};
 
-#[cfg(target_arch = "wasm32")]
-wasm_bindgen_test::wasm_bindgen_test_configure!(run_in_browser);
-
 #[derive(Deserialize)]
 struct Case {
     name: String,

@@ -8,9 +8,6 @@ use tribunal::math::simulate::{simulate_votes, VoteSimulationParams};
 use tribunal::programs::label_model::{majority_vote, ClassPrior, LabelModelParams, VoteMatrix};
 use tribunal::programs::routing::{credit, posterior_verdict};
 
-#[cfg(target_arch = "wasm32")]
-wasm_bindgen_test::wasm_bindgen_test_configure!(run_in_browser);
-
 #[derive(Deserialize)]
 struct Case {
     name: String,

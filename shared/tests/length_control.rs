@@ -13,9 +13,6 @@ use tribunal::math::logistic::sigmoid;
 use tribunal::rankings::length_battles::parse_length_battles;
 use tribunal::rankings::length_control::{LengthBattle, LengthBattles, LengthControlParams};
 
-#[cfg(target_arch = "wasm32")]
-wasm_bindgen_test::wasm_bindgen_test_configure!(run_in_browser);
-
 #[derive(Deserialize)]
 struct Fixture {
     models: BTreeMap<String, Reference>,

@@ -8,9 +8,6 @@ use tribunal::reliability::position_bias::{
     binomial_test_two_sided, PairVerdicts, PositionBiasParams,
 };
 
-#[cfg(target_arch = "wasm32")]
-wasm_bindgen_test::wasm_bindgen_test_configure!(run_in_browser);
-
 #[derive(Deserialize)]
 struct Binomial {
     k: u64,

@@ -5,9 +5,6 @@
 use serde::Deserialize;
 use tribunal::reliability::power::{Alternative, Effect, PowerParams};
 
-#[cfg(target_arch = "wasm32")]
-wasm_bindgen_test::wasm_bindgen_test_configure!(run_in_browser);
-
 #[derive(Deserialize)]
 struct EffectSpec {
     proportions: Option<(f64, f64)>,

@@ -4,9 +4,6 @@
 use serde::Deserialize;
 use tribunal::math::quadrature::gauss_hermite;
 
-#[cfg(target_arch = "wasm32")]
-wasm_bindgen_test::wasm_bindgen_test_configure!(run_in_browser);
-
 #[derive(Deserialize)]
 struct Case {
     n: usize,

@@ -5,9 +5,6 @@ use tribunal::math::resample::Interval;
 use tribunal::rankings::ranking::{ci_aware_ranks, leaderboard_order, rank_ranges, RankRange};
 use tribunal::Error;
 
-#[cfg(target_arch = "wasm32")]
-wasm_bindgen_test::wasm_bindgen_test_configure!(run_in_browser);
-
 fn ranges(pairs: &[(usize, usize)]) -> Vec<RankRange> {
     pairs
         .iter()

@@ -12,9 +12,6 @@ use tribunal::rankings::length_battles::parse_length_battles;
 use tribunal::rankings::scored_battles::parse_scored_battles;
 use tribunal::readers::{convert, detect, scores_of, ConvertParams, Converted, Format, Output};
 
-#[cfg(target_arch = "wasm32")]
-wasm_bindgen_test::wasm_bindgen_test_configure!(run_in_browser);
-
 const WEIGHTED: &[u8] = include_bytes!(
     "../../tests/data/readers/alpaca_eval/alpaca-7b.weighted_alpaca_eval_gpt4_turbo.annotations.json"
 );

@@ -7,9 +7,6 @@ use tribunal::rankings::battles::parse_battles;
 use tribunal::rankings::bradley_terry::BradleyTerryParams;
 use tribunal::rankings::leaderboard::bradley_terry_leaderboard;
 
-#[cfg(target_arch = "wasm32")]
-wasm_bindgen_test::wasm_bindgen_test_configure!(run_in_browser);
-
 #[derive(Deserialize)]
 struct Fixture {
     cases: Vec<Case>,

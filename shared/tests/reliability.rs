@@ -11,9 +11,6 @@ use tribunal::reliability::alpha::{AlphaLevel, AlphaParams};
 use tribunal::reliability::consistency::{ConsistencyParams, Criterion, Stability};
 use tribunal::reliability::ratings::{RatingsParams, ScoreScale, Selection};
 
-#[cfg(target_arch = "wasm32")]
-wasm_bindgen_test::wasm_bindgen_test_configure!(run_in_browser);
-
 /// Krippendorff's (2011) example as long CSV: observers A–D, units 1–12, missing cells absent.
 fn textbook_csv(label: impl Fn(u32) -> String) -> String {
     let rows: [[Option<u32>; 12]; 4] = {

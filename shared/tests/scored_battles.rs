@@ -5,9 +5,6 @@
 use tribunal::io::error::{Error, Location};
 use tribunal::rankings::scored_battles::{parse_scored_battles, JudgeSignal};
 
-#[cfg(target_arch = "wasm32")]
-wasm_bindgen_test::wasm_bindgen_test_configure!(run_in_browser);
-
 fn input_error(text: &[u8]) -> (Location, String) {
     match parse_scored_battles("judged.csv", text) {
         Err(Error::Input { location, message }) => (location, message),

@@ -12,9 +12,6 @@ use tribunal::rankings::soft_targets::{
     label_smoothing, BetaParams, Binning, CalibrationParams, Orientation, TargetKind,
 };
 
-#[cfg(target_arch = "wasm32")]
-wasm_bindgen_test::wasm_bindgen_test_configure!(run_in_browser);
-
 #[derive(Deserialize)]
 struct Fixture {
     cases: Vec<Case>,

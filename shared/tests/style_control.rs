@@ -13,9 +13,6 @@ use tribunal::rankings::battles::{parse_battles, Battle};
 use tribunal::rankings::style_control::{StyleControlParams, StyledBattles};
 use tribunal::rankings::style_features::{style_counts, style_difference, STYLE_FEATURES};
 
-#[cfg(target_arch = "wasm32")]
-wasm_bindgen_test::wasm_bindgen_test_configure!(run_in_browser);
-
 #[derive(Deserialize)]
 struct Fixture {
     crowd: String,

@@ -107,7 +107,8 @@ pub fn run(spec: &Spec, inputs: &Inputs) -> Result<Report> {
         }
         Analysis::Compare(params) => {
             let file = files.get("scores")?;
-            Report::Compare(Box::new(params.fit(file.name, file.bytes)?))
+            let gold = files.optional("gold").map(|g| (g.name, g.bytes));
+            Report::Compare(Box::new(params.fit_with_gold(file.name, file.bytes, gold)?))
         }
     })
 }

@@ -336,7 +336,7 @@ impl Analysis {
                 None => Roles::new(&["scored_battles"], &[]),
             },
             Self::LengthControl(_) => Roles::new(&["battles"], &[]),
-            Self::Compare(_) => Roles::new(&["scores"], &[]),
+            Self::Compare(_) => Roles::new(&["scores"], &["gold"]),
         }
     }
 }

@@ -18,6 +18,7 @@
 //! identify (one item, one cluster, no shared items, a judge no better than chance) is NaN
 //! (`null`) with a warning naming it.
 
+use super::gold_join::{join_gold, GoldJoin};
 use super::judge_correction::{judge_correction, ppi_of, JudgeCorrection};
 use super::paired_differences::{paired_difference, PairSettings, PairedDifference};
 use super::score_bootstrap::{bootstrap_intervals, CriterionDraws};
@@ -87,6 +88,9 @@ pub struct Comparison {
     pub slices: Vec<SliceTable>,
     /// Per criterion with human labels.
     pub judge_corrected: Vec<JudgeCorrection>,
+    /// The gold file's join, when the labels came in a file of their own.
+    #[serde(default)]
+    pub gold: Option<GoldJoin>,
     /// The headline in one sentence.
     pub reading: String,
     pub warnings: Vec<String>,
@@ -128,9 +132,38 @@ impl CompareParams {
     /// # Errors
     /// See the module documentation.
     pub fn fit(&self, source: &str, bytes: &[u8]) -> Result<Comparison> {
+        self.fit_with_gold(source, bytes, None)
+    }
+
+    /// Compares the systems of the scores file `source` (`bytes`), with the human labels of a
+    /// gold file (name, bytes) joined on item, system and criterion
+    /// ([`super::gold_join`]).
+    ///
+    /// # Errors
+    /// See the module documentation and [`super::gold_join`].
+    pub fn fit_with_gold(
+        &self,
+        source: &str,
+        bytes: &[u8],
+        gold: Option<(&str, &[u8])>,
+    ) -> Result<Comparison> {
         self.validate()?;
-        let table = self.table.parse(source, bytes)?;
-        self.compare(&table)
+        let mut table = self.table.parse(source, bytes)?;
+        let join = gold
+            .map(|(name, gold)| join_gold(&mut table, &self.table.columns, name, gold))
+            .transpose()?;
+        let mut comparison = self.compare(&table)?;
+        if let Some(join) = join {
+            if join.unmatched > 0 {
+                comparison.warnings.push(format!(
+                    "{} of the gold file's {} labels name an answer the scores file does not \
+                     have (another item, system or criterion): they are left out",
+                    join.unmatched, join.rows
+                ));
+            }
+            comparison.gold = Some(join);
+        }
+        Ok(comparison)
     }
 
     /// The pairs to difference: (baseline, other) for each other system, or every (A, B) with A
@@ -324,6 +357,7 @@ impl CompareParams {
             differences,
             slices,
             judge_corrected,
+            gold: None,
             reading,
             warnings,
         })

@@ -4,6 +4,7 @@
 //!
 //! - [`score_table`]: the long-format scores file (`item,system,score[,criterion][,epoch]
 //!   [,cluster][,human][,slices…]`) and its (criterion, system, item) cells.
+//! - [`gold_join`]: a gold file's human labels joined onto the table's answers.
 //! - [`score_grid`]: one criterion's cells as a system × item grid.
 //! - [`sample_estimates`]: t, Wilson and cluster-robust intervals, exact binomial tests.
 //! - [`system_scores`]: each system's mean or pass rate with its intervals.
@@ -15,6 +16,7 @@
 //! - [`comparison`]: the report that combines them, with its reading.
 
 pub mod comparison;
+pub mod gold_join;
 pub mod judge_correction;
 pub mod paired_differences;
 pub mod sample_estimates;

@@ -1,12 +1,13 @@
 //! `tribunal stats compare`: systems compared on pointwise scores — each system's mean or pass
 //! rate per criterion with its intervals, the paired difference of every pair (or of each
 //! system against `--baseline`) with t, clustered, bootstrap and exact tests adjusted by Holm
-//! and Benjamini–Hochberg, slices, and with a `human` column the judge-corrected rates
+//! and Benjamini–Hochberg, slices, and with a `human` column (or a `--gold` file) the
+//! judge-corrected rates
 //! ([`tribunal::compare::comparison`]). Other tools' files go straight in: Inspect logs,
 //! promptfoo results, AlpacaEval annotations and lm-evaluation-harness samples (one `--input`
 //! each, a model per file) are converted to scores and joined ([`tribunal::readers::scores_of`]).
 
-use super::Planned;
+use super::{add_input, Planned};
 use crate::input_file::read_input;
 use clap::Args;
 use std::path::PathBuf;
@@ -30,6 +31,10 @@ pub struct CompareArgs {
     /// The system an lm-eval file's scores belong to (default: the folder holding the file).
     #[arg(long)]
     system: Option<String>,
+    /// Human gold labels in a file of their own: `item,system[,criterion],human` (the same
+    /// column names), joined onto the scores' answers for the judge-corrected rates.
+    #[arg(long)]
+    gold: Option<PathBuf>,
     /// Compare each system with this one (default: every pair).
     #[arg(long)]
     baseline: Option<String>,
@@ -95,6 +100,9 @@ pub fn plan(args: CompareArgs) -> anyhow::Result<Planned> {
     }
     let mut inputs = Inputs::new();
     inputs.insert("scores", name, bytes);
+    if let Some(gold) = &args.gold {
+        add_input(&mut inputs, "gold", gold)?;
+    }
     let params = CompareParams {
         table: TableParams {
             columns: ScoreColumns {

@@ -1,0 +1,37 @@
+//! Every integration test of the statistics, in one test binary per target (natively and, for
+//! wasm32, in headless Chromium): each module is one family's tests against its committed
+//! reference fixtures. One binary, not one per family, so the library and its dependencies are
+//! linked once per target and the browser starts once.
+
+#[cfg(target_arch = "wasm32")]
+wasm_bindgen_test::wasm_bindgen_test_configure!(run_in_browser);
+
+mod alpha;
+mod bt_bootstrap;
+mod bt_standard_errors;
+mod compare;
+mod conformal;
+mod correlation;
+mod head_file;
+mod head_metrics;
+mod head_study;
+mod heads;
+mod held_out;
+mod input_messages;
+mod irt;
+mod kappa;
+mod label_model;
+mod length_control;
+mod multiple_testing;
+mod position_bias;
+mod power;
+mod properties;
+mod quadrature;
+mod ranking;
+mod readers;
+mod reference;
+mod reliability;
+mod scored_battles;
+mod self_preference;
+mod soft_targets;
+mod style_control;
