@@ -17,6 +17,7 @@ use tribunal::io::error::Error;
 const REFERENCE: &str = include_str!("fixtures/compare_reference.json");
 const ALPACA: &[u8] = include_bytes!("../../tests/fixtures/compare-alpaca-eval.csv");
 const GOLD: &[u8] = include_bytes!("../../tests/fixtures/compare-gold-sim.csv");
+const ALPACA_GOLD: &[u8] = include_bytes!("../../tests/fixtures/compare-alpaca-gold.csv");
 
 fn close(found: f64, expected: f64, tol: f64, what: &str) {
     assert!(
@@ -124,19 +125,19 @@ fn each_pair_equals_ttest_rel_clustered_ols_mcnemar_and_multipletests() {
     assert_eq!(found.slices[1].values.len(), 4);
 }
 
-#[cfg_attr(not(target_arch = "wasm32"), test)]
-#[cfg_attr(target_arch = "wasm32", wasm_bindgen_test::wasm_bindgen_test)]
-fn judge_corrected_rates_equal_ppi_python_and_judgy() {
+/// The judge-corrected rates of `file` equal ppi-python's and judgy's (`reference[section]`).
+fn corrected_rates_equal(section: &str, file: &str, bytes: &[u8]) {
     let reference: Value = serde_json::from_str(REFERENCE).unwrap();
     let found = CompareParams {
         bootstrap_rounds: 0,
         ..CompareParams::default()
     }
-    .fit("compare-gold-sim.csv", GOLD)
+    .fit(file, bytes)
     .unwrap();
     assert_eq!(found.judge_corrected.len(), 1);
     let corrected = &found.judge_corrected[0];
-    let systems = reference["gold"]["systems"].as_array().unwrap();
+    let systems = reference[section]["systems"].as_array().unwrap();
+    assert_eq!(corrected.systems.len(), systems.len());
     for (row, want) in corrected.systems.iter().zip(systems) {
         let at = &row.system;
         assert_eq!(row.system, want["system"].as_str().unwrap());
@@ -149,14 +150,34 @@ fn judge_corrected_rates_equal_ppi_python_and_judgy() {
         assert!(m.lower < m.estimate && m.estimate < m.upper, "{at}: {m:?}");
         assert!(row.narrower.is_some());
     }
-    let pairs = reference["gold"]["pairs"].as_array().unwrap();
+    let pairs = reference[section]["pairs"].as_array().unwrap();
+    assert_eq!(found.differences.len(), pairs.len());
     for (d, want) in found.differences.iter().zip(pairs) {
         let at = format!("{} − {}", d.b, d.a);
+        assert_eq!(
+            (d.a.as_str(), d.b.as_str()),
+            (want["a"].as_str().unwrap(), want["b"].as_str().unwrap())
+        );
         let ppi = d.judge_corrected.unwrap();
         close(ppi.ppi.estimate, number(&want["ppi"]), 1e-10, &at);
         close(ppi.ppi.lower, number(&want["lower"]), 1e-9, &at);
         close(ppi.ppi.upper, number(&want["upper"]), 1e-9, &at);
     }
+}
+
+#[cfg_attr(not(target_arch = "wasm32"), test)]
+#[cfg_attr(target_arch = "wasm32", wasm_bindgen_test::wasm_bindgen_test)]
+fn judge_corrected_rates_equal_ppi_python_and_judgy() {
+    corrected_rates_equal("gold", "compare-gold-sim.csv", GOLD);
+}
+
+/// Real answers and a real second opinion: four models' AlpacaEval answers judged by
+/// `alpaca_eval_gpt4_turbo_fn`, with its chain-of-thought sibling's verdict on a seeded 30 % as
+/// the gold (`tests/fixtures/make_compare_reference.py`).
+#[cfg_attr(not(target_arch = "wasm32"), test)]
+#[cfg_attr(target_arch = "wasm32", wasm_bindgen_test::wasm_bindgen_test)]
+fn judge_corrected_rates_on_real_answers_equal_ppi_python_and_judgy() {
+    corrected_rates_equal("alpaca_gold", "compare-alpaca-gold.csv", ALPACA_GOLD);
 }
 
 /// The same human labels in a gold file of their own (rows in reverse order, a label for a
