@@ -252,6 +252,7 @@ impl CompareParams {
                 }
             }
             scores.extend(these);
+            let has_human = grid.has_human();
             for &(a, b) in &pairs {
                 let mut d = paired_difference(
                     grid,
@@ -271,7 +272,7 @@ impl CompareParams {
                         d.criterion, d.a, d.b, d.n_shared, d.only_a, d.a, d.only_b, d.b
                     ));
                 }
-                if grid.has_human() {
+                if has_human {
                     let row = |s: usize| grid.row(s);
                     let human = |s: usize| grid.human_row(s);
                     let diff: Vec<f64> = row(b).iter().zip(row(a)).map(|(y, x)| y - x).collect();

@@ -108,7 +108,8 @@ pub fn wilson(successes: f64, n: f64, alpha: f64) -> MeanInterval {
     }
 }
 
-/// The CR1 interval of the mean of `values` grouped by `clusters` (one label per value), and
+/// The CR1 interval of the mean of `values` grouped by `clusters` (one label per value: the
+/// table's cluster indices, dense from 0, so one slot per label is kept), and
 /// the two-sided p-value of mean = 0; with fewer than two clusters every number but the mean is
 /// NaN. Returns also the number of clusters.
 pub fn cluster_interval(
@@ -118,24 +119,14 @@ pub fn cluster_interval(
 ) -> (MeanInterval, f64, usize) {
     let n = values.len() as f64;
     let mean = values.iter().sum::<f64>() / n;
-    let mut sums: Vec<(u32, f64)> = clusters
-        .iter()
-        .zip(values)
-        .map(|(&c, &v)| (c, v - mean))
-        .collect();
-    sums.sort_by_key(|&(c, _)| c);
-    let mut totals: Vec<f64> = Vec::new();
-    let mut last = None;
-    for (c, r) in sums {
-        if last == Some(c) {
-            if let Some(t) = totals.last_mut() {
-                *t += r;
-            }
-        } else {
-            totals.push(r);
-            last = Some(c);
-        }
+    // Each cluster's residual total, in cluster order, each summed in the values' order.
+    let slots = clusters.iter().max().map_or(0, |&c| c as usize + 1);
+    let mut by_cluster: Vec<Option<f64>> = vec![None; slots];
+    for (&c, &v) in clusters.iter().zip(values) {
+        let total = by_cluster[c as usize].get_or_insert(0.0);
+        *total += v - mean;
     }
+    let totals: Vec<f64> = by_cluster.into_iter().flatten().collect();
     let g = totals.len();
     let gf = g as f64;
     let se = if g > 1 {
@@ -166,14 +157,26 @@ pub fn cluster_interval(
 
 /// P(X ≤ k) for X ~ Binomial(n, ½).
 fn binomial_half_cdf(k: u64, n: u64) -> f64 {
-    let ln_half = std::f64::consts::LN_2 * n as f64;
-    let ln_n = libm::lgamma(n as f64 + 1.0);
-    (0..=k.min(n))
-        .map(|i| {
-            let i = i as f64;
-            (ln_n - libm::lgamma(i + 1.0) - libm::lgamma(n as f64 - i + 1.0) - ln_half).exp()
-        })
-        .sum()
+    let k = k.min(n);
+    let (nf, kf) = (n as f64, k as f64);
+    // P(X = k) from the log of its binomial coefficient, then each smaller i's term from the
+    // last by the ratio i / (n − i + 1): below the mode (k ≤ n/2 here) they only shrink, so the
+    // sum stops once a term no longer changes it — O(√n) steps, not O(k) log-gammas.
+    let mut term = (libm::lgamma(nf + 1.0)
+        - libm::lgamma(kf + 1.0)
+        - libm::lgamma(nf - kf + 1.0)
+        - std::f64::consts::LN_2 * nf)
+        .exp();
+    let mut sum = 0.0;
+    let mut i = k;
+    loop {
+        sum += term;
+        if i == 0 || term < sum * f64::EPSILON * 0.01 {
+            return sum;
+        }
+        term *= i as f64 / (n - i + 1) as f64;
+        i -= 1;
+    }
 }
 
 /// The exact two-sided test of `a` against `b` successes at rate ½ (McNemar's exact test on
