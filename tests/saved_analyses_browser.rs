@@ -564,6 +564,24 @@ fn tools_files_are_compared_on_the_compare_page() {
         notes.contains("Mistral-7B-ReMax-v0.1.alpaca_eval_gpt4_turbo_fn.annotations.json: 1 record(s) have no preference"),
         "{notes}"
     );
+    assert_eq!(page["corrected"], serde_json::json!([]));
+    // Scores with a `human` column: the page shows each system's judge-corrected score.
+    let gold = root().join("tests/fixtures/compare-alpaca-gold.csv");
+    let page = run_browser_driver(
+        "compare_tools.mjs",
+        [std::ffi::OsStr::new(&worker.url), gold.as_os_str()],
+    );
+    assert_eq!(page["pageErrors"], serde_json::json!([]));
+    assert_eq!(
+        page["corrected"],
+        serde_json::json!([
+            "Mistral-7B-Instruct-v0.2",
+            "Mixtral-8x7B-Instruct-v0.1",
+            "gemini-pro",
+            "gpt-3.5-turbo-0301"
+        ]),
+        "{page}"
+    );
 }
 
 /// Other tools' files added through the session page's form: recognised when picked, said so,

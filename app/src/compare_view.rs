@@ -8,6 +8,7 @@ use crate::charts::{ForestPlot, ForestRow};
 use crate::format::fixed;
 use leptos::prelude::*;
 use tribunal::compare::comparison::{p_text, Comparison};
+use tribunal::compare::judge_correction::JudgeCorrection;
 use tribunal::compare::paired_differences::PairedDifference;
 use tribunal::compare::score_slices::SliceTable;
 
@@ -123,9 +124,54 @@ fn CriterionSection(report: Comparison, criterion: String, binary: bool) -> impl
                 <thead><tr><th>"System"</th><th>"Items"</th><th>{unit}</th><th>"Interval"</th><th>"Clustered"</th><th>"Bootstrap"</th></tr></thead>
                 <tbody>{rows}</tbody>
             </table></div>
+            {report.judge_corrected.iter().find(|j| j.criterion == criterion).cloned().map(|corrected| view! { <CorrectedTable corrected binary /> })}
             <DifferenceMatrix differences=differences.clone() binary />
             <DifferenceTable differences binary />
         </section>
+    }
+}
+
+/// With human labels on some answers: each system's judge-only score beside the
+/// prediction-powered one and (pass/fail) the misclassification-corrected rate, and which
+/// interval is narrower.
+#[component]
+fn CorrectedTable(corrected: JudgeCorrection, binary: bool) -> impl IntoView {
+    let interval =
+        |lower: f64, upper: f64| format!("[{}, {}]", shown(lower, binary), shown(upper, binary));
+    let rows = corrected
+        .systems
+        .iter()
+        .map(|s| {
+            let ppi = s.ppi.as_ref();
+            view! {
+                <tr data-system=s.system.clone()>
+                    <td>{s.system.clone()}</td>
+                    <td class="num">{s.labelled}</td>
+                    <td class="num">{ppi.map_or("—".to_owned(), |p| format!("{} {}", shown(p.judge_only.estimate, binary), interval(p.judge_only.lower, p.judge_only.upper)))}</td>
+                    <td class="num">{ppi.map_or("—".to_owned(), |p| format!("{} {}", shown(p.ppi.estimate, binary), interval(p.ppi.lower, p.ppi.upper)))}</td>
+                    <td class="num">{s.misclassification.map_or("—".to_owned(), |m| format!("{} {}", shown(m.estimate, binary), interval(m.lower, m.upper)))}</td>
+                    <td>{s.narrower.clone().unwrap_or_else(|| "—".to_owned())}</td>
+                </tr>
+            }
+        })
+        .collect_view();
+    let warnings = corrected
+        .warnings
+        .iter()
+        .map(|w| view! { <p class="warning">{w.clone()}</p> })
+        .collect_view();
+    view! {
+        <h4>"Corrected with the human labels"</h4>
+        <p class="hint">{format!(
+            "{} answers carry a person's label; the judge's scores correlate {} with them. The judge alone has no guarantee: its bias is not corrected. The prediction-powered score corrects it with each system's own labelled answers and narrows as the judge agrees with people; the misclassification correction (pass/fail) uses every labelled answer for the judge's error rates but assumes they are the same for every system.",
+            corrected.labelled_cells,
+            fixed(corrected.correlation, 2)
+        )}</p>
+        {warnings}
+        <div class="table-scroll"><table class="ratings compare-corrected">
+            <thead><tr><th>"System"</th><th>"Labelled"</th><th>"Judge alone"</th><th>"Prediction-powered"</th><th>"Misclassification-corrected"</th><th>"Narrower"</th></tr></thead>
+            <tbody>{rows}</tbody>
+        </table></div>
     }
 }
 

@@ -2,8 +2,9 @@
 // playwright-core: picks every FILE at once in the page's file input, presses Compare, and waits
 // for the report's reading.
 // Usage: node compare_tools.mjs APP_URL FILE ...
-// Prints one JSON object: { pageErrors, error, reading, notes }: the report's reading (or the
-// page's error) and the notes the conversion left.
+// Prints one JSON object: { pageErrors, error, reading, notes, corrected }: the report's
+// reading (or the page's error), the notes the conversion left, and the systems of the
+// judge-corrected table (when the scores carry human labels).
 import { launchChromium, openPage, watchPage } from './chromium.mjs';
 
 const [appUrl, ...files] = process.argv.slice(2);
@@ -22,7 +23,8 @@ try {
   const error = await page.$eval('#compare-error', (e) => e.textContent).catch(() => null);
   const reading = await page.$eval('#compare-reading', (e) => e.textContent).catch(() => null);
   const notes = await page.$$eval('#compare > p.warning', (ps) => ps.map((p) => p.textContent));
-  console.log(JSON.stringify({ pageErrors, error, reading, notes }));
+  const corrected = await page.$$eval('.compare-corrected tbody tr', (trs) => trs.map((tr) => tr.dataset.system));
+  console.log(JSON.stringify({ pageErrors, error, reading, notes, corrected }));
 } finally {
   await browser.close();
 }
