@@ -260,7 +260,8 @@ fn every_document_records_version_settings_and_input_hashes() {
     let record = &json["record"];
     assert_eq!(record["tool"]["tool"], "tribunal");
     assert_eq!(record["tool"]["version"], env!("CARGO_PKG_VERSION"));
-    assert_eq!(record["command"], "stats bt");
+    // Run as `bt`, the old name: recorded as the spec's name.
+    assert_eq!(record["command"], "stats leaderboard");
     assert_eq!(record["settings"]["seed"], "7");
     // Defaults are recorded too.
     assert_eq!(record["settings"]["lambda"], "0.01");

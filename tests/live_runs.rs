@@ -875,7 +875,9 @@ fn a_finished_run_leaves_its_verdicts_as_battles_that_a_leaderboard_and_a_study_
     let mut inputs = tribunal::analysis::Inputs::new();
     inputs.insert("battles", "items-judge-battles.csv", battles.clone());
     let spec = tribunal::analysis::Spec::new(
-        tribunal::analysis::Analysis::Leaderboard(tribunal::analysis::LeaderboardSpec::default()),
+        tribunal::analysis::Analysis::Leaderboard(
+            tribunal::rankings::kinds::LeaderboardSpec::default(),
+        ),
         &inputs,
     );
     save_analysis(&worker, &id, &auth, "the judge's leaderboard", &spec);
@@ -945,10 +947,11 @@ fn a_finished_run_leaves_its_verdicts_as_battles_that_a_leaderboard_and_a_study_
         let mut inputs = tribunal::analysis::Inputs::new();
         inputs.insert("human", "humans.csv", humans.clone().into_bytes());
         inputs.insert("judge", judge, bytes);
-        let analysis = tribunal::analysis::Analysis::JudgeStudy(tribunal::analysis::StudySpec {
-            key: Some("id".to_owned()),
-            ..Default::default()
-        });
+        let analysis =
+            tribunal::analysis::Analysis::JudgeStudy(tribunal::rankings::kinds::StudySpec {
+                key: Some("id".to_owned()),
+                ..Default::default()
+            });
         let spec = tribunal::analysis::Spec::new(analysis, &inputs);
         (spec, inputs)
     };

@@ -20,7 +20,6 @@
 
 use serde_json::Value;
 use tribunal::analysis::Spec;
-use tribunal::sessions::session::DatasetKind;
 use tribunal_e2e::{
     api_worker, app_worker, assert_same, create_session, exported_and_imported, http,
     ls_files_with_npy, miscalibrated_ls_files, root, run_browser_driver, run_tribunal, stdout_json,
@@ -203,7 +202,7 @@ fn uploaded_for_the_cli(
     for (role, input) in &typed.inputs {
         let path = root().join(&input.name);
         let file = path.file_name().unwrap().to_str().unwrap();
-        let kind = DatasetKind::of_role(&typed.analysis, role).as_str();
+        let kind = typed.analysis.roles().kind_of(role).unwrap().as_str();
         let stored = http(
             worker.authority(),
             "POST",

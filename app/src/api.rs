@@ -5,8 +5,9 @@
 use gloo_net::http::{Request, Response};
 use serde::{Deserialize, Serialize};
 use tribunal::analysis::Spec;
+use tribunal::io::dataset_kind::DatasetKind;
 use tribunal::io::provenance::content_hash;
-use tribunal::sessions::session::{Analysis, DatasetKind, DatasetMeta, SessionView};
+use tribunal::sessions::session::{Analysis, DatasetMeta, SessionView};
 
 /// A new session's id and its owner token.
 #[derive(Deserialize)]

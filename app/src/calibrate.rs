@@ -3,7 +3,7 @@
 //! training file as soon as it is chosen (a malformed one shows its located error at once) and
 //! share the cross-validation's folds when the run starts; the page joins their losses into the
 //! curve, and one worker refits the training rows it holds at the chosen γ and scores the head
-//! ([`CalibrationParams::fit_with_curve`]): the report `tribunal stats calibrate` prints, with
+//! ([`CalibrationParams::fit_with_curve`]): the report `tribunal stats calibration` prints, with
 //! the same numbers. The page shows the time the cross-validation took, the
 //! cross-validation curve with the γ chosen, the metrics of the head next to the base judge's
 //! on the same test rows with bootstrap intervals, the confusion matrices of both (classifying
@@ -24,9 +24,10 @@ use crate::save_share::{Computed, SaveAndShare};
 use crate::worker_pool::WorkerPool;
 use leptos::prelude::*;
 use leptos::task::spawn_local;
-use tribunal::analysis::{Analysis, CalibrationSpec, Spec};
+use tribunal::analysis::{Analysis, Spec};
 use tribunal::calibration::calibration_data::HeadKind;
 use tribunal::calibration::cross_validation::{CrossValidationParams, CvCurve};
+use tribunal::calibration::kinds::CalibrationSpec;
 use tribunal::calibration::metrics::Paired;
 use tribunal::calibration::{Calibration, CalibrationParams};
 use tribunal::math::resample::BootstrapParams;
@@ -496,7 +497,7 @@ fn CalibrateHint() -> impl IntoView {
             <code>"pl"</code> ": " <code>"list,rank,embedding,score"</code>
             " (an embedding is space-separated numbers, or, for ls, mn and btl, row i of a "
             <code>".npy"</code> " / " <code>".safetensors"</code> " array chosen below). Everything runs in this browser; the same numbers as "
-            <code>"tribunal stats calibrate"</code> "."
+            <code>"tribunal stats calibration"</code> "."
         </p>
     }
 }

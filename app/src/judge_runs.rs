@@ -14,7 +14,8 @@ use crate::new_analysis::datasets_of;
 use leptos::html::Input;
 use leptos::prelude::*;
 use leptos::task::spawn_local;
-use tribunal::sessions::session::{DatasetKind, SessionView};
+use tribunal::io::dataset_kind::DatasetKind;
+use tribunal::sessions::session::SessionView;
 
 /// `/runs`: the judges on offer, and a new session for an items file.
 #[component]

@@ -14,12 +14,13 @@ use crate::worker_pool::{AnalysisRun, WorkerPool};
 use gloo_file::futures::read_as_bytes;
 use leptos::prelude::*;
 use leptos::task::spawn_local;
-use tribunal::analysis::{Analysis, LeaderboardSpec, Report, Spec, StudySpec};
+use tribunal::analysis::{Analysis, Report, Spec};
 use tribunal::math::resample::BootstrapParams;
 use tribunal::rankings::anchor::Anchor;
 use tribunal::rankings::bradley_terry::BradleyTerryParams;
 use tribunal::rankings::bt_bootstrap::Replicate;
 use tribunal::rankings::judge_study::{ConformalRun, JudgeStudy};
+use tribunal::rankings::kinds::{LeaderboardSpec, StudySpec};
 use tribunal::rankings::leaderboard::Leaderboard;
 use tribunal_app::stats_worker::{Job, Reply, RoleFile, Upload};
 use web_sys::HtmlInputElement;
@@ -589,7 +590,7 @@ pub fn LeaderboardView(lb: Leaderboard) -> impl IntoView {
     }
 }
 
-/// A judge against human labels (`tribunal stats soft-elo`): a human and a judge battles CSV
+/// A judge against human labels (`tribunal stats judge-study`): a human and a judge battles CSV
 /// joined on a key column, or one scored-battles CSV.
 #[component]
 pub fn StudyPage() -> impl IntoView {

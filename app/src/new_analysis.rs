@@ -11,8 +11,10 @@ use crate::format::words;
 use leptos::prelude::*;
 use leptos::task::spawn_local;
 use std::collections::BTreeMap;
+use tribunal::analysis::kind::Role;
 use tribunal::analysis::{Analysis, InputRef, Spec, SPEC_VERSION};
-use tribunal::sessions::session::{DatasetKind, DatasetMeta, SessionView, MAX_NAME_CHARS};
+use tribunal::io::dataset_kind::DatasetKind;
+use tribunal::sessions::session::{DatasetMeta, SessionView, MAX_NAME_CHARS};
 
 type Loaded = RwSignal<Option<Result<SessionView, String>>>;
 
@@ -54,15 +56,17 @@ fn inputs_of(
     session: &Option<Result<SessionView, String>>,
     picked: &BTreeMap<String, String>,
 ) -> Result<BTreeMap<String, InputRef>, String> {
-    let roles = analysis.roles();
     let mut inputs = BTreeMap::new();
-    let all = roles.required.iter().map(|r| (r, true));
-    for (role, required) in all.chain(roles.optional.iter().map(|r| (r, false))) {
-        let kind = DatasetKind::of_role(analysis, role);
-        let candidates = datasets_of(session, kind);
+    for Role {
+        name: role,
+        kind,
+        required,
+    } in analysis.roles().iter()
+    {
+        let candidates = datasets_of(session, *kind);
         let chosen = match picked.get(role) {
             Some(hash) => candidates.iter().find(|d| &d.hash == hash),
-            None if required => candidates.first(),
+            None if *required => candidates.first(),
             None => None,
         };
         match chosen {
@@ -73,7 +77,7 @@ fn inputs_of(
                 };
                 inputs.insert(role.clone(), input);
             }
-            None if required => {
+            None if *required => {
                 return Err(format!(
                     "the role `{role}` reads a {} dataset: add one to the session first",
                     kind.as_str()
@@ -172,13 +176,19 @@ fn RoleInputs(
         let Ok(analysis) = analysis.get() else {
             return Vec::new();
         };
-        let roles = analysis.roles();
-        let all = roles.required.into_iter().map(|r| (r, true));
-        all.chain(roles.optional.into_iter().map(|r| (r, false)))
-            .map(|(role, required)| {
-                let kind = DatasetKind::of_role(&analysis, &role);
-                (role, required, kind, session.with(|s| datasets_of(s, kind)))
-            })
+        analysis
+            .roles()
+            .iter()
+            .map(
+                |Role {
+                     name,
+                     kind,
+                     required,
+                 }| {
+                    let datasets = session.with(|s| datasets_of(s, *kind));
+                    (name.clone(), *required, *kind, datasets)
+                },
+            )
             .collect()
     };
     view! {

@@ -9,15 +9,16 @@ use crate::charts::{ForestPlot, ForestRow, LinePlot, RankSlope, RankSlopes, Shar
 use crate::files::data_url;
 use crate::format::{fixed, target_words};
 use leptos::prelude::*;
-use tribunal::analysis::{ConformalReport, PowerTable};
 use tribunal::math::normal::Estimate;
 use tribunal::math::resample::Interval;
 use tribunal::ppi::label_plan::LabelPlan;
 use tribunal::ppi::ppi_ranks::RankSet;
 use tribunal::ppi::ppi_report::{PpiReport, PpiWinRate};
+use tribunal::rankings::kinds::ConformalReport;
 use tribunal::rankings::length_control::LengthControl;
 use tribunal::rankings::self_preference::SelfPreference;
 use tribunal::rankings::style_control::StyleControl;
+use tribunal::reliability::kinds::PowerTable;
 use tribunal::reliability::power::Effect;
 
 /// Per held-out target kind: the judge's held-out error and its split-conformal intervals'

@@ -23,9 +23,10 @@ use leptos::prelude::*;
 use leptos::task::spawn_local;
 use serde::{Deserialize, Serialize};
 use std::collections::BTreeMap;
-use tribunal::analysis::{Analysis, ProgramsReport, Report, Spec};
+use tribunal::analysis::{Analysis, Report, Spec};
 use tribunal::math::resample::BootstrapParams;
 use tribunal::programs::bias_probe::BiasRow;
+use tribunal::programs::kinds::ProgramsReport;
 use tribunal::programs::program_report::{
     AggregateRow, CommitteeReport, Escalation, ProgramReportParams, ProgramRow,
 };

@@ -1,7 +1,7 @@
 //! The reliability page (seeds 001, 003): pick a long-format ratings CSV (item, rater, score;
 //! the column names are fields, LLMFAO's crowd votes are `id,worker,winner`) and optionally
 //! judges' ratings CSVs. A web worker runs [`AgreementReportParams::fit`], the report
-//! `tribunal stats agree` prints; the page shows the group's Krippendorff's α with its bootstrap
+//! `tribunal stats agreement` prints; the page shows the group's Krippendorff's α with its bootstrap
 //! interval and band, each judge's κ against the group's majority with interval, band, percent
 //! agreement and confusion matrix, the number of items whose majority is tied, the warnings,
 //! and a plot of every interval on the κ scale; for each named rater pair, percent agreement and
@@ -24,12 +24,13 @@ use crate::worker_pool::AnalysisRun;
 use gloo_file::futures::read_as_bytes;
 use leptos::prelude::*;
 use leptos::task::spawn_local;
-use tribunal::analysis::{AgreementSpec, AgreementWithSlices, Analysis, Report, Spec};
+use tribunal::analysis::{Analysis, Report, Spec};
 use tribunal::math::resample::BootstrapParams;
 use tribunal::reliability::agreement::{PairAgreement, Reading};
 use tribunal::reliability::alpha::AlphaLevel;
 use tribunal::reliability::irt::irt_reliability::ScoreMedian;
 use tribunal::reliability::irt::irt_report::{IrtCell, IrtReportParams};
+use tribunal::reliability::kinds::{AgreementSpec, AgreementWithSlices};
 use tribunal::reliability::reliability_report::{
     AgreementReport, AgreementReportParams, JudgeAgreement, NamedPair,
 };
@@ -258,7 +259,7 @@ fn AgreementSettings(form: AgreementForm) -> impl IntoView {
             "A long-format ratings CSV (one row per item, rater and score; e.g. LLMFAO's "
             <code>"crowd-comparisons.csv"</code> " with columns " <code>"id,worker,winner"</code>
             ", nominal) gives Krippendorff's α of its raters; each judge's CSV (a file without the rater column is one judge named after the file) is compared with the raters' majority label by Cohen's κ. Intervals resample items with the seed — the same numbers as "
-            <code>"tribunal stats agree"</code> "."
+            <code>"tribunal stats agreement"</code> "."
         </p>
         <div class="controls">
             {fields.columns_view()}

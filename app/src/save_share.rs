@@ -8,7 +8,7 @@ use crate::device::{go, origin, owned_sessions};
 use leptos::prelude::*;
 use leptos::task::spawn_local;
 use tribunal::analysis::Spec;
-use tribunal::sessions::session::{DatasetKind, MAX_NAME_CHARS};
+use tribunal::sessions::session::MAX_NAME_CHARS;
 use tribunal::sessions::share_link::{encode, SharedAnalysis};
 use tribunal_app::stats_worker::RoleFile;
 
@@ -77,7 +77,13 @@ pub fn SaveAndShare(
         spawn_local(async move {
             let outcome = async {
                 for file in &c.files {
-                    let kind = DatasetKind::of_role(&c.spec.analysis, &file.role);
+                    let kind = c.spec.analysis.roles().kind_of(&file.role).ok_or_else(|| {
+                        format!(
+                            "the role `{}` is not read by {}",
+                            file.role,
+                            c.spec.analysis.name()
+                        )
+                    })?;
                     api::add_dataset(&id, &token, kind, &file.name, file.bytes()).await?;
                 }
                 api::add_analysis(&id, &token, &title, &c.spec).await

@@ -20,8 +20,9 @@ use crate::runs::RunWatch;
 use leptos::prelude::*;
 use leptos::task::spawn_local;
 use tribunal::analysis::Spec;
+use tribunal::io::dataset_kind::DatasetKind;
 use tribunal::readers::{convert, detect, ConvertParams, Format, Output};
-use tribunal::sessions::session::{DatasetKind, SessionView, MAX_NAME_CHARS};
+use tribunal::sessions::session::{SessionView, MAX_NAME_CHARS};
 use tribunal::sessions::share_link::decode;
 use tribunal_app::stats_worker::RoleFile;
 

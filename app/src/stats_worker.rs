@@ -30,7 +30,7 @@
 use gloo_worker::{Codec, HandlerId, Spawnable, Worker, WorkerBridge, WorkerScope};
 use serde::de::DeserializeOwned;
 use serde::{Deserialize, Serialize};
-use tribunal::analysis::{run, Inputs, LeaderboardSpec, Report, Spec};
+use tribunal::analysis::{run, Inputs, Report, Spec};
 use tribunal::calibration::calibration_data::{
     parse_calibration, parse_calibration_with_embeddings, CalibrationData, HeadKind,
 };
@@ -43,6 +43,7 @@ use tribunal::programs::program_user_scores::program_texts;
 use tribunal::rankings::battles::Battles;
 use tribunal::rankings::bradley_terry::BradleyTerryParams;
 use tribunal::rankings::bt_bootstrap::{BtBootstrapParams, BtBootstrapPlan, Replicate};
+use tribunal::rankings::kinds::LeaderboardSpec;
 use tribunal::rankings::leaderboard::{bradley_terry_leaderboard, Leaderboard};
 use wasm_bindgen::JsValue;
 
@@ -374,7 +375,7 @@ fn read_calibration(
     }
 }
 
-/// What `tribunal stats calibrate` prints, and the model file: the head refitted on `train` at
+/// What `tribunal stats calibration` prints, and the model file: the head refitted on `train` at
 /// the γ of `curve` and scored on `test`.
 fn calibrate(
     train: &CalibrationData,

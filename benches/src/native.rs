@@ -20,7 +20,7 @@ use serde_json::{json, Value};
 use std::collections::BTreeMap;
 use std::path::Path;
 use std::time::Instant;
-use tribunal::math::simulate::{simulate_votes, VoteSimulationParams};
+use tribunal::programs::simulate_votes::{simulate_votes, VoteSimulationParams};
 use tribunal::rankings::battles::{parse_battles, Battles};
 use tribunal::rankings::bradley_terry::BradleyTerryParams;
 use tribunal::rankings::pairwise::Pairwise;

@@ -1,13 +1,13 @@
 //! Synthetic benchmark data, written as CSV so that the native timer, the browser timer and the
 //! Python references read the very same file.
 //!
-//! - Battles: [`tribunal::math::simulate::simulate_battles`] (ChaCha8, seeded), arena layout.
+//! - Battles: [`tribunal::rankings::simulate_battles::simulate_battles`] (ChaCha8, seeded), arena layout.
 //! - Ratings (α, κ, GRM): long format `item,rater,score`, drawn from [`SplitMix64`] (a fixed,
 //!   dependency-free generator: the same seed gives the same file on every platform). A missing
 //!   rating is a row left out.
 
 use tribunal::math::logistic::sigmoid;
-use tribunal::math::simulate::{simulate_battles, SimulationParams};
+use tribunal::rankings::simulate_battles::{simulate_battles, SimulationParams};
 use tribunal::Result;
 
 /// The settings of every synthetic battle set: `n_models` strengths evenly spaced on

@@ -14,6 +14,7 @@
 
 use tribunal::calibration::calibration_data::{parse_calibration, HeadKind};
 use tribunal::compare::score_table::TableParams;
+use tribunal::io::dataset_kind::DatasetKind;
 use tribunal::io::embedding_file::read_embeddings;
 use tribunal::judging::judge_items::parse_judge_items;
 use tribunal::judging::judge_prompt::{PromptKind, PromptParams, UserTemplate};
@@ -26,7 +27,7 @@ use tribunal::rankings::scored_battles::parse_scored_battles;
 use tribunal::readers::{convert, detect, ConvertParams, Format, Output};
 use tribunal::reliability::ratings::RatingsParams;
 use tribunal::sessions::protocol::{decode, encode, ClientMessage, ServerMessage};
-use tribunal::sessions::session::{check_dataset, DatasetKind, SessionArchive};
+use tribunal::sessions::session::{check_dataset, SessionArchive};
 
 const HEADS: [HeadKind; 5] = [
     HeadKind::Ls,

@@ -1,15 +1,15 @@
 //! Bradley–Terry bootstrap intervals on simulated battles with known strengths
-//! (`tribunal::math::simulate`), and the multinomial sampler against its known moments.
+//! (`tribunal::rankings::simulate_battles`), and the multinomial sampler against its known moments.
 //! Runs natively and in headless Chromium.
 
 use tribunal::math::resample::BootstrapParams;
-use tribunal::math::simulate::{simulate_battles, SimulationParams};
 use tribunal::rankings::battles::Battles;
 use tribunal::rankings::bradley_terry::{elo, BradleyTerryParams};
 use tribunal::rankings::bt_bootstrap::{
     multinomial_counts, BtBootstrap, BtBootstrapParams, Resampling,
 };
 use tribunal::rankings::bt_standard_errors::BtStandardErrorsParams;
+use tribunal::rankings::simulate_battles::{simulate_battles, SimulationParams};
 use tribunal::Error;
 
 /// Evenly spread strengths summing to 0 (the penalised fit centres θ̂ the same way).
@@ -397,14 +397,15 @@ fn invalid_settings_and_inputs_are_rejected() {
 #[cfg_attr(not(target_arch = "wasm32"), test)]
 #[cfg_attr(target_arch = "wasm32", wasm_bindgen_test::wasm_bindgen_test)]
 fn rounds_in_chunks_equal_one_run() {
-    let sim =
-        tribunal::math::simulate::simulate_battles(&tribunal::math::simulate::SimulationParams {
+    let sim = tribunal::rankings::simulate_battles::simulate_battles(
+        &tribunal::rankings::simulate_battles::SimulationParams {
             theta: vec![0.8, 0.1, -0.2, -0.7],
             n_battles: 600,
             tie_rate: 0.1,
             seed: 11,
-        })
-        .unwrap();
+        },
+    )
+    .unwrap();
     let battles = tribunal::rankings::battles::Battles {
         models: ["a", "b", "c", "d"].map(str::to_owned).to_vec(),
         battles: sim,

@@ -5,7 +5,6 @@
 
 use serde::Deserialize;
 use tribunal::math::logistic::sigmoid;
-use tribunal::math::simulate::{simulate_battles, SimulationParams};
 use tribunal::rankings::battles::Battle;
 use tribunal::rankings::bradley_terry::{BradleyTerryParams, ELO_PER_THETA};
 use tribunal::rankings::held_out::{fit_against_anchors, HeldOutParams, HumanReference};
@@ -13,6 +12,7 @@ use tribunal::rankings::pairwise::Pairwise;
 use tribunal::rankings::scored_battles::{
     parse_scored_battles, JudgeSignal, ScoredBattle, ScoredBattles,
 };
+use tribunal::rankings::simulate_battles::{simulate_battles, SimulationParams};
 use tribunal::rankings::soft_targets::TargetKind;
 
 #[derive(Deserialize)]

@@ -4,9 +4,9 @@
 //! is majority vote when they are equal. Runs natively and in headless Chromium.
 
 use serde::Deserialize;
-use tribunal::math::simulate::{simulate_votes, VoteSimulationParams};
 use tribunal::programs::label_model::{majority_vote, ClassPrior, LabelModelParams, VoteMatrix};
 use tribunal::programs::routing::{credit, posterior_verdict};
+use tribunal::programs::simulate_votes::{simulate_votes, VoteSimulationParams};
 
 #[derive(Deserialize)]
 struct Case {

@@ -1,7 +1,7 @@
 //! The demo event stream: seeded simulated battles among six fictional models, which the
 //! worker stores and streams so a page can show events arriving live.
 
-use tribunal::math::simulate::{simulate_battles, SimulationParams};
+use tribunal::rankings::simulate_battles::{simulate_battles, SimulationParams};
 
 /// The demo's models and their true strengths θ.
 pub const DEMO_MODELS: [(&str, f64); 6] = [

@@ -51,11 +51,12 @@ use axum::{Json, Router};
 use serde::Deserialize;
 use std::sync::{Arc, Mutex};
 use tribunal::calibration::head_file::{Head, HeadFile};
+use tribunal::io::dataset_kind::DatasetKind;
 use tribunal::io::provenance::{content_hash, ToolVersion};
 use tribunal::judging::judge_prompt::PromptKind;
 use tribunal::sessions::run_calibration::{check_preferences, item_labels};
 use tribunal::sessions::session::{
-    check_dataset, spec_from_value, Analysis, CheckedDataset, DatasetKind, SessionArchive,
+    check_dataset, spec_from_value, Analysis, CheckedDataset, SessionArchive,
 };
 
 /// An API error: its status and a message for a person, sent as `{"error": …}`.

@@ -9,6 +9,11 @@
 //! run SPEC.json --input ROLE=FILE` runs a saved one), the page and a saved session all call
 //! [`run`] on the same spec and the same bytes and get the same [`Report`].
 //!
+//! Kinds: each analysis kind implements [`kind::Kind`] (its settings, report, roles with
+//! their dataset kinds, validation and run) in its family's `kinds.rs`; the registry lists the
+//! kinds once, and [`Analysis`], [`Report`], their names, the roles and the dispatch of [`run`]
+//! follow from that list.
+//!
 //! Arguments: the spec and the [`Inputs`] (role → file name and bytes).
 //!
 //! Returns: the typed [`Report`] of the analysis; serialised, each report is the JSON its
@@ -19,17 +24,12 @@
 //! statistic's own errors (located parse errors, settings out of range, too little data).
 
 mod inputs;
-mod report;
+pub mod kind;
+mod registry;
 mod run;
 mod spec;
 
 pub use inputs::{Input, InputRef, Inputs};
-pub use report::{
-    AgreementWithSlices, CalibrationReport, ConformalReport, ConformalTarget, IrtTable, PowerTable,
-    ProgramsReport, Report,
-};
+pub use registry::{Analysis, Report};
 pub use run::run;
-pub use spec::{
-    AgreementSpec, Analysis, CalibrationSpec, LeaderboardSpec, PowerSpec, Roles,
-    SelfPreferenceSpec, Spec, StudySpec, StyleSpec, SPEC_VERSION,
-};
+pub use spec::{Spec, SPEC_VERSION};

@@ -38,6 +38,7 @@
 //! - [`calibration_data`]: one calibration CSV schema per head kind, embeddings in a column or
 //!   from an array file.
 //! - [`ablation`]: no-score, no-embedding and dropped-coordinate ablations; training-size curves.
+//! - [`kinds`]: the family's analysis kind: a head fitted on `train`, scored on `test`, by role.
 
 pub mod ablation;
 pub mod btl2_head;
@@ -48,6 +49,7 @@ pub mod features;
 pub mod glm;
 pub mod head;
 pub mod head_file;
+pub mod kinds;
 pub mod ls_head;
 pub mod metrics;
 pub mod mn_head;

@@ -14,10 +14,13 @@
 //! - [`judge_correction`]: with human labels on some answers, PPI++ and the misclassification
 //!   correction.
 //! - [`comparison`]: the report that combines them, with its reading.
+//! - [`kinds`]: the family's analysis kind: a comparison of the `scores` file (and `gold`), by
+//!   role.
 
 pub mod comparison;
 pub mod gold_join;
 pub mod judge_correction;
+pub mod kinds;
 pub mod paired_differences;
 pub mod sample_estimates;
 pub mod score_bootstrap;

@@ -29,7 +29,9 @@ pub fn from_cbor<T: DeserializeOwned>(bytes: &[u8]) -> Result<T, String> {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::analysis::{run, AgreementSpec, Analysis, Inputs, LeaderboardSpec, Report, Spec};
+    use crate::analysis::{run, Analysis, Inputs, Report, Spec};
+    use crate::rankings::kinds::LeaderboardSpec;
+    use crate::reliability::kinds::AgreementSpec;
     use crate::reliability::reliability_report::AgreementReportParams;
 
     /// Runs `analysis` on `files` (role, name, bytes): its report and the report after a trip

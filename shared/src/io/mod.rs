@@ -8,12 +8,15 @@
 //! - [`embedding_file`]: `.npy` / `.safetensors` embedding arrays (read; `npy_f32` writes what
 //!   `tribunal embed` saves).
 //! - [`provenance`]: the tool version, git commit and input SHA-256s recorded with every result.
+//! - [`dataset_kind`]: what a file holds (battles, ratings, scores, …): a session dataset's kind
+//!   and the kind each role of an analysis reads.
 //! - [`cbor`]: the encoding of the app's page ↔ web-worker messages (tagged enums decode,
 //!   NaN and ±∞ kept).
 
 pub mod cbor;
 pub mod csv_preview;
 pub(crate) mod csv_row;
+pub mod dataset_kind;
 pub mod embedding_file;
 pub mod error;
 pub mod provenance;

@@ -1,5 +1,5 @@
 //! Shared numerical machinery: the logistic function, linear algebra, quadrature, seeded
-//! resampling, correlations, multiple testing, simulated data.
+//! resampling, correlations, multiple testing.
 //!
 //! - [`logistic`]: σ, softplus and both at once, without overflow.
 //! - [`linalg`]: Cholesky solves.
@@ -9,7 +9,6 @@
 //! - [`multiple_testing`]: Holm–Bonferroni and Benjamini–Hochberg adjusted p-values.
 //! - [`normal`]: the standard normal Φ and Φ⁻¹.
 //! - [`student_t`]: Student's t distribution function, tail and quantile.
-//! - [`simulate`]: seeded battle simulation.
 //! - [`stratified_sample`]: a seeded sample with each stratum in proportion.
 //! - [`weighted_logistic`]: the weighted logistic loss and its Newton solver (sparse rows).
 
@@ -20,7 +19,6 @@ pub mod multiple_testing;
 pub mod normal;
 pub mod quadrature;
 pub mod resample;
-pub mod simulate;
 pub mod stratified_sample;
 pub mod student_t;
 pub mod weighted_logistic;

@@ -33,7 +33,6 @@
 //! [`Error::Insufficient`] when every battle is labelled already.
 
 use super::labelled_battles::LabelledBattles;
-use super::ppi_report::PpiLeaderboard;
 use crate::io::error::{Error, Result};
 use crate::math::linalg::spd_inverse;
 use crate::math::logistic::sigmoid;
@@ -153,9 +152,17 @@ fn residual_variance(data: &LabelledBattles) -> impl Fn(f64) -> f64 {
     move |f| (sum[bin(f)] + 2.0 * prior) / (count[bin(f)] + 2.0)
 }
 
+/// A leaderboard as the plan reads it: its models best first, and for each model and the next
+/// one down whether the interval of their difference reaches zero (their order still open).
+#[derive(Debug, Clone, PartialEq)]
+pub struct Standing<'a> {
+    pub models: Vec<&'a str>,
+    pub unresolved: Vec<bool>,
+}
+
 /// Each battle's Σ_k ω_k (c_kᵀ H⁻¹ x_i)² over the leaderboard's neighbour differences, or
 /// `None` when the judge's labels do not identify a Bradley–Terry fit.
-fn influence(data: &LabelledBattles, leaderboard: Option<&PpiLeaderboard>) -> Option<Vec<f64>> {
+fn influence(data: &LabelledBattles, leaderboard: Option<&Standing>) -> Option<Vec<f64>> {
     let k = data.models.len();
     // Columns: every model but the last (its coefficient 0).
     let column = |m: usize| (m + 1 < k).then_some(m);
@@ -188,15 +195,11 @@ fn influence(data: &LabelledBattles, leaderboard: Option<&PpiLeaderboard>) -> Op
     // The models best first, and each neighbour pair's weight.
     let (order, weights): (Vec<usize>, Vec<f64>) = match leaderboard {
         Some(board) => (
+            board.models.iter().filter_map(|m| position(m)).collect(),
             board
-                .ratings
+                .unresolved
                 .iter()
-                .filter_map(|r| position(&r.model))
-                .collect(),
-            board
-                .neighbours
-                .iter()
-                .map(|n| if n.ppi.lower <= 0.0 { 1.0 } else { 0.1 })
+                .map(|&open| if open { 1.0 } else { 0.1 })
                 .collect(),
         ),
         None => {
@@ -272,7 +275,7 @@ fn capped_probabilities(shares: &[f64], n: usize) -> Vec<f64> {
 /// See the module documentation.
 pub fn label_plan(
     data: &LabelledBattles,
-    leaderboard: Option<&PpiLeaderboard>,
+    leaderboard: Option<&Standing>,
     params: &LabelPlanParams,
 ) -> Result<LabelPlan> {
     params.validate()?;

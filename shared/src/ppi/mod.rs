@@ -21,6 +21,7 @@
 //!   [`active_inference`]: the estimates from labels drawn so (each weighted by 1/π).
 //! - [`cross_fit`]: the judge's labels replaced by a calibration head (seed 000's BTL head)
 //!   cross-fitted on the human labels, so that no label is predicted by a head that saw it.
+//! - [`kinds`]: the family's analysis kind: PPI on a labelled-battles file, by role.
 //!
 //! Every logistic fit above minimises [`crate::math::weighted_logistic`]'s loss.
 //!
@@ -29,6 +30,7 @@
 
 pub mod active_inference;
 pub mod cross_fit;
+pub mod kinds;
 pub mod label_budget;
 pub mod label_plan;
 pub mod labelled_battles;

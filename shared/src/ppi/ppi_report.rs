@@ -16,7 +16,7 @@
 use super::active_inference::{active_logistic, active_mean, Drawn};
 use super::cross_fit::{cross_fitted, CrossFitParams};
 use super::label_budget::{label_budget, LabelBudget};
-use super::label_plan::{label_plan, LabelPlan, LabelPlanParams};
+use super::label_plan::{label_plan, LabelPlan, LabelPlanParams, Standing};
 use super::labelled_battles::{parse_labelled_battles, LabelledBattle, LabelledBattles};
 use super::ppi_bootstrap::{bootstrap_logistic, bootstrap_mean, Resampling};
 use super::ppi_logistic::{ppi_logistic, PpiLogistic};
@@ -140,6 +140,17 @@ pub struct PpiLeaderboard {
     /// Each model against the next one down.
     pub neighbours: Vec<PpiDifference>,
     pub notes: Vec<String>,
+}
+
+impl PpiLeaderboard {
+    /// The order the label plan reads: the models best first, and which neighbours' difference
+    /// interval reaches zero.
+    fn standing(&self) -> Standing<'_> {
+        Standing {
+            models: self.ratings.iter().map(|r| r.model.as_str()).collect(),
+            unresolved: self.neighbours.iter().map(|n| n.ppi.lower <= 0.0).collect(),
+        }
+    }
 }
 
 /// Everything `tribunal stats ppi` prints.
@@ -351,7 +362,11 @@ impl PpiParams {
             Err(e) => return Err(e),
         };
         let plan = match &self.plan {
-            Some(params) => match label_plan(&data, leaderboard.as_ref(), params) {
+            Some(params) => match label_plan(
+                &data,
+                leaderboard.as_ref().map(PpiLeaderboard::standing).as_ref(),
+                params,
+            ) {
                 Ok(plan) => Some(plan),
                 Err(e @ Error::Insufficient(_)) => {
                     warnings.push(format!("no label plan: {e}"));

@@ -10,8 +10,12 @@
 //! - [`routing`]: routing uncertain pairs to an LLM judge: accuracy–throughput curves.
 //! - [`bias_probe`]: flip rate and bias win rate of a pairwise judge under perturbations.
 //! - [`vote_file`]: the CSV of a committee's votes on pairs.
+//! - [`simulate_votes`]: seeded votes from the label model's generative model (tests, benches).
+//! - [`kinds`]: the family's analysis kinds (programs, label model, routing): each reads its
+//!   files by role and calls its report.
 
 pub mod bias_probe;
+pub mod kinds;
 pub mod label_model;
 pub mod program_library;
 pub mod program_pairs;
@@ -19,4 +23,5 @@ pub mod program_report;
 pub mod program_user_scores;
 pub mod program_votes;
 pub mod routing;
+pub mod simulate_votes;
 pub mod vote_file;

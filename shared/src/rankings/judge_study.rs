@@ -304,9 +304,9 @@ impl JudgeStudyParams {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::math::simulate::{simulate_battles, SimulationParams};
     use crate::rankings::battles::Battles;
     use crate::rankings::scored_battles::join_verdicts;
+    use crate::rankings::simulate_battles::{simulate_battles, SimulationParams};
 
     /// Human votes simulated from known strengths; the judge agrees with the human on every
     /// key, so its leaderboard equals the human one.

@@ -23,6 +23,9 @@
 //! - [`style_control`]: the contextual Bradley–Terry leaderboard with style held fixed.
 //! - [`self_preference`]: whether a judge favours its own model family beyond the humans' ratings.
 //! - [`styled_battles`]: battles with their style features, from the answers or from columns.
+//! - [`simulate_battles`]: seeded battles from a Bradley–Terry model (tests, benchmarks, demo).
+//! - [`kinds`]: the family's analysis kinds (leaderboard, judge study, conformal, style,
+//!   self-preference, length control): each reads its files by role and calls its statistic.
 
 pub mod anchor;
 pub mod battles;
@@ -32,6 +35,7 @@ pub mod bt_standard_errors;
 pub mod conformal;
 pub mod held_out;
 pub mod judge_study;
+pub mod kinds;
 pub mod leaderboard;
 pub mod length_battles;
 pub mod length_control;
@@ -40,6 +44,7 @@ pub mod ranking;
 pub mod scored_battles;
 pub mod self_preference;
 pub mod separation;
+pub mod simulate_battles;
 pub mod soft_targets;
 pub mod style_control;
 pub mod style_features;

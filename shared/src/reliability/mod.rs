@@ -14,6 +14,8 @@
 //! - [`aa_report`]: the A/A report of two runs in a ratings file.
 //! - [`consistency_report`]: the self-consistency report of repeats in a ratings file.
 //! - [`position_report`]: the position-bias report of a verdicts file.
+//! - [`kinds`]: the family's analysis kinds (agreement, A/A, consistency, position, IRT, power):
+//!   each reads its ratings files by role and calls its report.
 
 pub mod aa_report;
 pub mod aa_test;
@@ -23,6 +25,7 @@ pub mod consistency;
 pub mod consistency_report;
 pub mod irt;
 pub mod kappa;
+pub mod kinds;
 pub mod position_bias;
 pub mod position_report;
 pub mod power;

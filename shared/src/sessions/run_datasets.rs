@@ -26,9 +26,9 @@
 //! stored judgment that is not such an object; the items file's located errors in its `human`
 //! and `split` columns (the worker checks them before the run starts).
 
+use crate::io::dataset_kind::DatasetKind;
 use crate::io::error::{Error, Result};
 use crate::sessions::run_calibration::{calibration_files, check_preferences, item_labels, Side};
-use crate::sessions::session::DatasetKind;
 use serde::Deserialize;
 
 /// The fields of a stored judgment that the datasets read.

@@ -22,9 +22,10 @@
 //! a duplicate analysis id, or a spec of another version are [`Error::Input`] located at the
 //! archive's field.
 
-use crate::analysis::{self, Analysis as Statistic, InputRef, LeaderboardSpec, Spec};
+use crate::analysis::{self, Analysis as Statistic, InputRef, Spec};
 use crate::io::csv_row;
 use crate::io::csv_row::csv_error;
+use crate::io::dataset_kind::DatasetKind;
 use crate::io::embedding_file::read_embeddings;
 use crate::io::error::{Error, Location, Result};
 use crate::io::provenance::{content_hash, ToolVersion};
@@ -35,6 +36,7 @@ use crate::programs::program_pairs::{parse_probes, parse_program_pairs};
 use crate::programs::vote_file::parse_vote_file;
 use crate::rankings::anchor::Anchor;
 use crate::rankings::battles::parse_battles;
+use crate::rankings::kinds::LeaderboardSpec;
 use crate::rankings::scored_battles::parse_scored_battles;
 use base64::Engine;
 use serde::{Deserialize, Deserializer, Serialize};
@@ -48,141 +50,6 @@ pub const ARCHIVE_VERSION: u32 = 2;
 /// Most characters in a session title, an analysis title or a dataset name (the server refuses
 /// longer ones; the app's inputs stop there).
 pub const MAX_NAME_CHARS: usize = 200;
-
-/// What a dataset holds; it decides the parser that checks it.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
-#[serde(rename_all = "snake_case")]
-pub enum DatasetKind {
-    /// Pairwise battles (`model_a,model_b,winner` or LLMFAO's `left,right,winner`).
-    Battles,
-    /// Items for a judge run (`id,instruction,response[,response_b]`).
-    Items,
-    /// Long-format ratings (`item,rater,score[,variant][,criterion]` or any columns an
-    /// analysis maps to these): a well-formed CSV.
-    Ratings,
-    /// Response pairs with human labels (`id,instruction,response,response_b[,label]`).
-    Pairs,
-    /// Battles with a judge's score or verdict and the human label
-    /// ([`crate::rankings::scored_battles`]).
-    ScoredBattles,
-    /// A calibration head's training or test rows (a CSV; its columns depend on the head).
-    Calibration,
-    /// An embedding array (`.npy` or `.safetensors`), row i for the CSV's data row i.
-    Embeddings,
-    /// An LLM judge's verdicts on pairs: an `id,label` CSV or a `tribunal judge` `.jsonl`.
-    Verdicts,
-    /// Perturbation probes of a pairs file ([`crate::programs::program_pairs::parse_probes`]).
-    Probes,
-    /// A committee's vote file ([`crate::programs::vote_file`]).
-    Votes,
-    /// User programs' scores of a pairs file's texts ([`crate::programs::program_user_scores`]).
-    ProgramScores,
-    /// Battles with the judge's label on every row and a human label on some
-    /// ([`crate::ppi::labelled_battles`]).
-    LabelledBattles,
-    /// Pointwise scores (`item,system,score[,criterion][,epoch][,cluster][,human]` or any
-    /// columns the comparison maps to these; [`crate::compare::score_table`]): a well-formed
-    /// CSV.
-    Scores,
-}
-
-impl DatasetKind {
-    /// Every kind, in the order the app lists them.
-    pub const ALL: [Self; 13] = [
-        Self::Battles,
-        Self::Items,
-        Self::Ratings,
-        Self::Pairs,
-        Self::ScoredBattles,
-        Self::Calibration,
-        Self::Embeddings,
-        Self::Verdicts,
-        Self::Probes,
-        Self::Votes,
-        Self::ProgramScores,
-        Self::LabelledBattles,
-        Self::Scores,
-    ];
-
-    /// The kind's name, as [`DatasetKind::parse`] reads it.
-    pub fn as_str(self) -> &'static str {
-        match self {
-            Self::Battles => "battles",
-            Self::Items => "items",
-            Self::Ratings => "ratings",
-            Self::Pairs => "pairs",
-            Self::ScoredBattles => "scored_battles",
-            Self::Calibration => "calibration",
-            Self::Embeddings => "embeddings",
-            Self::Verdicts => "verdicts",
-            Self::Probes => "probes",
-            Self::Votes => "votes",
-            Self::ProgramScores => "program_scores",
-            Self::LabelledBattles => "labelled_battles",
-            Self::Scores => "scores",
-        }
-    }
-
-    /// Parses the `kind` of an upload.
-    pub fn parse(text: &str) -> Result<Self> {
-        Self::ALL
-            .into_iter()
-            .find(|k| k.as_str() == text)
-            .ok_or_else(|| {
-                let names: Vec<&str> = Self::ALL.iter().map(|k| k.as_str()).collect();
-                Error::param(
-                    "kind",
-                    format!("expected one of {}, found `{text}`", names.join(", ")),
-                )
-            })
-    }
-
-    /// Whether the content is binary (every other kind is UTF-8 text).
-    pub fn is_binary(self) -> bool {
-        self == Self::Embeddings
-    }
-
-    /// The kind of dataset `statistic` reads in `role`.
-    pub fn of_role(statistic: &Statistic, role: &str) -> Self {
-        match statistic {
-            Statistic::Leaderboard(_) | Statistic::JudgeStudy(_) | Statistic::Conformal(_) => {
-                match role {
-                    "scored_battles" => Self::ScoredBattles,
-                    _ => Self::Battles,
-                }
-            }
-            Statistic::Agreement(_)
-            | Statistic::Aa(_)
-            | Statistic::Consistency(_)
-            | Statistic::Position(_)
-            | Statistic::Irt(_)
-            | Statistic::IrtTable(_) => Self::Ratings,
-            Statistic::Calibration(_) => match role {
-                "train_embeddings" | "test_embeddings" => Self::Embeddings,
-                _ => Self::Calibration,
-            },
-            Statistic::Programs(_) | Statistic::LabelModel(_) | Statistic::Routing(_) => match role
-            {
-                "pairs" => Self::Pairs,
-                "probes" => Self::Probes,
-                "votes" => Self::Votes,
-                _ => Self::Verdicts,
-            },
-            Statistic::Power(_) => Self::Ratings,
-            Statistic::Ppi(_) => Self::LabelledBattles,
-            Statistic::Style(_) => match role {
-                "answers" => Self::Pairs,
-                _ => Self::Battles,
-            },
-            Statistic::LengthControl(_) => Self::Battles,
-            Statistic::Compare(_) => Self::Scores,
-            Statistic::SelfPreference(_) => match role {
-                "scored_battles" => Self::ScoredBattles,
-                _ => Self::Battles,
-            },
-        }
-    }
-}
 
 /// A dataset of a session, without its content.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
@@ -392,7 +259,12 @@ impl Analysis {
             .check(self.spec.inputs.keys())
             .map_err(|e| invalid(e.to_string()))?;
         for (role, input) in &self.spec.inputs {
-            let wanted = DatasetKind::of_role(statistic, role);
+            let Some(wanted) = statistic.roles().kind_of(role) else {
+                return Err(invalid(format!(
+                    "the role `{role}` is not read by {}",
+                    statistic.name()
+                )));
+            };
             match datasets.iter().find(|d| d.hash == input.hash) {
                 Some(d) if d.kind == wanted => {}
                 Some(d) => {

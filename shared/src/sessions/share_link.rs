@@ -19,8 +19,9 @@
 //! content hash) is [`Error::Input`] located at the field `fragment`.
 
 use crate::analysis::{Inputs, Spec};
+use crate::io::dataset_kind::DatasetKind;
 use crate::io::error::{Error, Location, Result};
-use crate::sessions::session::{DatasetKind, SpecV1};
+use crate::sessions::session::SpecV1;
 use base64::engine::general_purpose::{STANDARD, URL_SAFE_NO_PAD};
 use base64::Engine;
 use serde::{Deserialize, Serialize};
@@ -71,7 +72,13 @@ pub fn encode(shared: &SharedAnalysis) -> Result<String> {
         .keys()
         .map(|role| {
             let input = shared.inputs.get(role)?;
-            let content = if DatasetKind::of_role(&shared.spec.analysis, role).is_binary() {
+            let content = if shared
+                .spec
+                .analysis
+                .roles()
+                .kind_of(role)
+                .is_some_and(DatasetKind::is_binary)
+            {
                 STANDARD.encode(&input.bytes)
             } else {
                 String::from_utf8_lossy(&input.bytes).into_owned()
@@ -145,7 +152,13 @@ pub fn decode(fragment: &str) -> Result<SharedAnalysis> {
     } else {
         let link: Link = serde_json::from_slice(&json).map_err(not_shared)?;
         for (role, file) in link.files {
-            let bytes = if DatasetKind::of_role(&link.spec.analysis, &role).is_binary() {
+            let bytes = if link
+                .spec
+                .analysis
+                .roles()
+                .kind_of(&role)
+                .is_some_and(DatasetKind::is_binary)
+            {
                 STANDARD
                     .decode(&file.content)
                     .map_err(|e| bad(format!("{}: not base64: {e}", file.name)))?
@@ -163,8 +176,9 @@ pub fn decode(fragment: &str) -> Result<SharedAnalysis> {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::analysis::{Analysis, LeaderboardSpec};
+    use crate::analysis::Analysis;
     use crate::math::resample::BootstrapParams;
+    use crate::rankings::kinds::LeaderboardSpec;
 
     fn shared(data: &str) -> SharedAnalysis {
         let mut inputs = Inputs::new();

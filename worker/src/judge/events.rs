@@ -25,11 +25,6 @@ pub struct Live {
     pub event: RunEvent,
 }
 
-/// The stream of the run that stores its judgments under `session`.
-pub fn stream_of(session: &str) -> String {
-    format!("run:{session}")
-}
-
 /// Stores `event` as the next event of `stream`.
 pub fn append(store: &Store, stream: &str, event: RunEvent) -> Result<Live> {
     let stored = store.append_event(stream, &serde_json::to_string(&event)?)?;

@@ -4,7 +4,6 @@
 
 use crate::engine::BackendConfig;
 use crate::judge::config::{JudgeConfig, RationaleEmbedding};
-use crate::judge::events::stream_of;
 use crate::store::JudgmentKey;
 use anyhow::{bail, Context};
 use serde::{Deserialize, Serialize};
@@ -137,6 +136,11 @@ impl RunSpec {
     pub fn total(&self) -> usize {
         self.planned.len()
     }
+}
+
+/// The stream of the run that stores its judgments under `session`.
+pub fn stream_of(session: &str) -> String {
+    format!("run:{session}")
 }
 
 /// A run as it is queued: enough for any worker to rebuild its [`RunSpec`].

@@ -5,10 +5,11 @@
 use super::{add_input, Planned};
 use clap::Args;
 use std::path::PathBuf;
-use tribunal::analysis::{Analysis, Inputs, LeaderboardSpec};
+use tribunal::analysis::{Analysis, Inputs};
 use tribunal::math::resample::BootstrapParams;
 use tribunal::rankings::anchor::Anchor;
 use tribunal::rankings::bradley_terry::BradleyTerryParams;
+use tribunal::rankings::kinds::LeaderboardSpec;
 
 #[derive(Args)]
 pub struct BtArgs {

@@ -30,18 +30,23 @@ use tribunal::analysis::{Analysis, Inputs, Report, Spec};
 use tribunal::io::provenance::{InputFile, ToolVersion};
 use tribunal::programs::vote_file::VoteOutputs;
 
-// Subcommands with many options are boxed to keep the enum small.
+// Subcommands with many options are boxed to keep the enum small. Each is named as the spec
+// names its analysis (kebab-case; the snake_case spelling and the earlier short names are
+// aliases).
 #[derive(Subcommand)]
 pub enum Stats {
     /// Bradley–Terry leaderboard (Elo scale) from a battles CSV, with SEs and bootstrap CIs.
-    Bt(bt::BtArgs),
+    #[command(alias = "bt")]
+    Leaderboard(bt::BtArgs),
     /// A judge against human labels: leaderboards, β, held-out hard/smoothed/soft Elo.
-    SoftElo(Box<study::StudyArgs>),
+    #[command(aliases = ["soft-elo", "judge_study"])]
+    JudgeStudy(Box<study::StudyArgs>),
     /// Split-conformal intervals on the human Elo scale, with their evaluation.
     Conformal(Box<study::StudyArgs>),
     /// Agreement: Krippendorff's α of a group of raters, κ and correlations of rater pairs, and
     /// judges' κ against the group's majority labels, with bootstrap intervals.
-    Agree(Box<reliability::AgreeArgs>),
+    #[command(alias = "agree")]
+    Agreement(Box<reliability::AgreeArgs>),
     /// A/A test: two runs of the same judge against green/amber/red acceptance bands.
     Aa(Box<reliability::AaArgs>),
     /// Self-consistency of repeated judgments: entropy, stability and flip rate per criterion.
@@ -50,7 +55,8 @@ pub enum Stats {
     Position(Box<reliability::PositionArgs>),
     /// Calibrate a judge: fit an LS, MN, BTL, BTL2 or Plackett–Luce head on rationale
     /// embeddings with cross-validated γ, and compare it with the base judge on test rows.
-    Calibrate(Box<calibrate::CalibrateArgs>),
+    #[command(alias = "calibrate")]
+    Calibration(Box<calibrate::CalibrateArgs>),
     /// Sample sizes to compare two groups (pass rates or mean scores) at given powers.
     Power(Box<power::PowerArgs>),
     /// Graded response model of a judge under prompt variants: C_V, ρ, θ_ratio and D_W.
@@ -59,9 +65,11 @@ pub enum Stats {
     /// validation split, label model vs majority vote, routing to an LLM judge's verdicts.
     Programs(Box<programs::ProgramsArgs>),
     /// The label model on a vote file, against majority vote on its labelled test rows.
+    #[command(alias = "label_model")]
     LabelModel(Box<programs::LabelModelArgs>),
     /// Routing curves of a vote file's committee with an LLM judge's verdicts as fallback.
-    Route(Box<programs::RouteArgs>),
+    #[command(alias = "route")]
+    Routing(Box<programs::RouteArgs>),
     /// Prediction-powered win rates and leaderboard: a few human labels and many judge
     /// labels, with the power-tuned λ (PPI++), beside the human-only and judge-only estimates.
     Ppi(Box<ppi::PpiArgs>),
@@ -70,10 +78,12 @@ pub enum Stats {
     Style(Box<style::StyleArgs>),
     /// Self-preference: whether a judge favours its own model family beyond what the humans'
     /// ratings of it predict (β with its interval and test, and the win-rate effect).
+    #[command(alias = "self_preference")]
     SelfPreference(Box<self_preference::SelfPreferenceArgs>),
     /// Length-controlled win rates (AlpacaEval 2): each model's win rate against the baseline
     /// at the baseline's answer length, beside the raw one.
-    Lc(Box<lc::LcArgs>),
+    #[command(aliases = ["lc", "length_control"])]
+    LengthControl(Box<lc::LcArgs>),
     /// Systems compared on pointwise scores: each system's mean or pass rate per criterion,
     /// paired differences with t, clustered, bootstrap and exact tests (Holm/BH), slices, and
     /// judge-corrected rates where people labelled some answers.
@@ -87,23 +97,23 @@ impl Stats {
     /// The subcommand's analysis and files, not yet run.
     fn plan(self) -> anyhow::Result<Planned> {
         Ok(match self {
-            Self::Bt(args) => bt::plan(args)?,
-            Self::SoftElo(args) => study::plan(*args, study::Part::Whole)?,
+            Self::Leaderboard(args) => bt::plan(args)?,
+            Self::JudgeStudy(args) => study::plan(*args, study::Part::Whole)?,
             Self::Conformal(args) => study::plan(*args, study::Part::Conformal)?,
-            Self::Agree(args) => reliability::agree(*args)?,
+            Self::Agreement(args) => reliability::agree(*args)?,
             Self::Aa(args) => reliability::aa(*args)?,
             Self::Consistency(args) => reliability::consistency(*args)?,
             Self::Position(args) => reliability::position(*args)?,
-            Self::Calibrate(args) => calibrate::plan(*args)?,
+            Self::Calibration(args) => calibrate::plan(*args)?,
             Self::Power(args) => power::plan(*args)?,
             Self::Irt(args) => irt::plan(*args)?,
             Self::Programs(args) => programs::programs(*args)?,
             Self::LabelModel(args) => programs::label_model(*args)?,
-            Self::Route(args) => programs::route(*args)?,
+            Self::Routing(args) => programs::route(*args)?,
             Self::Ppi(args) => ppi::plan(*args)?,
             Self::Style(args) => style::plan(*args)?,
             Self::SelfPreference(args) => self_preference::plan(*args)?,
-            Self::Lc(args) => lc::plan(*args)?,
+            Self::LengthControl(args) => lc::plan(*args)?,
             Self::Compare(args) => compare::plan(*args)?,
             Self::Run(args) => saved::plan(args)?,
         })
@@ -375,6 +385,36 @@ pub(crate) fn write_stdout(text: &str) -> anyhow::Result<()> {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn every_kind_has_a_subcommand_named_as_the_spec_names_it_and_the_old_names_still_work() {
+        use clap::CommandFactory;
+        let command = StatsLine::command();
+        let names: Vec<&str> = command.get_subcommands().map(|c| c.get_name()).collect();
+        for kind in tribunal::analysis::Analysis::NAMES {
+            // The IRT table is `irt --each`.
+            if *kind == "irt_table" {
+                continue;
+            }
+            let cli = kind.replace('_', "-");
+            assert!(
+                names.contains(&cli.as_str()),
+                "no `stats {cli}` among {names:?}"
+            );
+        }
+        for (old, new) in [
+            ("bt", "leaderboard"),
+            ("soft-elo", "judge-study"),
+            ("agree", "agreement"),
+            ("calibrate", "calibration"),
+            ("lc", "length-control"),
+            ("route", "routing"),
+            ("judge_study", "judge-study"),
+        ] {
+            let found = command.find_subcommand(old).map(|c| c.get_name());
+            assert_eq!(found, Some(new), "`stats {old}`");
+        }
+    }
 
     #[test]
     fn the_record_is_the_last_field_and_warnings_are_found_everywhere() {

@@ -4,7 +4,8 @@
 
 use super::Planned;
 use clap::Args;
-use tribunal::analysis::{Analysis, Inputs, PowerSpec};
+use tribunal::analysis::{Analysis, Inputs};
+use tribunal::reliability::kinds::PowerSpec;
 use tribunal::reliability::power::{Alternative, Effect, PowerParams};
 
 #[derive(Args)]

@@ -27,7 +27,7 @@
 use super::{add_input, Planned};
 use clap::{Args, ValueEnum};
 use std::path::PathBuf;
-use tribunal::analysis::{AgreementSpec, Analysis, Inputs};
+use tribunal::analysis::{Analysis, Inputs};
 use tribunal::math::resample::BootstrapParams;
 use tribunal::reliability::aa_report::AaReportParams;
 use tribunal::reliability::aa_test::AaTestParams;
@@ -35,6 +35,7 @@ use tribunal::reliability::alpha::AlphaLevel;
 use tribunal::reliability::consistency::ConsistencyParams;
 use tribunal::reliability::consistency_report::ConsistencyReportParams;
 use tribunal::reliability::kappa::KappaParams;
+use tribunal::reliability::kinds::AgreementSpec;
 use tribunal::reliability::position_bias::PositionBiasParams;
 use tribunal::reliability::position_report::{Orders, PositionLabels, PositionReportParams};
 use tribunal::reliability::ratings::{Columns, RatingsParams, ScoreScale};

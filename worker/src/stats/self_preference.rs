@@ -9,7 +9,8 @@
 use super::study::JudgedBattles;
 use super::Planned;
 use clap::Args;
-use tribunal::analysis::{Analysis, SelfPreferenceSpec};
+use tribunal::analysis::Analysis;
+use tribunal::rankings::kinds::SelfPreferenceSpec;
 use tribunal::rankings::self_preference::SelfPreferenceParams;
 
 #[derive(Args)]

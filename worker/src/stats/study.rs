@@ -11,10 +11,11 @@ use super::{add_input, Planned};
 use anyhow::bail;
 use clap::{Args, ValueEnum};
 use std::path::PathBuf;
-use tribunal::analysis::{Analysis, Inputs, StudySpec};
+use tribunal::analysis::{Analysis, Inputs};
 use tribunal::rankings::bradley_terry::BradleyTerryParams;
 use tribunal::rankings::conformal::{ConformalEvaluationParams, ConformalParams, Nonconformity};
 use tribunal::rankings::judge_study::JudgeStudyParams;
+use tribunal::rankings::kinds::StudySpec;
 use tribunal::rankings::soft_targets::TargetKind;
 
 /// A judge's battles with human labels: one scored-battles file, or human and judge battle

@@ -6,8 +6,9 @@
 use super::{add_input, Planned};
 use clap::Args;
 use std::path::PathBuf;
-use tribunal::analysis::{Analysis, Inputs, StyleSpec};
+use tribunal::analysis::{Analysis, Inputs};
 use tribunal::math::resample::BootstrapParams;
+use tribunal::rankings::kinds::StyleSpec;
 use tribunal::rankings::style_control::StyleControlParams;
 
 #[derive(Args)]

@@ -16,9 +16,8 @@ use postgres::fallible_iterator::FallibleIterator;
 use postgres::{Client, GenericClient, NoTls};
 use std::sync::mpsc;
 use std::sync::Mutex;
-use tribunal::sessions::session::{
-    Analysis, DatasetKind, DatasetMeta, SessionArchive, SessionView,
-};
+use tribunal::io::dataset_kind::DatasetKind;
+use tribunal::sessions::session::{Analysis, DatasetMeta, SessionArchive, SessionView};
 
 /// The database clock in Unix seconds (leases are measured on it, not on the workers' clocks).
 const NOW: &str = "extract(epoch from clock_timestamp())::double precision";

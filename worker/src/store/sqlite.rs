@@ -10,9 +10,8 @@ use anyhow::{bail, Context, Result};
 use rusqlite::{params, Connection, OptionalExtension};
 use std::path::Path;
 use std::sync::Mutex;
-use tribunal::sessions::session::{
-    Analysis, DatasetKind, DatasetMeta, SessionArchive, SessionView,
-};
+use tribunal::io::dataset_kind::DatasetKind;
+use tribunal::sessions::session::{Analysis, DatasetMeta, SessionArchive, SessionView};
 
 /// The database clock in Unix seconds (leases are measured on it, not on the workers' clocks).
 const NOW: &str = "((julianday('now') - 2440587.5) * 86400.0)";

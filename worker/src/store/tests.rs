@@ -6,8 +6,10 @@ use super::postgres::PgStore;
 use super::sqlite::SqliteStore;
 use super::*;
 use std::collections::HashSet;
-use tribunal::analysis::{Analysis as Statistic, Inputs, LeaderboardSpec, Spec};
-use tribunal::sessions::session::{check_dataset, DatasetKind};
+use tribunal::analysis::{Analysis as Statistic, Inputs, Spec};
+use tribunal::io::dataset_kind::DatasetKind;
+use tribunal::rankings::kinds::LeaderboardSpec;
+use tribunal::sessions::session::check_dataset;
 
 fn sqlite(name: &str) -> (Store, std::path::PathBuf) {
     let dir = std::env::temp_dir().join(format!("tribunal-store-{name}-{}", std::process::id()));

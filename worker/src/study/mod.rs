@@ -52,8 +52,8 @@ use tribunal::analysis::{Inputs, Spec};
 use tribunal::io::provenance::{content_hash, ToolVersion};
 use tribunal::sessions::run_datasets::run_datasets;
 use tribunal::sessions::session::{
-    check_dataset, Analysis, ArchivedDataset, DatasetKind, DatasetMeta, SessionArchive,
-    ARCHIVE_FORMAT, ARCHIVE_VERSION,
+    check_dataset, Analysis, ArchivedDataset, DatasetMeta, SessionArchive, ARCHIVE_FORMAT,
+    ARCHIVE_VERSION,
 };
 
 #[derive(Args)]
@@ -405,7 +405,17 @@ fn archive(sections: &[Section], runs: &[RunOutcome]) -> anyhow::Result<SessionA
             let Some(input) = section.inputs.optional(role) else {
                 continue;
             };
-            let kind = DatasetKind::of_role(&section.spec.analysis, role);
+            let kind = section
+                .spec
+                .analysis
+                .roles()
+                .kind_of(role)
+                .with_context(|| {
+                    format!(
+                        "the role `{role}` is not read by {}",
+                        section.spec.analysis.name()
+                    )
+                })?;
             let hash = content_hash(&input.bytes);
             match datasets.iter().find(|d| d.meta.hash == hash) {
                 Some(d) if d.meta.kind == kind => continue,

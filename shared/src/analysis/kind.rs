@@ -1,0 +1,183 @@
+//! [`Kind`]: what one analysis kind is — its settings, its report, the files it reads by role
+//! and how it runs on them. Each statistic implements it beside its own code; the registry
+//! ([`super::registry`]) lists the kinds once, and the spec's [`Analysis`](super::Analysis),
+//! the [`Report`](super::Report), the dispatch and the roles follow from that list.
+
+use super::inputs::{InputRef, Inputs};
+use crate::io::dataset_kind::DatasetKind;
+use crate::io::error::{Error, Result};
+use serde::de::DeserializeOwned;
+use serde::Serialize;
+use std::collections::BTreeMap;
+use std::fmt::Debug;
+
+/// One analysis kind.
+///
+/// Model: settings ([`Kind::Params`]) that a spec records in full, files read by role
+/// ([`Kind::roles`]), and a pure run from those files to a typed report ([`Kind::run`]).
+pub trait Kind {
+    /// Every setting, seeds included: what the spec records after `"analysis": NAME`.
+    type Params: Debug + Clone + PartialEq + Serialize + DeserializeOwned;
+    /// What a run returns: serialised, the JSON its `tribunal stats` subcommand prints.
+    type Report: Debug + Clone + PartialEq + Serialize + DeserializeOwned;
+
+    /// Settings to start a form from: the defaults, with an example where a setting has none.
+    fn example() -> Self::Params;
+
+    /// The files the analysis reads with `params`, by role, each with its dataset kind.
+    fn roles(params: &Self::Params) -> Roles;
+
+    /// The settings that can be checked without the data (a saved analysis is refused up
+    /// front rather than failing when opened); the rest are checked when it runs.
+    ///
+    /// # Errors
+    /// [`Error::InvalidParam`] for a setting out of range.
+    fn validate(params: &Self::Params) -> Result<()> {
+        let _ = params;
+        Ok(())
+    }
+
+    /// The analysis on `files` (their roles already checked against [`Kind::roles`]).
+    ///
+    /// # Errors
+    /// The files' located parse errors, settings out of range, too little data.
+    fn run(params: &Self::Params, files: &Files) -> Result<Self::Report>;
+}
+
+/// One file an analysis reads.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Role {
+    /// The role's name in a spec's `inputs` (`battles`, `judge.1`, `train_embeddings`, …).
+    pub name: String,
+    /// What the file holds: the parser a session checks it with.
+    pub kind: DatasetKind,
+    pub required: bool,
+}
+
+/// The files an analysis reads, in order.
+#[derive(Debug, Clone, Default, PartialEq, Eq)]
+pub struct Roles(Vec<Role>);
+
+impl Roles {
+    /// No file (an analysis of settings alone).
+    pub fn none() -> Self {
+        Self::default()
+    }
+
+    /// With a required file in `name` holding `kind`.
+    pub fn required(mut self, name: impl Into<String>, kind: DatasetKind) -> Self {
+        self.0.push(Role {
+            name: name.into(),
+            kind,
+            required: true,
+        });
+        self
+    }
+
+    /// With an optional file in `name` holding `kind`.
+    pub fn optional(mut self, name: impl Into<String>, kind: DatasetKind) -> Self {
+        self.0.push(Role {
+            name: name.into(),
+            kind,
+            required: false,
+        });
+        self
+    }
+
+    /// Each role, required ones first as declared.
+    pub fn iter(&self) -> impl Iterator<Item = &Role> {
+        self.0.iter()
+    }
+
+    /// The kind of dataset read in `role`, if the analysis reads one there.
+    pub fn kind_of(&self, role: &str) -> Option<DatasetKind> {
+        self.0.iter().find(|r| r.name == role).map(|r| r.kind)
+    }
+
+    /// Every required role is among `given`, and every given role is a role of the analysis.
+    ///
+    /// # Errors
+    /// [`Error::InvalidParam`] naming the missing or unknown role.
+    pub fn check<'a>(&self, given: impl Iterator<Item = &'a String> + Clone) -> Result<()> {
+        let expected = || {
+            let all: Vec<String> = self
+                .0
+                .iter()
+                .map(|r| match r.required {
+                    true => r.name.clone(),
+                    false => format!("{} (optional)", r.name),
+                })
+                .collect();
+            if all.is_empty() {
+                "no input files".to_owned()
+            } else {
+                format!("the roles {}", all.join(", "))
+            }
+        };
+        if let Some(missing) = self
+            .0
+            .iter()
+            .find(|r| r.required && !given.clone().any(|g| *g == r.name))
+        {
+            return Err(Error::param(
+                "inputs",
+                format!(
+                    "no file in the role `{}`; expected {}",
+                    missing.name,
+                    expected()
+                ),
+            ));
+        }
+        if let Some(unknown) = given.clone().find(|g| self.kind_of(g).is_none()) {
+            return Err(Error::param(
+                "inputs",
+                format!("unknown role `{unknown}`; expected {}", expected()),
+            ));
+        }
+        Ok(())
+    }
+}
+
+/// The inputs of a checked spec, each named as the spec recorded it (the same bytes, so the
+/// same report and the same located errors wherever the copy lies).
+pub struct Files<'a> {
+    inputs: &'a Inputs,
+    recorded: &'a BTreeMap<String, InputRef>,
+}
+
+/// A file's recorded name and bytes.
+#[derive(Debug, Clone, Copy)]
+pub struct File<'a> {
+    pub name: &'a str,
+    pub bytes: &'a [u8],
+}
+
+impl<'a> Files<'a> {
+    /// `inputs` named as `recorded` names them.
+    pub(super) fn new(inputs: &'a Inputs, recorded: &'a BTreeMap<String, InputRef>) -> Self {
+        Self { inputs, recorded }
+    }
+
+    /// The file in `role`, if one was given.
+    pub fn optional(&self, role: &str) -> Option<File<'a>> {
+        let input = self.inputs.optional(role)?;
+        // A spec that recorded no name (a version-1 session's) names the file as given.
+        let name = match self.recorded.get(role) {
+            Some(recorded) if !recorded.name.is_empty() => &recorded.name,
+            _ => &input.name,
+        };
+        Some(File {
+            name,
+            bytes: &input.bytes,
+        })
+    }
+
+    /// The file in `role`.
+    ///
+    /// # Errors
+    /// [`Error::InvalidParam`] when none was given.
+    pub fn get(&self, role: &str) -> Result<File<'a>> {
+        self.optional(role)
+            .ok_or_else(|| Error::param("inputs", format!("no file in the role `{role}`")))
+    }
+}

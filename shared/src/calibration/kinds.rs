@@ -1,0 +1,124 @@
+//! The calibration family's analysis kind ([`Kind`]): a head fitted on `train` and scored on
+//! `test`, with embeddings from array files when given, an ablation of both files and the
+//! training-size curve when asked for.
+
+use crate::analysis::kind::{File, Files, Kind, Roles};
+use crate::calibration::ablation::{Ablation, TrainingCurve, TrainingCurveParams};
+use crate::calibration::calibration_data::{
+    parse_calibration, parse_calibration_with_embeddings, CalibrationData, HeadKind,
+};
+use crate::calibration::{Calibration, CalibrationParams};
+use crate::io::dataset_kind::DatasetKind;
+use crate::io::embedding_file::read_embeddings;
+use crate::io::error::{Error, Result};
+use serde::{Deserialize, Serialize};
+
+/// A calibration's settings: the head, the fit (cross-validated γ, bootstrap), an ablation of
+/// both files before fitting, and the training-size curve when wanted.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct CalibrationSpec {
+    pub head: HeadKind,
+    pub calibration: CalibrationParams,
+    pub ablation: Option<Ablation>,
+    pub training_curve: Option<TrainingCurveParams>,
+}
+
+/// A calibration, the ablation applied to its files (if any) and its training-size curve
+/// (when asked for).
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct CalibrationReport {
+    #[serde(flatten)]
+    pub calibration: Calibration,
+    pub ablation: Option<Ablation>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub training_curve: Option<TrainingCurve>,
+}
+
+/// A calibration head fitted on `train` and scored on `test`.
+pub struct CalibrationKind;
+
+impl CalibrationSpec {
+    /// The rows of a calibration file, with its embeddings from `embedding` when given (`dim`:
+    /// the training rows' width, which the test rows must have).
+    fn read(
+        &self,
+        input: File,
+        embedding: Option<File>,
+        dim: Option<usize>,
+    ) -> Result<CalibrationData> {
+        match embedding {
+            Some(file) => {
+                let rows = read_embeddings(file.name, file.bytes)?;
+                parse_calibration_with_embeddings(
+                    input.name,
+                    input.bytes,
+                    self.head,
+                    dim,
+                    (file.name, &rows),
+                )
+            }
+            None => parse_calibration(input.name, input.bytes, self.head, dim),
+        }
+    }
+}
+
+impl Kind for CalibrationKind {
+    type Params = CalibrationSpec;
+    type Report = CalibrationReport;
+
+    /// An LS head with the default fit.
+    fn example() -> CalibrationSpec {
+        CalibrationSpec {
+            head: HeadKind::Ls,
+            calibration: CalibrationParams::default(),
+            ablation: None,
+            training_curve: None,
+        }
+    }
+
+    fn roles(_: &CalibrationSpec) -> Roles {
+        Roles::none()
+            .required("train", DatasetKind::Calibration)
+            .required("test", DatasetKind::Calibration)
+            .optional("train_embeddings", DatasetKind::Embeddings)
+            .optional("test_embeddings", DatasetKind::Embeddings)
+    }
+
+    fn validate(spec: &CalibrationSpec) -> Result<()> {
+        spec.calibration.validate()
+    }
+
+    fn run(params: &CalibrationSpec, files: &Files) -> Result<CalibrationReport> {
+        let (train, test) = (files.get("train")?, files.get("test")?);
+        let embeddings =
+            match (
+                files.optional("train_embeddings"),
+                files.optional("test_embeddings"),
+            ) {
+                (Some(train), Some(test)) => Some((train, test)),
+                (None, None) => None,
+                _ => return Err(Error::param(
+                    "inputs",
+                    "give embedding files for both `train` and `test` (roles `train_embeddings` \
+                     and `test_embeddings`), or for neither",
+                )),
+            };
+        let mut train_rows = params.read(train, embeddings.map(|e| e.0), None)?;
+        let mut test_rows = params.read(test, embeddings.map(|e| e.1), Some(train_rows.dim()))?;
+        if let Some(ablation) = &params.ablation {
+            train_rows = ablation.apply(&train_rows)?;
+            test_rows = ablation.apply(&test_rows)?;
+        }
+        let calibration = params.calibration.fit(&train_rows, &test_rows)?;
+        let training_curve = params
+            .training_curve
+            .as_ref()
+            .map(|curve| curve.fit(&params.calibration, &train_rows, &test_rows))
+            .transpose()?;
+        Ok(CalibrationReport {
+            calibration,
+            ablation: params.ablation,
+            training_curve,
+        })
+    }
+}

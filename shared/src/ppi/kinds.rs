@@ -1,0 +1,33 @@
+//! The PPI family's analysis kind ([`Kind`]): prediction-powered win rates and leaderboard of
+//! a labelled-battles file.
+
+use crate::analysis::kind::{File, Files, Kind, Roles};
+use crate::io::dataset_kind::DatasetKind;
+use crate::io::error::Result;
+use crate::ppi::ppi_report::{PpiParams, PpiReport};
+
+/// Prediction-powered win rates and leaderboard of `battles`: the judge's labels on every
+/// battle, human labels on some.
+pub struct PpiKind;
+
+impl Kind for PpiKind {
+    type Params = PpiParams;
+    type Report = PpiReport;
+
+    fn example() -> PpiParams {
+        PpiParams::default()
+    }
+
+    fn roles(_: &PpiParams) -> Roles {
+        Roles::none().required("battles", DatasetKind::LabelledBattles)
+    }
+
+    fn validate(params: &PpiParams) -> Result<()> {
+        params.validate()
+    }
+
+    fn run(params: &PpiParams, files: &Files) -> Result<PpiReport> {
+        let File { name, bytes } = files.get("battles")?;
+        params.fit(name, bytes)
+    }
+}

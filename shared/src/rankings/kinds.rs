@@ -1,0 +1,383 @@
+//! The rankings family's analysis kinds ([`Kind`]): the leaderboard, the judge study and its
+//! conformal part, style control, self-preference and length control — each reading its files
+//! by role and calling its statistic.
+
+use crate::analysis::kind::{File, Files, Kind, Roles};
+use crate::io::dataset_kind::DatasetKind;
+use crate::io::error::Result;
+use crate::math::resample::{cluster_labels, BootstrapParams};
+use crate::rankings::anchor::Anchor;
+use crate::rankings::battles::{parse_battles, parse_battles_with_column, Battles};
+use crate::rankings::bradley_terry::BradleyTerryParams;
+use crate::rankings::bt_bootstrap::BtBootstrapParams;
+use crate::rankings::conformal::ConformalEvaluationParams;
+use crate::rankings::judge_study::{ConformalRun, JudgeStudy, JudgeStudyParams};
+use crate::rankings::leaderboard::{bradley_terry_leaderboard, Leaderboard};
+use crate::rankings::length_battles::parse_length_battles;
+use crate::rankings::length_control::{LengthControl, LengthControlParams};
+use crate::rankings::scored_battles::{join_battle_files, parse_scored_battles, JoinSummary};
+use crate::rankings::self_preference::{SelfPreference, SelfPreferenceParams};
+use crate::rankings::style_control::{StyleControl, StyleControlParams};
+use crate::rankings::styled_battles::{styled_by_answers, styled_by_columns};
+use serde::{Deserialize, Serialize};
+
+/// The leaderboard's settings. No bootstrap when `bootstrap.rounds` is 0.
+#[derive(Debug, Clone, PartialEq, Default, Serialize, Deserialize)]
+pub struct LeaderboardSpec {
+    pub bradley_terry: BradleyTerryParams,
+    pub bootstrap: BootstrapParams,
+    /// Resample clusters of battles given by this column (e.g. `prompt`) instead of battles.
+    pub cluster: Option<String>,
+    /// One model's fixed Elo: ratings, SEs and intervals become differences against it.
+    pub anchor: Option<Anchor>,
+}
+
+impl LeaderboardSpec {
+    /// The battles of a battles file, and with [`LeaderboardSpec::cluster`] each battle's
+    /// cluster (the column's values, numbered in sorted order) for the bootstrap.
+    ///
+    /// # Errors
+    /// The file's located parse errors; a missing cluster column.
+    pub fn battles(&self, source: &str, bytes: &[u8]) -> Result<(Battles, Option<Vec<usize>>)> {
+        match &self.cluster {
+            Some(column) => {
+                let (battles, values) = parse_battles_with_column(source, bytes, column)?;
+                Ok((battles, Some(cluster_labels(&values))))
+            }
+            None => Ok((parse_battles(source, bytes)?, None)),
+        }
+    }
+}
+
+/// The Bradley–Terry leaderboard of `battles`, with sandwich SEs, the bootstrap and an anchor
+/// when asked for.
+pub struct LeaderboardKind;
+
+impl Kind for LeaderboardKind {
+    type Params = LeaderboardSpec;
+    type Report = Leaderboard;
+
+    fn example() -> LeaderboardSpec {
+        LeaderboardSpec::default()
+    }
+
+    fn roles(_: &LeaderboardSpec) -> Roles {
+        Roles::none().required("battles", DatasetKind::Battles)
+    }
+
+    fn validate(board: &LeaderboardSpec) -> Result<()> {
+        board.bradley_terry.validate()?;
+        if board.bootstrap.rounds > 0 {
+            board.bootstrap.validate()?;
+        }
+        Ok(())
+    }
+
+    fn run(params: &LeaderboardSpec, files: &Files) -> Result<Leaderboard> {
+        let input = files.get("battles")?;
+        let (battles, clusters) = params.battles(input.name, input.bytes)?;
+        let mut board = bradley_terry_leaderboard(input.name, &battles, &params.bradley_terry)?;
+        if let Some(anchor) = &params.anchor {
+            board = board.anchored(anchor, &battles)?;
+        }
+        if params.bootstrap.rounds > 0 {
+            let mut plan = BtBootstrapParams {
+                bt: params.bradley_terry,
+                bootstrap: params.bootstrap,
+            }
+            .plan(&battles, clusters.as_deref())?;
+            if let Some(anchor) = &params.anchor {
+                plan = plan.anchored(anchor)?;
+            }
+            let bootstrap = plan.summarise(&plan.rounds(0..params.bootstrap.rounds)?)?;
+            board = board.with_bootstrap(&bootstrap)?;
+        }
+        Ok(board)
+    }
+}
+
+/// A judge study's settings: with `key`, the `human` and `judge` battles files joined on that
+/// column; without, one `scored_battles` file.
+#[derive(Debug, Clone, PartialEq, Default, Serialize, Deserialize)]
+pub struct StudySpec {
+    pub key: Option<String>,
+    pub study: JudgeStudyParams,
+}
+
+/// The files of a study or a self-preference test: two battles files joined on `key`, or one
+/// scored-battles file.
+fn joined_or_scored(key: &Option<String>) -> Roles {
+    match key {
+        Some(_) => Roles::none()
+            .required("human", DatasetKind::Battles)
+            .required("judge", DatasetKind::Battles),
+        None => Roles::none().required("scored_battles", DatasetKind::ScoredBattles),
+    }
+}
+
+/// The study with `params` on its files.
+fn study(params: &StudySpec, files: &Files) -> Result<JudgeStudy> {
+    match &params.key {
+        Some(key) => {
+            let (human, judge) = (files.get("human")?, files.get("judge")?);
+            let (source, joined) =
+                join_battle_files((human.name, human.bytes), (judge.name, judge.bytes), key)?;
+            params.study.fit_joined(&source, &joined)
+        }
+        None => {
+            let input = files.get("scored_battles")?;
+            let data = parse_scored_battles(input.name, input.bytes)?;
+            params.study.fit(input.name, &data)
+        }
+    }
+}
+
+/// A judge study's example: two battles files joined on `id`, as a judge run's battles are.
+fn study_example() -> StudySpec {
+    StudySpec {
+        key: Some("id".to_owned()),
+        ..StudySpec::default()
+    }
+}
+
+/// A judge against human labels: both leaderboards, β, the held-out protocol and conformal
+/// intervals.
+pub struct JudgeStudyKind;
+
+impl Kind for JudgeStudyKind {
+    type Params = StudySpec;
+    type Report = JudgeStudy;
+
+    fn example() -> StudySpec {
+        study_example()
+    }
+
+    fn roles(params: &StudySpec) -> Roles {
+        joined_or_scored(&params.key)
+    }
+
+    fn validate(params: &StudySpec) -> Result<()> {
+        params.study.validate()
+    }
+
+    fn run(params: &StudySpec, files: &Files) -> Result<JudgeStudy> {
+        study(params, files)
+    }
+}
+
+/// The conformal part of a judge study.
+pub struct ConformalKind;
+
+impl Kind for ConformalKind {
+    type Params = StudySpec;
+    type Report = ConformalReport;
+
+    fn example() -> StudySpec {
+        study_example()
+    }
+
+    fn roles(params: &StudySpec) -> Roles {
+        joined_or_scored(&params.key)
+    }
+
+    fn validate(params: &StudySpec) -> Result<()> {
+        params.study.validate()
+    }
+
+    fn run(params: &StudySpec, files: &Files) -> Result<ConformalReport> {
+        Ok(ConformalReport::of(&study(params, files)?))
+    }
+}
+
+/// The conformal part of a judge study: per held-out target kind, its held-out accuracy and
+/// its conformal run.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct ConformalReport {
+    pub source: String,
+    pub settings: ConformalEvaluationParams,
+    pub n_models: usize,
+    pub n_judge_verdicts: usize,
+    pub n_human_battles: usize,
+    pub join: Option<JoinSummary>,
+    pub runs: Vec<ConformalTarget>,
+    pub notes: Vec<String>,
+    pub warnings: Vec<String>,
+}
+
+/// One target kind of a [`ConformalReport`].
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct ConformalTarget {
+    pub target: String,
+    pub held_out_mae: f64,
+    pub held_out_spearman: Option<f64>,
+    /// `None` where too few models for α.
+    pub conformal: Option<ConformalRun>,
+}
+
+impl ConformalReport {
+    /// The conformal part of `study`.
+    pub fn of(study: &JudgeStudy) -> Self {
+        Self {
+            source: study.source.clone(),
+            settings: study.settings.conformal,
+            n_models: study.held_out.n_models,
+            n_judge_verdicts: study.n_judge_verdicts,
+            n_human_battles: study.n_human_battles,
+            join: study.join.clone(),
+            runs: study
+                .held_out
+                .runs
+                .iter()
+                .zip(&study.conformal)
+                .map(|(run, conformal)| ConformalTarget {
+                    target: run.name.clone(),
+                    held_out_mae: run.mae,
+                    held_out_spearman: run.spearman,
+                    conformal: conformal.clone(),
+                })
+                .collect(),
+            notes: study.notes.clone(),
+            warnings: study.warnings.clone(),
+        }
+    }
+}
+
+/// Style control's settings: the fit, and where each battle's features come from — with an
+/// `answers` file, the style differences of the pair its `key` column names; without, the
+/// battles file's numeric `columns`.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct StyleSpec {
+    #[serde(flatten)]
+    pub style: StyleControlParams,
+    /// The battles file's column naming each battle's pair in `answers`.
+    pub key: String,
+    /// The battles file's feature columns, read when no `answers` file is given.
+    pub columns: Vec<String>,
+}
+
+impl Default for StyleSpec {
+    fn default() -> Self {
+        Self {
+            style: StyleControlParams::default(),
+            key: "id".to_owned(),
+            columns: Vec::new(),
+        }
+    }
+}
+
+/// The leaderboard of `battles` with style held fixed, beside the raw one.
+pub struct StyleKind;
+
+impl Kind for StyleKind {
+    type Params = StyleSpec;
+    type Report = StyleControl;
+
+    fn example() -> StyleSpec {
+        StyleSpec::default()
+    }
+
+    fn roles(_: &StyleSpec) -> Roles {
+        Roles::none()
+            .required("battles", DatasetKind::Battles)
+            .optional("answers", DatasetKind::Pairs)
+    }
+
+    fn validate(spec: &StyleSpec) -> Result<()> {
+        spec.style.validate()
+    }
+
+    /// Style control on the battles, their features from the `answers` file when given, else
+    /// from the battles file's columns.
+    fn run(spec: &StyleSpec, files: &Files) -> Result<StyleControl> {
+        let battles = files.get("battles")?;
+        let battles = (battles.name, battles.bytes);
+        let data = match files.optional("answers") {
+            Some(answers) => styled_by_answers(battles, (answers.name, answers.bytes), &spec.key)?,
+            None => styled_by_columns(battles, &spec.columns)?,
+        };
+        spec.style.fit(&data)
+    }
+}
+
+/// A self-preference test's settings: with `key`, the `human` and `judge` battles files joined
+/// on that column; without, one `scored_battles` file.
+#[derive(Debug, Clone, PartialEq, Default, Serialize, Deserialize)]
+pub struct SelfPreferenceSpec {
+    pub key: Option<String>,
+    #[serde(flatten)]
+    pub self_preference: SelfPreferenceParams,
+}
+
+/// Whether a judge favours its own model family beyond the humans' ratings of it.
+pub struct SelfPreferenceKind;
+
+impl Kind for SelfPreferenceKind {
+    type Params = SelfPreferenceSpec;
+    type Report = SelfPreference;
+
+    /// The LLMFAO study's GPT family.
+    fn example() -> SelfPreferenceSpec {
+        SelfPreferenceSpec {
+            key: Some("id".to_owned()),
+            self_preference: SelfPreferenceParams {
+                family: ["GPT 4", "GPT 3.5 Turbo", "GPT 3.5 Turbo (16k)"]
+                    .map(str::to_owned)
+                    .to_vec(),
+                ..SelfPreferenceParams::default()
+            },
+        }
+    }
+
+    fn roles(spec: &SelfPreferenceSpec) -> Roles {
+        joined_or_scored(&spec.key)
+    }
+
+    fn validate(spec: &SelfPreferenceSpec) -> Result<()> {
+        spec.self_preference.validate()
+    }
+
+    /// Self-preference on one scored-battles file, or on human battles joined with the
+    /// judge's (the join's warnings first).
+    fn run(spec: &SelfPreferenceSpec, files: &Files) -> Result<SelfPreference> {
+        match &spec.key {
+            Some(key) => {
+                let (human, judge) = (files.get("human")?, files.get("judge")?);
+                let (_, joined) =
+                    join_battle_files((human.name, human.bytes), (judge.name, judge.bytes), key)?;
+                let mut report = spec.self_preference.fit(&joined.data)?;
+                report.warnings.splice(0..0, joined.summary.warnings());
+                Ok(report)
+            }
+            None => {
+                let input = files.get("scored_battles")?;
+                spec.self_preference
+                    .fit(&parse_scored_battles(input.name, input.bytes)?)
+            }
+        }
+    }
+}
+
+/// AlpacaEval's length-controlled win rates of `battles` against a baseline.
+pub struct LengthControlKind;
+
+impl Kind for LengthControlKind {
+    type Params = LengthControlParams;
+    type Report = LengthControl;
+
+    fn example() -> LengthControlParams {
+        LengthControlParams::default()
+    }
+
+    fn roles(_: &LengthControlParams) -> Roles {
+        Roles::none().required("battles", DatasetKind::Battles)
+    }
+
+    fn validate(params: &LengthControlParams) -> Result<()> {
+        params.validate()
+    }
+
+    fn run(params: &LengthControlParams, files: &Files) -> Result<LengthControl> {
+        let File { name, bytes } = files.get("battles")?;
+        params.fit(&parse_length_battles(name, bytes)?)
+    }
+}
