@@ -34,6 +34,7 @@
 //! Errors: [`Error::InvalidParam`] for invalid [`SolverParams`] or γ ≤ 0 (checked by the heads
 //! before fitting).
 
+use crate::io::checks::{at_least_one, positive};
 use crate::io::error::{Error, Result};
 use crate::math::linalg::cholesky;
 use ndarray::{Array1, Array2, ArrayView1, Axis};
@@ -64,18 +65,9 @@ impl Default for SolverParams {
 impl SolverParams {
     /// Checks the settings.
     pub fn validate(&self) -> Result<()> {
-        if self.max_iter == 0 {
-            return Err(Error::param("max_iter", "must be at least 1"));
-        }
-        if !(self.tol > 0.0 && self.tol.is_finite()) {
-            return Err(Error::param(
-                "tol",
-                format!("must be a finite number > 0, found {}", self.tol),
-            ));
-        }
-        if self.memory == 0 {
-            return Err(Error::param("memory", "must be at least 1"));
-        }
+        at_least_one("max_iter", self.max_iter)?;
+        positive("tol", self.tol)?;
+        at_least_one("memory", self.memory)?;
         Ok(())
     }
 }

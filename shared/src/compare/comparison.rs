@@ -26,6 +26,7 @@ use super::score_grid::ScoreGrid;
 use super::score_slices::{adjust, slice_table, SliceTable};
 use super::score_table::{ScoreTable, TableParams};
 use super::system_scores::{system_scores, SystemScore};
+use crate::io::checks::{in_open_unit, positive};
 use crate::io::error::{Error, Result};
 use crate::math::resample::BootstrapParams;
 use serde::{Deserialize, Serialize};
@@ -103,20 +104,10 @@ impl CompareParams {
     /// See the module documentation.
     pub fn validate(&self) -> Result<()> {
         for (name, value) in [("alpha", self.alpha), ("power", self.power)] {
-            if !(value > 0.0 && value < 1.0) {
-                return Err(Error::param(
-                    name,
-                    format!("expected a value in (0, 1), found {value}"),
-                ));
-            }
+            in_open_unit(name, value)?;
         }
         if let Some(target) = self.target_difference {
-            if !(target > 0.0 && target.is_finite()) {
-                return Err(Error::param(
-                    "target_difference",
-                    format!("expected a difference > 0, found {target}"),
-                ));
-            }
+            positive("target_difference", target)?;
         }
         if self.bootstrap_rounds == 1 {
             return Err(Error::param(

@@ -10,10 +10,13 @@
 //! - [`provenance`]: the tool version, git commit and input SHA-256s recorded with every result.
 //! - [`dataset_kind`]: what a file holds (battles, ratings, scores, …): a session dataset's kind
 //!   and the kind each role of an analysis reads.
+//! - [`checks`]: the range checks settings share (a level in (0, 1), a tolerance > 0, an
+//!   iteration count ≥ 1), each naming the setting.
 //! - [`cbor`]: the encoding of the app's page ↔ web-worker messages (tagged enums decode,
 //!   NaN and ±∞ kept).
 
 pub mod cbor;
+pub mod checks;
 pub mod csv_preview;
 pub(crate) mod csv_row;
 pub mod dataset_kind;

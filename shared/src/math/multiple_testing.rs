@@ -18,6 +18,7 @@
 //! p-value is its own adjusted value. Errors: [`Error::InvalidParam`] for α outside (0, 1) or a
 //! p-value outside [0, 1] (NaN included).
 
+use crate::io::checks::in_open_unit;
 use crate::io::error::{Error, Result};
 use serde::{Deserialize, Serialize};
 
@@ -62,12 +63,7 @@ pub struct Adjusted {
 impl MultipleTestingParams {
     /// Checks the settings.
     pub fn validate(&self) -> Result<()> {
-        if !(self.alpha > 0.0 && self.alpha < 1.0) {
-            return Err(Error::param(
-                "alpha",
-                format!("must be in (0, 1), found {}", self.alpha),
-            ));
-        }
+        in_open_unit("alpha", self.alpha)?;
         Ok(())
     }
 

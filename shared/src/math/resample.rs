@@ -5,6 +5,7 @@
 //! WASM, and do not depend on how rounds are scheduled. Percentile intervals use linear
 //! interpolation between order statistics (numpy's default `linear` method).
 
+use crate::io::checks::in_open_unit;
 use crate::io::error::{Error, Result};
 use rand::{Rng, SeedableRng};
 use rand_chacha::ChaCha8Rng;
@@ -40,12 +41,7 @@ impl BootstrapParams {
                 format!("a bootstrap needs at least 2 rounds, found {}", self.rounds),
             ));
         }
-        if !(self.level > 0.0 && self.level < 1.0) {
-            return Err(Error::param(
-                "level",
-                format!("must be in (0, 1), found {}", self.level),
-            ));
-        }
+        in_open_unit("level", self.level)?;
         Ok(())
     }
 

@@ -34,7 +34,7 @@ use crate::io::error::{Error, Result};
 use crate::math::linalg::spd_inverse;
 use crate::math::logistic::sigmoid;
 use crate::math::normal::Estimate;
-use crate::math::weighted_logistic::{not_identified, SparseRows, WeightedLogistic};
+use crate::math::weighted_logistic::{not_identified, RowGroups, SparseRows, WeightedLogistic};
 use ndarray::{Array1, Array2, Axis};
 use serde::{Deserialize, Serialize};
 
@@ -76,8 +76,8 @@ struct Data<'a> {
     yu: &'a [f64],
     rows: SparseRows,
     rows_u: SparseRows,
-    /// The labelled rows, then the unlabelled ones.
-    all: SparseRows,
+    /// The distinct rows of the labelled rows, then the unlabelled ones.
+    groups: RowGroups,
 }
 
 /// Gradients and inverse Hessian at an estimate.
@@ -94,7 +94,7 @@ impl<'a> Data<'a> {
         (xu, yu): (&'a Array2<f64>, &'a [f64]),
     ) -> Self {
         let (rows, rows_u) = (SparseRows::new(x), SparseRows::new(xu));
-        let all = rows.chain(&rows_u);
+        let groups = rows.chain(&rows_u).grouped();
         Data {
             x,
             y,
@@ -103,7 +103,7 @@ impl<'a> Data<'a> {
             yu,
             rows,
             rows_u,
-            all,
+            groups,
         }
     }
 
@@ -111,15 +111,20 @@ impl<'a> Data<'a> {
     /// `start` (`None`: 0).
     fn solve(&self, lambda: f64, start: Option<&Array1<f64>>) -> Result<Array1<f64>> {
         let (n, big_n) = (self.y.len() as f64, self.yu.len() as f64);
-        let c = (self.y.iter().map(|_| (1.0 - lambda) / n))
-            .chain(self.yu.iter().map(|_| lambda / big_n))
-            .collect();
-        let b = (self.y.iter().zip(self.yhat))
-            .map(|(y, h)| (y - lambda * h) / n)
-            .chain(self.yu.iter().map(|u| lambda * u / big_n))
-            .collect();
+        // The loss summed by distinct design row (a pair of models): O(pairs) per Newton step.
+        let g = self.groups.rows.0.len();
+        let (mut c, mut b) = (vec![0.0; g], vec![0.0; g]);
+        let (of_labelled, of_unlabelled) = self.groups.of.split_at(self.y.len());
+        for ((&k, y), h) in of_labelled.iter().zip(self.y).zip(self.yhat) {
+            c[k] += (1.0 - lambda) / n;
+            b[k] += (y - lambda * h) / n;
+        }
+        for (&k, u) in of_unlabelled.iter().zip(self.yu) {
+            c[k] += lambda / big_n;
+            b[k] += lambda * u / big_n;
+        }
         WeightedLogistic {
-            rows: &self.all,
+            rows: &self.groups.rows,
             c,
             b,
             d: self.x.ncols(),

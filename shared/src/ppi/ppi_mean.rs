@@ -17,6 +17,7 @@
 //! than two human labels or no unlabelled item.
 
 use super::power_tuning::power_tuned_lambda;
+use crate::io::checks::in_open_unit;
 use crate::io::error::{Error, Result};
 use crate::math::normal::{normal_quantile, Estimate};
 use ndarray::Array2;
@@ -51,12 +52,7 @@ fn variance0(v: &[f64]) -> f64 {
 
 /// Checks α ∈ (0, 1) and returns z₁₋α/₂.
 pub(crate) fn two_sided_z(alpha: f64) -> Result<f64> {
-    if !(alpha > 0.0 && alpha < 1.0) {
-        return Err(Error::param(
-            "alpha",
-            format!("expected a level in (0, 1), found {alpha}"),
-        ));
-    }
+    in_open_unit("alpha", alpha)?;
     Ok(normal_quantile(1.0 - alpha / 2.0))
 }
 

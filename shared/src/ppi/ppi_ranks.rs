@@ -16,6 +16,7 @@
 //! Errors: [`Error::InvalidParam`] for α outside (0, 1), a covariance matrix of another shape,
 //! or a non-finite coefficient or variance.
 
+use crate::io::checks::in_open_unit;
 use crate::io::error::{Error, Result};
 use crate::math::normal::normal_quantile;
 use serde::{Deserialize, Serialize};
@@ -39,12 +40,7 @@ impl RankSet {
 /// # Errors
 /// See the module documentation.
 pub fn rank_sets(theta: &[f64], covariance: &[Vec<f64>], alpha: f64) -> Result<Vec<RankSet>> {
-    if !(alpha > 0.0 && alpha < 1.0) {
-        return Err(Error::param(
-            "alpha",
-            format!("expected a level in (0, 1), found {alpha}"),
-        ));
-    }
+    in_open_unit("alpha", alpha)?;
     let k = theta.len();
     if covariance.len() != k || covariance.iter().any(|row| row.len() != k) {
         return Err(Error::param(

@@ -29,6 +29,7 @@
 //! [`Error::Insufficient`] for a matrix without items or programs or with 2³¹ items or more, or
 //! a vote outside {−1, 0, +1} (naming its item and program).
 
+use crate::io::checks::in_open_unit;
 use crate::io::error::{Error, Result};
 use serde::{Deserialize, Serialize};
 
@@ -242,12 +243,7 @@ impl SparseVotes {
 impl LabelModelParams {
     fn validate(&self) -> Result<()> {
         if let ClassPrior::Fixed(p) = self.class_prior {
-            if !(p > 0.0 && p < 1.0) {
-                return Err(Error::param(
-                    "class_prior",
-                    format!("expected a probability in (0, 1), found {p}"),
-                ));
-            }
+            in_open_unit("class_prior", p)?;
         }
         if !(self.initial_accuracy > 0.5 && self.initial_accuracy < 1.0) {
             return Err(Error::param(

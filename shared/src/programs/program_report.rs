@@ -21,6 +21,7 @@
 //! Errors: [`Error::InvalidParam`] for a validation share outside (0, 1) and the errors of each
 //! step; [`Error::Insufficient`] when a split has no `a`/`b` label.
 
+use crate::io::checks::in_open_unit;
 use crate::io::error::{Error, Result};
 use crate::math::resample::{bootstrap, BootstrapParams, Interval};
 use crate::programs::bias_probe::{bias_report, BiasRow, BiasTrial};
@@ -220,15 +221,7 @@ impl ProgramReportParams {
         llm: Option<&[Option<Preference>]>,
         probes: Option<ProbeScores>,
     ) -> Result<ProgramReport> {
-        if !(self.validation_share > 0.0 && self.validation_share < 1.0) {
-            return Err(Error::param(
-                "validation_share",
-                format!(
-                    "expected a share in (0, 1), found {}",
-                    self.validation_share
-                ),
-            ));
-        }
+        in_open_unit("validation_share", self.validation_share)?;
         let n = pairs.len();
         let labels: Vec<Option<Preference>> = pairs.iter().map(|p| p.label).collect();
         let mut labelled: Vec<usize> = (0..n).filter(|&i| labels[i].is_some()).collect();

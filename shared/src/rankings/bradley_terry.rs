@@ -17,6 +17,7 @@
 //! λ ≤ 0, a non-positive tolerance or zero iterations; [`Error::Insufficient`] for fewer than two
 //! models.
 
+use crate::io::checks::{at_least_one, positive};
 use crate::io::error::{Error, Result};
 use crate::math::linalg::cholesky_solve;
 use crate::math::logistic::{sigmoid, softplus};
@@ -90,25 +91,9 @@ impl BradleyTerry {
 impl BradleyTerryParams {
     /// Checks the settings.
     pub fn validate(&self) -> Result<()> {
-        if !(self.lambda > 0.0 && self.lambda.is_finite()) {
-            return Err(Error::param(
-                "lambda",
-                format!(
-                    "must be a finite number > 0 (the penalty keeps ratings finite when a model \
-                     never loses), found {}",
-                    self.lambda
-                ),
-            ));
-        }
-        if !(self.tol > 0.0 && self.tol.is_finite()) {
-            return Err(Error::param(
-                "tol",
-                format!("must be > 0, found {}", self.tol),
-            ));
-        }
-        if self.max_iter == 0 {
-            return Err(Error::param("max_iter", "must be at least 1"));
-        }
+        positive("lambda", self.lambda)?;
+        positive("tol", self.tol)?;
+        at_least_one("max_iter", self.max_iter)?;
         Ok(())
     }
 

@@ -22,6 +22,7 @@
 //! ⌈(1 − α)(n + 1)⌉ > n (too few calibration models for α; the message says how many are
 //! needed), or for a non-finite residual or a non-positive SE under normalised scores.
 
+use crate::io::checks::{at_least_one, in_open_unit};
 use crate::io::error::{Error, Result};
 use crate::math::resample::quantile_sorted;
 use rand::seq::SliceRandom;
@@ -113,12 +114,7 @@ pub struct ConformalInterval {
 impl ConformalParams {
     /// Checks the settings.
     pub fn validate(&self) -> Result<()> {
-        if !(self.alpha > 0.0 && self.alpha < 1.0) {
-            return Err(Error::param(
-                "alpha",
-                format!("must be in (0, 1), found {}", self.alpha),
-            ));
-        }
+        in_open_unit("alpha", self.alpha)?;
         Ok(())
     }
 
@@ -280,9 +276,7 @@ impl ConformalEvaluationParams {
     /// Checks the settings against a pool of `n_models`; returns the calibration size.
     fn calibration_size(&self, n_models: usize) -> Result<usize> {
         self.conformal.validate()?;
-        if self.splits == 0 {
-            return Err(Error::param("splits", "must be at least 1"));
-        }
+        at_least_one("splits", self.splits)?;
         let n_calibration = self.n_calibration.unwrap_or(n_models / 2);
         if n_calibration == 0 || n_calibration >= n_models {
             return Err(Error::param(

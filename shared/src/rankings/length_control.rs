@@ -34,6 +34,7 @@
 //! baseline that no battle names; [`Error::Insufficient`] for no battles, no model that plays
 //! in every battle when no baseline is given, or a battle without the baseline.
 
+use crate::io::checks::in_open_unit;
 use crate::io::error::{Error, Result};
 use crate::math::linalg::spd_inverse;
 use crate::math::logistic::sigmoid;
@@ -121,12 +122,7 @@ impl LengthControlParams {
     /// # Errors
     /// [`Error::InvalidParam`] naming the setting out of range.
     pub fn validate(&self) -> Result<()> {
-        if !(self.level > 0.0 && self.level < 1.0) {
-            return Err(Error::param(
-                "level",
-                format!("expected in (0, 1), found {}", self.level),
-            ));
-        }
+        in_open_unit("level", self.level)?;
         if let Some(name) = &self.baseline {
             if name.trim().is_empty() {
                 return Err(Error::param("baseline", "the model name is empty"));

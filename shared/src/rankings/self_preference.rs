@@ -40,6 +40,7 @@
 //! verdicts on those battles all go one way (β is not identified: the message says so, with
 //! the counts), or when a fit has no unique minimum.
 
+use crate::io::checks::in_open_unit;
 use crate::io::error::{Error, Result};
 use crate::math::linalg::spd_inverse;
 use crate::math::logistic::sigmoid;
@@ -139,12 +140,7 @@ impl SelfPreferenceParams {
                 return Err(Error::param("family", format!("`{name}` is named twice")));
             }
         }
-        if !(self.level > 0.0 && self.level < 1.0) {
-            return Err(Error::param(
-                "level",
-                format!("expected in (0, 1), found {}", self.level),
-            ));
-        }
+        in_open_unit("level", self.level)?;
         Ok(())
     }
 

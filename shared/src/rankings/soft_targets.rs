@@ -31,6 +31,7 @@
 //! [`Error::Insufficient`] when soft targets are asked of a file without scores, when there are no
 //! human non-tie battles, or when β's MLE is infinite.
 
+use crate::io::checks::{at_least_one, positive};
 use crate::io::error::{Error, Result};
 use crate::math::logistic::{sigmoid, softplus};
 use crate::rankings::scored_battles::{ScoredBattle, ScoredBattles};
@@ -254,15 +255,8 @@ pub struct BetaFit {
 impl BetaParams {
     /// Checks the settings.
     pub fn validate(&self) -> Result<()> {
-        if !(self.tol > 0.0 && self.tol.is_finite()) {
-            return Err(Error::param(
-                "tol",
-                format!("must be > 0, found {}", self.tol),
-            ));
-        }
-        if self.max_iter == 0 {
-            return Err(Error::param("max_iter", "must be at least 1"));
-        }
+        positive("tol", self.tol)?;
+        at_least_one("max_iter", self.max_iter)?;
         Ok(())
     }
 
@@ -509,9 +503,7 @@ pub struct Calibration {
 impl CalibrationParams {
     /// Checks the settings.
     pub fn validate(&self) -> Result<()> {
-        if self.bins == 0 {
-            return Err(Error::param("bins", "must be at least 1"));
-        }
+        at_least_one("bins", self.bins)?;
         Ok(())
     }
 

@@ -42,6 +42,7 @@
 //! would be a number the optimiser stopped at — named, not printed), or a fit that does not
 //! converge.
 
+use crate::io::checks::in_open_unit;
 use crate::io::error::{Error, Result};
 use crate::math::linalg::spd_inverse;
 use crate::math::logistic::{sigmoid, softplus};
@@ -160,12 +161,7 @@ impl StyleControlParams {
                 format!("expected ≥ 0, found {}", self.reg),
             ));
         }
-        if !(self.level > 0.0 && self.level < 1.0) {
-            return Err(Error::param(
-                "level",
-                format!("expected in (0, 1), found {}", self.level),
-            ));
-        }
+        in_open_unit("level", self.level)?;
         if let Some(bootstrap) = &self.bootstrap {
             bootstrap.validate()?;
         }

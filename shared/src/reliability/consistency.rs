@@ -30,6 +30,7 @@
 //! that is not among them; [`Error::Insufficient`] for a criterion without any item that has
 //! `min_repeats` values.
 
+use crate::io::checks::in_open_unit;
 use crate::io::error::{Error, Result};
 use crate::reliability::ratings::RatingMatrix;
 use serde::{Deserialize, Serialize};
@@ -148,12 +149,7 @@ impl ConsistencyParams {
                 ),
             ));
         }
-        if !(self.review_share > 0.0 && self.review_share < 1.0) {
-            return Err(Error::param(
-                "review_share",
-                format!("must be in (0, 1), found {}", self.review_share),
-            ));
-        }
+        in_open_unit("review_share", self.review_share)?;
         Ok(())
     }
 

@@ -24,7 +24,8 @@
 //! [`Error::InvalidParam`] for invalid bootstrap settings, a null rate outside (0, 1) or a
 //! significance level outside (0, 1).
 
-use crate::io::error::{Error, Result};
+use crate::io::checks::in_open_unit;
+use crate::io::error::Result;
 use crate::math::resample::{bootstrap, BootstrapParams, Interval};
 use serde::{Deserialize, Serialize};
 
@@ -128,18 +129,8 @@ impl PositionBiasParams {
     /// Checks the settings.
     pub fn validate(&self) -> Result<()> {
         self.bootstrap.validate()?;
-        if !(self.null_rate > 0.0 && self.null_rate < 1.0) {
-            return Err(Error::param(
-                "null_rate",
-                format!("must be in (0, 1), found {}", self.null_rate),
-            ));
-        }
-        if !(self.significance > 0.0 && self.significance < 1.0) {
-            return Err(Error::param(
-                "significance",
-                format!("must be in (0, 1), found {}", self.significance),
-            ));
-        }
+        in_open_unit("null_rate", self.null_rate)?;
+        in_open_unit("significance", self.significance)?;
         Ok(())
     }
 
@@ -258,6 +249,7 @@ pub fn binomial_test_two_sided(k: u64, n: u64, p: f64) -> f64 {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::io::error::Error;
 
     fn pair(ab: Option<Verdict>, ba: Option<Verdict>) -> PairVerdicts {
         PairVerdicts { ab, ba }

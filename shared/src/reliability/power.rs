@@ -24,6 +24,7 @@
 //! a zero effect, an effect too small for any finite sample, or an effect in the direction a
 //! one-sided alternative cannot detect.
 
+use crate::io::checks::{in_open_unit, positive};
 use crate::io::error::{Error, Result};
 use crate::math::normal::{normal_cdf, normal_quantile};
 use serde::{Deserialize, Serialize};
@@ -144,24 +145,9 @@ pub struct SampleSize {
 impl PowerParams {
     /// Checks the settings.
     pub fn validate(&self) -> Result<()> {
-        if !(self.alpha > 0.0 && self.alpha < 1.0) {
-            return Err(Error::param(
-                "alpha",
-                format!("must be in (0, 1), found {}", self.alpha),
-            ));
-        }
-        if !(self.power > 0.0 && self.power < 1.0) {
-            return Err(Error::param(
-                "power",
-                format!("must be in (0, 1), found {}", self.power),
-            ));
-        }
-        if !(self.ratio > 0.0 && self.ratio.is_finite()) {
-            return Err(Error::param(
-                "ratio",
-                format!("n2/n1 must be a finite number > 0, found {}", self.ratio),
-            ));
-        }
+        in_open_unit("alpha", self.alpha)?;
+        in_open_unit("power", self.power)?;
+        positive("ratio", self.ratio)?;
         Ok(())
     }
 

@@ -40,6 +40,7 @@
 //! variant column of the matrix); [`Error::Insufficient`] when no variant used two or more
 //! scores.
 
+use crate::io::checks::{at_least_one, positive};
 use crate::io::error::{Error, Location, Result};
 use crate::math::linalg::cholesky_solve;
 use crate::math::logistic::{sigmoid, softplus};
@@ -308,15 +309,8 @@ impl GrmParams {
                 ));
             }
         }
-        if self.max_iter == 0 {
-            return Err(Error::param("max_iter", "must be at least 1"));
-        }
-        if !(self.tol > 0.0 && self.tol.is_finite()) {
-            return Err(Error::param(
-                "tol",
-                format!("must be > 0, found {}", self.tol),
-            ));
-        }
+        at_least_one("max_iter", self.max_iter)?;
+        positive("tol", self.tol)?;
         Ok(())
     }
 

@@ -34,6 +34,7 @@
 //! thresholds; [`Error::Insufficient`] when a statistic is undefined for the data (fewer than
 //! two variants with two or more used scores, a single used score, zero variance).
 
+use crate::io::checks::{in_open_unit, positive};
 use crate::io::error::{Error, Result};
 use crate::math::resample::quantile_sorted;
 use crate::reliability::irt::irt_grm::{GrmFit, RatingMatrix};
@@ -105,18 +106,8 @@ pub struct HumanAlignment {
 impl ReliabilityParams {
     /// Checks the settings.
     pub fn validate(&self) -> Result<()> {
-        if !(self.max_c_v > 0.0 && self.max_c_v.is_finite()) {
-            return Err(Error::param(
-                "max_c_v",
-                format!("must be a finite number > 0, found {}", self.max_c_v),
-            ));
-        }
-        if !(self.min_reliability > 0.0 && self.min_reliability < 1.0) {
-            return Err(Error::param(
-                "min_reliability",
-                format!("must be in (0, 1), found {}", self.min_reliability),
-            ));
-        }
+        positive("max_c_v", self.max_c_v)?;
+        in_open_unit("min_reliability", self.min_reliability)?;
         Ok(())
     }
 
