@@ -326,6 +326,12 @@ fn every_kind_saved_from_the_session_page_reopens_in_a_visitors_browser_with_the
         ],
         vec![
             "stats",
+            "judge-value",
+            "--input",
+            "tests/fixtures/ppi-llmfao-battles.csv",
+        ],
+        vec![
+            "stats",
             "style",
             "--input",
             "tests/data/llmfao/crowd-comparisons.csv",
@@ -399,6 +405,7 @@ fn every_kind_saved_from_the_session_page_reopens_in_a_visitors_browser_with_the
             "label_model",
             "routing",
             "ppi",
+            "judge_value",
             "style",
             "self_preference",
             "length_control",

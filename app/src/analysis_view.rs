@@ -7,7 +7,8 @@ use crate::compare_view::CompareView;
 use crate::files::data_url;
 use crate::leaderboard::{BoardRun, BoardRunView, StudyView};
 use crate::plain_reports::{
-    ConformalView, LengthControlView, PowerView, PpiView, SelfPreferenceView, StyleView,
+    ConformalView, JudgeValueView, LengthControlView, PowerView, PpiView, SelfPreferenceView,
+    StyleView,
 };
 use crate::programs::{CommitteeView, ProgramsView};
 use crate::reliability::{IrtTable, ReportView};
@@ -115,6 +116,7 @@ fn report_view(analysis: &Analysis, report: Report) -> AnyView {
         }
         Report::Power(table) => view! { <PowerView table=*table /> }.into_any(),
         Report::Ppi(report) => view! { <PpiView report=*report /> }.into_any(),
+        Report::JudgeValue(report) => view! { <JudgeValueView report=*report /> }.into_any(),
         Report::Style(report) => view! { <StyleView report=*report /> }.into_any(),
         Report::LengthControl(report) => view! { <LengthControlView report=*report /> }.into_any(),
         Report::Compare(report) => view! { <CompareView report=*report /> }.into_any(),

@@ -7,10 +7,11 @@
 use crate::charts::{ForestPlot, ForestRow};
 use crate::format::fixed;
 use leptos::prelude::*;
-use tribunal::compare::comparison::{p_text, Comparison};
+use tribunal::compare::comparison::Comparison;
 use tribunal::compare::judge_correction::JudgeCorrection;
 use tribunal::compare::paired_differences::PairedDifference;
 use tribunal::compare::score_slices::SliceTable;
+use tribunal::io::readable::p_text;
 
 /// A score in the criterion's units: a pass rate in %, else as it is.
 fn shown(v: f64, binary: bool) -> String {

@@ -1,8 +1,10 @@
 //! The home page. It says in three lines what Tribunal is for and
 //! offers the four jobs — publish a leaderboard with intervals, compare systems on scored
 //! answers, check a judge against humans, calibrate or audit a judge — each with links to its task pages, plain and with the bundled
-//! example (`?example`, see [`crate::examples`]); then the sessions on this device.
+//! example (`?example`, see [`crate::examples`]); then what the bundled judge is for
+//! ([`crate::bundled_judge`]) and the sessions on this device.
 
+use crate::bundled_judge::BundledJudgeNote;
 use crate::routes::Task;
 use crate::session::SessionsCard;
 use leptos::prelude::*;
@@ -30,6 +32,10 @@ pub fn HomePage() -> impl IntoView {
                 what="Fit a small correction of the judge to human labels, or test cheap judging programs and the judge's biases."
                 tasks=vec![(Task::Calibrate, "Calibrate a judge to human labels"), (Task::Programs, "Judging programs and bias probes")] />
         </div>
+        <section id="which-judge" class="card">
+            <h2>"Which judge?"</h2>
+            <BundledJudgeNote />
+        </section>
         <SessionsCard />
     }
 }

@@ -3,10 +3,12 @@
 //! from an items file — or the bundled LLMFAO items — whose page holds the run form. On a
 //! session's page its owner starts runs with [`StartRun`]: the items dataset, the prompt (the
 //! default most tokens follows it), the judge (the local model, or a fleet and the model name
-//! it serves) and whether to embed the rationales. An upload whose items have an empty
+//! it serves, with what the bundled judge measured or how to gauge a fleet judge) and whether
+//! to embed the rationales. An upload whose items have an empty
 //! response is accepted: the worker's warning is shown, and each such judgment is flagged.
 
 use crate::api::{self, Judges};
+use crate::bundled_judge::{BundledJudgeNote, ChosenJudgeNote};
 use crate::device::{go, remember};
 use crate::examples::{try_example, when_requested, ExampleButton, ITEMS};
 use crate::fields::{number_field, Bounds};
@@ -54,6 +56,7 @@ pub fn RunsPage() -> impl IntoView {
             <h2>"Run a judge over your items"</h2>
             <p class="hint">"A judge run reads an items file (" <code>"id,instruction,response[,response_b]"</code> ", with " <code>"model,model_b"</code> " for a leaderboard), asks the judge about each item — pairwise prompts in both orders — and stores every verdict with its rationale and p_s. The run lives in a session: its page shows each judgment as it arrives and a running leaderboard, and when the run ends its verdicts become datasets that the session's analyses read."</p>
             <JudgesOffered judges />
+            <BundledJudgeNote />
             <ExampleButton id="runs-example" what="Three LLMFAO pairs with their models (one answer shows nothing)" on_try />
             <div class="controls">
                 <label class="file">"Items file " <input id="runs-items-input" type="file" accept=".csv" node_ref=input /></label>
@@ -295,6 +298,7 @@ pub fn StartRun(
                     on:change=move |ev| run_embed.set(event_target_checked(&ev)) /></label>
                 <button id="start-run" on:click=start_run disabled=move || !ready()>"Start the run"</button>
             </div>
+            {move || backend().map(|b| view! { <ChosenJudgeNote local=matches!(b, Backend::Local) /> })}
             {move || judges.get().map(|j| match j {
                 Ok(j) if j.local || !j.fleets.is_empty() => None,
                 Ok(_) => Some(view! {

@@ -3,6 +3,7 @@
 
 mod analysis_view;
 mod api;
+mod bundled_judge;
 mod calibrate;
 mod charts;
 mod compare_page;

@@ -1,6 +1,6 @@
 //! Views of the analyses that have no page of their own — made by `tribunal stats` or the
 //! session API and opened by URL: the conformal part of a judge study, a power table, the
-//! prediction-powered report, style control, a judge's self-preference, length-controlled win
+//! prediction-powered report, the judge value gauge, style control, a judge's self-preference, length-controlled win
 //! rates, and the label model or routing of a votes file
 //! (the committee view of the Programs page). Cells
 //! carry full-precision values in data attributes, as on the pages.
@@ -11,6 +11,7 @@ use crate::format::{fixed, target_words};
 use leptos::prelude::*;
 use tribunal::math::normal::Estimate;
 use tribunal::math::resample::Interval;
+use tribunal::ppi::judge_value::JudgeValue;
 use tribunal::ppi::label_plan::LabelPlan;
 use tribunal::ppi::ppi_ranks::RankSet;
 use tribunal::ppi::ppi_report::{PpiReport, PpiWinRate};
@@ -579,6 +580,49 @@ pub(crate) fn LengthControlView(report: LengthControl) -> impl IntoView {
             <caption>{format!("Raw win rate (± its standard error) and length-controlled win rate ({coverage}% sandwich interval), in %")}</caption>
             <thead><tr><th>"Model"</th><th>"Win rate"</th><th>"LC win rate"</th><th>"Mean length"</th><th>"Battles"</th></tr></thead>
             <tbody>{rows}</tbody>
+        </table></div>
+    }
+}
+
+/// The judge value gauge: the verdict in words, then what it rests on — agreement beside
+/// chance, ρ, what PPI makes of one label here and the most any debiasing could.
+#[component]
+pub(crate) fn JudgeValueView(report: JudgeValue) -> impl IntoView {
+    let coverage = 100.0 * (1.0 - report.settings.alpha);
+    let a = report.agreement;
+    let rho = report.rho.map_or("not identified".to_owned(), |r| {
+        format!(
+            "{} [{}, {}]",
+            fixed(r.estimate, 3),
+            fixed(r.lower, 3),
+            fixed(r.upper, 3)
+        )
+    });
+    let share = |s: Option<f64>| s.map_or("—".to_owned(), |s| format!("{:.0} %", 100.0 * s));
+    let times = |x: Option<f64>| x.map_or("—".to_owned(), |x| format!("{} ×", fixed(x, 2)));
+    let row = |id: &'static str, name: String, value: String| {
+        view! { <tr data-term=id><td>{name}</td><td class="num">{value}</td></tr> }
+    };
+    view! {
+        <p class="summary" id="judge-value-verdict" data-worth=report.worth_running.to_string()>
+            {format!("Verdict: {}", report.verdict)}</p>
+        {notes_view(&report.warnings, &[])}
+        <div class="table-scroll" tabindex="0"><table class="ratings" id="judge-value-table">
+            <caption>{format!(
+                "{}: {} items labelled by people (the pilot), {} judged only; {coverage}% intervals",
+                report.source, report.labelled, report.unlabelled
+            )}</caption>
+            <tbody>
+                {row("agreement", "Judge picks the same side as the people".to_owned(),
+                    format!("{} of {} = {} [{}, {}]", report.agreed, report.labelled,
+                        fixed(a.estimate, 3), fixed(a.lower, 3), fixed(a.upper, 3)))}
+                {row("chance", "… two raters picking independently would".to_owned(), fixed(report.chance_agreement, 3))}
+                {row("rho", "Correlation ρ of the judge's labels with the people's".to_owned(), rho)}
+                {row("labels_per_label", "One human label counts as, with this file's judged-only items (prediction-powered inference)".to_owned(), times(report.labels_per_label))}
+                {row("ceiling", "At most, with any correction (1 / (1 − ρ²))".to_owned(), times(report.ceiling))}
+                {row("replaceable", "Human labels it can replace, at most (ρ²)".to_owned(), share(report.replaceable_share))}
+                {row("replaceable_upper", "… at the top of ρ's interval".to_owned(), share(report.replaceable_share_upper))}
+            </tbody>
         </table></div>
     }
 }

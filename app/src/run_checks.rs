@@ -27,6 +27,7 @@ use crate::worker_pool::AnalysisRun;
 use leptos::prelude::*;
 use leptos::task::spawn_local;
 use tribunal::analysis::{Analysis, Report, Spec};
+use tribunal::io::readable::p_text;
 use tribunal::math::resample::BootstrapParams;
 use tribunal::reliability::aa_report::{AaReport, AaReportParams};
 use tribunal::reliability::aa_test::{AaTestParams, Flag};
@@ -425,12 +426,12 @@ fn PositionView(report: PositionReport) -> impl IntoView {
             data-flip=flip.estimate.to_string() data-reversal=report.reversal_rate.to_string()
             data-significant=significant.to_string()>
             {format!(
-                "First-position rate {} [{} – {}] · exact binomial test against {}: p = {} ({}) · {} pairs in both orders: flip rate {} [{} – {}], reversal rate {}",
+                "First-position rate {} [{} – {}] · exact binomial test against {}: {} ({}) · {} pairs in both orders: flip rate {} [{} – {}], reversal rate {}",
                 fixed(rate.estimate, 3),
                 fixed(rate.lower, 3),
                 fixed(rate.upper, 3),
                 test.null_rate,
-                fixed(report.p_value, 4),
+                p_text(report.p_value),
                 if significant { format!("position bias at level {}", test.significance) } else { "no significant bias".to_owned() },
                 report.n_both_orders,
                 fixed(flip.estimate, 3),

@@ -129,6 +129,10 @@ registry! {
     /// Prediction-powered win rates and leaderboard of a labelled-battles file `battles`: the
     /// judge's labels on every battle, human labels on some (`tribunal stats ppi`).
     Ppi = "ppi": crate::ppi::kinds::PpiKind,
+    /// What a judge is worth, from the human-labelled rows of a labelled-battles file
+    /// `battles`: agreement, ρ, PPI's labels per label and the most any debiasing can save
+    /// (`tribunal stats judge-value`).
+    JudgeValue = "judge_value": crate::ppi::kinds::JudgeValueKind,
     /// The leaderboard of `battles` with style held fixed (contextual Bradley–Terry), beside
     /// the raw one; features from the pairs' `answers` or the battles' own columns (`tribunal
     /// stats style`).

@@ -78,6 +78,7 @@ mod tests {
                 "label_model",
                 "routing",
                 "ppi",
+                "judge_value",
                 "style",
                 "self_preference",
                 "length_control",

@@ -28,6 +28,7 @@ use super::score_table::{ScoreTable, TableParams};
 use super::system_scores::{system_scores, SystemScore};
 use crate::io::checks::{in_open_unit, positive};
 use crate::io::error::{Error, Result};
+use crate::io::readable::p_text;
 use crate::math::resample::BootstrapParams;
 use serde::{Deserialize, Serialize};
 
@@ -353,17 +354,6 @@ impl CompareParams {
             reading,
             warnings,
         })
-    }
-}
-
-/// A p-value as a reader should see it: `p < 0.001` below a thousandth.
-pub fn p_text(p: f64) -> String {
-    if p.is_nan() {
-        "p not defined".to_owned()
-    } else if p < 0.001 {
-        "p < 0.001".to_owned()
-    } else {
-        format!("p = {p:.3}")
     }
 }
 

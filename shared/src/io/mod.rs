@@ -12,6 +12,7 @@
 //!   and the kind each role of an analysis reads.
 //! - [`checks`]: the range checks settings share (a level in (0, 1), a tolerance > 0, an
 //!   iteration count ≥ 1), each naming the setting.
+//! - [`readable`]: numbers as readers see them (`p < 0.001`, never `p = 0.000`).
 //! - [`cbor`]: the encoding of the app's page ↔ web-worker messages (tagged enums decode,
 //!   NaN and ±∞ kept).
 
@@ -23,3 +24,4 @@ pub mod dataset_kind;
 pub mod embedding_file;
 pub mod error;
 pub mod provenance;
+pub mod readable;

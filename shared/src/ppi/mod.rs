@@ -21,7 +21,9 @@
 //!   [`active_inference`]: the estimates from labels drawn so (each weighted by 1/π).
 //! - [`cross_fit`]: the judge's labels replaced by a calibration head (seed 000's BTL head)
 //!   cross-fitted on the human labels, so that no label is predicted by a head that saw it.
-//! - [`kinds`]: the family's analysis kind: PPI on a labelled-battles file, by role.
+//! - [`judge_value`]: the judge value gauge — from a pilot's human labels, the judge's
+//!   agreement, ρ, what PPI makes of a label and the most any debiasing can save.
+//! - [`kinds`]: the family's analysis kinds: PPI and the gauge on a labelled-battles file.
 //!
 //! Every logistic fit above minimises [`crate::math::weighted_logistic`]'s loss.
 //!
@@ -30,6 +32,7 @@
 
 pub mod active_inference;
 pub mod cross_fit;
+pub mod judge_value;
 pub mod kinds;
 pub mod label_budget;
 pub mod label_plan;

@@ -42,6 +42,7 @@
 
 use crate::io::checks::in_open_unit;
 use crate::io::error::{Error, Result};
+use crate::io::readable::p_text;
 use crate::math::linalg::spd_inverse;
 use crate::math::logistic::sigmoid;
 use crate::math::normal::{normal_cdf, normal_quantile, Estimate};
@@ -623,10 +624,11 @@ fn reading(
     };
     format!(
         "At equal human strength the judge gives its family {:+.0} Elo points ({coverage}% \
-         interval {:+.0} to {:+.0}; p = {p_value:.3}), {:+.1} points of win rate: {verdict}.",
+         interval {:+.0} to {:+.0}; {}), {:+.1} points of win rate: {verdict}.",
         points.estimate,
         points.lower,
         points.upper,
+        p_text(p_value),
         100.0 * win_rate.estimate
     )
 }

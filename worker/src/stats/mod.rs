@@ -73,6 +73,11 @@ pub enum Stats {
     /// Prediction-powered win rates and leaderboard: a few human labels and many judge
     /// labels, with the power-tuned λ (PPI++), beside the human-only and judge-only estimates.
     Ppi(Box<ppi::PpiArgs>),
+    /// What a judge is worth before labels are spent on it: from a pilot's human labels, its
+    /// agreement, ρ with the humans, what PPI makes of one label and the most any debiasing
+    /// can save (1 / (1 − ρ²)), with a verdict.
+    #[command(alias = "judge_value")]
+    JudgeValue(Box<ppi::JudgeValueArgs>),
     /// Style control: the Bradley–Terry leaderboard with the answers' length and markdown held
     /// fixed (contextual Bradley–Terry, as LMArena), beside the raw one, with rank changes.
     Style(Box<style::StyleArgs>),
@@ -111,6 +116,7 @@ impl Stats {
             Self::LabelModel(args) => programs::label_model(*args)?,
             Self::Routing(args) => programs::route(*args)?,
             Self::Ppi(args) => ppi::plan(*args)?,
+            Self::JudgeValue(args) => ppi::judge_value(*args)?,
             Self::Style(args) => style::plan(*args)?,
             Self::SelfPreference(args) => self_preference::plan(*args)?,
             Self::LengthControl(args) => lc::plan(*args)?,

@@ -4,12 +4,14 @@
 //! leaderboard's simultaneous rank sets; and, with `--plan-labels`, which battles to label next
 //! (`--plan-out`: the file with each row's `label_probability`, `selected` and `priority`);
 //! with `--cross-fit-folds`, the judge's labels replaced by a cross-fitted calibration head.
+//! `tribunal stats judge-value`: the judge value gauge on the same kind of file.
 
 use super::{add_input, Output, Planned};
 use clap::Args;
 use std::path::PathBuf;
 use tribunal::analysis::{Analysis, Inputs};
 use tribunal::ppi::cross_fit::CrossFitParams;
+use tribunal::ppi::judge_value::JudgeValueParams;
 use tribunal::ppi::label_plan::LabelPlanParams;
 use tribunal::ppi::ppi_bootstrap::Resampling;
 use tribunal::ppi::ppi_report::PpiParams;
@@ -92,4 +94,28 @@ pub fn plan(args: PpiArgs) -> anyhow::Result<Planned> {
     let mut planned = Planned::new(Analysis::Ppi(params), inputs);
     planned.outputs.extend(args.plan_out.map(Output::LabelPlan));
     Ok(planned)
+}
+
+#[derive(Args)]
+pub struct JudgeValueArgs {
+    /// Labelled battles CSV: `model_a,model_b,judge,human` (`-` for stdin); the rows with a
+    /// human label are the pilot, the others the judge's alone.
+    #[arg(long)]
+    input: PathBuf,
+    /// Error level of the intervals (coverage 1 − α).
+    #[arg(long, default_value_t = JudgeValueParams::default().alpha, allow_negative_numbers = true)]
+    alpha: f64,
+    /// The correlation with the humans below which the judge is not worth running.
+    #[arg(long, default_value_t = JudgeValueParams::default().worth_rho, allow_negative_numbers = true)]
+    worth_rho: f64,
+}
+
+pub fn judge_value(args: JudgeValueArgs) -> anyhow::Result<Planned> {
+    let mut inputs = Inputs::new();
+    add_input(&mut inputs, "battles", &args.input)?;
+    let params = JudgeValueParams {
+        alpha: args.alpha,
+        worth_rho: args.worth_rho,
+    };
+    Ok(Planned::new(Analysis::JudgeValue(params), inputs))
 }

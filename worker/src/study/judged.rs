@@ -107,6 +107,61 @@ pub fn scored_battles(data: &Llmfao, judged: &[Judged]) -> anyhow::Result<(Vec<u
     Ok((bytes, score.len()))
 }
 
+/// Each pair's first parsed verdict (`left`/`right`/`tie`, the file's orientation), by id.
+pub fn first_verdicts(judged: &[Judged]) -> BTreeMap<String, &'static str> {
+    let mut verdicts = BTreeMap::new();
+    for j in judged {
+        if let Some(v) = j.verdict() {
+            verdicts.entry(j.id.clone()).or_insert(v);
+        }
+    }
+    verdicts
+}
+
+/// A labelled-battles file (`id,model_a,model_b,judge,human`) of a judge's `verdicts` (pair id
+/// → `left`/`right`/`tie`), in the pairs file's order: `judge` is 1, 0 or 0.5 for the left
+/// answer, `human` the crowd's mean vote for it (left 1, right 0, tie ½) on the pairs of
+/// `labelled` and empty elsewhere — the input of PPI and of the judge value gauge.
+pub fn labelled_battles(
+    data: &Llmfao,
+    verdicts: &BTreeMap<String, &str>,
+    labelled: &std::collections::HashSet<String>,
+) -> anyhow::Result<Vec<u8>> {
+    let mut crowd: BTreeMap<&str, (f64, f64)> = BTreeMap::new();
+    for v in &data.votes {
+        let value = match v.winner.as_str() {
+            "left" => 1.0,
+            "right" => 0.0,
+            _ => 0.5,
+        };
+        let entry = crowd.entry(v.id.as_str()).or_insert((0.0, 0.0));
+        *entry = (entry.0 + value, entry.1 + 1.0);
+    }
+    let mut rows = Vec::new();
+    for p in &data.pairs {
+        let Some(verdict) = verdicts.get(&p.id) else {
+            continue;
+        };
+        let judge = match *verdict {
+            "left" => "1",
+            "right" => "0",
+            _ => "0.5",
+        };
+        let human = match (labelled.contains(&p.id), crowd.get(p.id.as_str())) {
+            (true, Some((sum, count))) => format!("{}", sum / count),
+            _ => String::new(),
+        };
+        rows.push([
+            p.id.clone(),
+            p.left.clone(),
+            p.right.clone(),
+            judge.to_owned(),
+            human,
+        ]);
+    }
+    csv_bytes(&["id", "model_a", "model_b", "judge", "human"], &rows)
+}
+
 /// The judge's verdicts as ratings (`id,winner`, `left`/`right`/`tie`): each pair's first
 /// parsed judgment.
 pub fn verdict_ratings(judged: &[Judged]) -> anyhow::Result<Vec<u8>> {

@@ -614,7 +614,7 @@ pub fn study(args: StudyArgs) -> anyhow::Result<()> {
         .map(ToString::to_string)
         .collect();
     let mut calibrate = args_of(&[
-        "calibrate",
+        "calibration",
         "--head",
         "btl",
         "--train",
@@ -632,20 +632,60 @@ pub fn study(args: StudyArgs) -> anyhow::Result<()> {
             "5",
         ]));
     }
+    // The labelled-battles files of PPI and the judge value gauge: a judge's verdicts with the
+    // crowd's mean vote kept as gold on a seeded share of the pairs (by the hash of seed and id).
+    let gold = |ids: Vec<&String>, share: usize| -> std::collections::HashSet<String> {
+        let mut ranked: Vec<(String, &String)> = ids
+            .into_iter()
+            .map(|id| (content_hash(format!("{seed}:gold:{id}").as_bytes()), id))
+            .collect();
+        ranked.sort();
+        let keep = ranked.len().div_ceil(share);
+        ranked[..keep].iter().map(|(_, id)| (*id).clone()).collect()
+    };
+    let smol_verdicts = judged::first_verdicts(&main);
+    let gpt4_verdicts: BTreeMap<String, &str> = data
+        .gpt4
+        .iter()
+        .map(|(id, v)| (id.clone(), v.as_str()))
+        .collect();
+    let gpt4_on_sample: BTreeMap<String, &str> = gpt4_verdicts
+        .iter()
+        .filter(|(id, _)| smol_verdicts.contains_key(*id))
+        .map(|(id, v)| (id.clone(), *v))
+        .collect();
+    let half_all = gold(gpt4_verdicts.keys().collect(), 2);
+    let half = gold(smol_verdicts.keys().collect(), 2);
+    let gpt4_ppi = put(
+        work,
+        "gpt4-ppi-battles.csv",
+        &judged::labelled_battles(&data, &gpt4_verdicts, &half_all)?,
+    )?;
+    let smol_ppi = put(
+        work,
+        "smollm2-ppi-battles.csv",
+        &judged::labelled_battles(&data, &smol_verdicts, &half)?,
+    )?;
+    let gpt4_sample_ppi = put(
+        work,
+        "gpt4-sample-ppi-battles.csv",
+        &judged::labelled_battles(&data, &gpt4_on_sample, &half)?,
+    )?;
+    let pairs_all = args.data.join("pairs.csv").display().to_string();
     let sections = vec![
         Section::new("crowd-leaderboard", "The crowd's leaderboard (all 2,139 pairs, 8,931 votes)",
-            args_of(&["bt", "--input", &crowd_all, "--bootstrap", "200", "--seed", &s]))?,
+            args_of(&["leaderboard", "--input", &crowd_all, "--bootstrap", "200", "--seed", &s]))?,
         Section::new("gpt4-leaderboard", "GPT-4's leaderboard (all 2,139 pairs)",
-            args_of(&["bt", "--input", &gpt4_all, "--bootstrap", "200", "--seed", &s]))?,
+            args_of(&["leaderboard", "--input", &gpt4_all, "--bootstrap", "200", "--seed", &s]))?,
         Section::new("smollm2-leaderboard", "SmolLM2-135M's leaderboard (the sample)",
-            args_of(&["bt", "--input", &battles, "--bootstrap", "200", "--seed", &s]))?,
+            args_of(&["leaderboard", "--input", &battles, "--bootstrap", "200", "--seed", &s]))?,
         Section::new("smollm2-study", "SmolLM2-135M against the crowd: held-out hard, smoothed and soft Elo, conformal intervals",
-            args_of(&["soft-elo", "--input", &scored, "--splits", "100", "--seed", &s]))?,
+            args_of(&["judge-study", "--input", &scored, "--splits", "100", "--seed", &s]))?,
         Section::new("gpt4-study", "GPT-4 against the crowd on the same pairs",
-            args_of(&["soft-elo", "--human", &crowd, "--judge", &gpt4, "--key", "id", "--splits", "100", "--seed", &s]))?,
+            args_of(&["judge-study", "--human", &crowd, "--judge", &gpt4, "--key", "id", "--splits", "100", "--seed", &s]))?,
         Section::new("calibration", "A BTL head on SmolLM2's rationale embeddings against its p_s", calibrate)?,
         Section::new("agreement", "Agreement: the crowd's α, and GPT-4's and SmolLM2's κ with the crowd's majority",
-            args_of(&["agree", "--input", &crowd_ratings, "--item", "id", "--rater", "worker", "--score", "winner", "--scale", "nominal",
+            args_of(&["agreement", "--input", &crowd_ratings, "--item", "id", "--rater", "worker", "--score", "winner", "--scale", "nominal",
                 "--judge", &gpt4_ratings, "--judge", &smollm2_ratings, "--bootstrap", "200", "--seed", &s]))?,
         Section::new("position", "SmolLM2's position bias (both orders)",
             args_of(&["position", "--input", &orders, "--bootstrap", "200", "--seed", &s]))?,
@@ -653,6 +693,23 @@ pub fn study(args: StudyArgs) -> anyhow::Result<()> {
             args_of(&["aa", "--input", &repeats, "--scale", "nominal", "--runs", "run1,run2", "--gold", "crowd"]))?,
         Section::new("programs", "Programs and the label model against the crowd, and routing to SmolLM2",
             args_of(&["programs", "--pairs", &pairs, "--llm", &jsonl, "--seed", &s]))?,
+        Section::new("gpt4-ppi", "Prediction-powered leaderboard: GPT-4's verdicts on every pair, the crowd's on half",
+            args_of(&["ppi", "--input", &gpt4_ppi, "--seed", &s]))?,
+        Section::new("smollm2-ppi", "Prediction-powered win rates: SmolLM2's verdicts on the sample, the crowd's on half of it",
+            args_of(&["ppi", "--input", &smol_ppi, "--seed", &s]))?,
+        Section::new("gpt4-value", "What GPT-4 is worth: the crowd's half as the pilot",
+            args_of(&["judge-value", "--input", &gpt4_ppi]))?,
+        Section::new("gpt4-sample-value", "What GPT-4 is worth on SmolLM2's sample and pilot",
+            args_of(&["judge-value", "--input", &gpt4_sample_ppi]))?,
+        Section::new("smollm2-value", "What SmolLM2-135M is worth: the crowd's half of the sample as the pilot",
+            args_of(&["judge-value", "--input", &smol_ppi]))?,
+        Section::new("crowd-style", "The crowd's leaderboard with the answers' length and markdown held fixed",
+            args_of(&["style", "--input", &crowd_all, "--answers", &pairs_all]))?,
+        Section::new("gpt4-style", "GPT-4's leaderboard with the answers' length and markdown held fixed",
+            args_of(&["style", "--input", &gpt4_all, "--answers", &pairs_all]))?,
+        Section::new("self-preference", "Does GPT-4 favour the GPT family beyond the crowd's ratings of it?",
+            args_of(&["self-preference", "--human", &crowd_all, "--judge", &gpt4_all, "--key", "id",
+                "--family", "GPT 4,GPT 3.5 Turbo,GPT 3.5 Turbo (16k)"]))?,
     ];
     let reports = work.join("reports");
     std::fs::create_dir_all(&reports)?;

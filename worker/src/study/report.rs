@@ -1,5 +1,6 @@
 //! The study's report: markdown with a section per analysis, its figures (SVG, [`super::svg`])
-//! and the `tribunal stats` command of each section. Everything is read from the analyses'
+//! and the `tribunal stats` command of each section; and the bundled judge's gauge as JSON
+//! beside it (`smollm2-value.json`), which the app compiles in. Everything is read from the analyses'
 //! reports and the runs' records, and nothing from the clock: the same seeds and judgments give
 //! the same bytes.
 
@@ -10,6 +11,12 @@ use serde_json::Value;
 use std::collections::BTreeMap;
 use std::fmt::Write as _;
 use std::path::Path;
+use tribunal::io::readable::p_text;
+use tribunal::math::normal::Estimate;
+use tribunal::ppi::judge_value::JudgeValue;
+use tribunal::ppi::ppi_report::PpiReport;
+use tribunal::rankings::self_preference::SelfPreference;
+use tribunal::rankings::style_control::StyleControl;
 
 /// What the report is about.
 pub struct Study<'a> {
@@ -29,6 +36,61 @@ pub struct Study<'a> {
 }
 
 const CROWD: &str = "#444444";
+
+/// The judge's new-token limit in the study's runs (`max_tokens`).
+const MAX_TOKENS: usize = 96;
+
+/// How a run's verdicts were read: the marker written by the model, appended (forced) or no
+/// label at all; how many reached the token limit; the median probability mass on the two
+/// labels at the verdict.
+struct FormatCounts {
+    followed: usize,
+    forced: usize,
+    unparsed: usize,
+    at_limit: usize,
+    median_mass: Option<f64>,
+}
+
+impl FormatCounts {
+    fn of(lines: &[String]) -> anyhow::Result<Self> {
+        #[derive(serde::Deserialize)]
+        struct Line {
+            winner: Option<String>,
+            #[serde(default)]
+            score_position: Option<String>,
+            #[serde(default)]
+            label_mass: Option<f64>,
+            #[serde(default)]
+            generated_tokens: usize,
+        }
+        let (mut followed, mut forced, mut unparsed, mut at_limit) = (0, 0, 0, 0);
+        let mut masses = Vec::new();
+        for (k, line) in lines.iter().enumerate() {
+            let j: Line =
+                serde_json::from_str(line).with_context(|| format!("judgment {}", k + 1))?;
+            match (j.winner.is_some(), j.score_position.as_deref()) {
+                (false, _) => unparsed += 1,
+                (true, Some("forced")) => forced += 1,
+                (true, _) => followed += 1,
+            }
+            at_limit += usize::from(j.generated_tokens >= MAX_TOKENS);
+            masses.extend(j.label_mass.filter(|m| m.is_finite()));
+        }
+        masses.sort_by(f64::total_cmp);
+        let median_mass = match masses.len() {
+            0 => None,
+            n if n % 2 == 1 => Some(masses[n / 2]),
+            n => Some((masses[n / 2 - 1] + masses[n / 2]) / 2.0),
+        };
+        Ok(Self {
+            followed,
+            forced,
+            unparsed,
+            at_limit,
+            median_mass,
+        })
+    }
+}
 const GPT4: &str = "#1f77b4";
 const SMOL: &str = "#d62728";
 
@@ -52,6 +114,12 @@ fn interval(v: &Value, digits: usize) -> String {
 }
 
 impl Study<'_> {
+    /// The report of section `id` as its analysis's type.
+    fn typed<T: serde::de::DeserializeOwned>(&self, id: &str) -> anyhow::Result<T> {
+        serde_json::from_value(self.report(id)?.clone())
+            .with_context(|| format!("the `{id}` report"))
+    }
+
     fn section(&self, id: &str) -> anyhow::Result<&Section> {
         self.sections
             .iter()
@@ -79,11 +147,19 @@ fn elos(board: &Value) -> BTreeMap<String, (f64, Value)> {
         .collect()
 }
 
+/// Whether the bootstrap bounded neither side of a model's Elo.
+fn unbounded(entry: &(f64, Value)) -> bool {
+    let boot = &entry.1;
+    !boot.is_null() && boot["lower"].as_f64().is_none() && boot["upper"].as_f64().is_none()
+}
+
 /// An Elo with its bootstrap interval; a side the bootstrap could not bound (a model that won
-/// or lost every battle in some rounds: separation) is open, `−∞` or `∞`.
+/// or lost every battle in some rounds: separation) is open, `−∞` or `∞`, and a model bounded
+/// on neither side has no Elo to print: "not identified".
 fn elo_cell(entry: Option<&(f64, Value)>) -> String {
     match entry {
         None => "—".to_owned(),
+        Some(entry) if unbounded(entry) => "not identified (−∞, ∞)".to_owned(),
         Some((elo, boot)) if boot.is_null() => format!("{elo:.0}"),
         Some((elo, boot)) => {
             let side = |v: &Value, open: &str| {
@@ -118,8 +194,19 @@ pub fn write(study: &Study, folder: &Path) -> anyhow::Result<()> {
     calibration(study, &mut md, &mut figure)?;
     reliability(study, &mut md)?;
     programs(study, &mut md, &mut figure)?;
+    ppi(study, &mut md)?;
+    judge_value(study, &mut md)?;
+    style(study, &mut md)?;
+    self_preference(study, &mut md)?;
     failures(study, &mut md)?;
     commands(study, &mut md)?;
+    // The bundled judge's gauge, which the app shows where a judge is chosen.
+    let gauge = folder.join("smollm2-value.json");
+    std::fs::write(
+        &gauge,
+        serde_json::to_string_pretty(study.report("smollm2-value")?)? + "\n",
+    )
+    .with_context(|| format!("{}", gauge.display()))?;
     std::fs::write(study.report, md).with_context(|| format!("{}", study.report.display()))
 }
 
@@ -147,9 +234,10 @@ fn header(study: &Study, md: &mut String) -> anyhow::Result<()> {
          - **Data**: LLMFAO (Dmitry Ustalov, CC BY 4.0; `tests/data/llmfao`): {} pairs of answers \
          to 13 instructions, {} crowd votes, and GPT-4's verdict on every pair.\n\
          - **Sample**: {} pairs ({budget}), stratified by instruction and crowd verdict, seed {}. \
-         Each was judged once in an order drawn per pair (the field guide's randomisation); a \
-         seeded quarter also in the other order (position bias); a seeded eighth twice more with \
-         sampling at temperature 0.7 (the A/A test).\n\
+         Each was judged once, the two answers shown in an order drawn per pair (randomised \
+         so that a preference for the first-shown answer cannot favour a model); a seeded \
+         quarter also in the other order (position bias); a seeded eighth twice more with \
+         sampling at temperature 0.7 (the A/A test: does the judge agree with itself?).\n\
          - **Judge**: {} (file hash `{}`) on the CPU; the Prometheus relative prompt, greedy, \
          at most 96 new tokens, the verdict constrained to `[RESULT] A|B` (prompt hash `{}`). \
          p_s is read at the verdict; the rationale is embedded with {}.\n",
@@ -166,7 +254,7 @@ fn header(study: &Study, md: &mut String) -> anyhow::Result<()> {
     )?;
     writeln!(
         md,
-        "| run | items | judgments | judged by the recorded process | unparsed | s / judgment | code |\n|---|---|---|---|---|---|---|"
+        "| run | items | judgments | followed the format | forced | unparsed | at the token limit | median label mass | s / judgment | code |\n|---|---|---|---|---|---|---|---|---|---|"
     )?;
     for run in study.runs {
         let r = &run.record;
@@ -176,17 +264,44 @@ fn header(study: &Study, md: &mut String) -> anyhow::Result<()> {
         } else {
             "—".to_owned()
         };
+        let f = FormatCounts::of(&run.lines)?;
         writeln!(
             md,
-            "| {} | {} | {} | {} | {} | {per} | {} |",
+            "| {} | {} | {} | {} | {} | {} | {} | {} | {per} | {} |",
             run.name,
             r["items"]["count"],
             r["judgments"],
-            r["judged_now"],
-            r["parse_failures"],
+            f.followed,
+            f.forced,
+            f.unparsed,
+            f.at_limit,
+            f.median_mass
+                .map_or_else(|| "—".to_owned(), |m| format!("{:.2} %", 100.0 * m)),
             r["code_version"].as_str().unwrap_or("?")
         )?;
     }
+    let counts = FormatCounts::of(&study.runs[0].lines)?;
+    writeln!(
+        md,
+        "\n**What the verdicts are.** A verdict *followed the format* when SmolLM2 wrote the \
+         `[RESULT]` marker itself; it is *forced* when the marker was appended after the \
+         model stopped or reached the {max_tokens}-token limit without writing it, and the \
+         verdict is then the more probable of the two labels at that appended place; \
+         *unparsed* when no label could be read. {} of the main run's {} verdicts are forced \
+         ({} reached the token limit). *Label mass* is the probability the model put on the \
+         two labels together at the verdict, before p_s renormalises them to sum to 1: a median \
+         of {} means p_s compares two tokens the model barely considered. Read a forced \
+         verdict's p_s as a forced choice between two unlikely continuations, not as the \
+         judge's confidence; every p_s-based number below (soft Elo, β, the calibration head's \
+         base) inherits that.",
+        counts.forced,
+        counts.followed + counts.forced + counts.unparsed,
+        counts.at_limit,
+        counts
+            .median_mass
+            .map_or_else(|| "—".to_owned(), |m| format!("{:.2} %", 100.0 * m)),
+        max_tokens = MAX_TOKENS,
+    )?;
     writeln!(
         md,
         "\nThe judgments and each run's record (model file, prompt, decoding, design, seeds, \
@@ -219,8 +334,14 @@ fn leaderboards(
          and GPT-4's use all {} pairs; SmolLM2's only the {} it judged, so its intervals are \
          wider and a model it never saw is missing (—). An interval open on a side (`−∞`, `∞`) \
          is one the bootstrap could not bound: in some rounds the model won or lost every \
-         battle it had (separation), so its Elo there is not identified.\n",
-        study.pairs_total, study.n
+         battle it had (separation), so its Elo there is not identified. Where neither side is \
+         bounded the point Elo means nothing and is withheld (\"not identified\", as the PPI \
+         report withholds such numbers): {} of SmolLM2's {} models, {} of GPT-4's.\n",
+        study.pairs_total,
+        study.n,
+        smol.values().filter(|e| unbounded(e)).count(),
+        smol.len(),
+        gpt4.values().filter(|e| unbounded(e)).count(),
     )?;
     writeln!(
         md,
@@ -239,7 +360,10 @@ fn leaderboards(
     let points = |judge: &BTreeMap<String, (f64, Value)>| -> Vec<(f64, f64)> {
         crowd
             .iter()
-            .filter_map(|(m, (x, _))| Some((*x, judge.get(m)?.0)))
+            .filter_map(|(m, (x, _))| {
+                let entry = judge.get(m).filter(|e| !unbounded(e))?;
+                Some((*x, entry.0))
+            })
             .collect()
     };
     let path = figure(
@@ -295,7 +419,8 @@ fn held_out(
     let gpt4 = study.report("gpt4-study")?;
     writeln!(
         md,
-        "## 2. The judges against the crowd, model by model (seed 002)\n\n\
+        "## 2. The judges against the crowd, model by model\n\n\
+         The method is Kargi & Salinas' conformal Elo estimation (2026). \
          On the {} sampled pairs with a SmolLM2 score ({} crowd votes) and the same pairs' GPT-4 \
          verdicts: the leave-one-model-out protocol fits each judge's Elo for a model from the \
          judge's verdicts on it and the humans' on the others (hard: verdicts; smoothed: \
@@ -367,6 +492,34 @@ fn held_out(
             )?;
         }
     }
+    let loo_models = smol["conformal"][0]["intervals"]
+        .as_array()
+        .map_or(0, Vec::len);
+    let alpha = 0.1;
+    let covered_always = ((loo_models as f64) * (1.0 - alpha)).ceil() as usize;
+    let human: Vec<f64> = smol["held_out"]["runs"][0]["rows"]
+        .as_array()
+        .into_iter()
+        .flatten()
+        .filter_map(|r| r["human_elo"].as_f64())
+        .collect();
+    let range = human.iter().copied().fold(f64::NEG_INFINITY, f64::max)
+        - human.iter().copied().fold(f64::INFINITY, f64::min);
+    writeln!(
+        md,
+        "\n**Reading the coverage.** The leave-one-out column is the same in every row by \
+         construction, not by luck: leaving out one model of {loo_models}, the interval is \
+         calibrated on the other {}, and it covers the left-out model exactly when that \
+         model's score is among the ⌈{loo_models}·(1 − α)⌉ = {covered_always} smallest of all \
+         {loo_models} — which holds for {covered_always} of the {loo_models} models whatever \
+         the judge ({covered_always}/{loo_models} = {:.3}). It checks the method, not the \
+         judge. The widths are the judge's verdict: the crowd's Elo on these models spans \
+         {range:.0} points, so an interval of several hundred points says that the judge's \
+         held-out Elo cannot place a new model within the crowd's range at all — the coverage \
+         is kept by making the intervals as wide as the judge is uninformative.",
+        loo_models.saturating_sub(1),
+        covered_always as f64 / loo_models.max(1) as f64,
+    )?;
     let rows = |report: &Value, target: &str| -> Vec<(f64, f64)> {
         report["held_out"]["runs"]
             .as_array()
@@ -405,6 +558,35 @@ fn held_out(
     Ok(())
 }
 
+/// The MSE on the calibration's test rows of predicting every row's `human` as the training
+/// rows' mean (`None` when a file has no `human` column or no rows).
+fn mean_baseline(section: &Section) -> anyhow::Result<Option<f64>> {
+    let humans = |role: &str| -> anyhow::Result<Vec<f64>> {
+        let Some(input) = section.inputs.optional(role) else {
+            return Ok(Vec::new());
+        };
+        let mut reader = csv::Reader::from_reader(input.bytes.as_slice());
+        let Some(column) = reader.headers()?.iter().position(|h| h == "human") else {
+            return Ok(Vec::new());
+        };
+        let mut values = Vec::new();
+        for record in reader.records() {
+            if let Some(v) = record?.get(column).and_then(|v| v.parse::<f64>().ok()) {
+                values.push(v);
+            }
+        }
+        Ok(values)
+    };
+    let (train, test) = (humans("train")?, humans("test")?);
+    if train.is_empty() || test.is_empty() {
+        return Ok(None);
+    }
+    let mean = train.iter().sum::<f64>() / train.len() as f64;
+    Ok(Some(
+        test.iter().map(|y| (y - mean).powi(2)).sum::<f64>() / test.len() as f64,
+    ))
+}
+
 fn calibration(
     study: &Study,
     md: &mut String,
@@ -413,7 +595,9 @@ fn calibration(
     let c = study.report("calibration")?;
     writeln!(
         md,
-        "## 3. Calibration heads (seed 000)\n\n\
+        "## 3. Calibration heads\n\n\
+         A *calibration head* (from *Quantitative LLM Judges*, 2025) is a small regression \
+         fitted on top of a judge to turn its output into the humans' scale. \
          A BTL head on the MiniLM embedding of SmolLM2's rationale, trained on {} judgments of \
          crowd-labelled pairs (γ by {}-fold cross-validation) and tested on {} others, against \
          the base judge's p_s; the target is the crowd's share of votes for the answer shown \
@@ -437,6 +621,25 @@ fn calibration(
             interval(&m["head"], 3),
             interval(&m["base"], 3),
             interval(&m["difference"], 3)
+        )?;
+    }
+    if let Some(mean_mse) = mean_baseline(study.section("calibration")?)? {
+        let head = c["regression"]["mse"]["head"]["estimate"]
+            .as_f64()
+            .unwrap_or(f64::NAN);
+        let reading = if head < mean_mse - 0.005 {
+            format!("the head's {head:.3} is below it: it predicts more than the mean")
+        } else {
+            format!(
+                "the head's {head:.3} is not below it: its gain over p_s is the crowd's mean \
+                 share learnt, not anything about the pair"
+            )
+        };
+        writeln!(
+            md,
+            "\nA baseline that knows nothing about the pair — predicting every test pair's \
+             crowd share as the training pairs' mean — has MSE {mean_mse:.3}, and {reading}. \
+             The base p_s, forced and renormalised, sits near 0 or 1 and is penalised for it."
         )?;
     }
     let points = c["training_curve"]["points"]
@@ -532,7 +735,10 @@ fn reliability(study: &Study, md: &mut String) -> anyhow::Result<()> {
     let a = study.report("agreement")?;
     writeln!(
         md,
-        "## 4. Reliability (seed 001)\n\n\
+        "## 4. Reliability\n\n\
+         The checks of *Building a Trustworthy LLM-as-a-Judge* (2025): do raters agree beyond \
+         chance, does the judge follow the order the answers are shown in, does it agree with \
+         itself. \
          The crowd on the sample: Krippendorff's α (nominal) = {} ({} raters, {} votes; band \
          \"{}\"). Each judge against the crowd's majority on the {} pairs that have one:\n",
         interval(&a["group"]["alpha"]["interval"], 3),
@@ -561,12 +767,14 @@ fn reliability(study: &Study, md: &mut String) -> anyhow::Result<()> {
     writeln!(
         md,
         "\n**Position bias** ({} pairs in both orders, {} verdicts): the first-shown answer wins \
-         {} of the decided verdicts (binomial test against ½: p = {}); the verdict flips with \
+         {} of the decided verdicts (binomial test against ½: {}); the verdict flips with \
          the order on {} of the pairs.\n",
         p["n_both_orders"],
         p["n_verdicts"],
         interval(&p["first_position_rate"], 3),
-        num(&p["p_value"], 4),
+        p["p_value"]
+            .as_f64()
+            .map_or_else(|| "p not defined".to_owned(), p_text),
         interval(&p["flip_rate"], 3)
     )?;
     let aa = study.report("aa")?;
@@ -600,14 +808,25 @@ fn programs(
 ) -> anyhow::Result<()> {
     let p = study.report("programs")?;
     let c = &p["committee"];
+    let majority = &study.report("agreement")?["majority"];
     writeln!(
         md,
-        "## 5. Programs, the label model and routing (seed 004)\n\n\
+        "## 5. Programs, the label model and routing\n\n\
+         From Huang, Qiu & Sala's *Codifying the Judge* (2026): cheap programmatic judges \
+         (length, overlap, format checks) vote, a *label model* weighs their votes by their \
+         estimated accuracy, and *routing* sends the pairs the programs are least sure of to \
+         the LLM judge. \
          The built-in programmatic judges on the {} sampled pairs (thresholds and committee \
          chosen on {} of them), scored against the crowd's plurality on the {} decided test \
          pairs:\n\n| verdicts | accuracy | coverage |\n|---|---|---|\n\
          | label model | {} | {} |\n| majority vote | {} | {} |\n| SmolLM2-135M | {} | {} |\n\n\
-         Label model − majority vote: {}.\n",
+         Label model − majority vote: {}.\n\n\
+         **Counting pairs.** Section 4's {} pairs are the sampled pairs whose votes have one \
+         most frequent label (`tie` can be that label; {} pairs have two labels equally \
+         frequent). Here the {} pairs left after the {} used to choose thresholds are the test \
+         split, and an accuracy needs a side: the {} whose crowd plurality (LLMFAO's `label`) \
+         is a or b; its {} ties are left out. Majority vote's coverage is the share of test \
+         pairs where the programs do not split evenly.\n",
         p["pairs"],
         p["validation_pairs"],
         c["test_labelled"],
@@ -618,6 +837,12 @@ fn programs(
         interval(&c["llm"]["accuracy"], 3),
         num(&c["llm"]["coverage"], 3),
         interval(&c["difference"], 3),
+        majority["n_items"],
+        majority["n_tied"],
+        p["test_pairs"],
+        p["validation_pairs"],
+        c["test_labelled"],
+        c["test_ties"],
     )?;
     let curves = c["routing"]["curves"]
         .as_array()
@@ -674,6 +899,282 @@ fn programs(
     Ok(())
 }
 
+/// `estimate [lower, upper]` of a normal estimate with `digits` decimals.
+fn estimate(e: &Estimate, digits: usize) -> String {
+    format!(
+        "{:.digits$} [{:.digits$}, {:.digits$}]",
+        e.estimate, e.lower, e.upper
+    )
+}
+
+fn ppi(study: &Study, md: &mut String) -> anyhow::Result<()> {
+    let gpt4: PpiReport = study.typed("gpt4-ppi")?;
+    let smol: PpiReport = study.typed("smollm2-ppi")?;
+    writeln!(
+        md,
+        "## 6. Prediction-powered leaderboards: many judge labels, a few of the crowd's\n\n\
+         Prediction-powered inference (PPI++, Angelopoulos, Duchi & Zrnic 2023) takes the \
+         crowd's labels on a share of the pairs as the truth and the judge's verdicts on every \
+         pair to narrow the intervals: the labelled pairs measure the judge's bias and correct \
+         it, and λ weighs the judge (0: the crowd's labels alone; tuned to the data). A pair's \
+         label is the crowd's mean vote for its left answer. GPT-4 judged all {} pairs and the \
+         crowd's labels are kept on a seeded half; SmolLM2 judged the {}-pair sample and the \
+         crowd's labels are kept on a seeded half of it.\n",
+        gpt4.n_battles, smol.n_battles
+    )?;
+    writeln!(
+        md,
+        "| judge | pairs | crowd-labelled | models with a win rate | median crowd labels one label is worth (win rates) | leaderboard λ | leaderboard worth, in crowd labels |\n|---|---|---|---|---|---|---|"
+    )?;
+    for (name, r) in [("GPT-4", &gpt4), ("SmolLM2-135M", &smol)] {
+        let mut worth: Vec<f64> = r
+            .win_rates
+            .iter()
+            .filter_map(|w| w.estimate.map(|e| e.effective_n / e.n as f64))
+            .collect();
+        worth.sort_by(f64::total_cmp);
+        let median = match worth.len() {
+            0 => "—".to_owned(),
+            n => format!("{:.2}", (worth[(n - 1) / 2] + worth[n / 2]) / 2.0),
+        };
+        let (lambda, board) = r.leaderboard.as_ref().map_or_else(
+            || ("—".to_owned(), "not identified".to_owned()),
+            |b| {
+                (
+                    format!("{:.3}", b.lambda),
+                    format!("{:.0} (from {})", b.effective_n, b.labels),
+                )
+            },
+        );
+        writeln!(
+            md,
+            "| {name} | {} | {} | {} of {} | {median} | {lambda} | {board} |",
+            r.n_battles,
+            r.n_labelled,
+            worth.len(),
+            r.win_rates.len(),
+        )?;
+    }
+    if let Some(board) = &gpt4.leaderboard {
+        let extra = board.effective_n - board.labels as f64;
+        writeln!(
+            md,
+            "\nPPI tunes λ to what the judge's labels are worth: for GPT-4's leaderboard λ = \
+             {:.3}, and its {} verdicts on unlabelled pairs add the worth of {extra:.0} crowd \
+             labels to the {} ({:.1} %). Where a judge's leaderboard differs from the crowd's, \
+             as GPT-4's does (sections 1 and 9), PPI keeps to the crowd's estimate and λ near 0: \
+             the correction is what keeps the intervals honest, and the judge's labels then do \
+             little.",
+            board.lambda,
+            gpt4.n_battles - gpt4.n_labelled,
+            board.labels,
+            100.0 * extra / board.labels as f64,
+        )?;
+        let mut ratings: Vec<_> = board.ratings.iter().collect();
+        ratings.sort_by(|a, b| b.ppi.estimate.total_cmp(&a.ppi.estimate));
+        writeln!(
+            md,
+            "\nGPT-4's prediction-powered leaderboard: Elo differences from {} with {} % \
+             intervals, beside the crowd's labels alone and GPT-4's verdicts alone (no \
+             correction: nothing guarantees that interval covers the crowd's), and the ranks \
+             each model may hold, all at once.\n\n\
+             | model | PPI | crowd labels only | GPT-4 alone (uncorrected) | ranks |\n|---|---|---|---|---|",
+            board.reference,
+            100.0 * (1.0 - gpt4.settings.alpha),
+        )?;
+        let shown = |e: Option<&Estimate>| {
+            e.map_or_else(|| "not identified".to_owned(), |e| estimate(e, 0))
+        };
+        for r in ratings {
+            writeln!(
+                md,
+                "| {} | {} | {} | {} | {}–{} |",
+                r.model,
+                estimate(&r.ppi, 0),
+                shown(r.human_only.as_ref()),
+                shown(r.judge_only.as_ref()),
+                r.ranks.best,
+                r.ranks.worst
+            )?;
+        }
+    }
+    for (name, r) in [("GPT-4", &gpt4), ("SmolLM2-135M", &smol)] {
+        if let Some(first) = r.warnings.first() {
+            writeln!(
+                md,
+                "\n{name}'s report warns {} time{} (all in the session); the first: {first}",
+                r.warnings.len(),
+                if r.warnings.len() == 1 { "" } else { "s" }
+            )?;
+        }
+    }
+    writeln!(md)?;
+    Ok(())
+}
+
+fn judge_value(study: &Study, md: &mut String) -> anyhow::Result<()> {
+    writeln!(
+        md,
+        "## 7. What a judge is worth, before labels are spent on it\n\n\
+         The judge value gauge (`tribunal stats judge-value`) reads a pilot: pairs with both \
+         the judge's verdict and the crowd's label. From it: how often the judge picks the \
+         crowd's side (beside what two independent raters with the same habits would reach by \
+         chance), the correlation ρ of the judge's labels with the crowd's, what PPI makes of \
+         one crowd label with the file's judge-only pairs, and the most any correction of the \
+         judge can make of it — about 1 / (1 − ρ²) labels (Dorner, Nastl & Hardt, ICLR 2025), \
+         so a judge can replace at most a share ρ² of the human labels. Below ρ = 0.3 that is \
+         at most 9 %, and the gauge calls the judge not worth running.\n\n\
+         | judge, pilot | pilot pairs | judge-only pairs | picks the crowd's side | chance | ρ | one label worth (PPI) | at most | labels it can replace, at most | verdict |\n|---|---|---|---|---|---|---|---|---|---|"
+    )?;
+    for (id, name) in [
+        ("gpt4-value", "GPT-4, half of all pairs"),
+        ("gpt4-sample-value", "GPT-4, half the sample"),
+        ("smollm2-value", "SmolLM2-135M, half the sample"),
+    ] {
+        let g: JudgeValue = study.typed(id)?;
+        let a = &g.agreement;
+        let times = |x: Option<f64>| x.map_or_else(|| "—".to_owned(), |x| format!("{x:.2}"));
+        let share =
+            |x: Option<f64>| x.map_or_else(|| "—".to_owned(), |x| format!("{:.0} %", 100.0 * x));
+        writeln!(
+            md,
+            "| {name} | {} | {} | {:.3} [{:.3}, {:.3}] | {:.3} | {} | {} | {} | {} (≤ {} at ρ's upper end) | {} |",
+            g.labelled,
+            g.unlabelled,
+            a.estimate,
+            a.lower,
+            a.upper,
+            g.chance_agreement,
+            g.rho.map_or_else(
+                || "not identified".to_owned(),
+                |r| format!("{:.3} [{:.3}, {:.3}]", r.estimate, r.lower, r.upper)
+            ),
+            times(g.labels_per_label),
+            times(g.ceiling),
+            share(g.replaceable_share),
+            share(g.replaceable_share_upper),
+            g.verdict.split(':').next().unwrap_or_default(),
+        )?;
+    }
+    let smol: JudgeValue = study.typed("smollm2-value")?;
+    writeln!(
+        md,
+        "\nOn SmolLM2 the gauge says: {}. A gauge on a pilot of about a hundred pairs is \
+         itself uncertain — ρ's interval is what to plan with, and the last column's upper \
+         figure is the most the data allow.\n",
+        smol.verdict
+    )?;
+    Ok(())
+}
+
+fn style(study: &Study, md: &mut String) -> anyhow::Result<()> {
+    let crowd: StyleControl = study.typed("crowd-style")?;
+    let gpt4: StyleControl = study.typed("gpt4-style")?;
+    writeln!(
+        md,
+        "## 8. Style: the leaderboards with length and markdown held fixed\n\n\
+         LMArena's style control (a Bradley–Terry model with the two answers' differences in \
+         length and markdown as extra terms) separates what a rater rewards in the form of an \
+         answer from the model's strength. A positive coefficient: the rater prefers the \
+         answer with more of that feature, per standard deviation of the difference.\n\n\
+         | rater | feature | coefficient, {} % interval |\n|---|---|---|",
+        100.0 * crowd.params.level
+    )?;
+    for (name, r) in [("crowd", &crowd), ("GPT-4", &gpt4)] {
+        for c in &r.coefficients {
+            writeln!(
+                md,
+                "| {name} | {} | {:.3} [{:.3}, {:.3}] |",
+                c.name, c.estimate, c.lower, c.upper
+            )?;
+        }
+    }
+    for (name, r) in [("crowd", &crowd), ("GPT-4", &gpt4)] {
+        let mut moved: Vec<_> = r.ratings.iter().filter(|x| x.rank_change != 0).collect();
+        moved.sort_by_key(|x| (std::cmp::Reverse(x.rank_change.abs()), x.model.clone()));
+        let top: Vec<String> = moved
+            .iter()
+            .take(5)
+            .map(|x| format!("{} ({} → {})", x.model, x.raw_rank, x.rank))
+            .collect();
+        writeln!(
+            md,
+            "\n{name}: {} of {} models change rank with style held fixed{}",
+            moved.len(),
+            r.ratings.len(),
+            if top.is_empty() {
+                ".".to_owned()
+            } else {
+                format!("; the largest moves: {}.", top.join(", "))
+            }
+        )?;
+    }
+    writeln!(md)?;
+    Ok(())
+}
+
+fn self_preference(study: &Study, md: &mut String) -> anyhow::Result<()> {
+    let r: SelfPreference = study.typed("self-preference")?;
+    writeln!(
+        md,
+        "## 9. Self-preference: does GPT-4 favour its own family?\n\n\
+         GPT-4's verdicts against the crowd's ratings of the same models: at equal strength by \
+         the crowd, how much more often does GPT-4 pick a model of the GPT family ({})? {}\n\n\
+         | term | estimate, {} % interval |\n|---|---|\n\
+         | self-preference, Elo points | {} |\n\
+         | self-preference, points of win rate | {} |\n\
+         | GPT-4's share of wins for the family in its {} battles against other models | {:.3} |\n\
+         | the share the crowd's ratings predict | {:.3} |\n\
+         | the share by the crowd's own votes ({} battles) | {} |\n",
+        r.params.family.join(", "),
+        r.reading,
+        100.0 * r.params.level,
+        estimate(&r.elo_points, 0),
+        estimate(
+            &Estimate {
+                estimate: 100.0 * r.win_rate_effect.estimate,
+                se: 100.0 * r.win_rate_effect.se,
+                lower: 100.0 * r.win_rate_effect.lower,
+                upper: 100.0 * r.win_rate_effect.upper,
+            },
+            1
+        ),
+        r.cross_battles,
+        r.judge_win_rate,
+        r.human_predicted_win_rate,
+        r.human_cross_battles,
+        r.human_win_rate
+            .map_or_else(|| "—".to_owned(), |w| format!("{w:.3}")),
+    )?;
+    let rank = |board: &BTreeMap<String, (f64, Value)>, model: &str| -> Option<usize> {
+        let elo = board.get(model)?.0;
+        Some(1 + board.values().filter(|(e, _)| *e > elo).count())
+    };
+    let (crowd, gpt4) = (
+        elos(study.report("crowd-leaderboard")?),
+        elos(study.report("gpt4-leaderboard")?),
+    );
+    let places: Vec<String> = r
+        .params
+        .family
+        .iter()
+        .filter_map(|m| {
+            Some(format!(
+                "{m} #{} by GPT-4, #{} by the crowd",
+                rank(&gpt4, m)?,
+                rank(&crowd, m)?
+            ))
+        })
+        .collect();
+    writeln!(
+        md,
+        "What it does to a leaderboard (section 1, of {} models): {}.\n",
+        crowd.len(),
+        places.join("; ")
+    )?;
+    Ok(())
+}
+
 fn failures(study: &Study, md: &mut String) -> anyhow::Result<()> {
     let a = study.report("agreement")?;
     let kappa = |rater: &str| -> Value {
@@ -694,7 +1195,7 @@ fn failures(study: &Study, md: &mut String) -> anyhow::Result<()> {
     let position = study.report("position")?;
     let calibration = study.report("calibration")?;
     let programs = &study.report("programs")?["committee"];
-    writeln!(md, "## 6. Where a 135M judge fails\n")?;
+    writeln!(md, "## 10. Where a 135M judge fails\n")?;
     let (lower, upper) = (
         smol_kappa["lower"].as_f64().unwrap_or(f64::NAN),
         smol_kappa["upper"].as_f64().unwrap_or(f64::NAN),
@@ -740,32 +1241,76 @@ fn failures(study: &Study, md: &mut String) -> anyhow::Result<()> {
         md,
         "- **Calibration corrects its scale, not its signal.** The BTL head's mean squared \
          error against the crowd's vote shares is {} against the base p_s's {} — it learns \
-         where the crowd's shares lie — but its accuracy is {} against {} (difference {}): a \
+         where the crowd's shares lie{} — but its accuracy is {} against {} (difference {}): a \
          head cannot find in the rationale a preference the judge did not express.",
         interval(&calibration["regression"]["mse"]["head"], 3),
         interval(&calibration["regression"]["mse"]["base"], 3),
+        match mean_baseline(study.section("calibration")?)? {
+            Some(mean)
+                if calibration["regression"]["mse"]["head"]["estimate"]
+                    .as_f64()
+                    .is_some_and(|head| head >= mean - 0.005) =>
+                format!(" (predicting the mean share does as well, MSE {mean:.3}: section 3)"),
+            _ => String::new(),
+        },
         interval(&accuracy["head"], 3),
         interval(&accuracy["base"], 3),
         interval(&accuracy["difference"], 3)
     )?;
-    let (committee, judge) = (
-        programs["routing"]["programs_accuracy"]
-            .as_f64()
-            .unwrap_or(f64::NAN),
-        programs["routing"]["llm_accuracy"]
-            .as_f64()
-            .unwrap_or(f64::NAN),
+    let (label_model, judge, majority) = (
+        &programs["label_model"]["accuracy"],
+        &programs["llm"]["accuracy"],
+        &programs["majority_vote"]["accuracy"],
     );
+    let at = |v: &Value, k: &str| v[k].as_f64().unwrap_or(f64::NAN);
+    let fallback = if at(judge, "lower") > at(label_model, "upper") {
+        "As a fallback it helps."
+    } else if at(judge, "upper") < at(label_model, "lower") {
+        "As a fallback it hurts."
+    } else {
+        "As a fallback it does not measurably help."
+    };
+    let best = if at(majority, "estimate") >= at(judge, "estimate").max(at(label_model, "estimate"))
+    {
+        format!(
+            " Plain majority vote over the programs ({}, on the pairs where they vote) does at \
+             least as well as either.",
+            interval(majority, 3)
+        )
+    } else {
+        String::new()
+    };
     writeln!(
         md,
-        "- **{}** The committee of programs alone is right on {committee:.3} of the decided test \
-         pairs, the judge alone on {judge:.3}; routing the committee's least sure pairs to the \
-         judge moves the accuracy from the first towards the second (figure in section 5).\n",
-        if judge < committee {
-            "As a fallback it hurts."
+        "- **{fallback}** The label model over the programs is right on {} of the decided test \
+         pairs and the judge alone on {}: the intervals overlap, so routing the committee's \
+         least sure pairs to the judge (figure in section 5) moves the accuracy between two \
+         numbers this sample cannot tell apart.{best}",
+        interval(label_model, 3),
+        interval(judge, 3),
+    )?;
+    let counts = FormatCounts::of(&study.runs[0].lines)?;
+    writeln!(
+        md,
+        "- **It rarely gives a verdict of its own.** {} of its {} main-run verdicts were forced \
+         (the `[RESULT]` marker appended for it), at a median {} of its probability on the two \
+         labels.",
+        counts.forced,
+        counts.followed + counts.forced + counts.unparsed,
+        counts
+            .median_mass
+            .map_or_else(|| "—".to_owned(), |m| format!("{:.2} %", 100.0 * m)),
+    )?;
+    let gauge: JudgeValue = study.typed("smollm2-value")?;
+    writeln!(
+        md,
+        "- **{}** The judge value gauge (section 7): {}.\n",
+        if gauge.worth_running {
+            "The gauge finds it worth running."
         } else {
-            "As a fallback it helps."
-        }
+            "It is not worth running for labels."
+        },
+        gauge.verdict
     )?;
     writeln!(
         md,
