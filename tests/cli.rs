@@ -269,7 +269,15 @@ fn study_input_errors_are_located() {
         "stats", "soft-elo", "--human", CROWD, "--judge", GPT4, "--key", "nope",
     ]);
     assert_eq!(out.status.code(), Some(1));
-    assert!(String::from_utf8_lossy(&out.stderr).contains("header has no `nope` column"));
+    // A wrong key column names the columns the file has.
+    let err = String::from_utf8_lossy(&out.stderr);
+    assert!(
+        err.contains(
+            "header has no `nope` column: the file's columns are \
+             `id,prompt,model_x,model_y,worker,winner,left,right`"
+        ),
+        "{err}"
+    );
 }
 
 #[test]

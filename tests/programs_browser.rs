@@ -120,6 +120,19 @@ fn programs_page_equals_the_cli_and_survives_hostile_programs() {
             &want["learned_accuracy"],
         );
     }
+    // The misleading headline is said on the page as in the CLI: this label model does worse
+    // than majority vote, is not measurably above a coin flip, and weighs programs by
+    // accuracies their test pairs contradict.
+    let warnings = committee["warnings"].as_array().unwrap();
+    assert_eq!(llmfao["committeeWarnings"], committee["warnings"]);
+    assert!(warnings[0]
+        .as_str()
+        .unwrap()
+        .starts_with("the label model does worse than majority vote"));
+    assert!(warnings.iter().any(|w| w
+        .as_str()
+        .unwrap()
+        .contains(": the label model learnt an accuracy of")));
     let routing = llmfao["routing"].as_array().unwrap();
     assert_eq!(routing.len(), 6);
     for row in routing {

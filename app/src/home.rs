@@ -2,7 +2,8 @@
 //! offers the four jobs — publish a leaderboard with intervals, compare systems on scored
 //! answers, check a judge against humans, calibrate or audit a judge — each with links to its task pages, plain and with the bundled
 //! example (`?example`, see [`crate::examples`]); then what the bundled judge is for
-//! ([`crate::bundled_judge`]) and the sessions on this device.
+//! ([`crate::bundled_judge`]) and the sessions on this device. Also the page of a path that is
+//! no page ([`NotFoundPage`]).
 
 use crate::bundled_judge::BundledJudgeNote;
 use crate::routes::Task;
@@ -63,6 +64,26 @@ fn Job(
                         </li>
                     })
                     .collect_view()}
+            </ul>
+        </section>
+    }
+}
+
+/// A path that is no page: said plainly, with the pages that exist.
+#[component]
+pub fn NotFoundPage(path: String) -> impl IntoView {
+    document().set_title("Not found · Tribunal");
+    view! {
+        <section id="not-found" class="card">
+            <h2>"Page not found"</h2>
+            <p>{format!("Tribunal has no page at {path}. The pages it has:")}</p>
+            <ul>
+                <li><a href="/">"Home"</a></li>
+                {Task::ALL
+                    .into_iter()
+                    .map(|task| view! { <li><a href=format!("/{}", task.path())>{task.title()}</a></li> })
+                    .collect_view()}
+                <li><a href="/#sessions">"The sessions on this device"</a></li>
             </ul>
         </section>
     }

@@ -33,6 +33,10 @@ use routes::{Route, Task};
 
 fn main() {
     console_error_panic_hook::set_once();
+    // index.html's loading sign has done its work.
+    if let Some(sign) = leptos::prelude::document().get_element_by_id("loading") {
+        sign.remove();
+    }
     leptos::mount::mount_to_body(App);
 }
 
@@ -41,7 +45,7 @@ fn App() -> impl IntoView {
     let route = routes::route();
     let session = match &route {
         Route::Session(id) | Route::Analysis(id, _) => Some(id.clone()),
-        Route::Home | Route::Task(_) | Route::Shared(_) => None,
+        Route::Home | Route::Task(_) | Route::Shared(_) | Route::NotFound(_) => None,
     };
     view! {
         <a class="skip" href="#content">"Skip to content"</a>
@@ -67,6 +71,7 @@ fn App() -> impl IntoView {
                 Route::Analysis(id, analysis) => {
                     view! { <session::AnalysisPage id analysis /> }.into_any()
                 }
+                Route::NotFound(path) => view! { <home::NotFoundPage path /> }.into_any(),
             }}
         </main>
     }

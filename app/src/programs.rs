@@ -405,7 +405,7 @@ pub fn ProgramsPage() -> impl IntoView {
 fn ProgramsHint() -> impl IntoView {
     view! {
         <p class="hint">
-            "Programmatic judges (seed 004): ten built-in rubric programs and your own JavaScript score both answers of each pair; thresholds and the committee are chosen on a seeded validation split, a label model weighs the committee's votes, and uncertain pairs can be routed to an LLM judge. Pairs: "
+            "Programmatic judges (Huang, Qiu & Sala, Codifying the Judge, 2026): ten built-in rubric programs and your own JavaScript score both answers of each pair; thresholds and the committee are chosen on a seeded validation split, a label model weighs the committee's votes, and uncertain pairs can be routed to an LLM judge. Pairs: "
             <code>"id,instruction,response,response_b,label"</code> " (label " <code>"a"</code> ", " <code>"b"</code> ", " <code>"tie"</code> " or empty); LLM verdicts: "
             <code>"id,label"</code> "; probes: " <code>"id,bias,variant,instruction,response,response_b,biased"</code>
             ". Everything runs in this browser; the same numbers as " <code>"tribunal stats programs"</code> "."
@@ -643,8 +643,14 @@ pub(crate) fn CommitteeView(committee: CommitteeReport) -> impl IntoView {
         .routing
         .clone()
         .map(|routing| view! { <RoutingView routing /> });
+    let warnings = c
+        .warnings
+        .iter()
+        .map(|w| view! { <p class="warning committee-warning" role="note">{w.clone()}</p> })
+        .collect_view();
     view! {
         <h3>"Label model against majority vote"</h3>
+        {warnings}
         <table class="ratings" id="prog-aggregates">
             <caption class="sr-only">"Label model against majority vote"</caption>
             <thead><tr><th>"Verdict by"</th><th>"Accuracy (95 % CI)"</th><th>"Pairs decided"</th></tr></thead>

@@ -731,7 +731,7 @@ pub(crate) fn IrtTable(cells: Vec<IrtCell>) -> impl IntoView {
                             ("human θ̂".to_owned(), medians(&alignment.human_by_human_score)),
                         ]
                         x_label="the human score"
-                        y_label=format!("median θ̂ ({who}, seed 003 Fig. 1)") />
+                        y_label=format!("median θ̂ ({who}, Choi et al., Fig. 1)") />
                 </div>
             })
         })
@@ -786,7 +786,7 @@ fn irt_row(cell: &IrtCell) -> AnyView {
             <td class="num">{fixed(rho, 3)}</td>
             <td class="num">{shown(theta_ratio)}</td>
             <td class="num">{shown(d_w)}</td>
-            <td>{if ok { "consistent and reliable" } else { "below seed 003's thresholds" }}</td>
+            <td>{if ok { "consistent and reliable" } else { "below the IRT paper's thresholds (C_V ≤ 0.10, ρ ≥ 0.70)" }}</td>
         </tr>
     }
     .into_any()

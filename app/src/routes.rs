@@ -1,8 +1,9 @@
 //! Where the page is: the routes of the app. `/` is home; `/<task>` a task page (each with its
 //! nav entry); `/s/<id>` a session and `/s/<id>/a/<analysis>` one of its saved analyses (an
 //! `#owner=TOKEN` fragment is kept on this device and removed from the address bar); `/#share=…`
-//! an analysis whose data travel in the link's fragment. The worker answers every path that
-//! names no file with the app, so each route can be opened directly.
+//! an analysis whose data travel in the link's fragment; any other path a not-found page with
+//! the links that exist. The worker answers every path that names no file with the app, so
+//! each route can be opened directly.
 
 use crate::device::remember;
 use leptos::prelude::*;
@@ -16,6 +17,8 @@ pub enum Route {
     Shared(String),
     Session(String),
     Analysis(String, String),
+    /// Any other path: a page that says so, with the links that exist.
+    NotFound(String),
 }
 
 /// The route of the current location. An `#owner=TOKEN` fragment on a session URL is stored
@@ -42,8 +45,11 @@ pub fn route() -> Route {
                 _ => Route::Session((*id).to_owned()),
             }
         }
-        [segment] => Task::of_path(segment).map_or_else(|| shared_or_home(&hash), Route::Task),
-        _ => shared_or_home(&hash),
+        [""] => shared_or_home(&hash),
+        [segment] => {
+            Task::of_path(segment).map_or_else(|| Route::NotFound(path.clone()), Route::Task)
+        }
+        _ => Route::NotFound(path.clone()),
     }
 }
 

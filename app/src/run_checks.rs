@@ -70,7 +70,7 @@ pub fn RunChecksCard() -> impl IntoView {
                 "One long-format ratings CSV of your judge's own runs. A/A: two runs of the same configuration as two raters (optionally a gold rater and the pass label). Self-consistency: repeats as the "
                 <code>"variant"</code> " column (or as raters), one row per criterion in a " <code>"criterion"</code>
                 " column. Position bias: verdicts " <code>"left/right/tie"</code> " by position with the order shown ("
-                <code>"ab/ba"</code> ") as the variant. The same numbers as " <code>"tribunal stats aa|consistency|position"</code> "; bands and thresholds are the field guide's heuristics."
+                <code>"ab/ba"</code> ") as the variant. The same numbers as " <code>"tribunal stats aa|consistency|position"</code> "; bands and thresholds are the heuristics of the field guide Building a Trustworthy LLM-as-a-Judge (2025)."
             </p>
             <CheckSettings form />
             <div class="controls">

@@ -122,7 +122,7 @@ pub fn SaveAndShare(
             </p>
         </Show>
         {move || link.get().map(|l| match l {
-            Ok(url) => view! { <p class="share">"Link: " <input id=id("share-url") type="text" readonly prop:value=url /></p> }.into_any(),
+            Ok(url) => view! { <p class="share"><label>"Link: " <input id=id("share-url") type="text" readonly prop:value=url /></label></p> }.into_any(),
             Err(message) => view! { <div id=id("share-error") class="error" role="alert">{message}</div> }.into_any(),
         })}
         {move || saving.get().map(|s| match s {

@@ -145,21 +145,32 @@ pub fn SessionPage(id: String) -> impl IntoView {
     let share = format!("{}/s/{id}", origin());
     let export = format!("/api/sessions/{id}/export");
     let owner_link = token.map(|t| format!("{share}#owner={t}"));
+    let missing_id = id.clone();
+    // Sharing, exporting and changing a session need one: hidden until it has loaded.
+    let loaded = move || matches!(session.get(), Some(Ok(_)));
     view! {
         <section id="session" class="card">
             {move || match session.get() {
                 None => view! { <p class="busy" role="status">"loading the session…"</p> }.into_any(),
+                Some(Err(message)) if message.starts_with("HTTP 404") => view! {
+                    <div id="session-error" class="error" role="alert">
+                        {format!("Not found: this worker has no session `{missing_id}`. The link may be mistyped, or the session was on another worker.")}
+                        " " <a href="/">"Go to the home page"</a>
+                    </div>
+                }.into_any(),
                 Some(Err(message)) => view! { <div id="session-error" class="error" role="alert">{message}</div> }.into_any(),
                 Some(Ok(s)) => view! { <SessionContents session=s token=contents_token.clone() error reload run_ended /> }.into_any(),
             }}
-            <p class="share">"Share (read-only): " <input id="session-share-url" type="text" readonly prop:value=share /></p>
+            <div id="session-controls" hidden=move || !loaded()>
+            <p class="share"><label>"Share (read-only): " <input id="session-share-url" type="text" readonly prop:value=share /></label></p>
             {owner_link.map(|l| view! {
                 <details><summary>"Owner link (lets its holder change the session; do not share)"</summary>
-                    <input id="owner-url" type="text" readonly prop:value=l /></details>
+                    <label>"Owner link " <input id="owner-url" type="text" readonly prop:value=l /></label></details>
             })}
             <p><a id="export-session" href=export download="">"Export the session (JSON archive)"</a></p>
             {move || error.get().map(|m| view! { <div id="session-write-error" class="error" role="alert">{m}</div> })}
             {owner_form}
+            </div>
         </section>
     }
 }
@@ -449,7 +460,7 @@ pub fn AnalysisPage(id: String, analysis: String) -> impl IntoView {
     let share = format!("{}/s/{id}/a/{analysis}", origin());
     view! {
         <p><a id="back-to-session" href=format!("/s/{id}")>"← session"</a></p>
-        <p class="share">"Share (read-only): " <input id="analysis-share-url" type="text" readonly prop:value=share /></p>
+        <p class="share" hidden=move || !matches!(loaded.get(), Some(Ok(_)))><label>"Share (read-only): " <input id="analysis-share-url" type="text" readonly prop:value=share /></label></p>
         {move || match loaded.get() {
             None => view! { <p class="busy" role="status">"loading the analysis…"</p> }.into_any(),
             Some(Err(message)) => view! { <div id="analysis-error" class="error" role="alert">{message}</div> }.into_any(),

@@ -4,7 +4,9 @@
 // 1. A dismissed confirmation deletes nothing.
 // 2. The analysis, then its dataset, are deleted (each confirmed) and leave the page's lists.
 // 3. "Delete" of the session, confirmed, goes home; the share link then answers 410 and the
-//    page says the session was deleted; the analysis link answers 410 too.
+//    page says the session was deleted, with no share or export controls; the analysis link
+//    answers 410 too.
+// 4. A session that never was and a path that is no page are plain dead ends with a way out.
 // Prints one JSON object; assertions live in tests/sessions_browser.rs.
 import { launchChromium, openPage } from './chromium.mjs';
 
@@ -41,12 +43,32 @@ try {
   await visitor.page.waitForSelector('#session-error', { timeout: 30000 });
   const sessionStatus = shared.status();
   const sessionMessage = await visitor.page.textContent('#session-error');
+  const sessionControlsHidden = await visitor.page.isHidden('#session-share-url');
   const analysis = await visitor.page.goto(analysisUrl);
   await visitor.page.waitForSelector('#analysis-error', { timeout: 30000 });
+  const analysisMessage = await visitor.page.textContent('#analysis-error');
+  const analysisShareHidden = await visitor.page.isHidden('#analysis-share-url');
+  // 4. Dead ends: a session that never was says "not found" with no controls; a path that is
+  //    no page says so and links the pages that exist.
+  const origin = new URL(shareUrl).origin;
+  await visitor.page.goto(`${origin}/s/00000000000000000000000000000000`);
+  await visitor.page.waitForSelector('#session-error', { timeout: 30000 });
+  const missing = {
+    text: await visitor.page.textContent('#session-error'),
+    controlsHidden: await visitor.page.isHidden('#session-share-url'),
+    exportHidden: await visitor.page.isHidden('#export-session'),
+  };
+  await visitor.page.goto(`${origin}/ppi`);
+  await visitor.page.waitForSelector('#not-found', { timeout: 30000 });
+  const notFound = {
+    text: await visitor.page.textContent('#not-found'),
+    links: await visitor.page.$$eval('#not-found a', (as) => as.map((a) => a.getAttribute('href'))),
+  };
   console.log(JSON.stringify({
     before, afterDismiss, afterParts, questions, sessionStatus, sessionMessage,
+    sessionControlsHidden, analysisShareHidden, missing, notFound,
     analysisStatus: analysis.status(),
-    analysisMessage: await visitor.page.textContent('#analysis-error'),
+    analysisMessage,
     pageErrors: [...pageErrors, ...visitor.pageErrors],
   }));
 } finally {

@@ -40,6 +40,7 @@ try {
     programs: await rowsOf('#prog-table'),
     aggregates: await rowsOf('#prog-aggregates'),
     members: await rowsOf('#prog-members'),
+    committeeWarnings: await page.$$eval('.committee-warning', (ps) => ps.map((p) => p.textContent)),
     routing: await routingOf(),
     bias: await rowsOf('#prog-bias'),
     hasPlot: await page.isVisible('#programs figure svg polyline'),

@@ -144,9 +144,10 @@ impl Assets {
         let index = dist.join("index.html");
         if !index.is_file() {
             bail!(
-                "the app is not built: {} is missing (run `trunk build --release` at the \
-                 repository root)",
-                index.display()
+                "the app is not built: {} is missing (looked in {}; run `trunk build --release` \
+                 at the repository root, or pass --dist DIR)",
+                index.display(),
+                crate::install_paths::looked_in(&index)
             );
         }
         let mut found = Vec::new();

@@ -90,7 +90,7 @@ pub fn main() -> ExitCode {
         } => run_server(ServeConfig {
             addr,
             store,
-            dist,
+            dist: crate::install_paths::locate(&dist),
             engine,
             fleets,
             limits,

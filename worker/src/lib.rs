@@ -8,6 +8,8 @@
 //! - [`judge`]: `tribunal judge`, `tribunal work` and `tribunal embed`.
 //! - [`runs`]: judge runs inside the server, their event streams and watchers.
 //! - [`server`]: `tribunal serve` — the built app, the API and the WebSocket endpoint.
+//! - [`install_paths`]: `dist/` and `models/` found from the current directory, else beside the
+//!   binary and above (a checkout's `target/release/tribunal` started elsewhere).
 //! - [`assets`]: the built app in memory, compressed once, with its caching and security headers.
 //! - [`sessions`]: the sessions API (share links, owner tokens, export and import).
 //! - [`limits`]: what one client may ask of the server, and the errors past each limit.
@@ -22,6 +24,7 @@ pub mod convert;
 pub mod demo;
 pub mod engine;
 pub mod input_file;
+pub mod install_paths;
 pub mod judge;
 pub mod limits;
 pub mod runs;

@@ -171,6 +171,65 @@ pub struct CommitteeReport {
     /// Majority vote of every row of the vote file.
     #[serde(skip)]
     pub majority: Vec<i8>,
+    /// Where the headline misleads: the label model no better than majority vote or chance, a
+    /// program whose learned accuracy is far from its test accuracy ([`committee_warnings`]).
+    #[serde(default)]
+    pub warnings: Vec<String>,
+}
+
+/// How far a program's learned accuracy may be from its test accuracy before it is flagged.
+pub const LEARNED_ACCURACY_GAP: f64 = 0.25;
+
+/// The committee's misleading headlines, said: the label model's accuracy below majority
+/// vote's (its paired difference's interval below 0) or not above it (an estimate below 0); its
+/// accuracy below chance (½: a pair without a verdict counts ½) or not distinguishable from it;
+/// each program whose accuracy as the label model learnt it (without labels) is more than
+/// [`LEARNED_ACCURACY_GAP`] from its accuracy on the labelled test pairs it votes on.
+pub fn committee_warnings(
+    label_model: &AggregateRow,
+    difference: &Interval,
+    members: &[CommitteeMember],
+) -> Vec<String> {
+    let mut warnings = Vec::new();
+    let shown = |i: &Interval| format!("{:.3} [{:.3}, {:.3}]", i.estimate, i.lower, i.upper);
+    if difference.upper < 0.0 {
+        warnings.push(format!(
+            "the label model does worse than majority vote on the test pairs (difference {}): \
+             its weights do not fit these programs; trust majority vote here",
+            shown(difference)
+        ));
+    } else if difference.estimate < 0.0 {
+        warnings.push(format!(
+            "the label model is not better than majority vote on the test pairs (difference {}, \
+             the interval includes 0)",
+            shown(difference)
+        ));
+    }
+    let accuracy = &label_model.accuracy;
+    if accuracy.upper < 0.5 {
+        warnings.push(format!(
+            "the label model's accuracy {} is below chance (0.5, a coin flip)",
+            shown(accuracy)
+        ));
+    } else if accuracy.lower <= 0.5 {
+        warnings.push(format!(
+            "the label model's accuracy {} is not measurably above chance (0.5, a coin flip)",
+            shown(accuracy)
+        ));
+    }
+    for m in members {
+        if let Some(test) = m.test_accuracy {
+            if (m.learned_accuracy - test).abs() > LEARNED_ACCURACY_GAP {
+                warnings.push(format!(
+                    "{}: the label model learnt an accuracy of {:.3} for it, but it is {test:.3} \
+                     on the labelled test pairs it votes on: its weight in the label model is \
+                     misplaced",
+                    m.name, m.learned_accuracy
+                ));
+            }
+        }
+    }
+    warnings
 }
 
 /// The staged policy at the chosen budget: which pairs go to the LLM judge, and the merged
@@ -392,7 +451,7 @@ impl ProgramReportParams {
             }
             _ => None,
         };
-        let members = file
+        let members: Vec<CommitteeMember> = file
             .votes
             .programs
             .iter()
@@ -409,6 +468,14 @@ impl ProgramReportParams {
                 }
             })
             .collect();
+        let label_model_row = self.aggregate(&lm_credit, &lm)?;
+        let difference = bootstrap(t.len(), &self.bootstrap, |idx| {
+            idx.iter()
+                .map(|&r| lm_credit[r] - mv_credit[r])
+                .sum::<f64>()
+                / idx.len() as f64
+        })?;
+        let warnings = committee_warnings(&label_model_row, &difference, &members);
         Ok(CommitteeReport {
             label_model_params: self.label_model,
             bootstrap: self.bootstrap,
@@ -421,14 +488,9 @@ impl ProgramReportParams {
             iterations: label_model.iterations,
             converged: label_model.converged,
             log_likelihood: label_model.log_likelihood,
-            label_model: self.aggregate(&lm_credit, &lm)?,
+            label_model: label_model_row,
             majority_vote: self.aggregate(&mv_credit, &mv)?,
-            difference: bootstrap(t.len(), &self.bootstrap, |idx| {
-                idx.iter()
-                    .map(|&r| lm_credit[r] - mv_credit[r])
-                    .sum::<f64>()
-                    / idx.len() as f64
-            })?,
+            difference,
             llm: llm_verdicts
                 .as_ref()
                 .map(|v| self.aggregate(&credits(v), v))
@@ -437,6 +499,7 @@ impl ProgramReportParams {
             model: Some(label_model),
             posterior,
             majority,
+            warnings,
         })
     }
 
@@ -472,4 +535,66 @@ fn accuracy_where_voting(votes: &[i8], truth: &[(usize, i8)]) -> Option<f64> {
         }
     }
     (covered > 0).then(|| correct as f64 / covered as f64)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn interval(estimate: f64, lower: f64, upper: f64) -> Interval {
+        Interval {
+            estimate,
+            lower,
+            upper,
+            se: 0.0,
+            level: 0.95,
+            valid_rounds: 100,
+        }
+    }
+
+    fn member(name: &str, learned: f64, test: Option<f64>) -> CommitteeMember {
+        CommitteeMember {
+            name: name.to_owned(),
+            coverage: 1.0,
+            learned_accuracy: learned,
+            test_accuracy: test,
+        }
+    }
+
+    #[test]
+    fn a_label_model_below_majority_vote_or_chance_and_misplaced_weights_are_said() {
+        // The bundled Programs example's numbers: 0.478 [0.442, 0.514] against majority vote's
+        // 0.530, difference −0.051 [−0.076, −0.028]; `relevance` learnt 0.995, tests 0.506.
+        let lm = AggregateRow {
+            accuracy: interval(0.478, 0.442, 0.514),
+            coverage: 1.0,
+        };
+        let warnings = committee_warnings(
+            &lm,
+            &interval(-0.051, -0.076, -0.028),
+            &[
+                member("relevance", 0.995, Some(0.506)),
+                member("coherence", 0.647, Some(0.789)),
+                member("silent", 0.9, None),
+            ],
+        );
+        assert_eq!(warnings.len(), 3, "{warnings:?}");
+        assert!(warnings[0].starts_with("the label model does worse than majority vote"));
+        assert!(warnings[1].contains("not measurably above chance"));
+        assert!(warnings[2].starts_with("relevance: the label model learnt an accuracy of 0.995"));
+        // Below chance, and a difference whose interval holds 0 but leans negative.
+        let below = AggregateRow {
+            accuracy: interval(0.42, 0.35, 0.49),
+            coverage: 1.0,
+        };
+        let warnings = committee_warnings(&below, &interval(-0.01, -0.05, 0.03), &[]);
+        assert!(warnings[0].contains("not better than majority vote"));
+        assert!(warnings[1].contains("below chance"));
+        // A label model that beats both says nothing.
+        let good = AggregateRow {
+            accuracy: interval(0.7, 0.65, 0.75),
+            coverage: 1.0,
+        };
+        assert!(committee_warnings(&good, &interval(0.05, 0.01, 0.09), &[]).is_empty());
+    }
 }

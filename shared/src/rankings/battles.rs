@@ -216,13 +216,20 @@ fn parse(source: &str, bytes: &[u8], extra: &[&str]) -> Result<(Battles, Vec<Vec
     let iw = find("winner")?.ok_or_else(|| {
         Error::input(
             Location::line(source, 1),
-            format!("header has no `winner` column (layout with `{col_a}`/`{col_b}`)"),
+            format!(
+                "header has no `winner` column (layout with `{col_a}`/`{col_b}`): the file's \
+                 columns are `{}`",
+                found()
+            ),
         )
     })?;
     let (Some(ia), Some(ib)) = (ia, ib) else {
         return Err(Error::input(
             Location::line(source, 1),
-            format!("header lacks `{col_a}` or `{col_b}`"),
+            format!(
+                "header lacks `{col_a}` or `{col_b}`: the file's columns are `{}`",
+                found()
+            ),
         ));
     };
 
@@ -232,7 +239,10 @@ fn parse(source: &str, bytes: &[u8], extra: &[&str]) -> Result<(Battles, Vec<Vec
             find(name)?.map(|i| (i, name)).ok_or_else(|| {
                 Error::input(
                     Location::line(source, 1),
-                    format!("header has no `{name}` column"),
+                    format!(
+                        "header has no `{name}` column: the file's columns are `{}`",
+                        found()
+                    ),
                 )
             })
         })

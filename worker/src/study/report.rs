@@ -596,7 +596,7 @@ fn calibration(
     writeln!(
         md,
         "## 3. Calibration heads\n\n\
-         A *calibration head* (from *Quantitative LLM Judges*, 2025) is a small regression \
+         A *calibration head* (from the paper *Quantitative LLM Judges*) is a small regression \
          fitted on top of a judge to turn its output into the humans' scale. \
          A BTL head on the MiniLM embedding of SmolLM2's rationale, trained on {} judgments of \
          crowd-labelled pairs (γ by {}-fold cross-validation) and tested on {} others, against \
@@ -604,6 +604,18 @@ fn calibration(
          first (95 % bootstrap intervals).\n",
         c["n_train"], c["cv"]["folds"], c["n_test"]
     )?;
+    let (n_test, n_classified) = (
+        c["n_test"].as_u64().unwrap_or(0),
+        c["classification"]["n"].as_u64().unwrap_or(0),
+    );
+    if n_classified < n_test {
+        writeln!(
+            md,
+            "Accuracy is over the {n_classified} test judgments whose crowd share picks a side; \
+             the other {} (a share of ½: a tie) are in the other metrics only.\n",
+            n_test - n_classified
+        )?;
+    }
     writeln!(
         md,
         "| metric | head | base (p_s) | head − base |\n|---|---|---|---|"
@@ -844,6 +856,19 @@ fn programs(
         c["test_labelled"],
         c["test_ties"],
     )?;
+    let warnings: Vec<&str> = c["warnings"]
+        .as_array()
+        .into_iter()
+        .flatten()
+        .filter_map(Value::as_str)
+        .collect();
+    if !warnings.is_empty() {
+        writeln!(md, "The report warns:\n")?;
+        for w in warnings {
+            writeln!(md, "- {w}")?;
+        }
+        writeln!(md)?;
+    }
     let curves = c["routing"]["curves"]
         .as_array()
         .cloned()
