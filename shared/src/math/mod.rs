@@ -11,12 +11,14 @@
 //! - [`student_t`]: Student's t distribution function, tail and quantile.
 //! - [`stratified_sample`]: a seeded sample with each stratum in proportion.
 //! - [`weighted_logistic`]: the weighted logistic loss and its Newton solver (sparse rows).
+//! - [`parallel_rounds`]: independent rounds over the machine's threads (natively), in order.
 
 pub mod correlation;
 pub mod linalg;
 pub mod logistic;
 pub mod multiple_testing;
 pub mod normal;
+pub mod parallel_rounds;
 pub mod quadrature;
 pub mod resample;
 pub mod stratified_sample;

@@ -5,7 +5,8 @@
 //! (tuned once, not per round); the interval is the replicates' α/2 and 1 − α/2 quantiles.
 //! Round r draws from ChaCha8 stream r of the seed ([`BootstrapParams::round_rng`]), so the
 //! same seed gives the same interval natively and in WASM, and the seed is recorded with the
-//! settings.
+//! settings; natively the rounds run on every core ([`map_rounds`]), which changes nothing in
+//! the replicates.
 //!
 //! A round whose resample does not identify the logistic fit (its resampled rows let a model
 //! almost never lose, say) has no replicate; [`Interval::valid_rounds`] counts the rounds that
@@ -20,6 +21,7 @@
 use super::ppi_logistic::ppi_logistic_point;
 use super::ppi_mean::{check_sample, ppi_mean_point};
 use crate::io::error::{Error, Result};
+use crate::math::parallel_rounds::map_rounds;
 use crate::math::resample::{percentile_interval, BootstrapParams, Interval};
 use crate::math::weighted_logistic::{SparseRows, WeightedLogistic};
 use ndarray::Array2;
@@ -76,8 +78,10 @@ pub fn bootstrap_mean(
     // `ppi_mean_point` sums the rows it is given (the same replicate, bit for bit).
     let rectifier: Vec<f64> = y.iter().zip(yhat).map(|(y, h)| y - lambda * h).collect();
     let lifted: Vec<f64> = yhat_unlabelled.iter().map(|v| lambda * v).collect();
-    let replicates: Vec<f64> = (0..params.rounds)
-        .map(|r| {
+    let replicates: Vec<f64> = map_rounds(
+        params.rounds,
+        || (),
+        |(), r| {
             let mut rng = params.round_rng(r);
             let rect = (0..n)
                 .map(|_| rectifier[rng.random_range(0..n)])
@@ -86,8 +90,8 @@ pub fn bootstrap_mean(
                 .map(|_| lifted[rng.random_range(0..big_n)])
                 .sum::<f64>();
             mu / big_n as f64 + rect / n as f64
-        })
-        .collect();
+        },
+    );
     let estimate = ppi_mean_point(y, yhat, yhat_unlabelled, lambda);
     Ok(percentile_interval(estimate, &replicates, params.level))
 }
@@ -138,37 +142,44 @@ pub fn bootstrap_logistic(
     let unlabelled: Vec<u32> = (of_unlabelled.iter().zip(yu))
         .map(|(&k, u)| cell_of(k, lambda / big_n as f64, lambda * u / big_n as f64))
         .collect();
-    let mut counts = vec![0u32; cells.len()];
-    let (mut c, mut b) = (vec![0.0; g], vec![0.0; g]);
-    let mut replicates = vec![Vec::with_capacity(params.rounds); d];
-    for r in 0..params.rounds {
-        let mut rng = params.round_rng(r);
-        counts.fill(0);
-        for _ in 0..n {
-            counts[labelled[rng.random_range(0..n)] as usize] += 1;
-        }
-        for _ in 0..big_n {
-            counts[unlabelled[rng.random_range(0..big_n)] as usize] += 1;
-        }
-        c.fill(0.0);
-        b.fill(0.0);
-        for (&(k, weight, term), &count) in cells.iter().zip(&counts) {
-            c[k] += f64::from(count) * weight;
-            b[k] += f64::from(count) * term;
-        }
-        let theta = WeightedLogistic {
-            rows: &groups.rows,
-            c: c.clone(),
-            b: b.clone(),
-            d,
-            fit: crate::ppi::PPI_FIT,
-        }
-        .solve(Some(&estimate))
-        .ok();
-        for (k, values) in replicates.iter_mut().enumerate() {
-            values.push(theta.as_ref().map_or(f64::NAN, |t| t[k]));
-        }
-    }
+    // The rounds over the machine's threads (natively): each round's draws come from its
+    // own seeded stream, so the replicates are the same whatever the thread count.
+    let thetas = map_rounds(
+        params.rounds,
+        || vec![0u32; cells.len()],
+        |counts, r| {
+            let mut rng = params.round_rng(r);
+            counts.fill(0);
+            for _ in 0..n {
+                counts[labelled[rng.random_range(0..n)] as usize] += 1;
+            }
+            for _ in 0..big_n {
+                counts[unlabelled[rng.random_range(0..big_n)] as usize] += 1;
+            }
+            let (mut c, mut b) = (vec![0.0; g], vec![0.0; g]);
+            for (&(k, weight, term), &count) in cells.iter().zip(counts.iter()) {
+                c[k] += f64::from(count) * weight;
+                b[k] += f64::from(count) * term;
+            }
+            WeightedLogistic {
+                rows: &groups.rows,
+                c,
+                b,
+                d,
+                fit: crate::ppi::PPI_FIT,
+            }
+            .solve(Some(&estimate))
+            .ok()
+        },
+    );
+    let replicates: Vec<Vec<f64>> = (0..d)
+        .map(|k| {
+            thetas
+                .iter()
+                .map(|theta| theta.as_ref().map_or(f64::NAN, |t| t[k]))
+                .collect()
+        })
+        .collect();
     Ok(replicates
         .iter()
         .zip(&estimate)
