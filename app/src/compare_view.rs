@@ -121,7 +121,7 @@ fn CriterionSection(report: Comparison, criterion: String, binary: bool) -> impl
         <section class="card compare-criterion" data-criterion=criterion.clone()>
             <h3>{format!("{criterion} ({unit})")}</h3>
             <ForestPlot rows=forest caption=format!("Each system's {unit} with its interval (whisker); the band is the interval with items grouped by cluster") />
-            <div class="table-scroll"><table class="ratings compare-systems">
+            <div class="table-scroll" tabindex="0"><table class="ratings compare-systems">
                 <thead><tr><th>"System"</th><th>"Items"</th><th>{unit}</th><th>"Interval"</th><th>"Clustered"</th><th>"Bootstrap"</th></tr></thead>
                 <tbody>{rows}</tbody>
             </table></div>
@@ -169,7 +169,7 @@ fn CorrectedTable(corrected: JudgeCorrection, binary: bool) -> impl IntoView {
             fixed(corrected.correlation, 2)
         )}</p>
         {warnings}
-        <div class="table-scroll"><table class="ratings compare-corrected">
+        <div class="table-scroll" tabindex="0"><table class="ratings compare-corrected">
             <thead><tr><th>"System"</th><th>"Labelled"</th><th>"Judge alone"</th><th>"Prediction-powered"</th><th>"Misclassification-corrected"</th><th>"Narrower"</th></tr></thead>
             <tbody>{rows}</tbody>
         </table></div>
@@ -230,7 +230,7 @@ fn DifferenceMatrix(differences: Vec<PairedDifference>, binary: bool) -> impl In
         })
         .collect_view();
     view! {
-        <div class="table-scroll"><table class="ratings compare-matrix">
+        <div class="table-scroll" tabindex="0"><table class="ratings compare-matrix">
             <caption>"Row minus column on the items both have: blue where the row scores higher, red where lower; the interval and the Holm-adjusted p below"</caption>
             <thead><tr><th></th>{header}</tr></thead>
             <tbody>{body}</tbody>
@@ -262,7 +262,7 @@ fn DifferenceTable(differences: Vec<PairedDifference>, binary: bool) -> impl Int
         })
         .collect_view();
     view! {
-        <div class="table-scroll"><table class="ratings compare-differences">
+        <div class="table-scroll" tabindex="0"><table class="ratings compare-differences">
             <caption>"B − A on shared items (in brackets: items only A has / only B has); p from the paired t-test (clustered when items are grouped), adjusted across all pairs by Holm (family-wise) and Benjamini–Hochberg (false discovery rate); McNemar's exact test for pass/fail; the smallest difference detectable at the chosen power"</caption>
             <thead><tr><th>"Pair"</th><th>"Items"</th><th>"Difference"</th><th>"Interval"</th><th>"Bootstrap"</th><th>"p"</th><th>"Holm"</th><th>"BH q"</th><th>"McNemar"</th><th>"Detectable"</th></tr></thead>
             <tbody>{rows}</tbody>
@@ -324,7 +324,7 @@ fn SliceHeatmap(table: SliceTable, binary: Vec<bool>, criteria: Vec<String>) -> 
                 .collect_view();
             view! {
                 {reversals}
-                <div class="table-scroll"><table class="ratings compare-slices" data-column=table.column.clone() data-criterion=criterion.clone()>
+                <div class="table-scroll" tabindex="0"><table class="ratings compare-slices" data-column=table.column.clone() data-criterion=criterion.clone()>
                     <caption>{format!("{criterion} by {}", table.column)}</caption>
                     <thead><tr><th></th>{header}</tr></thead>
                     <tbody>{body}</tbody>

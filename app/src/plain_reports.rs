@@ -220,7 +220,7 @@ pub(crate) fn PpiView(report: PpiReport) -> impl IntoView {
             .collect_view();
         view! {
             <ForestPlot rows=forest caption />
-            <div class="table-scroll"><table class="ratings" id="ppi-leaderboard">
+            <div class="table-scroll" tabindex="0"><table class="ratings" id="ppi-leaderboard">
                 <caption>{format!(
                     "Bradley–Terry, Elo difference from {} (λ = {}; {} human labels, worth {} alone)",
                     board.reference,
@@ -231,7 +231,7 @@ pub(crate) fn PpiView(report: PpiReport) -> impl IntoView {
                 <thead><tr><th>"#"</th><th>"Model"</th><th>"Ranks (all at once)"</th><th>"Prediction-powered"</th><th>"Bootstrap"</th><th>"Human labels only"</th><th>"Their ranks"</th><th>"Judge only (no guarantee)"</th></tr></thead>
                 <tbody>{rows}</tbody>
             </table></div>
-            <div class="table-scroll"><table class="ratings" id="ppi-neighbours">
+            <div class="table-scroll" tabindex="0"><table class="ratings" id="ppi-neighbours">
                 <caption>{format!("Each model against the next one down: Elo difference, {coverage}% interval for that one comparison")}</caption>
                 <thead><tr><th>"Model"</th><th>"Next"</th><th>"Difference"</th></tr></thead>
                 <tbody>{board.neighbours.iter().map(|d| view! {
@@ -297,7 +297,7 @@ pub(crate) fn PpiView(report: PpiReport) -> impl IntoView {
         {notes}
         {board}
         {budget}
-        <div class="table-scroll"><table class="ratings" id="ppi-win-rates">
+        <div class="table-scroll" tabindex="0"><table class="ratings" id="ppi-win-rates">
             <caption>"Win rates over each model's battles"</caption>
             <thead><tr><th>"Model"</th><th>"Battles"</th><th>"Human labels"</th><th>"Prediction-powered"</th><th>"Bootstrap"</th><th>"Human labels only"</th><th>"Judge only (no guarantee)"</th><th>"λ"</th><th>"Worth n human labels"</th>
                 {target.map(|w| view! {
@@ -342,7 +342,7 @@ fn LabelPlanView(plan: LabelPlan) -> impl IntoView {
             {plan.notes.iter().map(|n| view! { <p class="note">{n.clone()}</p> }).collect_view()}
             <p><a id="ppi-plan-download" download="tribunal-label-plan.csv"
                 href=data_url("text/csv", &plan.csv)>"Download the plan (CSV, for the annotators)"</a></p>
-            <div class="table-scroll"><table class="ratings" id="ppi-plan-top">
+            <div class="table-scroll" tabindex="0"><table class="ratings" id="ppi-plan-top">
                 <caption>"The battles a human label would help most"</caption>
                 <thead><tr><th>"Priority"</th><th>"Line"</th><th>"Model A"</th><th>"Model B"</th><th>"Judge p(A)"</th><th>"Chance drawn"</th><th>"Drawn"</th></tr></thead>
                 <tbody>{rows}</tbody>
@@ -434,12 +434,12 @@ pub(crate) fn StyleView(report: StyleControl) -> impl IntoView {
         <ForestPlot rows=forest caption />
         <RankSlopes slopes left="Raw rank" right="Style held fixed"
             caption="Each model's rank without and with style held fixed (green: up, red: down)" />
-        <div class="table-scroll"><table class="ratings" id="style-leaderboard">
+        <div class="table-scroll" tabindex="0"><table class="ratings" id="style-leaderboard">
             <caption>"Style-controlled leaderboard beside the raw one (same battles, same weights, no style features)"</caption>
             <thead><tr><th>"#"</th><th>"Model"</th><th>"Elo, style held fixed"</th><th>"Bootstrap interval"</th><th>"Raw Elo"</th><th>"Raw rank"</th><th>"Rank change"</th></tr></thead>
             <tbody>{rows}</tbody>
         </table></div>
-        <div class="table-scroll"><table class="ratings" id="style-coefficients">
+        <div class="table-scroll" tabindex="0"><table class="ratings" id="style-coefficients">
             <caption>{format!("Style coefficients: log-odds per standard deviation of each feature ({coverage}% interval); positive favours answer A having more of it")}</caption>
             <thead><tr><th>"Feature"</th><th>"Coefficient"</th><th>"Bootstrap interval"</th><th>"Its SD over battles"</th></tr></thead>
             <tbody>{coefficients}</tbody>
@@ -504,7 +504,7 @@ pub(crate) fn SelfPreferenceView(report: SelfPreference) -> impl IntoView {
         <p class="summary" id="self-preference-reading" data-p=report.p_value.to_string()>{report.reading.clone()}</p>
         {notes_view(&report.warnings, &[])}
         <ShareBars bars caption />
-        <div class="table-scroll"><table class="ratings" id="self-preference-terms">
+        <div class="table-scroll" tabindex="0"><table class="ratings" id="self-preference-terms">
             <caption>{format!(
                 "The judge's verdicts against the humans' ratings ({} verdicts, {} human labels; \
                  {coverage}% stacked-sandwich intervals; family: {})",
@@ -576,7 +576,7 @@ pub(crate) fn LengthControlView(report: LengthControl) -> impl IntoView {
         )}</p>
         {notes_view(&report.warnings, &[])}
         <ShareBars bars caption />
-        <div class="table-scroll"><table class="ratings" id="lc-table">
+        <div class="table-scroll" tabindex="0"><table class="ratings" id="lc-table">
             <caption>{format!("Raw win rate (± its standard error) and length-controlled win rate ({coverage}% sandwich interval), in %")}</caption>
             <thead><tr><th>"Model"</th><th>"Win rate"</th><th>"LC win rate"</th><th>"Mean length"</th><th>"Battles"</th></tr></thead>
             <tbody>{rows}</tbody>
