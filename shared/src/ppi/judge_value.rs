@@ -105,7 +105,7 @@ fn side(label: f64) -> i8 {
     }
 }
 
-/// The share of a labelled rows a replaceable share of labels is, as a percentage.
+/// A share of the human labels as a whole percentage (`0.117` → `12 %`).
 fn percent(share: f64) -> String {
     format!("{:.0} %", 100.0 * share)
 }
