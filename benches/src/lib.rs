@@ -9,6 +9,7 @@
 pub mod ppi_study;
 pub mod synthetic;
 
+use tribunal::analysis::{Inputs, Spec};
 use tribunal::calibration::btl_head::BtlParams;
 use tribunal::calibration::calibration_data::{parse_calibration, CalibrationData, HeadKind};
 use tribunal::calibration::cross_validation::{fit_with_cv, CrossValidationParams};
@@ -241,6 +242,13 @@ pub fn compare(bytes: &[u8], rounds: usize, baseline: Option<String>) -> f64 {
     })
 }
 
+/// A saved analysis — its spec (JSON, as `tribunal stats` records it) on its files by role —
+/// run as the page's web worker runs it ([`tribunal::analysis::run`]): the scaling table's
+/// browser column (`benches/scaling_wasm.mjs`). Returns the report's kind.
+pub fn run_spec(spec: &Spec, inputs: &Inputs) -> Result<&'static str, Error> {
+    tribunal::analysis::run(spec, inputs).map(|report| report.name())
+}
+
 #[cfg(target_arch = "wasm32")]
 mod wasm {
     use super::*;
@@ -311,6 +319,41 @@ mod wasm {
     #[wasm_bindgen]
     pub fn bench_calibration_cv(parsed: &ParsedCalibration) -> f64 {
         calibration_cv(&parsed.0)
+    }
+
+    /// A spec and its files, added role by role, to run ([`run_spec`](super::run_spec)).
+    #[wasm_bindgen]
+    pub struct SpecRun {
+        spec: Spec,
+        inputs: Inputs,
+    }
+
+    #[wasm_bindgen]
+    impl SpecRun {
+        #[wasm_bindgen(constructor)]
+        pub fn new(spec: &str) -> Result<SpecRun, JsError> {
+            Ok(SpecRun {
+                spec: serde_json::from_str(spec).map_err(|e| JsError::new(&e.to_string()))?,
+                inputs: Inputs::new(),
+            })
+        }
+
+        /// The file read in `role`, under the name the spec gives it.
+        pub fn add(&mut self, role: String, bytes: Vec<u8>) {
+            let name = self
+                .spec
+                .inputs
+                .get(&role)
+                .map_or_else(|| role.clone(), |r| r.name.clone());
+            self.inputs.insert(role, name, bytes);
+        }
+
+        /// Runs the analysis; returns the report's kind.
+        pub fn run(&self) -> Result<String, JsError> {
+            run_spec(&self.spec, &self.inputs)
+                .map(str::to_owned)
+                .map_err(js)
+        }
     }
 
     #[wasm_bindgen]

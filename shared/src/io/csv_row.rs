@@ -51,6 +51,9 @@ pub(crate) struct Text<'b> {
     rest: &'b [u8],
     /// Whether the input has a `\r` at all: without one it is read unchanged.
     has_cr: bool,
+    /// Whether the input has a `"` at all: without one no line break is inside a field, and
+    /// the reader needs no state to replace them.
+    has_quote: bool,
     state: State,
 }
 
@@ -60,8 +63,35 @@ impl<'b> Text<'b> {
         Self {
             rest,
             has_cr: rest.contains(&b'\r'),
+            has_quote: rest.contains(&b'"'),
             state: State::StartRecord,
         }
+    }
+
+    /// Reads into `out` with each `\r\n` or lone `\r` as `\n`, for an input without quotes:
+    /// whole runs up to the next `\r` at a time.
+    fn read_unquoted(&mut self, out: &mut [u8]) -> usize {
+        let mut n = 0;
+        while n < out.len() && !self.rest.is_empty() {
+            let room = (out.len() - n).min(self.rest.len());
+            match self.rest[..room].iter().position(|&b| b == b'\r') {
+                Some(k) => {
+                    out[n..n + k].copy_from_slice(&self.rest[..k]);
+                    out[n + k] = b'\n';
+                    n += k + 1;
+                    self.rest = &self.rest[k + 1..];
+                    if let Some(rest) = self.rest.strip_prefix(b"\n") {
+                        self.rest = rest;
+                    }
+                }
+                None => {
+                    out[n..n + room].copy_from_slice(&self.rest[..room]);
+                    n += room;
+                    self.rest = &self.rest[room..];
+                }
+            }
+        }
+        n
     }
 }
 
@@ -72,6 +102,9 @@ impl io::Read for Text<'_> {
             out[..n].copy_from_slice(&self.rest[..n]);
             self.rest = &self.rest[n..];
             return Ok(n);
+        }
+        if !self.has_quote {
+            return Ok(self.read_unquoted(out));
         }
         let mut n = 0;
         while n < out.len() {
@@ -419,17 +452,22 @@ mod tests {
         );
         assert_eq!(text(b"\xEF\xBB\xBFid,label\r\n"), "id,label\n");
         assert_eq!(text(b"\r"), "\n");
-        // Reads through a small buffer give the same text.
-        let mut small = Text::new(b"ab\r\ncd\re");
-        let (mut out, mut buf) = (Vec::new(), [0u8; 2]);
-        loop {
-            let n = small.read(&mut buf).unwrap();
-            if n == 0 {
-                break;
+        // Reads through small buffers give the same text, with quotes and without.
+        let through = |bytes: &[u8], size: usize| {
+            let (mut text, mut out, mut buf) = (Text::new(bytes), Vec::new(), vec![0u8; size]);
+            loop {
+                let n = text.read(&mut buf).unwrap();
+                if n == 0 {
+                    break;
+                }
+                out.extend_from_slice(&buf[..n]);
             }
-            out.extend_from_slice(&buf[..n]);
+            out
+        };
+        for size in 1..=4 {
+            assert_eq!(through(b"ab\r\ncd\re\r\r\n", size), b"ab\ncd\ne\n\n");
+            assert_eq!(through(b"\"a\r\n\",b\r\nc\r", size), b"\"a\r\n\",b\nc\n");
         }
-        assert_eq!(out, b"ab\ncd\ne");
     }
 
     #[test]

@@ -7,6 +7,7 @@
 
 use crate::io::checks::in_open_unit;
 use crate::io::error::{Error, Result};
+use crate::math::parallel_rounds::map_rounds;
 use rand::{Rng, SeedableRng};
 use rand_chacha::ChaCha8Rng;
 use serde::{Deserialize, Serialize};
@@ -157,6 +158,66 @@ pub fn bootstrap(
         .map(|r| statistic(&resample_indices(n, &mut params.round_rng(r))))
         .collect();
     Ok(percentile_interval(estimate, &replicates, params.level))
+}
+
+/// The replicates of a statistic of units of few kinds (a unit's coincidences, an item's
+/// confusion cell): unit i is of kind `kinds[i]` (< `n_kinds`), and each round draws the same
+/// unit indices as [`bootstrap`] does but hands `statistic` only how many units of each kind it
+/// drew. A round then reads a small count table instead of its units in random order (whose
+/// cache misses made a round's cost grow faster than its draws), and the rounds run on every
+/// core natively ([`map_rounds`]), in the same order and with the same results.
+///
+/// # Errors
+/// [`Error::InvalidParam`] for invalid settings or a kind ≥ `n_kinds`; [`Error::Insufficient`]
+/// for fewer than 2 units.
+pub fn replicates_by_kind<T: Send>(
+    kinds: &[u32],
+    n_kinds: usize,
+    params: &BootstrapParams,
+    statistic: impl Fn(&[u32]) -> T + Sync,
+) -> Result<Vec<T>> {
+    params.validate()?;
+    let n = kinds.len();
+    if n < 2 {
+        return Err(Error::Insufficient(format!(
+            "a bootstrap needs at least 2 units, found {n}"
+        )));
+    }
+    if kinds.iter().any(|&k| k as usize >= n_kinds) {
+        return Err(Error::param(
+            "kinds",
+            format!("expected every unit's kind below {n_kinds}"),
+        ));
+    }
+    Ok(map_rounds(
+        params.rounds,
+        || vec![0u32; n_kinds],
+        |counts, r| {
+            let mut rng = params.round_rng(r);
+            counts.fill(0);
+            for _ in 0..n {
+                counts[kinds[rng.random_range(0..n)] as usize] += 1;
+            }
+            statistic(counts)
+        },
+    ))
+}
+
+/// Each unit's kind: units with equal keys share one, numbered in order of first appearance.
+/// Returns the kinds and each kind's first unit.
+pub fn kinds_of<K: Eq + std::hash::Hash>(keys: impl Iterator<Item = K>) -> (Vec<u32>, Vec<usize>) {
+    let mut index: std::collections::HashMap<K, u32> = std::collections::HashMap::new();
+    let mut first = Vec::new();
+    let kinds = keys
+        .enumerate()
+        .map(|(i, key)| {
+            *index.entry(key).or_insert_with(|| {
+                first.push(i);
+                (first.len() - 1) as u32
+            })
+        })
+        .collect();
+    (kinds, first)
 }
 
 #[cfg(test)]

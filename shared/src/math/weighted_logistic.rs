@@ -25,10 +25,44 @@ use std::collections::HashMap;
 
 /// A matrix as the non-zero entries of each row.
 #[derive(Debug, Clone)]
-pub(crate) struct SparseRows(pub(crate) Vec<Vec<(usize, f64)>>);
+pub struct SparseRows(pub Vec<Vec<(usize, f64)>>);
+
+/// A design matrix: its rows' non-zero entries and its number of columns (a Bradley–Terry
+/// design row has two entries whatever the number of models).
+#[derive(Debug, Clone)]
+pub struct Design {
+    pub rows: SparseRows,
+    pub columns: usize,
+}
+
+impl Design {
+    /// The non-zero entries of a dense matrix.
+    pub fn from_dense(x: &Array2<f64>) -> Self {
+        Self {
+            rows: SparseRows::new(x),
+            columns: x.ncols(),
+        }
+    }
+
+    /// The number of rows.
+    pub fn len(&self) -> usize {
+        self.rows.0.len()
+    }
+
+    /// No rows.
+    pub fn is_empty(&self) -> bool {
+        self.rows.0.is_empty()
+    }
+
+    /// Every entry is in a column below `columns`.
+    pub fn is_consistent(&self) -> bool {
+        self.rows.0.iter().flatten().all(|&(j, _)| j < self.columns)
+    }
+}
 
 impl SparseRows {
-    pub(crate) fn new(x: &Array2<f64>) -> Self {
+    /// The non-zero entries of each row of `x`.
+    pub fn new(x: &Array2<f64>) -> Self {
         Self(
             x.outer_iter()
                 .map(|row| {
@@ -40,11 +74,6 @@ impl SparseRows {
                 })
                 .collect(),
         )
-    }
-
-    /// These rows, then `other`'s.
-    pub(crate) fn chain(&self, other: &Self) -> Self {
-        Self(self.0.iter().chain(&other.0).cloned().collect())
     }
 
     /// x_i · θ of each row.
@@ -62,6 +91,17 @@ impl SparseRows {
         gram
     }
 
+    /// Σ_i r_i x_i (d).
+    pub(crate) fn weighted_sum(&self, r: &[f64], d: usize) -> Array1<f64> {
+        let mut sum = Array1::zeros(d);
+        for (row, &ri) in self.0.iter().zip(r) {
+            for &(j, v) in row {
+                sum[j] += ri * v;
+            }
+        }
+        sum
+    }
+
     /// The rows r_i x_i (n × d): each row's loss gradient when r_i is its residual.
     pub(crate) fn scaled(&self, r: &[f64], d: usize) -> Array2<f64> {
         let mut out = Array2::zeros((self.0.len(), d));
@@ -71,30 +111,6 @@ impl SparseRows {
             }
         }
         out
-    }
-
-    /// The distinct rows, and each row's index among them. A loss
-    /// Σ_i c_i softplus(x_iᵀθ) − b_i x_iᵀθ is the same loss over the distinct rows with `c` and
-    /// `b` summed within each: a Bradley–Terry design has at most K(K − 1) distinct rows
-    /// whatever the number of battles, so a fit on the sums costs O(pairs) per Newton step.
-    pub(crate) fn grouped(&self) -> RowGroups {
-        let mut index: HashMap<Vec<(usize, u64)>, usize> = HashMap::new();
-        let mut distinct = Vec::new();
-        let of = self
-            .0
-            .iter()
-            .map(|row| {
-                let key: Vec<(usize, u64)> = row.iter().map(|&(j, v)| (j, v.to_bits())).collect();
-                *index.entry(key).or_insert_with(|| {
-                    distinct.push(row.clone());
-                    distinct.len() - 1
-                })
-            })
-            .collect();
-        RowGroups {
-            rows: Self(distinct),
-            of,
-        }
     }
 
     /// Adds Σ_i r_i x_i to `grad` and Σ_i w_i x_i x_iᵀ to `hess`.
@@ -110,11 +126,41 @@ impl SparseRows {
     }
 }
 
-/// A design's distinct rows ([`SparseRows::grouped`]).
+/// A design's distinct rows ([`RowGroups::of`]).
 pub(crate) struct RowGroups {
     pub(crate) rows: SparseRows,
     /// Each original row's index in `rows`.
     pub(crate) of: Vec<usize>,
+}
+
+impl RowGroups {
+    /// The distinct rows of `rows`, and each row's index among them. A loss
+    /// Σ_i c_i softplus(x_iᵀθ) − b_i x_iᵀθ is the same loss over the distinct rows with `c` and
+    /// `b` summed within each: a Bradley–Terry design has at most K(K − 1) distinct rows
+    /// whatever the number of battles, so a fit on the sums costs O(pairs) per Newton step.
+    pub(crate) fn of<'r>(rows: impl Iterator<Item = &'r Vec<(usize, f64)>>) -> Self {
+        let mut index: HashMap<Vec<(usize, u64)>, usize> = HashMap::new();
+        let mut distinct = Vec::new();
+        let mut key = Vec::new();
+        let of = rows
+            .map(|row| {
+                key.clear();
+                key.extend(row.iter().map(|&(j, v)| (j, v.to_bits())));
+                match index.get(&key) {
+                    Some(&k) => k,
+                    None => {
+                        distinct.push(row.clone());
+                        index.insert(key.clone(), distinct.len() - 1);
+                        distinct.len() - 1
+                    }
+                }
+            })
+            .collect();
+        RowGroups {
+            rows: SparseRows(distinct),
+            of,
+        }
+    }
 }
 
 /// The error of a fit (named as in a message: "the self-preference fit") with no unique

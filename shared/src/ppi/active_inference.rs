@@ -36,7 +36,7 @@ use crate::io::error::{Error, Result};
 use crate::math::linalg::spd_inverse;
 use crate::math::logistic::sigmoid;
 use crate::math::normal::Estimate;
-use crate::math::weighted_logistic::{not_identified, SparseRows, WeightedLogistic};
+use crate::math::weighted_logistic::{not_identified, Design, SparseRows, WeightedLogistic};
 use ndarray::{Array1, Array2, Axis};
 
 /// Rows whose human labels were drawn with known probabilities.
@@ -153,7 +153,7 @@ pub fn active_mean(drawn: Drawn, lambda: Option<f64>, alpha: f64) -> Result<PpiM
 
 /// The design rows with the draw's weights, for fits at any λ.
 struct ActiveFit<'a> {
-    rows: SparseRows,
+    rows: &'a SparseRows,
     d: usize,
     judge: &'a [f64],
     w: Vec<f64>,
@@ -170,7 +170,7 @@ impl ActiveFit<'_> {
     /// θ̂ of the loss with weights c_i on ℓ(·, x_iᵀθ) and targets t_i = b_i / c_i.
     fn solve(&self, c: Vec<f64>, b: Vec<f64>) -> Result<Array1<f64>> {
         WeightedLogistic {
-            rows: &self.rows,
+            rows: self.rows,
             c,
             b,
             d: self.d,
@@ -285,7 +285,7 @@ fn rows_of(m: &Array2<f64>) -> Vec<Vec<f64>> {
 /// # Errors
 /// See the module documentation.
 pub fn active_logistic(
-    x: &Array2<f64>,
+    x: &Design,
     drawn: Drawn,
     lambda: Option<f64>,
     alpha: f64,
@@ -293,13 +293,13 @@ pub fn active_logistic(
     let z = two_sided_z(alpha)?;
     check_lambda(lambda)?;
     let (labels, unlabelled) = drawn.check("fit")?;
-    if x.nrows() != drawn.judge.len() {
+    if x.len() != drawn.judge.len() || !x.is_consistent() {
         return Err(Error::param("rows", "expected one design row per label"));
     }
     let (w, y) = drawn.weights();
     let fit = ActiveFit {
-        rows: SparseRows::new(x),
-        d: x.ncols(),
+        rows: &x.rows,
+        d: x.columns,
         judge: drawn.judge,
         w,
         y,

@@ -375,9 +375,8 @@ fn plan_csv(
     let mut out = csv::Writer::from_writer(Vec::new());
     let fail = |e: csv::Error| Error::param("plan", format!("writing the plan's CSV: {e}"));
     let write = |out: &mut csv::Writer<Vec<u8>>, row: usize, extra: [String; 3]| {
-        let record = &data.records[row];
         let fields = (kept.iter())
-            .map(|&i| record.get(i).map_or("", String::as_str))
+            .map(|&i| data.records.field(row, i).unwrap_or(""))
             .chain(extra.iter().map(String::as_str));
         out.write_record(fields)
     };

@@ -53,9 +53,48 @@ pub struct LabelledBattles {
     /// The file's header and each row's fields as read (a label plan writes them back, with
     /// whatever columns the annotators need beside the labels).
     pub header: Vec<String>,
-    pub records: Vec<Vec<String>>,
+    pub records: Records,
     /// Each row's embedding, when the file has an `embedding` column (else empty).
     pub embeddings: Vec<Vec<f64>>,
+}
+
+/// Every row's fields as read, kept in one buffer: row r's field i is
+/// `text[ends[r·width + i] − len .. ends[r·width + i]]`, without an allocation per field.
+#[derive(Debug, Clone, PartialEq, Default, Serialize, Deserialize)]
+pub struct Records {
+    text: String,
+    /// Where each field ends in `text`, row after row.
+    ends: Vec<usize>,
+    /// Fields per row (the header's).
+    width: usize,
+}
+
+impl Records {
+    fn new(width: usize) -> Self {
+        Self {
+            width,
+            ..Self::default()
+        }
+    }
+
+    /// Adds a row (as wide as the header: the reader refuses others).
+    fn push(&mut self, record: &csv::StringRecord) {
+        for field in record {
+            self.text.push_str(field);
+            self.ends.push(self.text.len());
+        }
+    }
+
+    /// Row `row`'s field `i`, if both exist.
+    pub fn field(&self, row: usize, i: usize) -> Option<&str> {
+        if i >= self.width {
+            return None;
+        }
+        let k = row.checked_mul(self.width)? + i;
+        let end = *self.ends.get(k)?;
+        let start = if k == 0 { 0 } else { self.ends[k - 1] };
+        self.text.get(start..end)
+    }
 }
 
 impl LabelledBattles {
@@ -172,10 +211,13 @@ pub fn parse_labelled_battles(source: &str, bytes: &[u8]) -> Result<LabelledBatt
     let (ip, is) = (optional("label_probability")?, optional("selected")?);
     let ie = optional("embedding")?;
     let mut models = ModelIndex::default();
-    let (mut battles, mut records) = (Vec::new(), Vec::new());
+    let (mut battles, mut records) = (Vec::new(), Records::new(headers.len()));
     let mut embeddings: Vec<Vec<f64>> = Vec::new();
-    for record in reader.records() {
-        let record = record.map_err(|e| csv_error(source, &e))?;
+    let mut record = csv::StringRecord::new();
+    while reader
+        .read_record(&mut record)
+        .map_err(|e| csv_error(source, &e))?
+    {
         let row = Row::new(source, &record);
         let (a, b) = (row.required(ia, "model_a")?, row.required(ib, "model_b")?);
         if a == b {
@@ -205,7 +247,7 @@ pub fn parse_labelled_battles(source: &str, bytes: &[u8]) -> Result<LabelledBatt
             probability,
             line: row.line,
         });
-        records.push(record.iter().map(str::to_owned).collect());
+        records.push(&record);
         if let Some(i) = ie {
             let embedding = parse_embedding(&row, i, "embedding")?;
             if let Some(first) = embeddings.first().filter(|f| f.len() != embedding.len()) {

@@ -56,6 +56,7 @@ pub(crate) mod tests {
     use super::ppi_logistic::ppi_logistic;
     use super::ppi_mean::ppi_mean;
     use crate::io::error::Error;
+    use crate::math::weighted_logistic::Design;
     use ndarray::Array2;
     use serde_json::Value;
 
@@ -150,7 +151,10 @@ pub(crate) mod tests {
         };
         let labelled: Vec<_> = rows.iter().filter(|r| r.3.is_some()).collect();
         let unlabelled: Vec<_> = rows.iter().filter(|r| r.3.is_none()).collect();
-        let (x, xu) = (design(&labelled), design(&unlabelled));
+        let (x, xu) = (
+            Design::from_dense(&design(&labelled)),
+            Design::from_dense(&design(&unlabelled)),
+        );
         let y: Vec<f64> = labelled.iter().map(|r| r.3.unwrap()).collect();
         let yhat: Vec<f64> = labelled.iter().map(|r| r.2).collect();
         let yu: Vec<f64> = unlabelled.iter().map(|r| r.2).collect();
@@ -417,8 +421,8 @@ pub(crate) mod tests {
         assert!(perfect.effective_n > 3.0 * y.len() as f64);
         // A model the judge never lets lose, whose human labels say it loses: the rectified
         // loss keeps falling — not identified, said so.
-        let x = Array2::from_shape_vec((2, 1), vec![1.0, 1.0]).unwrap();
-        let xu = Array2::from_shape_vec((3, 1), vec![1.0, 1.0, 1.0]).unwrap();
+        let x = Design::from_dense(&Array2::from_shape_vec((2, 1), vec![1.0, 1.0]).unwrap());
+        let xu = Design::from_dense(&Array2::from_shape_vec((3, 1), vec![1.0, 1.0, 1.0]).unwrap());
         let err = ppi_logistic(
             (&x, &[0.0, 0.0], &[1.0, 1.0]),
             (&xu, &[1.0, 1.0, 1.0]),

@@ -23,8 +23,7 @@ use super::ppi_mean::{check_sample, ppi_mean_point};
 use crate::io::error::{Error, Result};
 use crate::math::parallel_rounds::map_rounds;
 use crate::math::resample::{percentile_interval, BootstrapParams, Interval};
-use crate::math::weighted_logistic::{SparseRows, WeightedLogistic};
-use ndarray::Array2;
+use crate::math::weighted_logistic::{Design, RowGroups, WeightedLogistic};
 use rand::Rng;
 use serde::{Deserialize, Serialize};
 use std::collections::HashMap;
@@ -102,8 +101,8 @@ pub fn bootstrap_mean(
 /// # Errors
 /// See the module documentation.
 pub fn bootstrap_logistic(
-    (x, y, yhat): (&Array2<f64>, &[f64], &[f64]),
-    (xu, yu): (&Array2<f64>, &[f64]),
+    (x, y, yhat): (&Design, &[f64], &[f64]),
+    (xu, yu): (&Design, &[f64]),
     lambda: f64,
     alpha: f64,
     resampling: Resampling,
@@ -117,10 +116,10 @@ pub fn bootstrap_logistic(
                 .to_owned(),
         )
     })?;
-    let (n, big_n, d) = (y.len(), yu.len(), x.ncols());
+    let (n, big_n, d) = (y.len(), yu.len(), x.columns);
     // Each round's loss summed by distinct design row (a pair of models): the same loss as
     // over its resampled battles, at O(battles) to draw and O(pairs) per Newton step.
-    let groups = SparseRows::new(x).chain(&SparseRows::new(xu)).grouped();
+    let groups = RowGroups::of(x.rows.0.iter().chain(&xu.rows.0));
     let (of_labelled, of_unlabelled) = groups.of.split_at(n);
     let g = groups.rows.0.len();
     // Each row as a cell: its pair and its term of the loss (its weight c and target b). A
@@ -191,7 +190,7 @@ pub fn bootstrap_logistic(
 mod tests {
     use super::*;
     use crate::math::resample::{percentile_interval, resample_indices};
-    use ndarray::Axis;
+    use ndarray::{Array2, Axis};
     use rand::{Rng, SeedableRng};
 
     /// Each round over its resampled battles themselves (the rows copied out, one design row
@@ -203,7 +202,9 @@ mod tests {
         params: &BootstrapParams,
     ) -> Vec<Interval> {
         let pick = |v: &[f64], rows: &[usize]| rows.iter().map(|&i| v[i]).collect::<Vec<f64>>();
-        let estimate = ppi_logistic_point((x, y, yhat), (xu, yu), lambda, None).unwrap();
+        let dense = |x: &Array2<f64>| Design::from_dense(x);
+        let estimate =
+            ppi_logistic_point((&dense(x), y, yhat), (&dense(xu), yu), lambda, None).unwrap();
         let mut replicates = vec![Vec::new(); x.ncols()];
         for r in 0..params.rounds {
             let mut rng = params.round_rng(r);
@@ -211,11 +212,14 @@ mod tests {
             let unlabelled = resample_indices(yu.len(), &mut rng);
             let theta = ppi_logistic_point(
                 (
-                    &x.select(Axis(0), &labelled),
+                    &dense(&x.select(Axis(0), &labelled)),
                     &pick(y, &labelled),
                     &pick(yhat, &labelled),
                 ),
-                (&xu.select(Axis(0), &unlabelled), &pick(yu, &unlabelled)),
+                (
+                    &dense(&xu.select(Axis(0), &unlabelled)),
+                    &pick(yu, &unlabelled),
+                ),
                 lambda,
                 Some(&estimate),
             );
@@ -291,8 +295,14 @@ mod tests {
         };
         let params = resampling.at_level(0.1).unwrap();
         for lambda in [0.0, 0.4, 1.0] {
-            let ours =
-                bootstrap_logistic((&x, &y, &yhat), (&xu, &yu), lambda, 0.1, resampling).unwrap();
+            let ours = bootstrap_logistic(
+                (&Design::from_dense(&x), &y, &yhat),
+                (&Design::from_dense(&xu), &yu),
+                lambda,
+                0.1,
+                resampling,
+            )
+            .unwrap();
             let battles = over_battles((&x, &y, &yhat), (&xu, &yu), lambda, &params);
             for (a, b) in ours.iter().zip(&battles) {
                 assert_eq!(a.valid_rounds, b.valid_rounds);

@@ -20,21 +20,21 @@
 //! with a note that says why, when it is not identified on its own (few human labels per model
 //! often separate).
 //!
-//! Arguments: the labelled rows `x` (n × d) with `y` and `ŷ`, the unlabelled rows `x̃`
-//! (N × d) with `ỹ`, λ (`None`: tuned) and α. Returns: [`PpiLogistic`]. Errors:
+//! Arguments: the labelled rows `x` (n × d, a [`Design`]) with `y` and `ŷ`, the unlabelled rows
+//! `x̃` (N × d) with `ỹ`, λ (`None`: tuned) and α. Returns: [`PpiLogistic`]. Errors:
 //! [`Error::InvalidParam`] for shapes that differ, α outside (0, 1), λ outside [0, 1], a label
 //! outside [0, 1]; [`Error::Insufficient`] for fewer than two human labels or no unlabelled row;
 //! [`Error::Insufficient`] (saying "not identified") when the loss has no minimum (it keeps falling along some
 //! direction: too few human labels of a model against a judge that lets it almost never lose or
 //! win) or its Hessian is singular (a model in no battle).
 
-use super::power_tuning::power_tuned_lambda;
+use super::power_tuning::{power_tuned_lambda, TuningMoments};
 use super::ppi_mean::{check_lambda, check_sample, two_sided_z};
 use crate::io::error::{Error, Result};
 use crate::math::linalg::spd_inverse;
 use crate::math::logistic::sigmoid;
 use crate::math::normal::Estimate;
-use crate::math::weighted_logistic::{not_identified, RowGroups, SparseRows, WeightedLogistic};
+use crate::math::weighted_logistic::{not_identified, Design, RowGroups, WeightedLogistic};
 use ndarray::{Array1, Array2, Axis};
 use serde::{Deserialize, Serialize};
 
@@ -65,46 +65,31 @@ struct Fitted {
     covariance: Vec<Vec<f64>>,
 }
 
-/// The labelled and unlabelled rows, each design row also kept as its non-zero entries (a
-/// Bradley–Terry row has two: the loss, its gradient and Hessian cost O(rows), not
-/// O(rows · d²)).
+/// The labels, and the design rows as their distinct rows (a pair of models) with each row's
+/// group: labelled rows first, then unlabelled ones. The loss, its gradients' moments and its
+/// Hessian are sums by group, so each costs O(rows + pairs) without a dense n × d matrix.
 struct Data<'a> {
-    x: &'a Array2<f64>,
     y: &'a [f64],
     yhat: &'a [f64],
-    xu: &'a Array2<f64>,
     yu: &'a [f64],
-    rows: SparseRows,
-    rows_u: SparseRows,
-    /// The distinct rows of the labelled rows, then the unlabelled ones.
+    d: usize,
     groups: RowGroups,
 }
 
-/// Gradients and inverse Hessian at an estimate.
-struct Stats {
-    grads: Array2<f64>,
-    grads_hat: Array2<f64>,
-    grads_unlabelled: Array2<f64>,
-    inv_hessian: Array2<f64>,
-}
-
 impl<'a> Data<'a> {
-    fn new(
-        (x, y, yhat): (&'a Array2<f64>, &'a [f64], &'a [f64]),
-        (xu, yu): (&'a Array2<f64>, &'a [f64]),
-    ) -> Self {
-        let (rows, rows_u) = (SparseRows::new(x), SparseRows::new(xu));
-        let groups = rows.chain(&rows_u).grouped();
+    fn new((x, y, yhat): (&Design, &'a [f64], &'a [f64]), (xu, yu): (&Design, &'a [f64])) -> Self {
         Data {
-            x,
             y,
             yhat,
-            xu,
             yu,
-            rows,
-            rows_u,
-            groups,
+            d: x.columns,
+            groups: RowGroups::of(x.rows.0.iter().chain(&xu.rows.0)),
         }
+    }
+
+    /// The labelled rows' groups and the unlabelled rows'.
+    fn split(&self) -> (&[usize], &[usize]) {
+        self.groups.of.split_at(self.y.len())
     }
 
     /// θ̂_λ: the rectified loss as a [`WeightedLogistic`] (labelled rows first), minimised from
@@ -114,7 +99,7 @@ impl<'a> Data<'a> {
         // The loss summed by distinct design row (a pair of models): O(pairs) per Newton step.
         let g = self.groups.rows.0.len();
         let (mut c, mut b) = (vec![0.0; g], vec![0.0; g]);
-        let (of_labelled, of_unlabelled) = self.groups.of.split_at(self.y.len());
+        let (of_labelled, of_unlabelled) = self.split();
         for ((&k, y), h) in of_labelled.iter().zip(self.y).zip(self.yhat) {
             c[k] += (1.0 - lambda) / n;
             b[k] += (y - lambda * h) / n;
@@ -127,63 +112,100 @@ impl<'a> Data<'a> {
             rows: &self.groups.rows,
             c,
             b,
-            d: self.x.ncols(),
+            d: self.d,
             fit: crate::ppi::PPI_FIT,
         }
         .solve(start)
     }
 
-    /// Gradients and inverse Hessian at θ (the Hessian over all rows, or the labelled ones).
-    fn stats(&self, theta: &Array1<f64>, use_unlabelled: bool) -> Result<Stats> {
-        let (n, big_n, d) = (self.y.len(), self.yu.len(), theta.len());
-        let mu = self.x.dot(theta).mapv(sigmoid);
-        let mu_u = self.xu.dot(theta).mapv(sigmoid);
-        let scale = |v: &Array1<f64>| v.view().insert_axis(Axis(1)).to_owned();
-        let grads = self.x * &scale(&(&mu - &Array1::from(self.y.to_vec())));
-        let grads_hat = self.x * &scale(&(&mu - &Array1::from(self.yhat.to_vec())));
-        let (hessian, grads_unlabelled) = if use_unlabelled {
-            let total = (n + big_n) as f64;
-            let h = (self.rows_u.gram(&mu_u.mapv(|m| m * (1.0 - m)).to_vec(), d)
-                + self.rows.gram(&mu.mapv(|m| m * (1.0 - m)).to_vec(), d))
-                / total;
-            let gu = self.xu * &scale(&(&mu_u - &Array1::from(self.yu.to_vec())));
-            (h, gu)
+    /// σ(x_kᵀθ) of each distinct design row.
+    fn probabilities(&self, theta: &Array1<f64>) -> Vec<f64> {
+        self.groups
+            .rows
+            .dot(theta)
+            .into_iter()
+            .map(sigmoid)
+            .collect()
+    }
+
+    /// The inverse Hessian of the loss at the probabilities `mu`, averaged over every row or
+    /// over the labelled ones.
+    fn inv_hessian(&self, mu: &[f64], use_unlabelled: bool) -> Result<Array2<f64>> {
+        let (of_labelled, of_unlabelled) = self.split();
+        let mut count = vec![0.0; mu.len()];
+        let rows = if use_unlabelled {
+            &self.groups.of[..]
         } else {
-            let h = self.rows.gram(&mu.mapv(|m| m * (1.0 - m)).to_vec(), d) / n as f64;
-            (h, Array2::zeros(self.xu.raw_dim()))
+            of_labelled
         };
-        let inv_hessian = spd_inverse(&hessian)
-            .ok_or_else(|| not_identified(crate::ppi::PPI_FIT, "its Hessian is singular"))?;
-        Ok(Stats {
-            grads,
-            grads_hat,
-            grads_unlabelled,
-            inv_hessian,
-        })
+        for &k in rows {
+            count[k] += 1.0;
+        }
+        let total = (of_labelled.len()
+            + if use_unlabelled {
+                of_unlabelled.len()
+            } else {
+                0
+            }) as f64;
+        let w: Vec<f64> = count
+            .iter()
+            .zip(mu)
+            .map(|(c, m)| c * m * (1.0 - m))
+            .collect();
+        let hessian = self.groups.rows.gram(&w, self.d) / total;
+        spd_inverse(&hessian)
+            .ok_or_else(|| not_identified(crate::ppi::PPI_FIT, "its Hessian is singular"))
+    }
+
+    /// Σ_i (a_i x_i − ā)(b_i x_i − b̄)ᵀ over the rows of groups `of` (ā, b̄: the means of
+    /// a_i x_i and b_i x_i), by sums within each group.
+    fn centred_cross(&self, of: &[usize], a: &[f64], b: &[f64]) -> Array2<f64> {
+        let g = self.groups.rows.0.len();
+        let (mut sa, mut sb, mut sab) = (vec![0.0; g], vec![0.0; g], vec![0.0; g]);
+        for ((&k, &ai), &bi) in of.iter().zip(a).zip(b) {
+            sa[k] += ai;
+            sb[k] += bi;
+            sab[k] += ai * bi;
+        }
+        let rows = &self.groups.rows;
+        let (ma, mb) = (
+            rows.weighted_sum(&sa, self.d),
+            rows.weighted_sum(&sb, self.d),
+        );
+        let outer = ma.insert_axis(Axis(1)).dot(&mb.insert_axis(Axis(0)));
+        rows.gram(&sab, self.d) - outer / of.len() as f64
+    }
+
+    /// The residuals μ − t of rows of groups `of` with targets `t`.
+    fn residuals(of: &[usize], mu: &[f64], t: &[f64]) -> Vec<f64> {
+        of.iter().zip(t).map(|(&k, t)| mu[k] - t).collect()
     }
 
     /// θ̂_λ with its intervals and covariance.
     fn interval(&self, lambda: f64, z: f64) -> Result<Fitted> {
         let theta = self.solve(lambda, None)?;
-        let s = self.stats(&theta, lambda != 0.0)?;
+        let mu = self.probabilities(&theta);
+        let inv_hessian = self.inv_hessian(&mu, lambda != 0.0)?;
         let (n, big_n) = (self.y.len() as f64, self.yu.len() as f64);
-        let cov = |rows: &Array2<f64>| {
-            let c = match rows.mean_axis(Axis(0)) {
-                Some(m) => rows - &m,
-                None => rows.clone(),
-            };
-            c.t().dot(&c) / (rows.nrows() as f64 - 1.0)
-        };
-        let var_unlabelled = if big_n > 1.0 {
-            cov(&(&s.grads_unlabelled * lambda))
+        let (of_labelled, of_unlabelled) = self.split();
+        // Each labelled row's gradient of the rectified loss, g − λ ĝ, and each unlabelled
+        // row's λ g̃.
+        let rectified: Vec<f64> = (of_labelled.iter().zip(self.y).zip(self.yhat))
+            .map(|((&k, y), h)| (mu[k] - y) - lambda * (mu[k] - h))
+            .collect();
+        let var = self.centred_cross(of_labelled, &rectified, &rectified) / (n - 1.0);
+        let var_unlabelled = if big_n > 1.0 && lambda != 0.0 {
+            let imputed: Vec<f64> = Self::residuals(of_unlabelled, &mu, self.yu)
+                .into_iter()
+                .map(|r| lambda * r)
+                .collect();
+            self.centred_cross(of_unlabelled, &imputed, &imputed) / (big_n - 1.0)
         } else {
-            Array2::zeros((theta.len(), theta.len()))
+            Array2::zeros((self.d, self.d))
         };
-        let var = cov(&(&s.grads - &(&s.grads_hat * lambda)));
-        let sigma = s
-            .inv_hessian
+        let sigma = inv_hessian
             .dot(&(var_unlabelled * (n / big_n) + var))
-            .dot(&s.inv_hessian);
+            .dot(&inv_hessian);
         Ok(Fitted {
             estimates: theta
                 .iter()
@@ -200,13 +222,46 @@ impl<'a> Data<'a> {
     /// λ tuned at θ̂_λ.
     fn tuned_at(&self, lambda: f64) -> Result<f64> {
         let theta = self.solve(lambda, None)?;
-        let s = self.stats(&theta, true)?;
-        Ok(power_tuned_lambda(
-            &s.grads,
-            &s.grads_hat,
-            &s.grads_unlabelled,
-            &s.inv_hessian,
-        ))
+        let mu = self.probabilities(&theta);
+        let inv_hessian = self.inv_hessian(&mu, true)?;
+        let (of_labelled, of_unlabelled) = self.split();
+        let g = Self::residuals(of_labelled, &mu, self.y);
+        let g_hat = Self::residuals(of_labelled, &mu, self.yhat);
+        let cross = self.centred_cross(of_labelled, &g, &g_hat);
+        let judge: Vec<f64> = g_hat
+            .into_iter()
+            .chain(Self::residuals(of_unlabelled, &mu, self.yu))
+            .collect();
+        let all = self.groups.of.len();
+        let moments = TuningMoments {
+            cross: (&cross + &cross.t()) / self.y.len() as f64,
+            judge: self.centred_cross(&self.groups.of, &judge, &judge) / (all as f64 - 1.0),
+            labelled: self.y.len(),
+            unlabelled: self.yu.len(),
+        };
+        Ok(power_tuned_lambda(&moments, &inv_hessian))
+    }
+
+    /// The judge-only fit's data: the judge's labels on every row as if they were the truth
+    /// (labelled rows then unlabelled ones), the unlabelled rows beside them as here.
+    fn judge_only(&self, all_judge: &'a [f64]) -> Self {
+        let (_, of_unlabelled) = self.split();
+        Data {
+            y: all_judge,
+            yhat: all_judge,
+            yu: self.yu,
+            d: self.d,
+            groups: RowGroups {
+                rows: self.groups.rows.clone(),
+                of: self
+                    .groups
+                    .of
+                    .iter()
+                    .chain(of_unlabelled)
+                    .copied()
+                    .collect(),
+            },
+        }
     }
 }
 
@@ -215,17 +270,19 @@ impl<'a> Data<'a> {
 /// # Errors
 /// See the module documentation.
 pub fn ppi_logistic(
-    (x, y, yhat): (&Array2<f64>, &[f64], &[f64]),
-    (xu, yu): (&Array2<f64>, &[f64]),
+    (x, y, yhat): (&Design, &[f64], &[f64]),
+    (xu, yu): (&Design, &[f64]),
     lambda: Option<f64>,
     alpha: f64,
 ) -> Result<PpiLogistic> {
     let z = two_sided_z(alpha)?;
     check_lambda(lambda)?;
-    if x.nrows() != y.len()
+    if x.len() != y.len()
         || y.len() != yhat.len()
-        || xu.nrows() != yu.len()
-        || x.ncols() != xu.ncols()
+        || xu.len() != yu.len()
+        || x.columns != xu.columns
+        || !x.is_consistent()
+        || !xu.is_consistent()
     {
         return Err(Error::param(
             "rows",
@@ -259,11 +316,11 @@ pub fn ppi_logistic(
         }
     };
     let human_only = beside(data.interval(0.0, z), "human labels only");
-    let all_x = ndarray::concatenate(Axis(0), &[x.view(), xu.view()])
-        .map_err(|e| Error::param("rows", e.to_string()))?;
-    let all_y: Vec<f64> = yhat.iter().chain(yu).copied().collect();
-    let judge = Data::new((&all_x, &all_y, &all_y), (xu, yu));
-    let judge_only = beside(judge.interval(0.0, z), "judge labels only");
+    let all_judge: Vec<f64> = yhat.iter().chain(yu).copied().collect();
+    let judge_only = beside(
+        data.judge_only(&all_judge).interval(0.0, z),
+        "judge labels only",
+    );
     Ok(PpiLogistic {
         n: y.len(),
         unlabelled: yu.len(),
@@ -281,8 +338,8 @@ pub fn ppi_logistic(
 /// estimate: the optimum is unique, only the steps to it are fewer): `None` where the round's
 /// rows do not identify it.
 pub(super) fn ppi_logistic_point(
-    labelled: (&Array2<f64>, &[f64], &[f64]),
-    unlabelled: (&Array2<f64>, &[f64]),
+    labelled: (&Design, &[f64], &[f64]),
+    unlabelled: (&Design, &[f64]),
     lambda: f64,
     start: Option<&Array1<f64>>,
 ) -> Option<Array1<f64>> {

@@ -16,7 +16,7 @@
 //! (0, 1), a λ outside [0, 1] or a label that is not finite; [`Error::Insufficient`] for fewer
 //! than two human labels or no unlabelled item.
 
-use super::power_tuning::power_tuned_lambda;
+use super::power_tuning::{power_tuned_lambda, TuningMoments};
 use crate::io::checks::in_open_unit;
 use crate::io::error::{Error, Result};
 use crate::math::normal::{normal_quantile, Estimate};
@@ -121,14 +121,10 @@ pub fn ppi_mean(
     let at = |l: f64| ppi_mean_point(y, yhat, yhat_unlabelled, l);
     let lambda = lambda.unwrap_or_else(|| {
         let theta = at(1.0);
-        let column = |v: Vec<f64>| Array2::from_shape_vec((v.len(), 1), v).ok();
-        let grads = column(y.iter().map(|y| y - theta).collect());
-        let hat = column(yhat.iter().map(|h| h - theta).collect());
-        let unl = column(yhat_unlabelled.iter().map(|h| h - theta).collect());
-        match (grads, hat, unl) {
-            (Some(g), Some(h), Some(u)) => power_tuned_lambda(&g, &h, &u, &Array2::eye(1)),
-            _ => 0.0,
-        }
+        let gradients = |v: &[f64]| -> Vec<f64> { v.iter().map(|v| v - theta).collect() };
+        let moments =
+            TuningMoments::of_values(&gradients(y), &gradients(yhat), &gradients(yhat_unlabelled));
+        power_tuned_lambda(&moments, &Array2::eye(1))
     });
     let se_at = |l: f64| {
         let imputed: Vec<f64> = yhat_unlabelled.iter().map(|v| l * v).collect();

@@ -25,7 +25,7 @@ use super::ppi_ranks::{rank_sets, RankSet};
 use crate::io::error::{Error, Result};
 use crate::math::normal::Estimate;
 use crate::math::resample::Interval;
-use ndarray::Array2;
+use crate::math::weighted_logistic::{Design, SparseRows};
 use serde::{Deserialize, Serialize};
 
 /// Elo points per unit of log-odds.
@@ -264,10 +264,16 @@ impl PpiParams {
         let mut warnings = Vec::new();
         let mut win_rates = Vec::new();
         let drawn = data.drawn();
-        for (m, model) in data.models.iter().enumerate() {
+        // Each model's battles, in one pass over the file.
+        let mut of_model: Vec<Vec<&LabelledBattle>> = vec![Vec::new(); data.models.len()];
+        for b in &data.battles {
+            of_model[b.a].push(b);
+            of_model[b.b].push(b);
+        }
+        for ((m, model), battles) in data.models.iter().enumerate().zip(of_model) {
             let (mut y, mut yhat, mut yu) = (Vec::new(), Vec::new(), Vec::new());
             let (mut judge, mut human, mut probability) = (Vec::new(), Vec::new(), Vec::new());
-            for b in data.battles.iter().filter(|b| b.a == m || b.b == m) {
+            for b in battles {
                 let own = |v: f64| if b.a == m { v } else { 1.0 - v };
                 match b.human {
                     Some(h) => {
@@ -276,9 +282,11 @@ impl PpiParams {
                     }
                     None => yu.push(own(b.judge)),
                 }
-                judge.push(own(b.judge));
-                human.push(b.human.map(own));
-                probability.push(b.probability.unwrap_or(1.0));
+                if drawn {
+                    judge.push(own(b.judge));
+                    human.push(b.human.map(own));
+                    probability.push(b.probability.unwrap_or(1.0));
+                }
             }
             let fit = if y.len() < self.min_labels {
                 Err(Error::Insufficient(format!(
@@ -435,17 +443,19 @@ impl PpiParams {
         };
         let others: Vec<usize> = order.into_iter().filter(|&m| m != reference).collect();
         let column = |m: usize| others.iter().position(|&o| o == m);
-        let design = |rows: &[&LabelledBattle]| {
-            let mut x = Array2::zeros((rows.len(), others.len()));
-            for (r, b) in rows.iter().enumerate() {
-                if let Some(c) = column(b.a) {
-                    x[[r, c]] += 1.0;
-                }
-                if let Some(c) = column(b.b) {
-                    x[[r, c]] -= 1.0;
-                }
-            }
-            x
+        let columns: Vec<Option<usize>> = (0..data.models.len()).map(column).collect();
+        let design = |rows: &[&LabelledBattle]| Design {
+            rows: SparseRows(
+                rows.iter()
+                    .map(|b| {
+                        let a = columns[b.a].map(|c| (c, 1.0));
+                        a.into_iter()
+                            .chain(columns[b.b].map(|c| (c, -1.0)))
+                            .collect()
+                    })
+                    .collect(),
+            ),
+            columns: others.len(),
         };
         let (labelled, unlabelled): (Vec<&LabelledBattle>, Vec<&LabelledBattle>) =
             data.battles.iter().partition(|b| b.human.is_some());
@@ -538,7 +548,6 @@ impl PpiParams {
             None => None,
         };
         // Every model's coefficient in data order, the reference's 0.
-        let columns: Vec<Option<usize>> = (0..data.models.len()).map(column).collect();
         let theta = |estimates: &[Estimate]| -> Vec<f64> {
             columns
                 .iter()

@@ -24,7 +24,8 @@
 //! missing values. Arguments: `units[u]` holds the values unit u received (`None` = missing),
 //! e.g. the rows of a [`crate::reliability::ratings::RatingMatrix`]. Returns: [`Alpha`] with the coincidence
 //! matrix and both disagreements. The bootstrap ([`AlphaParams::bootstrap`]) resamples units
-//! with [`crate::math::resample::bootstrap`], summing each unit's precomputed coincidences.
+//! with [`crate::math::resample::replicates_by_kind`], summing the precomputed coincidences of
+//! each kind of unit drawn.
 //!
 //! Degenerate input: when every pairable value is the same, D_e = 0 and α is undefined: it is
 //! NaN with a warning. [`Alpha::warnings`] write values as numbers; [`Alpha::warnings_with`]
@@ -34,7 +35,9 @@
 //! on the ratio level.
 
 use crate::io::error::{Error, Result};
-use crate::math::resample::{bootstrap, BootstrapParams, Interval};
+use crate::math::resample::{
+    kinds_of, percentile_interval, replicates_by_kind, BootstrapParams, Interval,
+};
 use serde::{Deserialize, Serialize};
 
 /// Level of measurement: which differences between values count as disagreement.
@@ -157,16 +160,24 @@ impl AlphaParams {
         let data = self.prepare(units)?;
         let alpha = self.summarise(&data, units.len());
         let v = data.values.len();
-        let mut o = vec![0.0; v * v];
-        let interval = bootstrap(units.len(), boot, |idx| {
-            o.fill(0.0);
-            for &u in idx {
-                for &(cell, w) in &data.coincidences[u] {
-                    o[cell] += w;
+        // Units with the same coincidences are one kind: a round sums count × coincidences.
+        let (kinds, first) = kinds_of((data.coincidences.iter()).map(|c| {
+            c.iter()
+                .map(|&(cell, w)| (cell, w.to_bits()))
+                .collect::<Vec<_>>()
+        }));
+        let replicates = replicates_by_kind(&kinds, first.len(), boot, |counts| {
+            let mut o = vec![0.0; v * v];
+            for (&count, &unit) in counts.iter().zip(&first) {
+                if count > 0 {
+                    for &(cell, w) in &data.coincidences[unit] {
+                        o[cell] += f64::from(count) * w;
+                    }
                 }
             }
             alpha_from_coincidence(&o, &data.values, self.level).0
         })?;
+        let interval = percentile_interval(alpha.alpha, &replicates, boot.level);
         Ok(AlphaBootstrap {
             alpha,
             interval,

@@ -21,9 +21,10 @@
 //!
 //! Arguments: two equally long slices of scores (numbers, or nominal category codes from
 //! [`crate::reliability::ratings`]), paired by item. Returns: [`Kappa`]. The bootstrap
-//! ([`KappaParams::bootstrap`]) resamples items with [`crate::math::resample::bootstrap`] on the
-//! per-item confusion cell (a sufficient statistic), keeping the full-data categories, so a
-//! round costs O(n + k²).
+//! ([`KappaParams::bootstrap`]) resamples items with
+//! [`crate::math::resample::replicates_by_kind`], an item's kind being its confusion cell (a
+//! sufficient statistic), keeping the full-data categories, so a round costs O(n + k²); the κ
+//! and percent-agreement intervals come from the same rounds.
 //!
 //! Degenerate input: when both raters use one and the same category for every item, P_e = 1
 //! and κ is undefined: it is NaN and [`Kappa::warnings`] says why, naming that category (two
@@ -34,7 +35,7 @@
 //! [`Error::Insufficient`] for no items.
 
 use crate::io::error::{Error, Result};
-use crate::math::resample::{bootstrap, BootstrapParams, Interval};
+use crate::math::resample::{percentile_interval, replicates_by_kind, BootstrapParams, Interval};
 use serde::{Deserialize, Serialize};
 
 /// Disagreement weights.
@@ -191,19 +192,19 @@ impl KappaParams {
     ) -> Result<KappaBootstrap> {
         let table = self.table(a, b)?;
         let k = table.categories.len();
-        let cells = table.cells.clone();
+        // An item's kind is its confusion cell: a round counts its draws by cell. Both
+        // intervals come from the same resamples (one seed).
+        let cells: Vec<u32> = table.cells.iter().map(|&c| c as u32).collect();
         let kappa = self.summarise(table);
-        let mut counts = vec![0u64; k * k];
-        let mut replicate = |idx: &[usize]| {
-            counts.fill(0);
-            for &i in idx {
-                counts[cells[i]] += 1;
-            }
-            kappa_from_counts(&counts, k, self.weights)
-        };
-        let kappa_interval = bootstrap(a.len(), boot, |idx| replicate(idx).kappa)?;
+        let replicates = replicates_by_kind(&cells, k * k, boot, |counts| {
+            let counts: Vec<u64> = counts.iter().map(|&c| u64::from(c)).collect();
+            let r = kappa_from_counts(&counts, k, self.weights);
+            (r.kappa, r.percent_agreement)
+        })?;
+        let (kappas, agreements): (Vec<f64>, Vec<f64>) = replicates.into_iter().unzip();
+        let kappa_interval = percentile_interval(kappa.kappa, &kappas, boot.level);
         let percent_agreement_interval =
-            bootstrap(a.len(), boot, |idx| replicate(idx).percent_agreement)?;
+            percentile_interval(kappa.percent_agreement, &agreements, boot.level);
         Ok(KappaBootstrap {
             kappa,
             kappa_interval,

@@ -15,8 +15,9 @@
 //!
 //! (#both: the pairs judged in both orders. The p-value sums the outcomes no more likely than
 //! the observed one, with scipy's `binomtest` relative tolerance 1e-7; the test treats verdicts
-//! as independent.) Intervals for f and the flip rate come from resampling pairs with
-//! [`crate::math::resample::bootstrap`], which keeps a pair's two orders together.
+//! as independent.) Intervals for f and the flip rate come from the same resamples of pairs
+//! ([`crate::math::resample::replicates_by_kind`], a pair's kind being its position counts and
+//! whether it flips), which keeps a pair's two orders together.
 //!
 //! Degenerate input: with no non-tie verdict, f and the p-value are NaN; with no pair judged in
 //! both orders, the flip and reversal rates are NaN; each with a warning. Errors:
@@ -26,7 +27,9 @@
 
 use crate::io::checks::in_open_unit;
 use crate::io::error::Result;
-use crate::math::resample::{bootstrap, BootstrapParams, Interval};
+use crate::math::resample::{
+    kinds_of, percentile_interval, replicates_by_kind, BootstrapParams, Interval,
+};
 use serde::{Deserialize, Serialize};
 
 /// A pairwise verdict by presentation position.
@@ -143,22 +146,44 @@ impl PositionBiasParams {
         let counts: Vec<(u64, u64)> = pairs.iter().map(PairVerdicts::position_counts).collect();
         let flips: Vec<Option<(Winner, Winner)>> =
             pairs.iter().map(PairVerdicts::winners).collect();
-        let first_position_rate = bootstrap(pairs.len(), &self.bootstrap, |idx| {
-            let (f, s) = idx
-                .iter()
-                .fold((0, 0), |(f, s), &i| (f + counts[i].0, s + counts[i].1));
-            f as f64 / (f + s) as f64
+        // A pair's kind: its first- and second-position counts and whether its two orders
+        // flip (when both were judged). Both intervals come from the same resamples.
+        let (kinds, first) =
+            kinds_of((counts.iter().zip(&flips)).map(|(&c, f)| (c, f.map(|(ab, ba)| ab != ba))));
+        let replicates = replicates_by_kind(&kinds, first.len(), &self.bootstrap, |drawn| {
+            let (mut f, mut s, mut flipped, mut both) = (0u64, 0u64, 0u64, 0u64);
+            for (&n, &pair) in drawn.iter().zip(&first) {
+                let n = u64::from(n);
+                f += n * counts[pair].0;
+                s += n * counts[pair].1;
+                if let Some((ab, ba)) = flips[pair] {
+                    flipped += n * u64::from(ab != ba);
+                    both += n;
+                }
+            }
+            (f as f64 / (f + s) as f64, flipped as f64 / both as f64)
         })?;
-        let flip_rate = bootstrap(pairs.len(), &self.bootstrap, |idx| {
-            let (flipped, both) = idx.iter().fold((0u64, 0u64), |(x, n), &i| match flips[i] {
-                Some((ab, ba)) => (x + u64::from(ab != ba), n + 1),
-                None => (x, n),
+        let (rates, flip_rates): (Vec<f64>, Vec<f64>) = replicates.into_iter().unzip();
+        let (n_first, n_second) = counts
+            .iter()
+            .fold((0u64, 0u64), |(f, s), c| (f + c.0, s + c.1));
+        let (flipped, judged_both) = flips
+            .iter()
+            .flatten()
+            .fold((0u64, 0u64), |(x, n), (ab, ba)| {
+                (x + u64::from(ab != ba), n + 1)
             });
-            flipped as f64 / both as f64
-        })?;
+        let first_position_rate = percentile_interval(
+            n_first as f64 / (n_first + n_second) as f64,
+            &rates,
+            self.bootstrap.level,
+        );
+        let flip_rate = percentile_interval(
+            flipped as f64 / judged_both as f64,
+            &flip_rates,
+            self.bootstrap.level,
+        );
 
-        let n_first: u64 = counts.iter().map(|c| c.0).sum();
-        let n_second: u64 = counts.iter().map(|c| c.1).sum();
         let n_verdicts = pairs
             .iter()
             .map(|p| u64::from(p.ab.is_some()) + u64::from(p.ba.is_some()))
