@@ -48,8 +48,9 @@ const result = await withBenchPage(pkg, route, (page) =>
     }
     const grm = m.bench_parse_ratings(await load('/data/grm-1000x4.csv'));
     report['grm-1000x4.csv'] = {
-      map: { fit: time(slow, () => m.bench_grm_fit(grm, false)) },
-      flat: { fit: time(slow, () => m.bench_grm_fit(grm, true)) },
+      map: { fit: time(slow, () => m.bench_grm_fit(grm, 'map')) },
+      flat: { fit: time(slow, () => m.bench_grm_fit(grm, 'flat')) },
+      flat_girth_tolerance: { fit: time(slow, () => m.bench_grm_fit(grm, 'flat_girth_tolerance')) },
     };
     const pairs = m.bench_parse_pairs(await load('/pairs.csv'));
     report.programs = { library: time(rounds, () => m.bench_program_library(pairs)) };

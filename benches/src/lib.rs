@@ -72,16 +72,26 @@ pub fn parse_calibration_file(bytes: &[u8], btl: bool) -> Result<CalibrationData
     parse_calibration("bench.csv", bytes, kind, None)
 }
 
+/// scikit-learn's stopping rule for `LogisticRegressionCV` (lbfgs): no component of the mean
+/// loss's gradient above `tol` = 1e−4 — the BTL head's own rule at that tolerance, for issue
+/// 44's comparison at equal tolerance (the head's default is 1e−9).
+pub const SKLEARN_TOLERANCE: f64 = 1e-4;
+
 /// Chooses γ by 5-fold cross-validation over the default 10-point grid and refits at it (what
-/// `tribunal stats calibrate` does before scoring). Returns the chosen γ.
-pub fn calibration_cv(data: &CalibrationData) -> f64 {
+/// `tribunal stats calibrate` does before scoring), the BTL head's solver stopped at
+/// `btl_tol` (`None`: its default). Returns the chosen γ.
+pub fn calibration_cv(data: &CalibrationData, btl_tol: Option<f64>) -> f64 {
     let cv = CrossValidationParams::default();
     match data {
         CalibrationData::Ls(d) => {
             fit_with_cv(&LsParams::default(), d, &cv).map(|(_, c)| c.chosen_gamma)
         }
         CalibrationData::Btl(d) => {
-            fit_with_cv(&BtlParams::default(), d, &cv).map(|(_, c)| c.chosen_gamma)
+            let mut params = BtlParams::default();
+            if let Some(tol) = btl_tol {
+                params.solver.tol = tol;
+            }
+            fit_with_cv(&params, d, &cv).map(|(_, c)| c.chosen_gamma)
         }
         _ => return f64::NAN,
     }
@@ -156,23 +166,30 @@ fn whole_score(x: f64) -> tribunal::Result<u32> {
     }
 }
 
-/// GRM settings: the library default (MAP with seed 003's priors), or with both priors off
-/// (`flat`: marginal maximum likelihood, the estimator `girth.grm_mml` computes).
-pub fn grm_params(flat: bool) -> GrmParams {
-    if flat {
-        GrmParams {
-            log_alpha_prior: None,
-            threshold_prior: None,
-            ..GrmParams::default()
-        }
-    } else {
-        GrmParams::default()
+/// The GRM settings timed, by key: `map` (the library default: MAP with seed 003's priors),
+/// `flat` (both priors off: marginal maximum likelihood, the estimator `girth.grm_mml`
+/// computes) and `flat_girth_tolerance` (flat, stopped as girth stops: once no parameter moves
+/// by 1e−3 — girth looks at the discriminations only —, issue 44's "at equal tolerance").
+pub const GRM_SETTINGS: [&str; 3] = ["map", "flat", "flat_girth_tolerance"];
+
+/// The GRM settings of a key of [`GRM_SETTINGS`].
+pub fn grm_params(key: &str) -> Option<GrmParams> {
+    let flat = GrmParams {
+        log_alpha_prior: None,
+        threshold_prior: None,
+        ..GrmParams::default()
+    };
+    match key {
+        "map" => Some(GrmParams::default()),
+        "flat" => Some(flat),
+        "flat_girth_tolerance" => Some(GrmParams { tol: 1e-3, ..flat }),
+        _ => None,
     }
 }
 
-/// The graded response model fit. Returns the marginal log-likelihood.
-pub fn grm_fit(matrix: &GrmMatrix, flat: bool) -> f64 {
-    grm_params(flat)
+/// The graded response model fit with `params`. Returns the marginal log-likelihood.
+pub fn grm_fit(matrix: &GrmMatrix, params: &GrmParams) -> f64 {
+    params
         .fit(matrix)
         .map_or(f64::NAN, |fit| fit.log_likelihood)
 }
@@ -318,7 +335,7 @@ mod wasm {
 
     #[wasm_bindgen]
     pub fn bench_calibration_cv(parsed: &ParsedCalibration) -> f64 {
-        calibration_cv(&parsed.0)
+        calibration_cv(&parsed.0, None)
     }
 
     /// A spec and its files, added role by role, to run ([`run_spec`](super::run_spec)).
@@ -404,11 +421,13 @@ mod wasm {
     }
 
     #[wasm_bindgen]
-    pub fn bench_grm_fit(parsed: &ParsedRatings, flat: bool) -> Result<f64, JsError> {
+    pub fn bench_grm_fit(parsed: &ParsedRatings, setting: &str) -> Result<f64, JsError> {
+        let params = grm_params(setting)
+            .ok_or_else(|| JsError::new(&format!("no GRM setting `{setting}`")))?;
         parsed
             .grm
             .as_ref()
-            .map(|m| grm_fit(m, flat))
+            .map(|m| grm_fit(m, &params))
             .ok_or_else(|| JsError::new("the ratings file has scores that are not whole numbers"))
     }
 }

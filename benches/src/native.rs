@@ -205,13 +205,14 @@ fn time_all(dir: &Path, llmfao: &Path, rounds: usize, slow: usize) -> Res<Value>
     let mut entry = serde_json::Map::new();
     entry.insert("items".into(), json!(grm.n_items()));
     entry.insert("variants".into(), json!(grm.n_variants()));
-    for (key, flat) in [("map", false), ("flat", true)] {
-        let fit = grm_params(flat).fit(&grm)?;
+    for key in GRM_SETTINGS {
+        let params = grm_params(key).ok_or("a GRM setting without parameters")?;
+        let fit = params.fit(&grm)?;
         entry.insert(
             key.into(),
             json!({
-                "fit": time(slow, || grm_fit(&grm, flat)),
-                "settings": grm_params(flat),
+                "fit": time(slow, || grm_fit(&grm, &params)),
+                "settings": params,
                 "iterations": fit.iterations,
                 "converged": fit.converged,
                 "alpha": fit.variants.iter().map(|v| v.alpha).collect::<Vec<_>>(),
@@ -223,15 +224,17 @@ fn time_all(dir: &Path, llmfao: &Path, rounds: usize, slow: usize) -> Res<Value>
 
     for (name, btl, _) in CALIBRATION_SETS {
         let data = parse_calibration_file(&std::fs::read(dir.join(name))?, btl)?;
-        report.insert(
-            name.into(),
-            json!({
-                "rows": data.len(),
-                "dim": data.dim(),
-                "cv": time(slow, || calibration_cv(&data)),
-                "cv_settings": tribunal::calibration::cross_validation::CrossValidationParams::default(),
-            }),
-        );
+        let mut entry = json!({
+            "rows": data.len(),
+            "dim": data.dim(),
+            "cv": time(slow, || calibration_cv(&data, None)),
+            "cv_settings": tribunal::calibration::cross_validation::CrossValidationParams::default(),
+        });
+        if btl {
+            entry["cv_sklearn_tolerance"] =
+                time(slow, || calibration_cv(&data, Some(SKLEARN_TOLERANCE)));
+        }
+        report.insert(name.into(), entry);
     }
     let pairs = parse_pairs_file(&std::fs::read(PAIRS_FILE)?)?;
     report.insert(

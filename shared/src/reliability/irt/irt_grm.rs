@@ -47,7 +47,6 @@ use crate::math::logistic::{sigmoid, softplus};
 use crate::math::quadrature::standard_normal;
 use ndarray::{Array1, Array2};
 use serde::{Deserialize, Serialize};
-use std::collections::HashMap;
 
 /// Scores of items (rows) under prompt variants or raters (columns); `None` is a missing
 /// rating. The invariant `cells.len() == n_items × n_variants` is checked on construction
@@ -376,23 +375,18 @@ impl GrmParams {
                 *table = s.log_probability_table(&nodes);
             }
         }
-        let patterns = data.multiplicity.len();
-        let (mut pattern_mean, mut pattern_variance) = (vec![0.0; patterns], vec![0.0; patterns]);
-        let log_likelihood = data.e_step(&tables, &log_weights, |j, posterior, _, _| {
+        let n = ratings.n_items();
+        let mut theta_mean = vec![0.0; n];
+        let mut theta_variance = vec![0.0; n];
+        let log_likelihood = data.e_step(&tables, &log_weights, |j, posterior, _| {
             let mean: f64 = posterior.iter().zip(&nodes).map(|(r, t)| r * t).sum();
-            pattern_mean[j] = mean;
-            pattern_variance[j] = posterior
+            theta_mean[j] = mean;
+            theta_variance[j] = posterior
                 .iter()
                 .zip(&nodes)
                 .map(|(r, t)| r * (t - mean) * (t - mean))
                 .sum();
         });
-        let theta_mean: Vec<f64> = data.pattern_of.iter().map(|&j| pattern_mean[j]).collect();
-        let theta_variance: Vec<f64> = data
-            .pattern_of
-            .iter()
-            .map(|&j| pattern_variance[j])
-            .collect();
         let log_prior = states.iter().flatten().map(|s| s.log_prior(self)).sum();
 
         let variants: Vec<VariantFit> = data
@@ -443,17 +437,12 @@ struct PreparedVariant {
     counts: Vec<usize>,
 }
 
-/// The ratings as category codes (only informative variants), by response pattern: items
-/// rated alike have the same posterior, so the E-step visits each distinct pattern once.
+/// The ratings as category codes, item by item (only informative variants).
 struct Prepared {
     variants: Vec<PreparedVariant>,
-    /// `cells[offsets[j]..offsets[j + 1]]`: (variant, category) pairs of pattern j.
+    /// `cells[offsets[j]..offsets[j + 1]]`: (variant, category) pairs of item j.
     offsets: Vec<usize>,
     cells: Vec<(usize, usize)>,
-    /// How many items have pattern j.
-    multiplicity: Vec<f64>,
-    /// Each item's pattern.
-    pattern_of: Vec<usize>,
     /// Notes on the items (the variants' notes come from [`variant_notes`]).
     notes: Vec<String>,
 }
@@ -516,13 +505,9 @@ impl Prepared {
                 ratings.n_variants()
             )));
         }
-        let (mut offsets, mut cells, mut multiplicity) = (vec![0], Vec::new(), Vec::new());
-        let mut pattern_of = Vec::with_capacity(ratings.n_items());
-        let mut patterns: HashMap<Vec<(usize, usize)>, usize> = HashMap::new();
-        let mut unrated = 0;
-        let mut pattern = Vec::new();
+        let mut offsets = vec![0];
+        let mut cells = Vec::new();
         for item in 0..ratings.n_items() {
-            pattern.clear();
             for (p, v) in variants.iter().enumerate() {
                 if v.categories.len() < 2 {
                     continue;
@@ -531,26 +516,13 @@ impl Prepared {
                     .get(item, p)
                     .and_then(|y| v.categories.binary_search(&y).ok())
                 {
-                    pattern.push((p, k));
+                    cells.push((p, k));
                 }
             }
-            if pattern.is_empty() {
-                unrated += 1;
-            }
-            let j = match patterns.get(&pattern) {
-                Some(&j) => j,
-                None => {
-                    cells.extend_from_slice(&pattern);
-                    offsets.push(cells.len());
-                    multiplicity.push(0.0);
-                    patterns.insert(pattern.clone(), multiplicity.len() - 1);
-                    multiplicity.len() - 1
-                }
-            };
-            multiplicity[j] += 1.0;
-            pattern_of.push(j);
+            offsets.push(cells.len());
         }
         let mut notes = Vec::new();
+        let unrated = offsets.windows(2).filter(|w| w[0] == w[1]).count();
         if unrated > 0 {
             notes.push(format!(
                 "{unrated} of {} items have no informative rating; their θ posterior is the \
@@ -562,30 +534,26 @@ impl Prepared {
             variants,
             offsets,
             cells,
-            multiplicity,
-            pattern_of,
             notes,
         })
     }
 
     fn ratings_per_item(&self) -> Vec<usize> {
-        let per_pattern: Vec<usize> = self.offsets.windows(2).map(|w| w[1] - w[0]).collect();
-        self.pattern_of.iter().map(|&j| per_pattern[j]).collect()
+        self.offsets.windows(2).map(|w| w[1] - w[0]).collect()
     }
 
-    /// Posterior over the nodes for each response pattern, passed to
-    /// `visit(pattern, posterior, cells, items)` (`items`: how many items have it). Returns
-    /// the marginal log-likelihood of all items.
+    /// Posterior over the nodes for each item, passed to `visit(item, posterior, cells)`.
+    /// Returns the marginal log-likelihood.
     fn e_step(
         &self,
         tables: &[Vec<f64>],
         log_weights: &[f64],
-        mut visit: impl FnMut(usize, &[f64], &[(usize, usize)], f64),
+        mut visit: impl FnMut(usize, &[f64], &[(usize, usize)]),
     ) -> f64 {
         let q = log_weights.len();
         let mut log_post = vec![0.0; q];
         let mut log_likelihood = 0.0;
-        for ((j, w), &items) in self.offsets.windows(2).enumerate().zip(&self.multiplicity) {
+        for (j, w) in self.offsets.windows(2).enumerate() {
             let cells = &self.cells[w[0]..w[1]];
             log_post.copy_from_slice(log_weights);
             for &(p, k) in cells {
@@ -602,8 +570,8 @@ impl Prepared {
             for v in &mut log_post {
                 *v /= total;
             }
-            log_likelihood += items * (top + total.ln());
-            visit(j, &log_post, cells, items);
+            log_likelihood += top + total.ln();
+            visit(j, &log_post, cells);
         }
         log_likelihood
     }
@@ -672,16 +640,16 @@ impl Em<'_> {
             .iter()
             .map(|v| vec![0.0; v.categories.len() * q])
             .collect();
-        let log_likelihood =
-            self.data
-                .e_step(&tables, self.log_weights, |_, posterior, cells, items| {
-                    for &(p, k) in cells {
-                        let row = &mut counts[p][k * q..(k + 1) * q];
-                        for (acc, r) in row.iter_mut().zip(posterior) {
-                            *acc += items * r;
-                        }
+        let log_likelihood = self
+            .data
+            .e_step(&tables, self.log_weights, |_, posterior, cells| {
+                for &(p, k) in cells {
+                    let row = &mut counts[p][k * q..(k + 1) * q];
+                    for (acc, r) in row.iter_mut().zip(posterior) {
+                        *acc += r;
                     }
-                });
+                }
+            });
         let log_prior: f64 = states
             .iter()
             .flatten()
