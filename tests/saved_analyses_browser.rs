@@ -23,7 +23,7 @@ use tribunal::analysis::Spec;
 use tribunal_e2e::{
     api_worker, app_worker, assert_same, create_session, exported_and_imported, http,
     ls_files_with_npy, miscalibrated_ls_files, root, run_browser_driver, run_tribunal, stdout_json,
-    temp_dir,
+    temp_dir, without_names,
 };
 
 #[test]
@@ -128,23 +128,6 @@ fn saved_analyses_of_every_page_reopen_with_the_clis_numbers() {
     .json();
     assert_eq!(copy["analyses"], session["analyses"]);
     assert_eq!(copy["analyses"].as_array().map(Vec::len), Some(6));
-}
-
-/// `report` with every string naming a file (containing `.csv`, `.jsonl` or `.npy`: these
-/// differ between a CLI run on the repository's paths and one on a session's datasets) blanked.
-fn without_names(report: &Value) -> Value {
-    match report {
-        Value::String(s) if [".csv", ".jsonl", ".npy"].iter().any(|e| s.contains(e)) => {
-            Value::String(String::new())
-        }
-        Value::Array(items) => items.iter().map(without_names).collect(),
-        Value::Object(map) => map
-            .iter()
-            .map(|(k, v)| (k.clone(), without_names(v)))
-            .collect::<serde_json::Map<_, _>>()
-            .into(),
-        other => other.clone(),
-    }
 }
 
 /// `tribunal stats run` on analysis `saved` of session `id` as the session serves it: its spec

@@ -731,3 +731,22 @@ pub fn assert_same(ours: &Value, theirs: &Value, tol: f64, at: &str) {
         _ => assert_eq!(ours, theirs, "{at}"),
     }
 }
+
+/// `report` with every string naming a file (containing `.csv`, `.jsonl` or `.npy`: these
+/// differ between a CLI run on the repository's paths and one on a session's datasets) blanked.
+pub fn without_names(report: &serde_json::Value) -> serde_json::Value {
+    match report {
+        serde_json::Value::String(s)
+            if [".csv", ".jsonl", ".npy"].iter().any(|e| s.contains(e)) =>
+        {
+            serde_json::Value::String(String::new())
+        }
+        serde_json::Value::Array(items) => items.iter().map(without_names).collect(),
+        serde_json::Value::Object(map) => map
+            .iter()
+            .map(|(k, v)| (k.clone(), without_names(v)))
+            .collect::<serde_json::Map<_, _>>()
+            .into(),
+        other => other.clone(),
+    }
+}

@@ -13,8 +13,8 @@ use crate::plain_reports::{
 use crate::programs::{CommitteeView, ProgramsView};
 use crate::reliability::{IrtTable, ReportView};
 use crate::run_checks::CheckView;
-use crate::save_share::Computed;
 use crate::worker_pool::AnalysisRun;
+use crate::worker_pool::Computed;
 use leptos::prelude::*;
 use tribunal::analysis::{Analysis, Report, Spec};
 use tribunal::reliability::irt::irt_report::IrtCell;
@@ -83,7 +83,7 @@ pub fn AnalysisView(
 
 /// The view of a report of `analysis`, with the report itself to download (the JSON document
 /// its CLI subcommand prints, less the `record`).
-fn report_view(analysis: &Analysis, report: Report) -> AnyView {
+pub(crate) fn report_view(analysis: &Analysis, report: Report) -> AnyView {
     let pretty = serde_json::to_string_pretty(&report).unwrap_or_default();
     let download = view! {
         <p><a id="analysis-download" download="report.json" href=data_url("application/json", &pretty)>

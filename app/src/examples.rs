@@ -2,13 +2,30 @@
 //! into `dist/examples/`. Trying the example puts those files into a task page's own file
 //! inputs, as if the user had picked them, and runs the page's own computation: the example
 //! walks the same path from file to report as a user's data. The home page's links open a task
-//! page with `?example`, which tries it as soon as the page is up.
+//! page with `?example`, which tries it as soon as the page is up. Each example file fetched is
+//! remembered by its content hash ([`bundled`]), so a share link names it instead of carrying it
+//! and whoever opens the link fetches it again ([`fetch`]).
 
 use gloo_net::http::Request;
-use leptos::html::Input;
+use leptos::html::{ElementType, Input};
 use leptos::prelude::*;
 use leptos::task::spawn_local;
+use std::cell::RefCell;
+use std::collections::BTreeMap;
+use tribunal::io::provenance::content_hash;
+use wasm_bindgen::JsCast;
 use web_sys::HtmlInputElement;
+
+thread_local! {
+    /// The example files this page fetched: content hash → name in `/examples/`.
+    static FETCHED: RefCell<BTreeMap<String, String>> = const { RefCell::new(BTreeMap::new()) };
+}
+
+/// The bundled examples this page has put into its inputs, by content hash: a share link names
+/// these instead of carrying them.
+pub fn bundled() -> BTreeMap<String, String> {
+    FETCHED.with_borrow(Clone::clone)
+}
 
 /// The crowd's votes: `id,prompt,model_x,model_y,worker,winner,left,right`.
 pub const CROWD: &str = "crowd-comparisons.csv";
@@ -45,40 +62,51 @@ pub fn requested() -> bool {
     })
 }
 
+/// The bundled example file `name`'s bytes, remembered as bundled ([`bundled`]).
+pub async fn fetch(name: &str) -> Result<Vec<u8>, String> {
+    let url = format!("/examples/{name}");
+    let response = Request::get(&url)
+        .send()
+        .await
+        .map_err(|e| format!("{url}: the example could not be fetched: {e}"))?;
+    if !response.ok() {
+        return Err(format!("{url}: HTTP {}", response.status()));
+    }
+    let bytes = response
+        .binary()
+        .await
+        .map_err(|e| format!("{url}: the example could not be read: {e}"))?;
+    FETCHED.with_borrow_mut(|f| f.insert(content_hash(&bytes), name.to_owned()));
+    Ok(bytes)
+}
+
 /// Fetches the named example files and puts them into `input`, replacing what it held.
 pub async fn fill(input: &HtmlInputElement, names: &[&str]) -> Result<(), String> {
     let transfer = web_sys::DataTransfer::new().map_err(|_| "this browser cannot hold files")?;
     for name in names {
-        let url = format!("/examples/{name}");
-        let response = Request::get(&url)
-            .send()
-            .await
-            .map_err(|e| format!("{url}: the example could not be fetched: {e}"))?;
-        if !response.ok() {
-            return Err(format!("{url}: HTTP {}", response.status()));
-        }
-        let bytes = response
-            .binary()
-            .await
-            .map_err(|e| format!("{url}: the example could not be read: {e}"))?;
+        let bytes = fetch(name).await?;
         let file = gloo_file::File::new(name, bytes.as_slice());
         transfer
             .items()
             .add_with_file(file.as_ref())
-            .map_err(|_| format!("{url}: the example could not be attached"))?;
+            .map_err(|_| format!("/examples/{name}: the example could not be attached"))?;
     }
     input.set_files(transfer.files().as_ref());
     Ok(())
 }
 
-/// Runs `try_it` once, when the address asks for the example, as soon as `input` is on the page.
-pub fn when_requested(input: NodeRef<Input>, try_it: impl Fn() + 'static) {
+/// Runs `try_it` once, when the address asks for the example, as soon as `node` is on the page.
+pub fn when_requested<E>(node: NodeRef<E>, try_it: impl Fn() + 'static)
+where
+    E: ElementType,
+    E::Output: JsCast + Clone + 'static,
+{
     if !requested() {
         return;
     }
     let done = StoredValue::new(false);
     Effect::new(move |_| {
-        if input.get().is_some() && !done.get_value() {
+        if node.get().is_some() && !done.get_value() {
             done.set_value(true);
             try_it();
         }

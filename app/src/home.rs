@@ -22,13 +22,13 @@ pub fn HomePage() -> impl IntoView {
         <div class="jobs">
             <Job id="job-leaderboard" title="Publish a leaderboard with intervals"
                 what="Ratings of models from pairwise battles (human votes or a judge's verdicts), with bootstrap intervals and the ranks they allow."
-                tasks=vec![(Task::Leaderboard, "Leaderboard with intervals")] />
+                tasks=vec![(Task::Leaderboard, "Leaderboard with intervals"), (Task::Style, "Leaderboard with style held fixed"), (Task::LengthControl, "Win rates with length controlled")] />
             <Job id="job-compare" title="Compare systems on scored answers"
                 what="Which system scores higher per rubric criterion, by how much, on which kinds of items, and how sure — from pass/fail or graded scores of each system's answers."
                 tasks=vec![(Task::Compare, "Compare systems with paired intervals")] />
             <Job id="job-judge" title="Check a judge against humans"
                 what="How far a judge's leaderboard is from the humans' on models it has not seen, and how often it agrees with them item by item."
-                tasks=vec![(Task::Runs, "Run a judge over your items"), (Task::Judge, "Judge's leaderboard vs the humans'"), (Task::Reliability, "Agreement with humans (κ, α)")] />
+                tasks=vec![(Task::Runs, "Run a judge over your items"), (Task::Judge, "Judge's leaderboard vs the humans'"), (Task::Reliability, "Agreement with humans (κ, α)"), (Task::Ppi, "A leaderboard from the judge and a few human labels"), (Task::JudgeValue, "What the judge is worth"), (Task::SelfPreference, "Does the judge favour its own family?")] />
             <Job id="job-audit" title="Calibrate or audit a judge"
                 what="Fit a small correction of the judge to human labels, or test cheap judging programs and the judge's biases."
                 tasks=vec![(Task::Calibrate, "Calibrate a judge to human labels"), (Task::Programs, "Judging programs and bias probes")] />

@@ -9,7 +9,9 @@ use crate::charts::{ForestPlot, ForestRow, ReliabilityDiagram, ScatterPlot};
 use crate::examples::{self, ExampleButton};
 use crate::fields::{number_field, Bounds, StaleNote};
 use crate::format::target_words;
-use crate::save_share::{Computed, SaveAndShare};
+use crate::glossary::term;
+use crate::save_share::SaveAndShare;
+use crate::worker_pool::Computed;
 use crate::worker_pool::{AnalysisRun, WorkerPool};
 use gloo_file::futures::read_as_bytes;
 use leptos::prelude::*;
@@ -338,7 +340,7 @@ pub fn LeaderboardPage() -> impl IntoView {
             <p class="hint">
                 "Pick a battles CSV (" <code>"model_a,model_b,winner"</code> " or LLMFAO's "
                 <code>"left,right,winner"</code>
-                "). Bradley–Terry with sandwich standard errors, then a seeded bootstrap with CI-aware ranks (resampling battles, or clusters of battles such as prompts) — all in this browser, in web workers; the file is not uploaded anywhere."
+                "). " {term("bradley-terry", "Bradley–Terry")} " with " {term("sandwich", "sandwich standard errors")} ", then a seeded " {term("bootstrap", "bootstrap")} " with " {term("ci-aware-ranks", "CI-aware ranks")} " (resampling battles, or clusters of battles such as prompts) — all in this browser, in web workers; the file is not uploaded anywhere."
             </p>
             <ExampleButton id="example-leaderboard" what="The crowd's 8,931 votes on 59 models' answers to 13 instructions" on_try=Callback::new(move |()| try_example()) />
             <div class="controls">
@@ -662,7 +664,7 @@ pub fn StudyPage() -> impl IntoView {
                 "Either a human battles CSV and a judge battles CSV that share a key column (LLMFAO: "
                 <code>"crowd-comparisons.csv"</code> " and " <code>"gpt4-crowd-comparisons.csv"</code> " on " <code>"id"</code>
                 "), or one scored-battles CSV with " <code>"score"</code> " or " <code>"score_ab,score_ba"</code>
-                " and " <code>"human"</code> " columns. Soft-Elo needs judge scores; with verdicts only, hard and label-smoothed targets are compared."
+                " and " <code>"human"</code> " columns. " {term("soft-elo", "Soft-Elo")} " needs judge scores; with verdicts only, hard and label-smoothed targets are compared."
             </p>
             <ExampleButton id="example-judge" what="The crowd's votes against GPT-4's verdicts on the same 2,139 pairs, joined on id" on_try=Callback::new(move |()| try_example()) />
             <div class="controls">
@@ -838,7 +840,7 @@ pub(crate) fn StudyView(study: JudgeStudy) -> impl IntoView {
         <table class="ratings" id="held-out">
             <caption>"The judge's leaderboard on models it did not see, by kind of target"</caption>
             <thead>
-                <tr><th>"Targets"</th><th>"Elo error on unseen models (held-out MAE)"</th><th>"Spearman ρ"</th><th>"New-model interval coverage (split conformal)"</th><th>"Median width"</th><th>"Coverage leaving one model out"</th></tr>
+                <tr><th>"Targets"</th><th>"Elo error on unseen models (" {term("held-out", "held-out MAE")} ")"</th><th>"Spearman ρ"</th><th>"New-model interval coverage (" {term("conformal", "split conformal")} ")"</th><th>"Median width"</th><th>"Coverage leaving one model out"</th></tr>
             </thead>
             <tbody>{runs}</tbody>
         </table>

@@ -13,8 +13,11 @@ mod examples;
 mod fields;
 mod files;
 mod format;
+mod glossary;
 mod home;
 mod judge_runs;
+mod kind_page;
+mod kind_pages;
 mod leaderboard;
 mod live;
 mod new_analysis;
@@ -82,8 +85,13 @@ fn task_page(task: Task) -> AnyView {
     document().set_title(&format!("{} · Tribunal", task.title()));
     match task {
         Task::Leaderboard => view! { <leaderboard::LeaderboardPage /> }.into_any(),
+        Task::Style => view! { <kind_pages::StylePage /> }.into_any(),
+        Task::LengthControl => view! { <kind_pages::LengthControlPage /> }.into_any(),
         Task::Compare => view! { <compare_page::ComparePage /> }.into_any(),
         Task::Judge => view! { <leaderboard::StudyPage /> }.into_any(),
+        Task::Ppi => view! { <kind_pages::PpiPage /> }.into_any(),
+        Task::JudgeValue => view! { <kind_pages::JudgeValuePage /> }.into_any(),
+        Task::SelfPreference => view! { <kind_pages::SelfPreferencePage /> }.into_any(),
         Task::Reliability => view! {
             <reliability::ReliabilityPage />
             <run_checks::RunChecksCard />
@@ -93,5 +101,6 @@ fn task_page(task: Task) -> AnyView {
         Task::Programs => view! { <programs::ProgramsPage /> }.into_any(),
         Task::Runs => view! { <judge_runs::RunsPage /> }.into_any(),
         Task::Live => view! { <live::LivePanel /> }.into_any(),
+        Task::Glossary => view! { <glossary::GlossaryPage /> }.into_any(),
     }
 }

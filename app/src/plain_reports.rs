@@ -8,6 +8,7 @@
 use crate::charts::{ForestPlot, ForestRow, LinePlot, RankSlope, RankSlopes, ShareBar, ShareBars};
 use crate::files::data_url;
 use crate::format::{fixed, target_words};
+use crate::glossary::term;
 use leptos::prelude::*;
 use tribunal::math::normal::Estimate;
 use tribunal::math::resample::Interval;
@@ -57,7 +58,7 @@ pub(crate) fn ConformalView(report: ConformalReport) -> impl IntoView {
         {notes}
         <table class="ratings" id="conformal-table">
             <thead>
-                <tr><th>"Targets"</th><th>"Elo error on unseen models (held-out MAE)"</th><th>"Spearman ρ"</th><th>"New-model interval coverage (split conformal)"</th><th>"Median width"</th><th>"Coverage leaving one model out"</th></tr>
+                <tr><th>"Targets"</th><th>"Elo error on unseen models (" {term("held-out", "held-out MAE")} ")"</th><th>"Spearman ρ"</th><th>"New-model interval coverage (" {term("conformal", "split conformal")} ")"</th><th>"Median width"</th><th>"Coverage leaving one model out"</th></tr>
             </thead>
             <tbody>{rows}</tbody>
         </table>

@@ -17,7 +17,9 @@ use crate::examples::{self, ExampleButton};
 use crate::fields::{number_field, Bounds, StaleNote};
 use crate::files::{chosen_text, data_url};
 use crate::format::{fixed, interval, name, words};
-use crate::save_share::{Computed, SaveAndShare};
+use crate::glossary::term;
+use crate::save_share::SaveAndShare;
+use crate::worker_pool::Computed;
 use crate::worker_pool::{AnalysisRun, WorkerPool};
 use leptos::prelude::*;
 use leptos::task::spawn_local;
@@ -405,7 +407,7 @@ pub fn ProgramsPage() -> impl IntoView {
 fn ProgramsHint() -> impl IntoView {
     view! {
         <p class="hint">
-            "Programmatic judges (Huang, Qiu & Sala, Codifying the Judge, 2026): ten built-in rubric programs and your own JavaScript score both answers of each pair; thresholds and the committee are chosen on a seeded validation split, a label model weighs the committee's votes, and uncertain pairs can be routed to an LLM judge. Pairs: "
+            "Programmatic judges (Huang, Qiu & Sala, Codifying the Judge, 2026): ten built-in rubric programs and your own JavaScript score both answers of each pair; thresholds and the " {term("committee", "committee")} " are chosen on a seeded validation split, a " {term("label-model", "label model")} " weighs the committee's votes, and uncertain pairs can be " {term("routing", "routed")} " to an LLM judge. Pairs: "
             <code>"id,instruction,response,response_b,label"</code> " (label " <code>"a"</code> ", " <code>"b"</code> ", " <code>"tie"</code> " or empty); LLM verdicts: "
             <code>"id,label"</code> "; probes: " <code>"id,bias,variant,instruction,response,response_b,biased"</code>
             ". Everything runs in this browser; the same numbers as " <code>"tribunal stats programs"</code> "."

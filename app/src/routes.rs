@@ -65,38 +65,56 @@ fn shared_or_home(hash: &str) -> Route {
 #[derive(Clone, Copy, PartialEq, Eq)]
 pub enum Task {
     Leaderboard,
+    Style,
+    LengthControl,
     Compare,
     Judge,
+    Ppi,
+    JudgeValue,
+    SelfPreference,
     Reliability,
     Calibrate,
     Programs,
     Runs,
     Live,
+    Glossary,
 }
 
 impl Task {
-    pub const ALL: [Task; 8] = [
+    pub const ALL: [Task; 14] = [
         Task::Leaderboard,
+        Task::Style,
+        Task::LengthControl,
         Task::Compare,
         Task::Judge,
+        Task::Ppi,
+        Task::JudgeValue,
+        Task::SelfPreference,
         Task::Reliability,
         Task::Calibrate,
         Task::Programs,
         Task::Runs,
         Task::Live,
+        Task::Glossary,
     ];
 
     /// The route's path, without its slash.
     pub fn path(self) -> &'static str {
         match self {
             Task::Leaderboard => "leaderboard",
+            Task::Style => "style",
+            Task::LengthControl => "length-control",
             Task::Compare => "compare",
             Task::Judge => "judge",
+            Task::Ppi => "ppi",
+            Task::JudgeValue => "judge-value",
+            Task::SelfPreference => "self-preference",
             Task::Reliability => "reliability",
             Task::Calibrate => "calibrate",
             Task::Programs => "programs",
             Task::Runs => "runs",
             Task::Live => "live",
+            Task::Glossary => "glossary",
         }
     }
 
@@ -104,13 +122,19 @@ impl Task {
     pub fn title(self) -> &'static str {
         match self {
             Task::Leaderboard => "Leaderboard",
+            Task::Style => "Style control",
+            Task::LengthControl => "Length control",
             Task::Compare => "Compare systems",
             Task::Judge => "Judge vs humans",
+            Task::Ppi => "Few human labels (PPI)",
+            Task::JudgeValue => "Judge's worth",
+            Task::SelfPreference => "Self-preference",
             Task::Reliability => "Agreement",
             Task::Calibrate => "Calibrate",
             Task::Programs => "Programs",
             Task::Runs => "Judge runs",
             Task::Live => "Live",
+            Task::Glossary => "Glossary",
         }
     }
 

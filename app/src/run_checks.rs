@@ -22,8 +22,9 @@
 use crate::fields::{number_field, text_field, Bounds, RatingsFields};
 use crate::format::{fixed, name, words};
 use crate::reliability::read_all;
-use crate::save_share::{Computed, SaveAndShare};
+use crate::save_share::SaveAndShare;
 use crate::worker_pool::AnalysisRun;
+use crate::worker_pool::Computed;
 use leptos::prelude::*;
 use leptos::task::spawn_local;
 use tribunal::analysis::{Analysis, Report, Spec};

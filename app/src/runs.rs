@@ -9,6 +9,7 @@
 //! after a second from the last event it showed, so nothing is missed or shown twice.
 
 use crate::format::fixed;
+use crate::glossary::term;
 use crate::live::open_socket;
 use crate::worker_pool::WorkerPool;
 use futures::{SinkExt, StreamExt};
@@ -307,7 +308,7 @@ fn RunStatus(progress: RwSignal<Progress>, status: RwSignal<String>) -> impl Int
                 " " {summary}
             </p>
             <table class="ratings run-judgments">
-                <thead><tr><th>"Item"</th><th>"Order"</th><th>"Verdict"</th><th>"p_s"</th><th>"Rationale"</th></tr></thead>
+                <thead><tr><th>"Item"</th><th>"Order"</th><th>"Verdict"</th><th>{term("p-s", "p_s")}</th><th>"Rationale"</th></tr></thead>
                 <tbody>
                     {p.judged.iter().rev().take(8).map(|j| view! {
                         <tr>

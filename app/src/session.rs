@@ -1,10 +1,11 @@
 //! Sessions and sharing. The home page's Sessions card starts a session on the worker (or
 //! imports an archive) and lists the sessions this device has opened. `/s/<id>` shows a
 //! session — datasets, judge runs, saved analyses with their kinds, the share link and the
-//! export — and lets its owner add datasets (every [`DatasetKind`], each checked by its parser
-//! on the worker), start judge runs, and save an analysis of any kind on the session's datasets
+//! export — and lets its owner add datasets (every [`DatasetKind`], the kind picked for them
+//! from the file's columns ([`DatasetKind::recognise`]), each checked by its parser on the
+//! worker), start judge runs, and save an analysis of any kind on the session's datasets
 //! ([`NewAnalysis`]); the analysis pages save theirs with
-//! [`crate::analysis_view::SaveAndShare`]. `/s/<id>/a/<analysis>` recomputes a saved analysis
+//! [`crate::save_share::SaveAndShare`]. `/s/<id>/a/<analysis>` recomputes a saved analysis
 //! of any kind here from the stored data and its spec. `/#share=…` recomputes an
 //! on-device analysis whose data travel in the link's fragment, which no server sees.
 //!
@@ -14,6 +15,7 @@
 use crate::analysis_view::AnalysisView;
 use crate::api;
 use crate::device::{forget, go, origin, owner_token, recent, remember};
+use crate::examples;
 use crate::judge_runs::StartRun;
 use crate::new_analysis::NewAnalysis;
 use crate::runs::RunWatch;
@@ -23,7 +25,7 @@ use tribunal::analysis::Spec;
 use tribunal::io::dataset_kind::DatasetKind;
 use tribunal::readers::{convert, detect, ConvertParams, Format, Output};
 use tribunal::sessions::session::{SessionView, MAX_NAME_CHARS};
-use tribunal::sessions::share_link::decode;
+use tribunal::sessions::share_link::{decode, BundledFile, SharedAnalysis};
 use tribunal_app::stats_worker::RoleFile;
 
 /// The home page's card: new session, import, recent sessions on this device.
@@ -194,7 +196,12 @@ fn AddDataset(
         detected.set(None);
         spawn_local(async move {
             let format = match crate::files::chosen(dataset_ref.get_untracked().as_ref()).await {
-                Ok(Some((_, bytes))) => detect(&bytes),
+                Ok(Some((_, bytes))) => {
+                    if let Some(recognised) = DatasetKind::recognise(&bytes) {
+                        kind.set(recognised.as_str().to_owned());
+                    }
+                    detect(&bytes)
+                }
                 _ => None,
             };
             detected.set(format);
@@ -269,7 +276,7 @@ fn AddDataset(
                 <label>"Kind "
                     <select id="dataset-kind" prop:disabled=move || detected.get().is_some()
                         on:change=move |ev| kind.set(event_target_value(&ev))>
-                        {DatasetKind::ALL.into_iter().map(|k| view! { <option value=k.as_str()>{k.as_str()}</option> }).collect_view()}
+                        {DatasetKind::ALL.into_iter().map(|k| view! { <option value=k.as_str() selected=move || kind.get() == k.as_str()>{k.as_str()}</option> }).collect_view()}
                     </select>
                 </label>
                 <label class="file">"File " <input id="dataset-input" type="file" accept=".csv,.json,.jsonl,.npy,.safetensors" node_ref=dataset_ref on:change=pick /></label>
@@ -471,45 +478,74 @@ pub fn AnalysisPage(id: String, analysis: String) -> impl IntoView {
     }
 }
 
-/// `/#share=…`: an analysis whose data came in the link.
+/// `/#share=…`: an analysis whose data came in the link, with the app's bundled examples it
+/// names fetched from this origin ([`examples::fetch`]).
 #[component]
 pub fn SharedPage(fragment: String) -> impl IntoView {
-    match decode(&fragment) {
-        Ok(shared) => {
-            let files: Vec<RoleFile> = shared
-                .spec
-                .inputs
-                .keys()
-                .filter_map(|role| {
-                    let input = shared.inputs.optional(role)?;
-                    Some(RoleFile::new(
-                        role.clone(),
-                        input.name.clone(),
-                        input.bytes.clone(),
-                    ))
-                })
-                .collect();
-            let sizes: Vec<String> = files
-                .iter()
-                .map(|f| format!("{} ({} bytes)", f.name, f.bytes().len()))
-                .collect();
-            let note = format!(
-                "{} came inside this link and was not sent to any server; the analysis is recomputed here with the shared settings and seed.",
-                sizes.join(", ")
-            );
-            let heading = format!("Shared {}", shared.spec.analysis.name().replace('_', " "));
-            view! {
-                <p><a href="/">"← home"</a></p>
-                <AnalysisView spec=shared.spec files heading note note_id="shared-note" />
+    let opened = LocalResource::new(move || open_link(fragment.clone()));
+    view! {
+        <p><a href="/">"← home"</a></p>
+        {move || match opened.get() {
+            None => view! { <p class="busy" role="status">"opening the link…"</p> }.into_any(),
+            Some(Ok((shared, bundled))) => shared_view(shared, &bundled),
+            Some(Err(message)) => view! {
+                <section id="leaderboard" class="card">
+                    <div id="shared-error" class="error" role="alert">{message}</div>
+                </section>
             }
-            .into_any()
-        }
-        Err(e) => view! {
-            <section id="leaderboard" class="card">
-                <p><a href="/">"← home"</a></p>
-                <div id="shared-error" class="error" role="alert">{e.to_string()}</div>
-            </section>
-        }
-        .into_any(),
+            .into_any(),
+        }}
     }
+}
+
+/// The analysis of a link, and the bundled examples it named.
+async fn open_link(fragment: String) -> Result<(SharedAnalysis, Vec<BundledFile>), String> {
+    let decoded = decode(&fragment).map_err(|e| e.to_string())?;
+    let bundled = decoded.bundled.clone();
+    let mut fetched = Vec::new();
+    for file in &bundled {
+        fetched.push((file.role.clone(), examples::fetch(&file.example).await?));
+    }
+    let shared = decoded.resolve(fetched).map_err(|e| e.to_string())?;
+    Ok((shared, bundled))
+}
+
+/// A link's analysis recomputed, with where its files came from.
+fn shared_view(shared: SharedAnalysis, bundled: &[BundledFile]) -> AnyView {
+    let files: Vec<RoleFile> = shared
+        .spec
+        .inputs
+        .keys()
+        .filter_map(|role| {
+            let input = shared.inputs.optional(role)?;
+            Some(RoleFile::new(
+                role.clone(),
+                input.name.clone(),
+                input.bytes.clone(),
+            ))
+        })
+        .collect();
+    let sizes = |from_example: bool| {
+        files
+            .iter()
+            .filter(|f| bundled.iter().any(|b| b.role == f.role) == from_example)
+            .map(|f| format!("{} ({} bytes)", f.name, f.bytes().len()))
+            .collect::<Vec<_>>()
+    };
+    let mut note = match sizes(false) {
+        carried if carried.is_empty() => String::new(),
+        carried => format!(
+            "{} came inside this link and was not sent to any server. ",
+            carried.join(", ")
+        ),
+    };
+    if !bundled.is_empty() {
+        note.push_str(&format!(
+            "{} is this app's bundled example, fetched from it and checked against the link's content hash. ",
+            sizes(true).join(", ")
+        ));
+    }
+    note.push_str("The analysis is recomputed here with the shared settings and seed.");
+    let heading = format!("Shared {}", shared.spec.analysis.name().replace('_', " "));
+    view! { <AnalysisView spec=shared.spec files heading note note_id="shared-note" /> }.into_any()
 }

@@ -4,13 +4,19 @@
 //! page only says what to send and what to do with the answers ([`WorkerPool`]); and the one
 //! analysis at a time that most pages compute whole ([`AnalysisRun`]).
 
-use crate::save_share::Computed;
 use gloo_worker::WorkerBridge;
 use leptos::prelude::*;
 use leptos::task::spawn_local;
 use std::ops::Range;
-use tribunal::analysis::Report;
-use tribunal_app::stats_worker::{spawn_stats_worker, Job, Reply, StatsWorker};
+use tribunal::analysis::{Report, Spec};
+use tribunal_app::stats_worker::{spawn_stats_worker, Job, Reply, RoleFile, StatsWorker};
+
+/// A spec and its files, as a page last computed them (what "Save" and "Share" take).
+#[derive(Debug, Clone, PartialEq)]
+pub struct Computed {
+    pub spec: Spec,
+    pub files: Vec<RoleFile>,
+}
 
 /// Statistics workers that answer one request at a time. Copy it into closures.
 #[derive(Clone, Copy)]

@@ -72,9 +72,10 @@ pub fn csv_inputs(data: &[u8]) {
                 drop(check_dataset(kind, source, bytes));
             }
         }
-        13 => drop(tribunal::sessions::share_link::decode(
-            &String::from_utf8_lossy(bytes),
-        )),
+        13 => drop(
+            tribunal::sessions::share_link::decode(&String::from_utf8_lossy(bytes))
+                .and_then(|link| link.resolve(Vec::new())),
+        ),
         14 => {
             // The import route: decode, then validate every dataset and analysis.
             if let Ok(archive) = serde_json::from_slice::<SessionArchive>(bytes) {

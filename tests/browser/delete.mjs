@@ -58,7 +58,7 @@ try {
     controlsHidden: await visitor.page.isHidden('#session-share-url'),
     exportHidden: await visitor.page.isHidden('#export-session'),
   };
-  await visitor.page.goto(`${origin}/ppi`);
+  await visitor.page.goto(`${origin}/no-such-page`);
   await visitor.page.waitForSelector('#not-found', { timeout: 30000 });
   const notFound = {
     text: await visitor.page.textContent('#not-found'),

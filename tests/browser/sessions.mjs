@@ -6,7 +6,7 @@
 // 2. Visitor (a fresh context: no owner token): open the analysis link, read the table; try to
 //    write with the share link only.
 // 3. Fragment sharing: fit a small CSV on the home page, copy its link, open it in a fresh
-//    context while logging every request; the full crowd file is too large for a link.
+//    context while logging every request; the full crowd file (498 kB) fits a link too.
 // 4. Export from A (the page's export link), import on worker B through B's home page, open the
 //    imported analysis in a fresh context.
 // Prints one JSON object: what the pages showed. Assertions live in tests/sessions_browser.rs.
@@ -93,8 +93,10 @@ try {
     () => document.querySelector('#leaderboard .summary')?.textContent.includes('crowd'),
     null, { timeout: 120000 });
   await owner.click('#share-link');
-  await owner.waitForSelector('#share-error', { timeout: 30000 });
-  const tooLarge = await owner.textContent('#share-error');
+  await owner.waitForFunction(
+    (previous) => document.querySelector('#share-url')?.value && document.querySelector('#share-url').value !== previous,
+    shareUrl, { timeout: 60000 });
+  const crowdLink = await owner.inputValue('#share-url');
 
   const requests = [];
   const context = await browser.newContext({ viewport: { width: 1200, height: 900 } });
@@ -126,7 +128,7 @@ try {
   console.log(JSON.stringify({
     pageErrors, sessionUrl, analysisUrl, datasets, ownerTable, ownerSummary, visitorTable,
     visitorSummary, writeStatus, analysisWriteStatus, visitorSeesUpload, visitorAnalyses,
-    localTable, shareUrl, tooLarge, requests, sharedTable, sharedNote, importedSessionUrl,
+    localTable, shareUrl, crowdLink, requests, sharedTable, sharedNote, importedSessionUrl,
     importerOwns, importedHref, importedTable,
   }));
 } finally {
