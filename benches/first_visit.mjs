@@ -14,7 +14,10 @@
 //                 only the network counts)
 //   second        a second visit in the same profile (service worker installed by the first):
 //                 immutable files come from its cache, the rest is revalidated
-// Prints JSON: per visit, { bytes, requests, seconds } medians.
+//   home          a first visit to the home page (service worker blocked): the seconds until
+//                 index.html's loading sign shows and until the app has mounted and its
+//                 buttons work (the Sessions card's "New session")
+// Prints JSON: per visit, { bytes, requests, seconds } medians (home: also loading_seconds).
 import { chromium } from 'playwright-core';
 import { readFileSync, mkdtempSync, rmSync } from 'node:fs';
 import { createServer, connect } from 'node:net';
@@ -101,6 +104,21 @@ async function visit(context) {
   return { bytes: transferred - before, requests, seconds };
 }
 
+// The home page from a fresh profile: when the loading sign shows, when the app's buttons do.
+async function homeVisit(context) {
+  const page = await context.newPage();
+  const before = transferred;
+  const t0 = Date.now();
+  const loading = page.waitForSelector('#loading', { state: 'visible', timeout: 60000 })
+    .then(() => (Date.now() - t0) / 1000);
+  await page.goto(`${shaped}/`, { waitUntil: 'commit' });
+  const loadingSeconds = await loading;
+  await page.waitForSelector('#new-session:not([disabled])', { state: 'visible', timeout: 60000 });
+  const seconds = (Date.now() - t0) / 1000;
+  await page.close();
+  return { bytes: transferred - before, requests: 0, seconds, loading_seconds: loadingSeconds };
+}
+
 const profiles = [];
 async function context(options) {
   const dir = mkdtempSync(join(tmpdir(), 'tribunal-first-visit-'));
@@ -109,7 +127,7 @@ async function context(options) {
 }
 
 const median = (values) => [...values].sort((a, b) => a - b)[Math.floor(values.length / 2)];
-const results = { uncompressed: [], first: [], second: [] };
+const results = { uncompressed: [], first: [], second: [], home: [] };
 try {
   for (let run = 0; run < runs; run++) {
     const old = await context({
@@ -130,6 +148,9 @@ try {
     await page.close();
     results.second.push(await visit(returning));
     await returning.close();
+    const home = await context({ serviceWorkers: 'block' });
+    results.home.push(await homeVisit(home));
+    await home.close();
   }
   const summary = {};
   for (const [name, visits] of Object.entries(results)) {
@@ -137,6 +158,7 @@ try {
       bytes: median(visits.map((v) => v.bytes)),
       requests: median(visits.map((v) => v.requests)),
       seconds: median(visits.map((v) => v.seconds)),
+      ...(name === 'home' ? { loading_seconds: median(visits.map((v) => v.loading_seconds)) } : {}),
     };
   }
   console.log(JSON.stringify({

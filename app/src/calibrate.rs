@@ -582,7 +582,7 @@ fn metrics_table(
         .collect_view();
     view! {
         <h3>{title}</h3>
-        <table class="ratings" id=id>
+        <table tabindex="0" class="ratings" id=id>
             <caption class="sr-only">{title}</caption>
             <thead><tr><th>"Metric"</th><th>"Head"</th><th>"Base judge"</th><th>"Head − base"</th></tr></thead>
             <tbody>{rows}</tbody>
@@ -612,7 +612,7 @@ fn confusion(
         })
         .collect_view();
     view! {
-        <table class="ratings confusion" id=id>
+        <table tabindex="0" class="ratings confusion" id=id>
             <caption>{title}</caption>
             <thead><tr><th>"human \\ predicted"</th>{header}</tr></thead>
             <tbody>{rows}</tbody>

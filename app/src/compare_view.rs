@@ -120,7 +120,7 @@ fn CriterionSection(report: Comparison, criterion: String, binary: bool) -> impl
     view! {
         <section class="card compare-criterion" data-criterion=criterion.clone()>
             <h3>{format!("{criterion} ({unit})")}</h3>
-            <ForestPlot rows=forest caption=format!("Each system's {unit} with its interval (whisker); the band is the interval with items grouped by cluster") />
+            <ForestPlot rows=forest axis=unit.to_string() caption=format!("Each system's {unit} with its interval (whisker); the band is the interval with items grouped by cluster") />
             <div class="table-scroll" tabindex="0"><table class="ratings compare-systems">
                 <thead><tr><th>"System"</th><th>"Items"</th><th>{unit}</th><th>"Interval"</th><th>"Clustered"</th><th>"Bootstrap"</th></tr></thead>
                 <tbody>{rows}</tbody>
@@ -232,7 +232,7 @@ fn DifferenceMatrix(differences: Vec<PairedDifference>, binary: bool) -> impl In
     view! {
         <div class="table-scroll" tabindex="0"><table class="ratings compare-matrix">
             <caption>"Row minus column on the items both have: blue where the row scores higher, red where lower; the interval and the Holm-adjusted p below"</caption>
-            <thead><tr><th></th>{header}</tr></thead>
+            <thead><tr><th>"Row − column"</th>{header}</tr></thead>
             <tbody>{body}</tbody>
         </table></div>
     }
@@ -326,7 +326,7 @@ fn SliceHeatmap(table: SliceTable, binary: Vec<bool>, criteria: Vec<String>) -> 
                 {reversals}
                 <div class="table-scroll" tabindex="0"><table class="ratings compare-slices" data-column=table.column.clone() data-criterion=criterion.clone()>
                     <caption>{format!("{criterion} by {}", table.column)}</caption>
-                    <thead><tr><th></th>{header}</tr></thead>
+                    <thead><tr><th>{table.column.clone()}</th>{header}</tr></thead>
                     <tbody>{body}</tbody>
                 </table></div>
             }

@@ -227,7 +227,7 @@ fn PreviewTable(id: String, preview: Preview) -> impl IntoView {
         })
         .collect_view();
     view! {
-        <table class="ratings preview" id=id>
+        <table tabindex="0" class="ratings preview" id=id>
             <caption>"The file's first rows"</caption>
             <thead><tr>{header}</tr></thead>
             <tbody>{rows}</tbody>

@@ -576,7 +576,7 @@ pub fn LeaderboardView(lb: Leaderboard) -> impl IntoView {
         <p class="summary">{summary}</p>
         {lb.warnings.iter().map(|w| view! { <p class="warning">{w.clone()}</p> }).collect_view()}
         <div class="board">
-            <table class="ratings">
+            <table tabindex="0" class="ratings">
                 <caption>"Models by rating, best first"</caption>
                 <thead>
                     <tr>
@@ -587,7 +587,7 @@ pub fn LeaderboardView(lb: Leaderboard) -> impl IntoView {
                 </thead>
                 <tbody>{rows}</tbody>
             </table>
-            <ForestPlot rows=forest caption=caption />
+            <ForestPlot rows=forest axis="Elo rating" caption=caption />
         </div>
     }
 }
@@ -719,7 +719,7 @@ fn ConformalForest(conformal: Vec<Option<ConformalRun>>, alpha: f64) -> impl Int
             "{}: held-out judge Elo (dot), split-conformal interval for a new model (band, α = {alpha}), human Elo (diamond); by human Elo",
             target_words(&c.target)
         );
-        Some(view! { <ForestPlot rows caption /> })
+        Some(view! { <ForestPlot rows axis="Elo rating" caption /> })
     };
     let selector = (!targets.is_empty()).then(|| {
         view! {
@@ -837,7 +837,7 @@ pub(crate) fn StudyView(study: JudgeStudy) -> impl IntoView {
             board.warnings.iter().map(move |w| view! { <p class="warning study-warning">{format!("{side} leaderboard: {w}")}</p> })
         }).collect_view()}
         {beta}
-        <table class="ratings" id="held-out">
+        <table tabindex="0" class="ratings" id="held-out">
             <caption>"The judge's leaderboard on models it did not see, by kind of target"</caption>
             <thead>
                 <tr><th>"Targets"</th><th>"Elo error on unseen models (" {term("held-out", "held-out MAE")} ")"</th><th>"Spearman ρ"</th><th>"New-model interval coverage (" {term("conformal", "split conformal")} ")"</th><th>"Median width"</th><th>"Coverage leaving one model out"</th></tr>
@@ -851,7 +851,7 @@ pub(crate) fn StudyView(study: JudgeStudy) -> impl IntoView {
         <ConformalForest conformal=study.conformal.clone() alpha=study.settings.conformal.conformal.alpha />
         <details>
             <summary>"Human and judge leaderboards side by side (all battles, hard targets)"</summary>
-            <table class="ratings" id="side-by-side">
+            <table tabindex="0" class="ratings" id="side-by-side">
                 <thead><tr><th>"Model"</th><th>"Human Elo"</th><th>"Judge Elo"</th><th>"Judge − human"</th></tr></thead>
                 <tbody>{side_by_side}</tbody>
             </table>

@@ -56,7 +56,7 @@ pub(crate) fn ConformalView(report: ConformalReport) -> impl IntoView {
             report.settings.conformal.alpha
         )}</p>
         {notes}
-        <table class="ratings" id="conformal-table">
+        <table tabindex="0" class="ratings" id="conformal-table">
             <thead>
                 <tr><th>"Targets"</th><th>"Elo error on unseen models (" {term("held-out", "held-out MAE")} ")"</th><th>"Spearman ρ"</th><th>"New-model interval coverage (" {term("conformal", "split conformal")} ")"</th><th>"Median width"</th><th>"Coverage leaving one model out"</th></tr>
             </thead>
@@ -95,7 +95,7 @@ pub(crate) fn PowerView(table: PowerTable) -> impl IntoView {
         })
         .collect_view();
     view! {
-        <table class="ratings" id="power-table">
+        <table tabindex="0" class="ratings" id="power-table">
             <thead>
                 <tr><th>"Effect"</th><th>"Standardised"</th><th>"α"</th><th>"Power"</th><th>"n₁"</th><th>"n₂"</th><th>"Total"</th><th>"Achieved power"</th></tr>
             </thead>
@@ -164,11 +164,13 @@ fn budget_plot(rates: &[PpiWinRate]) -> Option<impl IntoView> {
         with.push((*n as f64, median(w)));
         without.push((*n as f64, median(h)));
     }
-    let (first, last) = (with.first()?.0, with.last()?.0);
+    if with.is_empty() {
+        return None;
+    }
     Some(view! {
         <LinePlot
             curves=vec![("with the judge".to_owned(), with), ("human labels only".to_owned(), without)]
-            x_ends=(format!("{first} labels"), format!("{last} labels"))
+            x_label="human labels (log scale)"
             log_x=true
             label="label budget"
             caption="Label budget: a win rate's expected interval width against the human labels (log scale), the median over the models, with the judge's labels and without" />
@@ -181,6 +183,7 @@ fn budget_plot(rates: &[PpiWinRate]) -> Option<impl IntoView> {
 pub(crate) fn PpiView(report: PpiReport) -> impl IntoView {
     let coverage = 100.0 * (1.0 - report.settings.alpha);
     let notes = notes_view(&report.warnings, &report.notes);
+    let reading = report.reading();
     let board = report.leaderboard.map(|board| {
         // On the Elo scale with the reference model at 1500.
         let at = |v: f64| 1500.0 + v;
@@ -220,7 +223,7 @@ pub(crate) fn PpiView(report: PpiReport) -> impl IntoView {
             })
             .collect_view();
         view! {
-            <ForestPlot rows=forest caption />
+            <ForestPlot rows=forest axis="Elo rating" caption />
             <div class="table-scroll" tabindex="0"><table class="ratings" id="ppi-leaderboard">
                 <caption>{format!(
                     "Bradley–Terry, Elo difference from {} (λ = {}; {} human labels, worth {} alone)",
@@ -291,6 +294,7 @@ pub(crate) fn PpiView(report: PpiReport) -> impl IntoView {
         })
         .collect_view();
     view! {
+        <p class="reading" id="ppi-reading">{reading}</p>
         <p class="summary" id="ppi-summary">{format!(
             "{} · {} battles, {} with a human label · {coverage}% intervals",
             report.source, report.n_battles, report.n_labelled
@@ -427,12 +431,13 @@ pub(crate) fn StyleView(report: StyleControl) -> impl IntoView {
         })
         .collect_view();
     view! {
+        <p class="reading" id="style-reading">{report.reading()}</p>
         <p class="summary" id="style-summary">{format!(
             "{} battles · {} models · ridge {} on the style coefficients",
             report.battles, report.ratings.len(), report.params.reg
         )}</p>
         {notes_view(&report.warnings, &[])}
-        <ForestPlot rows=forest caption />
+        <ForestPlot rows=forest axis="Elo rating" caption />
         <RankSlopes slopes left="Raw rank" right="Style held fixed"
             caption="Each model's rank without and with style held fixed (green: up, red: down)" />
         <div class="table-scroll" tabindex="0"><table class="ratings" id="style-leaderboard">
@@ -504,7 +509,7 @@ pub(crate) fn SelfPreferenceView(report: SelfPreference) -> impl IntoView {
     view! {
         <p class="summary" id="self-preference-reading" data-p=report.p_value.to_string()>{report.reading.clone()}</p>
         {notes_view(&report.warnings, &[])}
-        <ShareBars bars caption />
+        <ShareBars bars axis="win rate" caption />
         <div class="table-scroll" tabindex="0"><table class="ratings" id="self-preference-terms">
             <caption>{format!(
                 "The judge's verdicts against the humans' ratings ({} verdicts, {} human labels; \
@@ -571,12 +576,13 @@ pub(crate) fn LengthControlView(report: LengthControl) -> impl IntoView {
         })
         .collect_view();
     view! {
+        <p class="reading" id="lc-reading">{report.reading()}</p>
         <p class="summary" id="lc-summary">{format!(
             "{} models against {}: the length-controlled win rate is the judge's win rate at equal answer length (AlpacaEval 2's GLM).",
             report.models.len(), report.baseline
         )}</p>
         {notes_view(&report.warnings, &[])}
-        <ShareBars bars caption />
+        <ShareBars bars axis="win rate" caption />
         <div class="table-scroll" tabindex="0"><table class="ratings" id="lc-table">
             <caption>{format!("Raw win rate (± its standard error) and length-controlled win rate ({coverage}% sandwich interval), in %")}</caption>
             <thead><tr><th>"Model"</th><th>"Win rate"</th><th>"LC win rate"</th><th>"Mean length"</th><th>"Battles"</th></tr></thead>

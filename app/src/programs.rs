@@ -521,7 +521,7 @@ fn FailuresTable(results: Vec<SandboxResult>) -> impl IntoView {
         .collect_view();
     view! {
         <h3>"Your programs in the sandbox"</h3>
-        <table class="ratings" id="prog-failures">
+        <table tabindex="0" class="ratings" id="prog-failures">
             <thead><tr><th>"Program"</th><th>"Calls"</th><th>"Abstained"</th><th>"Why"</th><th>"Examples"</th></tr></thead>
             <tbody>{rows}</tbody>
         </table>
@@ -600,7 +600,7 @@ fn ProgramTable(programs: Vec<ProgramRow>) -> impl IntoView {
         .collect_view();
     view! {
         <h3>"Programs"</h3>
-        <table class="ratings" id="prog-table">
+        <table tabindex="0" class="ratings" id="prog-table">
             <caption class="sr-only">"Programs"</caption>
             <thead><tr><th>"Program"</th><th>"τ"</th><th>"Coverage (val.)"</th><th>"Accuracy (val.)"</th><th>"Coverage (test)"</th><th>"Accuracy (test)"</th><th>"In committee"</th></tr></thead>
             <tbody>{rows}</tbody>
@@ -653,7 +653,7 @@ pub(crate) fn CommitteeView(committee: CommitteeReport) -> impl IntoView {
     view! {
         <h3>"Label model against majority vote"</h3>
         {warnings}
-        <table class="ratings" id="prog-aggregates">
+        <table tabindex="0" class="ratings" id="prog-aggregates">
             <caption class="sr-only">"Label model against majority vote"</caption>
             <thead><tr><th>"Verdict by"</th><th>"Accuracy (95 % CI)"</th><th>"Pairs decided"</th></tr></thead>
             <tbody>
@@ -666,7 +666,7 @@ pub(crate) fn CommitteeView(committee: CommitteeReport) -> impl IntoView {
             "Label model − majority vote: " {interval(&c.difference, 3)}
             " (paired bootstrap; an undecided pair counts ½)"
         </p>
-        <table class="ratings" id="prog-members">
+        <table tabindex="0" class="ratings" id="prog-members">
             <thead><tr><th>"Committee program"</th><th>"Coverage"</th><th>"Learned accuracy"</th><th>"Test accuracy"</th></tr></thead>
             <tbody>{members}</tbody>
         </table>
@@ -709,10 +709,10 @@ fn RoutingView(routing: Routing) -> impl IntoView {
     view! {
         <h3>"Routing to the LLM judge"</h3>
         <LinePlot curves=curves.clone()
-            x_ends=("programs only".to_owned(), "LLM only".to_owned())
+            x_label="share escalated to the LLM judge (0: programs only, 1: LLM only)"
             label="routing curves"
             caption="Accuracy on the labelled test pairs against the share escalated to the LLM judge, by routing signal" />
-        <table class="ratings" id="prog-routing">
+        <table tabindex="0" class="ratings" id="prog-routing">
             <thead><tr><th>"Signal \\ share escalated"</th>{budgets.iter().map(|b| view! { <th>{format!("{:.0} %", b * 100.0)}</th> }).collect_view()}</tr></thead>
             <tbody>{rows}</tbody>
         </table>
@@ -767,7 +767,7 @@ fn BiasTable(bias: Vec<BiasRow>) -> impl IntoView {
         .collect_view();
     view! {
         <h3>"Bias probes"</h3>
-        <table class="ratings" id="prog-bias">
+        <table tabindex="0" class="ratings" id="prog-bias">
             <thead><tr><th>"Bias"</th><th>"Probes"</th><th>"Flip rate"</th><th>"Bias win rate"</th></tr></thead>
             <tbody>{rows}</tbody>
         </table>

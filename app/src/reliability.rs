@@ -15,7 +15,7 @@
 //! `data-theta-ratio`, `data-dw`, `data-ok`). A malformed file shows the located error and keeps
 //! the previous results.
 
-use crate::charts::ScatterPlot;
+use crate::charts::{ForestPlot, ForestRow, ScatterPlot};
 use crate::examples::{self, ExampleButton};
 use crate::fields::{number_field, text_field, Bounds, RatingsFields, StaleNote};
 use crate::format::{fixed, name, words};
@@ -282,71 +282,14 @@ fn AgreementSettings(form: AgreementForm) -> impl IntoView {
     }
 }
 
-/// One row of the interval plot.
-struct Bar {
-    label: String,
-    estimate: f64,
-    lower: f64,
-    upper: f64,
-}
-
-/// Estimates with their intervals on the κ/α scale (the part of [−1, 1] they span), with the
-/// guide's band edges.
-#[component]
-fn IntervalPlot(bars: Vec<Bar>, #[prop(into)] caption: String) -> impl IntoView {
-    const WIDTH: f64 = 520.0;
-    const LABEL: f64 = 190.0;
-    const ROW: f64 = 18.0;
-    const PAD: f64 = 20.0;
-    // From the lowest to the highest value shown, widened to the nearest band edges.
-    let (lo, hi) = bars
-        .iter()
-        .flat_map(|b| [b.estimate, b.lower, b.upper])
-        .filter(|v| v.is_finite())
-        .fold((0.0_f64, 0.2_f64), |(lo, hi), v| (lo.min(v), hi.max(v)));
-    let (lo, hi) = (
-        ((lo / 0.2).floor() * 0.2).max(-1.0),
-        ((hi / 0.2).ceil() * 0.2).min(1.0),
-    );
-    let x = move |v: f64| LABEL + (v.clamp(lo, hi) - lo) / (hi - lo) * (WIDTH - LABEL - PAD);
-    let height = PAD * 2.0 + ROW * bars.len() as f64;
-    let edges = [0.0, 0.2, 0.4, 0.6, 0.8]
-        .into_iter()
-        .filter(|&e| e >= lo - 1e-9 && e <= hi + 1e-9)
-        .map(|e| {
-            view! {
-                <line x1=x(e) y1=PAD / 2.0 x2=x(e) y2=height - PAD class="axis" />
-                <text x=x(e) y=height - 4.0 class="tick" text-anchor="middle">{format!("{e:.1}")}</text>
-            }
-        })
-        .collect_view();
-    let rows = bars
-        .iter()
-        .enumerate()
-        .map(|(k, b)| {
-            let y = PAD + ROW * (k as f64 + 0.5);
-            let whisker = (b.lower.is_finite() && b.upper.is_finite()).then(|| {
-                view! { <line x1=x(b.lower) y1=y x2=x(b.upper) y2=y class="whisker" /> }
-            });
-            let dot = b
-                .estimate
-                .is_finite()
-                .then(|| view! { <circle cx=x(b.estimate) cy=y r=3.5 class="dot" /> });
-            view! {
-                <text x=LABEL - 6.0 y=y + 3.5 class="label" text-anchor="end">{b.label.clone()}</text>
-                {whisker}
-                {dot}
-            }
-        })
-        .collect_view();
-    view! {
-        <figure class="chart">
-            <svg role="img" aria-label="agreement intervals" viewBox=format!("0 0 {WIDTH} {height}") width=WIDTH height=height>
-                {edges}
-                {rows}
-            </svg>
-            <figcaption>{caption}</figcaption>
-        </figure>
+/// A row of the agreement plot: an estimate with its interval where both ends are finite.
+fn agreement_row(label: String, (estimate, lower, upper): (f64, f64, f64)) -> ForestRow {
+    ForestRow {
+        label,
+        estimate,
+        ci: (lower.is_finite() && upper.is_finite()).then_some((lower, upper)),
+        band: None,
+        reference: None,
     }
 }
 
@@ -378,12 +321,7 @@ pub(crate) fn ReportView(report: AgreementWithSlices) -> impl IntoView {
     let mut bars = Vec::new();
     let alpha = report.group.as_ref().map(|group| {
         let (estimate, lower, upper) = interval(&group.reading);
-        bars.push(Bar {
-            label: "α (group)".to_owned(),
-            estimate,
-            lower,
-            upper,
-        });
+        bars.push(agreement_row("α (group)".to_owned(), (estimate, lower, upper)));
         view! {
             <p id="rel-alpha" data-alpha=estimate.to_string() data-lower=lower.to_string() data-upper=upper.to_string()>
                 {format!(
@@ -410,13 +348,8 @@ pub(crate) fn ReportView(report: AgreementWithSlices) -> impl IntoView {
         }
     });
     for j in &report.judges {
-        let (estimate, lower, upper) = interval(&j.agreement.agreement.kappa);
-        bars.push(Bar {
-            label: format!("κ {}", j.agreement.rater),
-            estimate,
-            lower,
-            upper,
-        });
+        let kappa = interval(&j.agreement.agreement.kappa);
+        bars.push(agreement_row(format!("κ {}", j.agreement.rater), kappa));
     }
     let table = (!report.judges.is_empty()).then(|| {
         view! { <JudgeTable judges=report.judges.clone() labels level /> }
@@ -428,8 +361,8 @@ pub(crate) fn ReportView(report: AgreementWithSlices) -> impl IntoView {
         .collect_view();
     let plot = (!bars.is_empty()).then(|| {
         view! {
-            <IntervalPlot bars caption=format!(
-                "α and each judge's κ with {:.0}% bootstrap intervals; dashed lines: the band edges (slight, fair, moderate, substantial, almost perfect above 0, 0.2, 0.4, 0.6, 0.8; rules of thumb, not standards)",
+            <ForestPlot rows=bars axis="agreement (κ, α)" caption=format!(
+                "α and each judge's κ with {:.0}% bootstrap intervals; the bands: slight, fair, moderate, substantial, almost perfect above 0, 0.2, 0.4, 0.6, 0.8 (rules of thumb, not standards)",
                 100.0 * level
             ) />
         }
@@ -530,8 +463,8 @@ fn JudgeTable(judges: Vec<JudgeAgreement>, labels: Vec<String>, level: f64) -> i
                     <td>
                         <details>
                             <summary>"rows: majority, columns: judge"</summary>
-                            <table class="ratings confusion">
-                                <thead><tr><th></th>{header}</tr></thead>
+                            <table tabindex="0" class="ratings confusion">
+                                <thead><tr><th>"Majority \\ judge"</th>{header}</tr></thead>
                                 <tbody>{confusion}</tbody>
                             </table>
                         </details>
@@ -541,7 +474,7 @@ fn JudgeTable(judges: Vec<JudgeAgreement>, labels: Vec<String>, level: f64) -> i
         })
         .collect_view();
     view! {
-        <table class="ratings" id="rel-judges-table">
+        <table tabindex="0" class="ratings" id="rel-judges-table">
             <caption>"Each judge against the raters' majority"</caption>
             <thead>
                 <tr>
@@ -629,7 +562,7 @@ fn PairTable(pairs: Vec<NamedPair>, level: f64) -> impl IntoView {
         .collect_view();
     view! {
         <h3>"Rater pairs"</h3>
-        <table class="ratings" id="rel-pairs-table">
+        <table tabindex="0" class="ratings" id="rel-pairs-table">
             <thead>
                 <tr>
                     <th>"Pair"</th><th>"Items"</th><th>"Statistic"</th>
@@ -681,7 +614,7 @@ fn SliceTable(slices: SliceReport) -> impl IntoView {
         .collect_view();
     view! {
         <h3>{format!("Slices by `{column}`: each slice against the rest")}</h3>
-        <table class="ratings" id="rel-slices">
+        <table tabindex="0" class="ratings" id="rel-slices">
             <thead>
                 <tr>
                     <th>"Judge"</th><th>"Slice"</th><th>"Items"</th><th>"Agreement"</th><th>"Rest"</th>
@@ -739,7 +672,7 @@ pub(crate) fn IrtTable(cells: Vec<IrtCell>) -> impl IntoView {
         .collect_view();
     view! {
         <h3>"IRT (graded response model per judge × criterion)"</h3>
-        <table class="ratings" id="irt-table">
+        <table tabindex="0" class="ratings" id="irt-table">
             <thead>
                 <tr>
                     <th>"Judge"</th><th>"Criterion"</th><th>"Variants × items"</th><th>"C_V"</th>

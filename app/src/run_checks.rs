@@ -295,7 +295,7 @@ fn AaView(report: AaReport) -> impl IntoView {
             "{} · runs `{}` and `{}` · {} items rated by both",
             report.input, runs.0, runs.1, report.n_items_both_runs,
         )}</p>
-        <table class="ratings" id="aa-checks">
+        <table tabindex="0" class="ratings" id="aa-checks">
             <thead>
                 <tr>
                     <th>"Check"</th><th>"Items"</th><th>"Run A"</th><th>"Run B"</th><th>"Delta"</th>
@@ -378,7 +378,7 @@ fn ConsistencyView(report: ConsistencyReport) -> impl IntoView {
                 fixed(multiple, 3),
             )}
         </p>
-        <table class="ratings" id="consistency-table">
+        <table tabindex="0" class="ratings" id="consistency-table">
             <thead>
                 <tr>
                     <th>"Criterion"</th><th>"Items"</th><th>"Skipped"</th><th>"Repeats"</th>
@@ -393,7 +393,7 @@ fn ConsistencyView(report: ConsistencyReport) -> impl IntoView {
         )}</p>
         <details>
             <summary>"Items whose repeats disagree most"</summary>
-            <table class="ratings" id="consistency-items">
+            <table tabindex="0" class="ratings" id="consistency-items">
                 <thead><tr><th>"Item"</th><th>"Criterion"</th><th>"H (bits)"</th></tr></thead>
                 <tbody>{worst}</tbody>
             </table>

@@ -307,7 +307,7 @@ fn RunStatus(progress: RwSignal<Progress>, status: RwSignal<String>) -> impl Int
                 <progress max=p.total.max(1) value=done></progress>
                 " " {summary}
             </p>
-            <table class="ratings run-judgments">
+            <table tabindex="0" class="ratings run-judgments">
                 <thead><tr><th>"Item"</th><th>"Order"</th><th>"Verdict"</th><th>{term("p-s", "p_s")}</th><th>"Rationale"</th></tr></thead>
                 <tbody>
                     {p.judged.iter().rev().take(8).map(|j| view! {
@@ -327,7 +327,7 @@ fn RunStatus(progress: RwSignal<Progress>, status: RwSignal<String>) -> impl Int
 #[component]
 fn RunBoard(lb: Leaderboard) -> impl IntoView {
     view! {
-        <table class="ratings run-board" data-battles=lb.n_battles.to_string()>
+        <table tabindex="0" class="ratings run-board" data-battles=lb.n_battles.to_string()>
             <caption>{format!(
                 "Running leaderboard: Bradley–Terry on {} judgments, the judge's preference as a soft target",
                 lb.n_battles

@@ -374,8 +374,8 @@ fn SessionContents(
         <h2 id="session-title-shown">{session.title.clone()}</h2>
         <p class="hint">{format!("created {}", session.created_at)}</p>
         <h3>"Datasets"</h3>
-        <table class="ratings" id="datasets">
-            <thead><tr><th>"Name"</th><th>"Kind"</th><th>"Rows"</th><th>"Bytes"</th><th>"Content hash"</th><th></th></tr></thead>
+        <table tabindex="0" class="ratings" id="datasets">
+            <thead><tr><th>"Name"</th><th>"Kind"</th><th>"Rows"</th><th>"Bytes"</th><th>"Content hash"</th><th>"Actions"</th></tr></thead>
             <tbody>{datasets}</tbody>
         </table>
         <h3>"Judge runs"</h3>

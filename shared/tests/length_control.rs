@@ -99,6 +99,34 @@ fn equals_alpaca_eval_on_its_own_annotations() {
             "FuseChat-Llama-3.2-1B-Instruct"
         ]
     );
+    // The reading names the reference's highest length-controlled rate and the model whose
+    // rate length control moves most, with alpaca-eval's numbers to the printed digit.
+    let refs = &fixture.models;
+    let best = &refs["FuseChat-Gemma-2-9B-Instruct"];
+    let moved = refs
+        .iter()
+        .max_by(|a, b| {
+            let change = |r: &Reference| (r.length_controlled_winrate - r.win_rate).abs();
+            change(a.1).total_cmp(&change(b.1))
+        })
+        .unwrap();
+    let reading = found.reading();
+    for part in [
+        format!(
+            "At equal answer length, FuseChat-Gemma-2-9B-Instruct wins {:.1}% [",
+            best.length_controlled_winrate
+        ),
+        format!(
+            "against gpt4_1106_preview (as judged: {:.1}%)",
+            best.win_rate
+        ),
+        format!(
+            "length control changes {}'s rate most: {:.1}% → {:.1}%.",
+            moved.0, moved.1.win_rate, moved.1.length_controlled_winrate
+        ),
+    ] {
+        assert!(reading.contains(&part), "{reading}\n lacks {part}");
+    }
 }
 
 /// A model whose true win probability at equal length is σ(0.2) = 55 %, judged by a judge that

@@ -58,13 +58,17 @@ async function keyboard(page) {
     const name = (e) => `${e.tagName.toLowerCase()}${e.id ? `#${e.id}` : ''} "${(e.textContent || e.value || '').trim().slice(0, 30)}"`;
     return {
       controls: controls.length,
+      // Every tab stop of the document (the nav's links and the scrolling regions too): the
+      // walk's budget.
+      stops: document.querySelectorAll(
+        'a[href], button, input, select, textarea, summary, [tabindex="0"]').length,
       missed: controls.filter((e) => !window.tabbed.has(e)).map(name),
       unlabelled: controls.filter((e) => ['INPUT', 'SELECT', 'TEXTAREA'].includes(e.tagName)
         && !(e.labels?.length || e.getAttribute('aria-label') || e.title)).map(name),
     };
   });
   let seen = await describe();
-  for (let k = 0; k < 2 * seen.controls + 20 && seen.missed.length > 0; k += 1) {
+  for (let k = 0; k < 2 * seen.stops + 20 && seen.missed.length > 0; k += 1) {
     await page.keyboard.press('Tab');
     if (k % 10 === 9) seen = await describe();
   }

@@ -34,7 +34,7 @@ try {
   await page.click('#rel-run');
   await page.waitForSelector('#rel-judges-table tbody tr[data-rater]', { timeout: 120000 });
   const before = await shown();
-  const hasPlot = await page.isVisible('#reliability svg[aria-label="agreement intervals"]');
+  const hasPlot = await page.isVisible('#reliability figure.chart svg');
   await page.screenshot({ path: screenshot, fullPage: true });
 
   // A malformed ratings file: a located error, and the previous report stays.

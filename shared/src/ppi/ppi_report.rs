@@ -172,6 +172,46 @@ pub struct PpiReport {
     pub warnings: Vec<String>,
 }
 
+impl PpiReport {
+    /// The report in one sentence: the median, over the models with an estimate, of the win
+    /// rate's interval width with the judge's labels and from the human labels alone, and the
+    /// human labels the judge's are worth — or, when they do not narrow the intervals, that.
+    pub fn reading(&self) -> String {
+        let estimates: Vec<&PpiMean> = self
+            .win_rates
+            .iter()
+            .filter_map(|w| w.estimate.as_ref())
+            .collect();
+        if estimates.is_empty() {
+            return "No model's win rate could be estimated from these labels (see the notes)."
+                .to_owned();
+        }
+        let median = |values: Vec<f64>| {
+            let mut values = values;
+            values.sort_by(f64::total_cmp);
+            values[values.len() / 2]
+        };
+        let width = |e: &Estimate| e.upper - e.lower;
+        let with = median(estimates.iter().map(|e| width(&e.ppi)).collect());
+        let without = median(estimates.iter().map(|e| width(&e.human_only)).collect());
+        let labels = median(estimates.iter().map(|e| e.n as f64).collect());
+        let worth = median(estimates.iter().map(|e| e.effective_n).collect());
+        if with < 0.99 * without {
+            format!(
+                "With the judge's labels, the median win-rate interval is {with:.3} wide, against \
+                 {without:.3} from the {labels:.0} human labels alone (median per model): as if \
+                 people had labelled {worth:.0} battles per model."
+            )
+        } else {
+            format!(
+                "The judge's labels do not narrow the intervals here: the median win-rate \
+                 interval is {with:.3} wide with them and {without:.3} from the {labels:.0} \
+                 human labels alone (median per model), so the estimate rests on the humans."
+            )
+        }
+    }
+}
+
 /// `estimate` in Elo points.
 fn elo(e: &Estimate) -> Estimate {
     Estimate {
@@ -627,5 +667,91 @@ impl PpiParams {
             neighbours,
             notes: fit.notes,
         })
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// Three models in a round robin of 600 battles: the human label (on battle k when 3 or 5
+    /// divides k: all 200 of m0–m1, 40 of m1–m2 and 40 of m2–m0, so 240, 240 and 80 labels per
+    /// model) is a seeded coin with P(model_a) from their strengths; the judge's label is the human's
+    /// own coin where there is one (`agreeing`), else an independent coin.
+    fn battles(agreeing: bool) -> String {
+        let mut state: u64 = 11;
+        let mut coin = |p: f64| {
+            state = state
+                .wrapping_mul(6_364_136_223_846_793_005)
+                .wrapping_add(1_442_695_040_888_963_407);
+            ((state >> 11) as f64 / (1u64 << 53) as f64) < p
+        };
+        let mut text = "model_a,model_b,judge,human\n".to_owned();
+        for k in 0..600 {
+            let (a, b) = [(0, 1), (1, 2), (2, 0)][k % 3];
+            let p = [0.5, 0.65, 0.35][k % 3];
+            let truth = f64::from(u8::from(coin(p)));
+            let judge = if agreeing {
+                truth
+            } else {
+                f64::from(u8::from(coin(0.5)))
+            };
+            let human = if k % 3 == 0 || k % 5 == 0 {
+                format!("{truth}")
+            } else {
+                String::new()
+            };
+            text.push_str(&format!("m{a},m{b},{judge},{human}\n"));
+        }
+        text
+    }
+
+    /// The medians the reading prints, recomputed from the report's win rates.
+    fn medians(report: &PpiReport) -> (String, String, String) {
+        let median = |f: &dyn Fn(&PpiMean) -> f64| {
+            let mut v: Vec<f64> = report
+                .win_rates
+                .iter()
+                .filter_map(|w| w.estimate.as_ref().map(f))
+                .collect();
+            v.sort_by(f64::total_cmp);
+            v[v.len() / 2]
+        };
+        (
+            format!("{:.3}", median(&|e| e.ppi.upper - e.ppi.lower)),
+            format!(
+                "{:.3}",
+                median(&|e| e.human_only.upper - e.human_only.lower)
+            ),
+            format!("{:.0}", median(&|e| e.effective_n)),
+        )
+    }
+
+    #[test]
+    fn the_reading_says_what_a_judge_saves_and_when_it_saves_nothing() {
+        let good = PpiParams::default()
+            .fit("good.csv", battles(true).as_bytes())
+            .unwrap();
+        let (with, without, worth) = medians(&good);
+        assert_eq!(
+            good.reading(),
+            format!(
+                "With the judge's labels, the median win-rate interval is {with} wide, against \
+                 {without} from the 240 human labels alone (median per model): as if people had \
+                 labelled {worth} battles per model."
+            )
+        );
+        let noise = PpiParams::default()
+            .fit("noise.csv", battles(false).as_bytes())
+            .unwrap();
+        let (with, without, _) = medians(&noise);
+        assert!(
+            noise.reading().starts_with(&format!(
+                "The judge's labels do not narrow the intervals here: the median win-rate \
+                 interval is {with} wide with them and {without}"
+            )),
+            "{}",
+            noise.reading()
+        );
     }
 }

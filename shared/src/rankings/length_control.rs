@@ -116,6 +116,46 @@ pub struct LengthControl {
     pub warnings: Vec<String>,
 }
 
+impl LengthControl {
+    /// The report in one sentence: the model with the highest length-controlled win rate
+    /// against the baseline (with its interval and raw rate), and the model whose rate length
+    /// control changes most.
+    pub fn reading(&self) -> String {
+        let controlled: Vec<(&LengthControlled, f64)> = self
+            .models
+            .iter()
+            .filter_map(|m| m.lc_win_rate.map(|lc| (m, lc)))
+            .collect();
+        let Some(&(best, lc)) = controlled.iter().max_by(|a, b| a.1.total_cmp(&b.1)) else {
+            return format!(
+                "No model's length-controlled win rate against {} could be estimated (see the notes).",
+                self.baseline
+            );
+        };
+        let bound = |v: Option<f64>| v.map_or_else(|| "—".to_owned(), |v| format!("{v:.1}"));
+        let mut text = format!(
+            "At equal answer length, {} wins {lc:.1}% [{}, {}] against {} (as judged: {:.1}%)",
+            best.model,
+            bound(best.lc_lower),
+            bound(best.lc_upper),
+            self.baseline,
+            best.win_rate
+        );
+        if let Some(&(moved, moved_lc)) = controlled.iter().max_by(|a, b| {
+            (a.1 - a.0.win_rate)
+                .abs()
+                .total_cmp(&(b.1 - b.0.win_rate).abs())
+        }) {
+            text.push_str(&format!(
+                "; length control changes {}'s rate most: {:.1}% → {moved_lc:.1}%",
+                moved.model, moved.win_rate
+            ));
+        }
+        text.push('.');
+        text
+    }
+}
+
 impl LengthControlParams {
     /// Checks the settings.
     ///

@@ -149,6 +149,31 @@ pub struct StyleControl {
     pub warnings: Vec<String>,
 }
 
+impl StyleControl {
+    /// The report in one sentence: how many models' ranks style moves, and the largest style
+    /// effect with its interval (said to be indistinguishable from 0 when its interval holds 0).
+    pub fn reading(&self) -> String {
+        let moved = self.ratings.iter().filter(|r| r.rank_change != 0).count();
+        let models = self.ratings.len();
+        let strongest = self
+            .coefficients
+            .iter()
+            .max_by(|a, b| a.estimate.abs().total_cmp(&b.estimate.abs()));
+        let effect = strongest.map_or_else(String::new, |c| {
+            let zero = if c.lower > 0.0 || c.upper < 0.0 {
+                ""
+            } else {
+                ", not distinguishable from 0"
+            };
+            format!(
+                "; the largest style effect is {}: {:+.3} [{:.3}, {:.3}] on the log-odds of winning per standard deviation{zero}",
+                c.name, c.estimate, c.lower, c.upper
+            )
+        });
+        format!("Holding style fixed moves {moved} of {models} models' ranks{effect}.")
+    }
+}
+
 impl StyleControlParams {
     /// Checks the settings.
     ///
