@@ -3,7 +3,8 @@
 //! at 1280 and at 390 px — home, every task page before and after its example computed, the
 //! glossary, a path that is no page, a fragment-shared analysis, a saved analysis and its
 //! session. Every chart's text renders at 11 px or more at both widths (a chart is laid out
-//! for the width it gets rather than shrunk), and every chart's axis has a title.
+//! for the width it gets rather than shrunk), and every chart's axis has a title. Every
+//! technical term a page links is an entry of the glossary and shows its meaning on hover.
 
 use tribunal_e2e::{app_worker, run_browser_driver};
 
@@ -43,4 +44,29 @@ fn every_page_passes_axe_at_both_widths_with_readable_charts() {
         }
     }
     assert!(charts >= 20, "only {charts} charts were seen");
+
+    // Every term a page links is an entry of the glossary, with its meaning on hover.
+    let glossary: Vec<String> = widths["1280"]["/glossary"]["glossary"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|id| format!("/glossary#{}", id.as_str().unwrap()))
+        .collect();
+    assert!(glossary.len() >= 25, "{glossary:?}");
+    let mut linked = 0;
+    for (path, seen) in widths["1280"].as_object().unwrap() {
+        for t in seen["terms"].as_array().unwrap() {
+            linked += 1;
+            let href = t["href"].as_str().unwrap();
+            assert!(
+                glossary.iter().any(|g| g == href),
+                "{path}: {href} is no entry"
+            );
+            assert!(
+                t["tip"].as_str().unwrap().len() > 20,
+                "{path}: {href} has no meaning"
+            );
+        }
+    }
+    assert!(linked >= 15, "only {linked} terms linked");
 }

@@ -16,7 +16,8 @@
 //! made by the CLI; their files are uploaded as datasets of the session, and the owner saves
 //! each from the session page's "New analysis" form — the kind, the CLI spec's settings as
 //! text, a dataset per role — before a visitor opens them the same way (driver:
-//! `tests/browser/open_analyses.mjs`).
+//! `tests/browser/open_analyses.mjs`); axe-core audits each of these views at 1200 and 390 px
+//! (no violation, chart text ≥ 11 px on the phone).
 
 use serde_json::Value;
 use tribunal::analysis::Spec;
@@ -443,12 +444,22 @@ fn every_kind_saved_from_the_session_page_reopens_in_a_visitors_browser_with_the
             assert_eq!(visitor["report"]["bootstrap_valid_rounds"], 20);
         }
         // Every report fits a 390 px phone without scrolling sideways (wide tables scroll
-        // inside their card, charts scale).
+        // inside their card, charts are laid out for the width).
         assert!(
             visitor["phoneWidth"].as_u64() <= Some(390),
             "{kind}: {} px wide at 390 px",
             visitor["phoneWidth"]
         );
+        // axe-core finds nothing on the view at 1200 or at 390 px, and its charts' text is
+        // 11 px or more on the phone.
+        for audit in [&visitor["axe"], &visitor["phoneAxe"]] {
+            let violations = audit["violations"].as_array().unwrap();
+            assert!(violations.is_empty(), "{kind}: {violations:?}");
+            for chart in audit["charts"].as_array().unwrap() {
+                let smallest = chart["smallestText"].as_f64().unwrap_or(f64::INFINITY);
+                assert!(smallest >= 11.0, "{kind}: {smallest:.1} px chart text");
+            }
+        }
         // Self-preference draws the family's shares as bars.
         if kind == "self_preference" || kind == "length_control" {
             assert_eq!(visitor["charts"], 1, "{kind}: the share bars");

@@ -20,6 +20,7 @@ use crate::examples::{self, ExampleButton};
 use crate::fields::{number_field, Bounds, StaleNote};
 use crate::files::{chosen, chosen_text, data_url};
 use crate::format::{interval, name};
+use crate::glossary::term;
 use crate::save_share::SaveAndShare;
 use crate::worker_pool::Computed;
 use crate::worker_pool::WorkerPool;
@@ -490,7 +491,7 @@ pub fn CalibratePage() -> impl IntoView {
 fn CalibrateHint() -> impl IntoView {
     view! {
         <p class="hint">
-            "Fit a head on the judge's rationale embeddings and scores (the paper Quantitative LLM Judges) with γ chosen by k-fold cross-validation, then compare it with the judge on test rows. Columns — "
+            "Fit a " {term("calibration-head", "head")} " on the judge's rationale embeddings and scores (the paper Quantitative LLM Judges) with " {term("gamma", "γ")} " chosen by k-fold cross-validation, then compare it with the judge on test rows. Columns — "
             <code>"ls"</code> ": " <code>"embedding,score,human"</code> "; "
             <code>"mn"</code> ": " <code>"embedding,p_1…p_K,human"</code> "; "
             <code>"btl"</code> ": " <code>"embedding,p,human"</code> "; "

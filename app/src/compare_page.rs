@@ -10,6 +10,7 @@
 use crate::compare_view::CompareView;
 use crate::examples;
 use crate::fields::{number_field, text_field, Bounds};
+use crate::glossary::term;
 use crate::reliability::read_all;
 use crate::save_share::SaveAndShare;
 use crate::worker_pool::AnalysisRun;
@@ -146,8 +147,8 @@ pub fn ComparePage() -> impl IntoView {
                 "One row per score an answer received: " <code>"item,system,score"</code>
                 " (pass/fail as 0/1, a grade or any number), optionally " <code>"criterion"</code> " (a rubric criterion or scorer), "
                 <code>"epoch"</code> " (repeats, averaged per item), " <code>"cluster"</code>
-                " (items that belong together: a template, a document), " <code>"human"</code>
-                " (a person's label on some answers; or give those labels as a separate gold file) and columns to slice by. Or pick other tools' result files, one per model — Inspect logs, promptfoo results, AlpacaEval annotations, lm-evaluation-harness samples — converted here, on this device. Each system's score gets an interval; each pair of systems is compared on the items both answered (a paired difference, far narrower than two separate intervals), with p-values corrected for the many pairs. The same numbers as "
+                " (" {term("cluster", "items that belong together")} ": a template, a document), " <code>"human"</code>
+                " (a person's label on some answers; or give those labels as a separate gold file) and columns to slice by. Or pick other tools' result files, one per model — Inspect logs, promptfoo results, AlpacaEval annotations, lm-evaluation-harness samples — converted here, on this device. Each system's score gets an interval; each pair of systems is compared on the items both answered (a paired difference, far narrower than two separate intervals), with " {term("p-value", "p-values")} " " {term("holm", "corrected for the many pairs")} ". The same numbers as "
                 <code>"tribunal stats compare"</code> "."
             </p>
             <p class="example">

@@ -8,6 +8,7 @@
 use crate::analysis_view::report_view;
 use crate::examples;
 use crate::files::chosen;
+use crate::glossary::term;
 use crate::save_share::SaveAndShare;
 use crate::worker_pool::AnalysisRun;
 use crate::worker_pool::Computed;
@@ -38,6 +39,8 @@ pub fn KindPage(
     heading: &'static str,
     /// What the analysis answers and what its files hold.
     about: &'static str,
+    /// The glossary entry of the analysis's method.
+    method: &'static str,
     example: Example,
     analysis: Memo<Result<Analysis, String>>,
     on_example: Callback<()>,
@@ -72,7 +75,7 @@ pub fn KindPage(
     view! {
         <section id=id class="card">
             <h2>{heading}</h2>
-            <p class="hint">{about}</p>
+            <p class="hint">{about} " " {term(method, "The method in plain words.")}</p>
             <p class="example">
                 <button id=format!("{id}-example") class="example" node_ref=example_button on:click=move |_| try_example()>"Try it on an example"</button>
                 " " {example.what}

@@ -78,7 +78,7 @@ pub fn PpiPage() -> impl IntoView {
         plan_labels.set("100".to_owned());
     });
     view! {
-        <KindPage id="ppi" heading="Leaderboard from a judge and a few human labels (PPI)"
+        <KindPage id="ppi" method="ppi" heading="Leaderboard from a judge and a few human labels (PPI)"
             about="Each model's win rate and Bradley–Terry rating from a judge's label on every battle and human labels on some: prediction-powered inference (Angelopoulos et al. 2023, with the judge's weight tuned to the data) keeps the humans' accuracy and narrows their intervals by as much as the judge agrees with them. A file with columns model_a,model_b,judge,human — judge and human are the share won by model_a (1, 0, ½ for a tie), human left blank where no person labelled. The report says how many human labels a target width takes with the judge and without, and which battles to label next."
             example=Example { what: "GPT-4's verdicts on LLMFAO's 2,139 pairs, with the crowd's mean preference on 300 of them — from LLMFAO (github.com/dustalov/llmfao, CC BY 4.0).", files: &[("battles", "ppi-llmfao-battles.csv")] }
             analysis on_example>
@@ -105,7 +105,7 @@ pub fn JudgeValuePage() -> impl IntoView {
         }))
     });
     view! {
-        <KindPage id="judge-value" heading="What a judge is worth"
+        <KindPage id="judge-value" method="ppi" heading="What a judge is worth"
             about="From the battles that both the judge and people labelled: how often they agree, their correlation, how many human labels each judge label is worth in a prediction-powered leaderboard, and the most any correction of the judge could save. Same file as the PPI page: model_a,model_b,judge,human, human blank where unlabelled."
             example=Example { what: "SmolLM2-135M (Tribunal's bundled judge) on 248 LLMFAO pairs, the crowd's mean preference kept on half of them: a small judge, worth little — from LLMFAO (github.com/dustalov/llmfao, CC BY 4.0).", files: &[("battles", "judge-value-smollm2.csv")] }
             analysis on_example=Callback::new(|()| {})>
@@ -146,7 +146,7 @@ pub fn StylePage() -> impl IntoView {
         seed.set(1);
     });
     view! {
-        <KindPage id="style" heading="Leaderboard with style held fixed"
+        <KindPage id="style" method="style-control" heading="Leaderboard with style held fixed"
             about="Does a model win because its answers are better, or because they are longer and use more headers, lists and bold text? The Bradley–Terry leaderboard refitted with those style differences as covariates (as LMArena's style control), beside the raw one, with each style effect per standard deviation. Battles (model_a,model_b,winner) with the answers' texts in a pairs file joined on a key column — or with your own numeric feature columns in the battles file."
             example=Example { what: "the LLMFAO crowd's 8,931 votes, the answers' styles measured on its pairs' texts — from LLMFAO (github.com/dustalov/llmfao, CC BY 4.0).", files: &[("battles", "crowd-comparisons.csv"), ("answers", "pairs.csv")] }
             analysis on_example>
@@ -181,7 +181,7 @@ pub fn SelfPreferencePage() -> impl IntoView {
         family.set("GPT 4, GPT 3.5 Turbo, GPT 3.5 Turbo (16k)".to_owned());
     });
     view! {
-        <KindPage id="self-preference" heading="Does the judge prefer its own family?"
+        <KindPage id="self-preference" method="self-preference" heading="Does the judge prefer its own family?"
             about="Whether a judge rates its own models (its family) higher than people do: the judge's and the humans' verdicts on the same battles, the family's win rate under each and the gap with its interval. Either two battles files (the humans' and the judge's, joined on a key column) or one file with columns model_a,model_b,judge,human (leave the key blank)."
             example=Example { what: "GPT-4 judging LLMFAO's pairs, against the crowd's votes, for the GPT family — from LLMFAO (github.com/dustalov/llmfao, CC BY 4.0).", files: &[("human", "crowd-comparisons.csv"), ("judge", "gpt4-crowd-comparisons.csv")] }
             analysis on_example>
@@ -205,7 +205,7 @@ pub fn LengthControlPage() -> impl IntoView {
         }))
     });
     view! {
-        <KindPage id="length-control" heading="Win rates with answer length controlled"
+        <KindPage id="length-control" method="length-control" heading="Win rates with answer length controlled"
             about="Judges favour longer answers. AlpacaEval 2's length-controlled win rate asks how often each model would beat the baseline if their answers were the same length: a regression of each verdict on the model and the length difference, read at a difference of zero. Battles against one baseline with the answers' lengths: model_a,model_b,winner (or score, P(a) − P(b)),length_a,length_b."
             example=Example { what: "AlpacaEval 2's annotations of three FuseChat models' 805 answers each against GPT-4 Turbo's (gpt4_1106_preview) — from AlpacaEval (github.com/tatsu-lab/alpaca_eval, Apache-2.0).", files: &[("battles", "lc-alpaca-eval.csv")] }
             analysis on_example=Callback::new(|()| {})>

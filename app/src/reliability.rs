@@ -19,6 +19,7 @@ use crate::charts::{ForestPlot, ForestRow, ScatterPlot};
 use crate::examples::{self, ExampleButton};
 use crate::fields::{number_field, text_field, Bounds, RatingsFields, StaleNote};
 use crate::format::{fixed, name, words};
+use crate::glossary::term;
 use crate::save_share::SaveAndShare;
 use crate::worker_pool::AnalysisRun;
 use crate::worker_pool::Computed;
@@ -259,7 +260,7 @@ fn AgreementSettings(form: AgreementForm) -> impl IntoView {
         <p class="hint">
             "A long-format ratings CSV (one row per item, rater and score; e.g. LLMFAO's "
             <code>"crowd-comparisons.csv"</code> " with columns " <code>"id,worker,winner"</code>
-            ", nominal) gives Krippendorff's α of its raters; each judge's CSV (a file without the rater column is one judge named after the file) is compared with the raters' majority label by Cohen's κ. Intervals resample items with the seed — the same numbers as "
+            ", nominal) gives " {term("alpha", "Krippendorff's α")} " of its raters; each judge's CSV (a file without the rater column is one judge named after the file) is compared with the raters' majority label by " {term("kappa", "Cohen's κ")} ". Intervals resample items with the seed — the same numbers as "
             <code>"tribunal stats agreement"</code> "."
         </p>
         <div class="controls">

@@ -1,5 +1,5 @@
 //! The two ways an analysis leaves the page ([`SaveAndShare`]): a link that carries its spec and
-//! files in the fragment (a bundled example by name; compressed in a statistics worker), or a saved analysis in a session this
+//! files in the fragment (a bundled example by name; compressed in the link worker), or a saved analysis in a session this
 //! device owns — one it creates when it has none (its files uploaded as the session's
 //! datasets, then the spec). A link too long for its data falls back, on one click, to a
 //! session's link. Both reopen in
@@ -8,11 +8,12 @@
 use crate::api;
 use crate::device::{go, origin, owned_sessions, remember};
 use crate::examples;
-use crate::worker_pool::{Computed, WorkerPool};
+use crate::worker_pool::Computed;
+use gloo_worker::WorkerBridge;
 use leptos::prelude::*;
 use leptos::task::spawn_local;
 use tribunal::sessions::session::MAX_NAME_CHARS;
-use tribunal_app::stats_worker::{Job, Reply};
+use tribunal_app::link_worker::{spawn_link_worker, LinkJob, LinkWorker};
 
 /// Saves `c` as `title` in the owned session `id` — or, when `id` is empty or not owned here,
 /// in a new session named `title` that this device then owns — uploading its files as the
@@ -82,35 +83,48 @@ pub fn SaveAndShare(
         link.set(None);
         saving.set(None);
     });
-    // The worker that compresses links, started on the first "Share as a link".
-    let encoder = StoredValue::new_local(None::<WorkerPool>);
+    // The worker that compresses links, started on the first "Share as a link". It answers in
+    // order: an answer is shown only when it is the answer to the last job sent, and that job
+    // was sent for the result on screen (`stale`: the jobs sent before it changed).
+    let encoder = StoredValue::new_local(None::<WorkerBridge<LinkWorker>>);
+    let (sent, answered, stale) = (
+        StoredValue::new(0_u64),
+        StoredValue::new(0_u64),
+        StoredValue::new(0_u64),
+    );
+    Effect::new(move |_| {
+        computed.track();
+        stale.set_value(sent.get_value());
+    });
     let share = move |_| {
         let Some(c) = computed.get_untracked() else {
             return;
         };
-        let pool = encoder.get_value().unwrap_or_else(|| {
-            let pool = WorkerPool::spawn(1, move |reply| {
-                if let Reply::Shared { result, .. } = reply {
+        if encoder.with_value(Option::is_none) {
+            let bridge = spawn_link_worker(move |result| {
+                answered.try_update_value(|n| *n += 1);
+                let current = answered.try_get_value();
+                if current == sent.try_get_value() && current > stale.try_get_value() {
                     link.set(Some(match result {
                         Ok(fragment) => Shared::Fragment(format!("{}/#share={fragment}", origin())),
                         Err(message) => Shared::TooLong(message),
                     }));
                 }
             });
-            encoder.set_value(Some(pool));
-            pool
-        });
+            encoder.set_value(Some(bridge));
+        }
         link.set(Some(Shared::Making));
-        let request = pool.begin();
-        pool.send(
-            0,
-            Job::Share {
-                request,
-                spec: Box::new(c.spec),
-                files: c.files,
-                bundled: examples::bundled(),
-            },
-        );
+        let job = LinkJob {
+            spec: c.spec,
+            files: c.files,
+            bundled: examples::bundled(),
+        };
+        sent.update_value(|n| *n += 1);
+        encoder.with_value(|bridge| {
+            if let Some(bridge) = bridge {
+                bridge.send(job);
+            }
+        });
     };
     let share_through_session = move |_| {
         let Some(c) = computed.get_untracked() else {

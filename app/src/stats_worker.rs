@@ -30,7 +30,6 @@
 use gloo_worker::{Codec, HandlerId, Spawnable, Worker, WorkerBridge, WorkerScope};
 use serde::de::DeserializeOwned;
 use serde::{Deserialize, Serialize};
-use std::collections::BTreeMap;
 use tribunal::analysis::{run, Inputs, Report, Spec};
 use tribunal::calibration::calibration_data::{
     parse_calibration, parse_calibration_with_embeddings, CalibrationData, HeadKind,
@@ -46,7 +45,6 @@ use tribunal::rankings::bradley_terry::BradleyTerryParams;
 use tribunal::rankings::bt_bootstrap::{BtBootstrapParams, BtBootstrapPlan, Replicate};
 use tribunal::rankings::kinds::LeaderboardSpec;
 use tribunal::rankings::leaderboard::{bradley_terry_leaderboard, Leaderboard};
-use tribunal::sessions::share_link::{encode, SharedAnalysis};
 use wasm_bindgen::JsValue;
 
 /// The script that starts a statistics worker (`public/stats_worker_loader.js`: it loads Trunk's
@@ -239,15 +237,6 @@ pub enum Job {
         pairs: Upload,
         probes: Option<Upload>,
     },
-    /// The share-link fragment of `spec` on `files` ([`encode`]; the files whose content hash
-    /// is a key of `bundled` by that example's name). Compressing runs here, off the page's
-    /// thread, and keeps the encoder out of the page's wasm.
-    Share {
-        request: u64,
-        spec: Box<Spec>,
-        files: Vec<RoleFile>,
-        bundled: BTreeMap<String, String>,
-    },
 }
 
 /// The worker's answers.
@@ -272,11 +261,6 @@ pub enum Reply {
     Analysed {
         request: u64,
         result: Result<Report, String>,
-    },
-    /// The fragment of a [`Job::Share`], or why the data do not fit a link.
-    Shared {
-        request: u64,
-        result: Result<String, String>,
     },
     /// The training file of `version` parsed, or why not.
     CalibrationLoaded {
@@ -313,7 +297,6 @@ impl Reply {
             | Self::Rounds { request, .. }
             | Self::Summarised { request, .. }
             | Self::Analysed { request, .. }
-            | Self::Shared { request, .. }
             | Self::CvFolds { request, .. }
             | Self::Calibrated { request, .. }
             | Self::ProgramTexts { request, .. } => Some(*request),
@@ -599,21 +582,6 @@ impl Worker for StatsWorker {
                     .and_then(|p| Ok(program_texts(&p, &parse_probe_upload(probes.as_ref())?)))
                     .map_err(|e| e.to_string()),
             },
-            Job::Share {
-                request,
-                spec,
-                files,
-                bundled,
-            } => {
-                let shared = SharedAnalysis {
-                    spec: *spec,
-                    inputs: RoleFile::inputs(&files),
-                };
-                Reply::Shared {
-                    request,
-                    result: encode(&shared, &bundled).map_err(|e| e.to_string()),
-                }
-            }
         };
         scope.respond(id, reply);
     }

@@ -265,7 +265,8 @@ fn main() -> Res<()> {
     let usage = "usage: bench-native data DIR | bench-native time DIR BATTLES.csv ROUNDS \
                  SLOW_ROUNDS | bench-native ppi-study LABELLED_BATTLES.csv REPETITIONS SEED | \
                  bench-native ppi-active LABELLED_BATTLES.csv PILOT PLANNED REPETITIONS SEED | \
-                 bench-native ppi-time ROUNDS LABELLED_BATTLES.csv...";
+                 bench-native ppi-time ROUNDS LABELLED_BATTLES.csv... | \
+                 bench-native link-sizes FILE...";
     match args.iter().map(String::as_str).collect::<Vec<_>>()[..] {
         ["data", dir] => write_data(Path::new(dir)),
         ["time", dir, llmfao, rounds, slow] => {
@@ -320,6 +321,55 @@ fn main() -> Res<()> {
             println!("{}", Value::Object(report));
             Ok(())
         }
+        ["link-sizes", ref files @ ..] => {
+            let mut report = serde_json::Map::new();
+            for file in files {
+                report.insert((*file).to_owned(), link_sizes(file)?);
+            }
+            println!("{}", Value::Object(report));
+            Ok(())
+        }
         _ => Err(usage.into()),
     }
+}
+
+/// The characters of a share link carrying `file` alone (in a leaderboard spec's `battles`
+/// role): version 3 (`share_link::encode`, timed) beside version 2 (the JSON with the file as
+/// text — binary files as base64 — raw DEFLATE at level 9, base64url).
+fn link_sizes(file: &str) -> Res<Value> {
+    use base64::engine::general_purpose::{STANDARD, URL_SAFE_NO_PAD};
+    use base64::Engine;
+    use tribunal::analysis::{Analysis, Inputs, Spec};
+    use tribunal::sessions::share_link::{encode, SharedAnalysis, MAX_FRAGMENT_CHARS};
+    let bytes = std::fs::read(file)?;
+    let name = Path::new(file)
+        .file_name()
+        .map_or_else(|| file.to_owned(), |n| n.to_string_lossy().into_owned());
+    let mut inputs = Inputs::new();
+    inputs.insert("battles", name.clone(), bytes.clone());
+    let spec = Spec::new(
+        Analysis::Leaderboard(tribunal::rankings::kinds::LeaderboardSpec::default()),
+        &inputs,
+    );
+    let content = String::from_utf8(bytes.clone()).unwrap_or_else(|_| STANDARD.encode(&bytes));
+    let v2 = json!({"spec": spec, "files": {"battles": {"name": name, "content": content}}});
+    let v2 = URL_SAFE_NO_PAD
+        .encode(miniz_oxide::deflate::compress_to_vec(
+            &serde_json::to_vec(&v2)?,
+            9,
+        ))
+        .len()
+        + 3;
+    let shared = SharedAnalysis { spec, inputs };
+    let start = Instant::now();
+    let v3 = encode(&shared, &BTreeMap::new());
+    let seconds = start.elapsed().as_secs_f64();
+    Ok(json!({
+        "bytes": bytes.len(),
+        "v2_chars": v2,
+        "v3_chars": v3.as_ref().map(String::len).ok(),
+        "v3_error": v3.err().map(|e| e.to_string()),
+        "v3_encode_seconds": seconds,
+        "limit": MAX_FRAGMENT_CHARS,
+    }))
 }

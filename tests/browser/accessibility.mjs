@@ -5,13 +5,12 @@
 // tick labels on each axis and whether it has a title.
 // Usage: node accessibility.mjs URL
 // Prints one JSON object: per width and page, axe's violations (rule, impact, the first
-// elements) and the charts' text sizes and axes; page errors. Assertions live in
+// elements), the charts' text sizes and axes, the technical terms it links (href and the
+// meaning shown on hover) and, on the glossary, its entries' ids; page errors. Assertions live in
 // tests/accessibility_browser.rs.
-import { createRequire } from 'node:module';
+import { audit } from './axe.mjs';
 import { launchChromium, watchPage } from './chromium.mjs';
 
-const require = createRequire(import.meta.url);
-const axePath = require.resolve('axe-core/axe.min.js');
 const [url] = process.argv.slice(2);
 const browser = await launchChromium();
 const pageErrors = [];
@@ -24,32 +23,6 @@ const examples = [
   ['programs', 'prog-'],
 ];
 const plain = ['', 'runs', 'live', 'glossary', 'no-such-page', ...examples.map(([t]) => t)];
-
-// axe's violations on the page as it is now, with what its charts show.
-async function audit(page) {
-  await page.addScriptTag({ path: axePath });
-  const violations = await page.evaluate(async () => {
-    const result = await window.axe.run(document, { resultTypes: ['violations'] });
-    return result.violations.map((v) => ({
-      id: v.id,
-      impact: v.impact,
-      nodes: v.nodes.slice(0, 3).map((n) => n.target.join(' ')),
-      count: v.nodes.length,
-    }));
-  });
-  const charts = await page.evaluate(() => [...document.querySelectorAll('main svg')].map((svg) => {
-    const texts = [...svg.querySelectorAll('text')].filter((t) => t.getClientRects().length > 0);
-    const sizes = texts.map((t) => parseFloat(getComputedStyle(t).fontSize)
-      * (svg.getBoundingClientRect().width / (svg.viewBox.baseVal?.width || svg.getBoundingClientRect().width)));
-    return {
-      id: svg.closest('figure')?.id || svg.id || svg.closest('section')?.id || null,
-      smallestText: sizes.length ? Math.min(...sizes) : null,
-      xTicks: svg.querySelectorAll('text.tick.x, .x-axis text.tick, text.x-tick').length,
-      axisTitles: svg.querySelectorAll('text.axis-title').length,
-    };
-  }));
-  return { violations, charts };
-}
 
 const out = { widths: {}, pageErrors };
 try {

@@ -7,10 +7,12 @@
 // text, picks each role's dataset, saves, and notes the analysis URL the page opens. The
 // visitor then waits for each report its browser recomputes, reads it from the page's download
 // link, and counts the rows of the tables and the charts its view shows (and, for a label plan,
-// reads the CSV its link offers), and on a 390 px wide phone measures how wide the page is.
+// reads the CSV its link offers), and on a 390 px wide phone measures how wide the page is;
+// axe-core audits each view at both widths (`axe.mjs`).
 // Prints one JSON object: { pageErrors, urls, reports: [{ kind, rows, charts, report, planCsv,
-// planRows, phoneWidth | error }] }.
+// planRows, axe, phoneWidth, phoneAxe | error }] }.
 import { readFileSync } from 'node:fs';
+import { audit } from './axe.mjs';
 import { launchChromium, openPage, watchPage } from './chromium.mjs';
 
 const [ownerUrl, specsFile] = process.argv.slice(2);
@@ -44,7 +46,7 @@ try {
     urls.push(page.url());
   }
 
-  const context = await browser.newContext({ viewport: { width: 1200, height: 900 } });
+  const context = await browser.newContext({ viewport: { width: 1200, height: 900 }, bypassCSP: true });
   const visitor = await context.newPage();
   watchPage(visitor, pageErrors);
   const reports = [];
@@ -67,15 +69,16 @@ try {
       ? decodeURIComponent((await plan.getAttribute('href')).split(',').slice(1).join(','))
       : null;
     const planRows = await visitor.$$eval('#ppi-plan-top tbody tr', (trs) => trs.length);
-    reports.push({ kind, rows, charts, report, planCsv, planRows });
+    reports.push({ kind, rows, charts, report, planCsv, planRows, axe: await audit(visitor) });
   }
   // Each report again on a 390 px wide phone: how wide the page is then.
-  const phone = await (await browser.newContext({ viewport: { width: 390, height: 844 } })).newPage();
+  const phone = await (await browser.newContext({ viewport: { width: 390, height: 844 }, bypassCSP: true })).newPage();
   watchPage(phone, pageErrors);
   for (const [k, url] of urls.entries()) {
     await phone.goto(url);
     await phone.waitForSelector('#analysis-download, #analysis-error', { timeout: 120000 });
     reports[k].phoneWidth = await phone.evaluate(() => document.documentElement.scrollWidth);
+    if (!reports[k].error) reports[k].phoneAxe = await audit(phone);
   }
   console.log(JSON.stringify({ pageErrors, urls, reports }));
 } finally {
