@@ -25,7 +25,7 @@ pub fn HomePage() -> impl IntoView {
                 tasks=vec![(Task::Leaderboard, "Leaderboard with intervals"), (Task::Style, "Leaderboard with style held fixed"), (Task::LengthControl, "Win rates with length controlled")] />
             <Job id="job-compare" title="Compare systems on scored answers"
                 what="Which system scores higher per rubric criterion, by how much, on which kinds of items, and how sure — from pass/fail or graded scores of each system's answers."
-                tasks=vec![(Task::Compare, "Compare systems with paired intervals")] />
+                tasks=vec![(Task::Compare, "Compare systems with paired intervals"), (Task::Power, "How many items a comparison needs")] />
             <Job id="job-judge" title="Check a judge against humans"
                 what="How far a judge's leaderboard is from the humans' on models it has not seen, and how often it agrees with them item by item."
                 tasks=vec![(Task::Runs, "Run a judge over your items"), (Task::Judge, "Judge's leaderboard vs the humans'"), (Task::Reliability, "Agreement with humans (κ, α)"), (Task::Ppi, "A leaderboard from the judge and a few human labels"), (Task::JudgeValue, "What the judge is worth"), (Task::SelfPreference, "Does the judge favour its own family?")] />

@@ -1,6 +1,6 @@
 //! The pages of the analyses a page of [`KindPage`] holds: the prediction-powered leaderboard
 //! (with its label budget and label plan), what a judge is worth, style control,
-//! self-preference and length-controlled win rates. Each is its settings form — the fields of
+//! self-preference, length-controlled win rates and the items a comparison needs (power). Each is its settings form — the fields of
 //! the kind's settings, with the same defaults as `tribunal stats` — and its example.
 
 use crate::fields::{number_field, text_field, Bounds};
@@ -16,6 +16,8 @@ use tribunal::rankings::kinds::{SelfPreferenceSpec, StyleSpec};
 use tribunal::rankings::length_control::LengthControlParams;
 use tribunal::rankings::self_preference::SelfPreferenceParams;
 use tribunal::rankings::style_control::StyleControlParams;
+use tribunal::reliability::kinds::PowerSpec;
+use tribunal::reliability::power::{Alternative, Effect};
 
 /// `Some(text)` unless it is blank.
 fn given(text: &str) -> Option<String> {
@@ -211,6 +213,58 @@ pub fn LengthControlPage() -> impl IntoView {
             analysis on_example=Callback::new(|()| {})>
             {text_field("length-control-baseline".to_owned(), "Baseline model (blank: the one in every battle)", baseline)}
             {number_field("length-control-level", "Interval coverage", Bounds { min: "0.5", max: Some("0.999"), step: "0.01" }, level)}
+        </KindPage>
+    }
+}
+
+/// `/power`: how many items each group needs to detect a difference of pass rates.
+#[component]
+pub fn PowerPage() -> impl IntoView {
+    let p1 = RwSignal::new("0.7".to_owned());
+    let p2 = RwSignal::new("0.8".to_owned());
+    let powers = RwSignal::new("0.8".to_owned());
+    let alpha = RwSignal::new(0.05);
+    let numbers = |label: &str, text: &str| -> Result<Vec<f64>, String> {
+        text.split(',')
+            .filter_map(given)
+            .map(|t| {
+                t.parse::<f64>().map_err(|_| {
+                    format!("{label}: expected numbers separated by commas, found `{t}`")
+                })
+            })
+            .collect()
+    };
+    let analysis = Memo::new(move |_| {
+        let p1 = numbers("Pass rate of A", &p1.get())?;
+        let [p1] = p1[..] else {
+            return Err("Pass rate of A: expected one number".to_owned());
+        };
+        let effects = numbers("Pass rates of B", &p2.get())?
+            .into_iter()
+            .map(|p2| Effect::Proportions { p1, p2 })
+            .collect();
+        checked(Analysis::Power(PowerSpec {
+            effects,
+            powers: numbers("Powers", &powers.get())?,
+            alpha: alpha.get(),
+            ratio: 1.0,
+            alternative: Alternative::TwoSided,
+        }))
+    });
+    let on_example = Callback::new(move |()| {
+        p1.set("0.6".to_owned());
+        p2.set("0.5, 0.55".to_owned());
+        powers.set("0.8, 0.9".to_owned());
+    });
+    view! {
+        <KindPage id="power" method="mde" heading="How many items to compare two systems"
+            about="Before running an evaluation: how many items each system needs for a two-sided test at level α to detect a difference of pass rates with the stated power (Cohen's h; the same numbers as statsmodels). Reads no file."
+            example=Example { what: "A pass rate of 0.6 against 0.5 and 0.55, at 80 % and 90 % power.", files: &[] }
+            analysis on_example>
+            {text_field("power-p1".to_owned(), "Pass rate of A", p1)}
+            {text_field("power-p2".to_owned(), "Pass rates of B (comma-separated)", p2)}
+            {text_field("power-powers".to_owned(), "Powers (comma-separated)", powers)}
+            {number_field("power-alpha", "Level α", Bounds { min: "0.001", max: Some("0.5"), step: "0.01" }, alpha)}
         </KindPage>
     }
 }

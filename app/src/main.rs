@@ -88,6 +88,7 @@ fn task_page(task: Task) -> AnyView {
         Task::Style => view! { <kind_pages::StylePage /> }.into_any(),
         Task::LengthControl => view! { <kind_pages::LengthControlPage /> }.into_any(),
         Task::Compare => view! { <compare_page::ComparePage /> }.into_any(),
+        Task::Power => view! { <kind_pages::PowerPage /> }.into_any(),
         Task::Judge => view! { <leaderboard::StudyPage /> }.into_any(),
         Task::Ppi => view! { <kind_pages::PpiPage /> }.into_any(),
         Task::JudgeValue => view! { <kind_pages::JudgeValuePage /> }.into_any(),

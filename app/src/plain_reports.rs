@@ -94,7 +94,23 @@ pub(crate) fn PowerView(table: PowerTable) -> impl IntoView {
             }
         })
         .collect_view();
+    // The reading: the largest number of items any row needs, and for what.
+    let reading = table.rows.iter().max_by_key(|row| row.n1).map(|row| {
+        format!(
+            "The hardest case here needs {} items per system ({} in all) for {:.0} % power at α = {}: {}.",
+            row.n1,
+            row.total,
+            100.0 * row.settings.power,
+            row.settings.alpha,
+            match row.effect {
+                Effect::Proportions { p1, p2 } => format!("pass rates {p1} against {p2}"),
+                Effect::Means { mean1, mean2, sd } => format!("means {mean1} against {mean2} (sd {sd})"),
+                Effect::Standardized { effect_size } => format!("an effect size of {effect_size}"),
+            }
+        )
+    });
     view! {
+        {reading.map(|r| view! { <p class="reading" id="power-reading">{r}</p> })}
         <table tabindex="0" class="ratings" id="power-table">
             <thead>
                 <tr><th>"Effect"</th><th>"Standardised"</th><th>"α"</th><th>"Power"</th><th>"n₁"</th><th>"n₂"</th><th>"Total"</th><th>"Achieved power"</th></tr>

@@ -72,6 +72,7 @@ pub enum Task {
     Ppi,
     JudgeValue,
     SelfPreference,
+    Power,
     Reliability,
     Calibrate,
     Programs,
@@ -81,11 +82,12 @@ pub enum Task {
 }
 
 impl Task {
-    pub const ALL: [Task; 14] = [
+    pub const ALL: [Task; 15] = [
         Task::Leaderboard,
         Task::Style,
         Task::LengthControl,
         Task::Compare,
+        Task::Power,
         Task::Judge,
         Task::Ppi,
         Task::JudgeValue,
@@ -105,6 +107,7 @@ impl Task {
             Task::Style => "style",
             Task::LengthControl => "length-control",
             Task::Compare => "compare",
+            Task::Power => "power",
             Task::Judge => "judge",
             Task::Ppi => "ppi",
             Task::JudgeValue => "judge-value",
@@ -125,6 +128,7 @@ impl Task {
             Task::Style => "Style control",
             Task::LengthControl => "Length control",
             Task::Compare => "Compare systems",
+            Task::Power => "Items needed",
             Task::Judge => "Judge vs humans",
             Task::Ppi => "Few human labels (PPI)",
             Task::JudgeValue => "Judge's worth",

@@ -18,7 +18,7 @@ const pageErrors = [];
 // Task path → its Save/Share prefix, for the pages with an example.
 const examples = [
   ['leaderboard', ''], ['style', 'style-'], ['length-control', 'length-control-'],
-  ['compare', 'compare-'], ['judge', 'study-'], ['ppi', 'ppi-'], ['judge-value', 'judge-value-'],
+  ['compare', 'compare-'], ['power', 'power-'], ['judge', 'study-'], ['ppi', 'ppi-'], ['judge-value', 'judge-value-'],
   ['self-preference', 'self-preference-'], ['reliability', 'rel-'], ['calibrate', 'cal-'],
   ['programs', 'prog-'],
 ];
