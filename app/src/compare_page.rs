@@ -10,6 +10,7 @@
 use crate::compare_view::CompareView;
 use crate::examples;
 use crate::fields::{number_field, text_field, Bounds};
+use crate::format::given;
 use crate::glossary::term;
 use crate::reliability::read_all;
 use crate::save_share::SaveAndShare;
@@ -25,11 +26,6 @@ use tribunal_app::stats_worker::RoleFile;
 
 /// The example's file in `dist/examples/`.
 const EXAMPLE: &str = "compare-alpaca-eval.csv";
-
-/// `Some(text)` unless it is blank.
-fn given(text: String) -> Option<String> {
-    Some(text.trim().to_owned()).filter(|t| !t.is_empty())
-}
 
 /// The comparison's settings, as the form holds them.
 #[derive(Clone, Copy)]
@@ -74,11 +70,11 @@ impl CompareForm {
                     .slices
                     .get_untracked()
                     .split(',')
-                    .filter_map(|s| given(s.to_owned()))
+                    .filter_map(given)
                     .collect(),
-                length: given(self.length.get_untracked()),
+                length: given(&self.length.get_untracked()),
             },
-            baseline: given(self.baseline.get_untracked()),
+            baseline: given(&self.baseline.get_untracked()),
             bootstrap_rounds: self.rounds.get_untracked(),
             seed: self.seed.get_untracked(),
             ..CompareParams::default()

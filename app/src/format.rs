@@ -51,3 +51,8 @@ pub fn target_words(name: &str) -> String {
     };
     format!("{plain} ({name})")
 }
+
+/// A form field's text trimmed, or `None` when it is blank.
+pub fn given(text: &str) -> Option<String> {
+    Some(text.trim().to_owned()).filter(|t| !t.is_empty())
+}

@@ -4,6 +4,7 @@
 //! the kind's settings, with the same defaults as `tribunal stats` — and its example.
 
 use crate::fields::{number_field, text_field, Bounds};
+use crate::format::given;
 use crate::kind_page::{Example, KindPage};
 use leptos::prelude::*;
 use tribunal::analysis::Analysis;
@@ -18,11 +19,6 @@ use tribunal::rankings::self_preference::SelfPreferenceParams;
 use tribunal::rankings::style_control::StyleControlParams;
 use tribunal::reliability::kinds::PowerSpec;
 use tribunal::reliability::power::{Alternative, Effect};
-
-/// `Some(text)` unless it is blank.
-fn given(text: &str) -> Option<String> {
-    Some(text.trim().to_owned()).filter(|t| !t.is_empty())
-}
 
 /// The number in a field left blank for "none": `Ok(None)` when blank.
 fn optional_number(label: &str, text: &str) -> Result<Option<f64>, String> {

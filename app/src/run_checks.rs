@@ -20,7 +20,7 @@
 //! keeps the previous result.
 
 use crate::fields::{number_field, text_field, Bounds, RatingsFields};
-use crate::format::{fixed, name, words};
+use crate::format::{fixed, given, name, words};
 use crate::reliability::read_all;
 use crate::save_share::SaveAndShare;
 use crate::worker_pool::AnalysisRun;
@@ -37,11 +37,6 @@ use tribunal::reliability::consistency_report::{ConsistencyReport, ConsistencyRe
 use tribunal::reliability::position_bias::PositionBiasParams;
 use tribunal::reliability::position_report::{PositionReport, PositionReportParams};
 use tribunal_app::stats_worker::RoleFile;
-
-/// `Some(text)` unless it is blank.
-fn given(text: String) -> Option<String> {
-    Some(text.trim().to_owned()).filter(|t| !t.is_empty())
-}
 
 #[component]
 pub fn RunChecksCard() -> impl IntoView {
@@ -121,14 +116,14 @@ impl CheckForm {
     /// The chosen check of the ratings file (name, bytes).
     fn computed(self, (source, bytes): (String, Vec<u8>)) -> Computed {
         let (columns, ratings) = self.fields.settings();
-        let judge = given(self.judge.get_untracked());
+        let judge = given(&self.judge.get_untracked());
         let analysis = match self.check.get_untracked().as_str() {
             "consistency" => Analysis::Consistency(ConsistencyReportParams {
                 columns,
                 ratings,
                 rater: judge,
                 consistency: ConsistencyParams {
-                    label: given(self.label.get_untracked()),
+                    label: given(&self.label.get_untracked()),
                     ..ConsistencyParams::default()
                 },
             }),
@@ -149,8 +144,8 @@ impl CheckForm {
                 columns,
                 ratings,
                 runs: (self.run_a.get_untracked(), self.run_b.get_untracked()),
-                gold: given(self.gold.get_untracked()),
-                pass: given(self.pass.get_untracked()),
+                gold: given(&self.gold.get_untracked()),
+                pass: given(&self.pass.get_untracked()),
                 criterion: None,
                 variant: None,
                 test: AaTestParams::default(),
