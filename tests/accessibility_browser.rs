@@ -1,10 +1,11 @@
 //! Accessibility in headless Chromium (driver `tests/browser/accessibility.mjs`): axe-core
 //! (npm's `axe-core`, every rule it runs by default) finds no violation on any page of the app
-//! at 1280 and at 390 px — home, every task page before and after its example computed, the
-//! glossary, a path that is no page, a fragment-shared analysis, a saved analysis and its
-//! session. Every chart's text renders at 11 px or more at both widths (a chart is laid out
-//! for the width it gets rather than shrunk), and every chart's axis has a title. Every
-//! technical term a page links is an entry of the glossary and shows its meaning on hover.
+//! at 1280 and at 390 px — home, every task page before and after its example computed (and
+//! the three run checks on theirs), the glossary, a path that is no page, a fragment-shared
+//! analysis, a saved analysis and its session. Every chart's text renders at 11 px or more at
+//! both widths (a chart is laid out for the width it gets rather than shrunk), and every
+//! chart's axis has a title. Every technical term a page links is an entry of the glossary and
+//! shows its meaning on hover.
 
 use tribunal_e2e::{app_worker, run_browser_driver};
 
@@ -17,9 +18,9 @@ fn every_page_passes_axe_at_both_widths_with_readable_charts() {
     let mut charts = 0;
     for (width, pages) in widths {
         let pages = pages.as_object().unwrap();
-        // 5 plain pages, 12 task pages plain and with their example, a shared and a saved
-        // analysis, a session.
-        assert_eq!(pages.len(), 32, "{width}");
+        // 5 plain pages, 12 task pages plain and with their example, the 3 run checks on
+        // their examples, a shared and a saved analysis, a session.
+        assert_eq!(pages.len(), 35, "{width}");
         for (path, seen) in pages {
             let violations = seen["violations"].as_array().unwrap();
             assert!(

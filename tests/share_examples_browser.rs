@@ -82,7 +82,7 @@ fn every_examples_share_link_reopens_in_a_fresh_browser_with_the_clis_numbers() 
     assert_eq!(page["pageErrors"], serde_json::json!([]));
 
     let tasks = page["tasks"].as_object().unwrap();
-    assert_eq!(tasks.len(), 11);
+    assert_eq!(tasks.len(), 14);
     for (task, seen) in tasks {
         assert!(seen["error"].is_null(), "{task}: {}", seen["error"]);
         let url = seen["url"].as_str().unwrap();
@@ -136,9 +136,15 @@ fn every_examples_share_link_reopens_in_a_fresh_browser_with_the_clis_numbers() 
             seen["sharedError"]
         );
         let shared = &seen["shared"];
-        // A page with the analysis view shows the very report the visitor recomputed.
+        // A page with the analysis view shows the very report the visitor recomputed; the run
+        // checks' card shows the very numbers of the visitor's view.
         if !seen["onPage"].is_null() {
             assert_eq!(&seen["onPage"], shared, "{task}");
+        }
+        if task.starts_with("runs-") {
+            let numbers = seen["onPageNumbers"].as_array().unwrap();
+            assert!(!numbers.is_empty(), "{task}: no numbers on the card");
+            assert_eq!(&seen["sharedNumbers"], &seen["onPageNumbers"], "{task}");
         }
         let cli = cli_of_link(url, &dir.join(task));
         // The browser's `exp` and `ln` are not the native ones: fits that stop at a tolerance

@@ -492,11 +492,11 @@ fn CalibrateHint() -> impl IntoView {
     view! {
         <p class="hint">
             "Fit a " {term("calibration-head", "head")} " on the judge's rationale embeddings and scores (the paper Quantitative LLM Judges) with " {term("gamma", "γ")} " chosen by k-fold cross-validation, then compare it with the judge on test rows. Columns — "
-            <code>"ls"</code> ": " <code>"embedding,score,human"</code> "; "
-            <code>"mn"</code> ": " <code>"embedding,p_1…p_K,human"</code> "; "
-            <code>"btl"</code> ": " <code>"embedding,p,human"</code> "; "
-            <code>"btl2"</code> ": " <code>"embedding_1,embedding_2,score_1,score_2,human"</code> "; "
-            <code>"pl"</code> ": " <code>"list,rank,embedding,score"</code>
+            {term("head-ls", view! { <code>"ls"</code> })} ": " <code>"embedding,score,human"</code> "; "
+            {term("head-mn", view! { <code>"mn"</code> })} ": " <code>"embedding,p_1…p_K,human"</code> "; "
+            {term("head-btl", view! { <code>"btl"</code> })} ": " <code>"embedding,p,human"</code> "; "
+            {term("head-btl2", view! { <code>"btl2"</code> })} ": " <code>"embedding_1,embedding_2,score_1,score_2,human"</code> "; "
+            {term("head-pl", view! { <code>"pl"</code> })} ": " <code>"list,rank,embedding,score"</code>
             " (an embedding is space-separated numbers, or, for ls, mn and btl, row i of a "
             <code>".npy"</code> " / " <code>".safetensors"</code> " array chosen below). Everything runs in this browser; the same numbers as "
             <code>"tribunal stats calibration"</code> "."

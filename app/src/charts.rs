@@ -8,6 +8,7 @@
 //! ([`ChartData`]).
 
 use crate::files::data_url;
+use crate::glossary::term;
 use leptos::prelude::*;
 
 const WIDTH: f64 = 520.0;
@@ -399,7 +400,7 @@ pub fn ReliabilityDiagram(bins: Vec<(f64, f64, usize)>, ece: f64) -> impl IntoVi
                 <text transform=format!("translate(12 {}) rotate(-90)", S / 2.0) text-anchor="middle" class="axis-title">"observed"</text>
                 {dots}
             </svg>
-            <figcaption>{format!("σ(β·s) reliability: observed frequency (up) against predicted probability (across), ECE = {ece:.4}")}</figcaption>
+            <figcaption>{term("beta", "σ(β·s)")} " reliability: observed frequency (up) against predicted probability (across), " {term("ece", "ECE")} {format!(" = {ece:.4}")}</figcaption>
             <ChartData name="reliability-diagram" header="mean_predicted,observed,count" rows=csv />
         </figure>
     }

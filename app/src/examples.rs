@@ -52,6 +52,15 @@ pub const CALIBRATION_TRAIN_EMBEDDINGS: &str = "calibration-train.npy";
 /// Row i: the MiniLM embedding of test pair i's texts (300 × 384 float32).
 pub const CALIBRATION_TEST_EMBEDDINGS: &str = "calibration-test.npy";
 
+/// The bundled judge, SmolLM2-135M, sampled twice on 31 pairs, with the crowd's plurality
+/// (`item,rater,score`, raters `run1`, `run2`, `crowd`; the A/A test) …
+pub const JUDGE_RUNS: &str = "smollm2-runs.csv";
+/// … the same two runs as repeats of one judge (`item,variant,score`; self-consistency) …
+pub const JUDGE_REPEATS: &str = "smollm2-repeats.csv";
+/// … and its verdicts on 62 pairs shown in both orders (`item,variant,score`, `ab`/`ba`;
+/// position bias).
+pub const JUDGE_ORDERS: &str = "smollm2-orders.csv";
+
 /// Whether the address asks for the example (`?example`).
 pub fn requested() -> bool {
     window().location().search().is_ok_and(|search| {

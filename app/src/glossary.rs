@@ -43,6 +43,18 @@ pub const TERMS: &[Term] = &[
     Term { id: "committee", name: "Committee", meaning: "The set of judging programs whose votes the label model combines." },
     Term { id: "routing", name: "Routing", meaning: "Sending only the pairs the cheap programs disagree on to the expensive LLM judge." },
     Term { id: "position-bias", name: "Position bias", meaning: "A pairwise judge preferring the answer in one position (first or second) whatever it says." },
+    Term { id: "ece", name: "ECE (expected calibration error)", meaning: "How far a judge's stated probabilities are from how often it is right: the predictions are put in bins, and the gaps between each bin's mean prediction and its observed frequency are averaged, weighted by the bin's size. 0 is perfectly calibrated." },
+    Term { id: "head-ls", name: "ls head", meaning: "Least squares: a linear map from the judge's score and the embedding to a numeric human score." },
+    Term { id: "head-mn", name: "mn head", meaning: "Multinomial: the judge's probabilities over K labels, adjusted by the embedding, to the human's label." },
+    Term { id: "head-btl", name: "btl head", meaning: "Bradley–Terry–Luce: the judge's probability that the first answer wins, adjusted by the pair's embedding, to the humans' share of votes for it." },
+    Term { id: "head-btl2", name: "btl2 head", meaning: "Bradley–Terry–Luce from two separate ratings: each answer's own score and embedding, compared, to the humans' share of votes for the first." },
+    Term { id: "head-pl", name: "pl head", meaning: "Plackett–Luce: each answer of a list scored from its score and embedding, so that the humans' ranking of the list is most likely." },
+    Term { id: "signal-posterior", name: "posterior (routing signal)", meaning: "Escalate the pairs where the label model is least sure of its label first." },
+    Term { id: "signal-vote_variance", name: "vote variance (routing signal)", meaning: "Escalate the pairs where the judging programs' votes disagree most first." },
+    Term { id: "signal-query_length", name: "query length (routing signal)", meaning: "Escalate the pairs with the longest question first: a baseline that uses no vote." },
+    Term { id: "signal-response_length", name: "response length (routing signal)", meaning: "Escalate the pairs with the longest answers first: a baseline that uses no vote." },
+    Term { id: "signal-random", name: "random (routing signal)", meaning: "Escalate pairs in a seeded random order: what any useful signal must beat." },
+    Term { id: "signal-oracle", name: "oracle (routing signal)", meaning: "Escalate exactly the pairs the programs get wrong first, which needs the answers: the best any signal could do." },
     Term { id: "p-s", name: "p_s", meaning: "The judge's probability for the first answer of a pair, from its output tokens." },
 ];
 
@@ -53,7 +65,7 @@ fn find(id: &str) -> Option<&'static Term> {
 
 /// `words` on a page, linked to the glossary's entry `id`, whose meaning shows on hover and
 /// focus.
-pub fn term(id: &'static str, words: &'static str) -> impl IntoView {
+pub fn term(id: &str, words: impl IntoView + 'static) -> impl IntoView {
     let meaning = find(id).map_or("", |t| t.meaning);
     view! { <a class="term" href=format!("/glossary#{id}") data-tip=meaning>{words}</a> }
 }

@@ -527,11 +527,11 @@ pub(crate) fn SelfPreferenceView(report: SelfPreference) -> impl IntoView {
         {notes_view(&report.warnings, &[])}
         <ShareBars bars axis="win rate" caption />
         <div class="table-scroll" tabindex="0"><table class="ratings" id="self-preference-terms">
-            <caption>{format!(
-                "The judge's verdicts against the humans' ratings ({} verdicts, {} human labels; \
-                 {coverage}% stacked-sandwich intervals; family: {})",
-                report.judge_battles, report.human_battles, report.params.family.join(", ")
-            )}</caption>
+            <caption>
+                {format!("The judge's verdicts against the humans' ratings ({} verdicts, {} human labels; {coverage}% ", report.judge_battles, report.human_battles)}
+                {term("sandwich", "stacked-sandwich")}
+                {format!(" intervals; family: {})", report.params.family.join(", "))}
+            </caption>
             <thead><tr><th>"Term"</th><th>"Estimate"</th><th>"SE"</th></tr></thead>
             <tbody>
                 {row("elo_points", "Self-preference, Elo points", report.elo_points, 0)}

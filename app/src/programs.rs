@@ -703,7 +703,7 @@ fn RoutingView(routing: Routing) -> impl IntoView {
                     view! { <td class="num" data-budget=b.to_string() data-accuracy=a.to_string()>{fixed(a, 3)}</td> }
                 })
                 .collect_view();
-            view! { <tr data-signal=signal.clone()><td>{signal.replace('_', " ")}</td>{cells}</tr> }
+            view! { <tr data-signal=signal.clone()><td>{term(&format!("signal-{signal}"), signal.replace('_', " "))}</td>{cells}</tr> }
         })
         .collect_view();
     view! {

@@ -19,6 +19,7 @@
 //! Values in data attributes are full precision; a malformed file shows the located error and
 //! keeps the previous result.
 
+use crate::examples::{self, ExampleButton};
 use crate::fields::{number_field, text_field, Bounds, RatingsFields};
 use crate::format::{fixed, given, name, words};
 use crate::reliability::read_all;
@@ -43,8 +44,8 @@ pub fn RunChecksCard() -> impl IntoView {
     let form = CheckForm::new();
     let checked = AnalysisRun::spawn();
     let input_ref = NodeRef::<leptos::html::Input>::new();
-    let run = move |_| {
-        let Some(input) = input_ref.get() else {
+    let run = move |()| {
+        let Some(input) = input_ref.get_untracked() else {
             return;
         };
         checked.busy.set(true);
@@ -59,9 +60,35 @@ pub fn RunChecksCard() -> impl IntoView {
         });
     };
 
+    // The bundled judge's own runs on LLMFAO pairs, one file per check; the A/A test's two
+    // runs and gold rater are raters of its file.
+    let try_example = move || {
+        let aa = form.check.get_untracked() == "aa";
+        let file: &'static [&'static str] = match form.check.get_untracked().as_str() {
+            "consistency" => &[examples::JUDGE_REPEATS],
+            "position" => &[examples::JUDGE_ORDERS],
+            _ => &[examples::JUDGE_RUNS],
+        };
+        examples::try_example(
+            vec![(input_ref, file)],
+            move || {
+                form.fields.observe_chosen(input_ref);
+                form.fields.set("item", "rater", "score", true);
+                if aa {
+                    form.run_a.set("run1".to_owned());
+                    form.run_b.set("run2".to_owned());
+                    form.gold.set("crowd".to_owned());
+                }
+                run(());
+            },
+            move |message| checked.fail(message),
+        );
+    };
+
     view! {
         <section id="runs" class="card">
             <h2>"Judge runs: A/A, self-consistency, position bias"</h2>
+            <ExampleButton id="example-runs" what="the chosen check on the bundled judge SmolLM2-135M's own runs: sampled twice on 31 pairs with the crowd as gold (A/A, self-consistency), and 62 pairs shown in both orders (position bias)" on_try=Callback::new(move |()| try_example()) />
             <p class="hint">
                 "One long-format ratings CSV of your judge's own runs. A/A: two runs of the same configuration as two raters (optionally a gold rater and the pass label). Self-consistency: repeats as the "
                 <code>"variant"</code> " column (or as raters), one row per criterion in a " <code>"criterion"</code>
@@ -71,7 +98,7 @@ pub fn RunChecksCard() -> impl IntoView {
             <CheckSettings form />
             <div class="controls">
                 <label class="file">"Ratings CSV " <input id="runs-input" type="file" accept=".csv,text/csv" node_ref=input_ref on:change=move |_| form.fields.observe_chosen(input_ref) /></label>
-                <button id="runs-run" on:click=run>"Check"</button>
+                <button id="runs-run" on:click=move |_| run(())>"Check"</button>
             </div>
             {move || checked.busy.get().then(|| view! { <p class="busy" role="status">"checking the runs…"</p> })}
             {move || checked.error.get().map(|m| view! { <div id="runs-error" class="error" role="alert">{m}</div> })}

@@ -1,5 +1,6 @@
 // axe-core on every page of the app, in headless Chromium with playwright-core, at 1280 and
-// 390 px: home, every task page before and after its example computed, the glossary, a page
+// 390 px: home, every task page before and after its example computed (the three run checks
+// too), the glossary, a page
 // that is not one, a fragment-shared analysis, a session and a saved analysis of it. Each page
 // also reports its smallest chart text as rendered (px) and its charts' axes: the number of
 // tick labels on each axis and whether it has a title.
@@ -46,6 +47,15 @@ try {
         await page.waitForSelector('#ppi-share-url', { timeout: 60000 });
         shareUrl = await page.inputValue('#ppi-share-url');
       }
+    }
+    // The run checks' card on the agreement page, each check on its example.
+    for (const check of ['aa', 'consistency', 'position']) {
+      await page.goto(new URL('reliability', url).href);
+      await page.waitForSelector('#example-runs', { timeout: 30000 });
+      await page.selectOption('#runs-check', check);
+      await page.click('#example-runs');
+      await page.waitForSelector('#runs-share-link:not([disabled])', { timeout: 120000 });
+      seen[`/reliability, run check ${check} on its example`] = await audit(page);
     }
     if (shareUrl) out.shareUrl = shareUrl;
     await page.goto(out.shareUrl);

@@ -15,7 +15,9 @@ const [url, large] = process.argv.slice(2);
 const browser = await launchChromium();
 const pageErrors = [];
 
-// Task path → the prefix of its Save/Share elements' ids.
+// Task → the prefix of its Save/Share elements' ids, and how its example is tried: the page's
+// own path with `?example`, or (the run checks' card on the agreement page) a check chosen and
+// its example button clicked.
 const tasks = [
   ['leaderboard', ''],
   ['style', 'style-'],
@@ -28,7 +30,26 @@ const tasks = [
   ['reliability', 'rel-'],
   ['calibrate', 'cal-'],
   ['programs', 'prog-'],
+  ['runs-aa', 'runs-', 'aa'],
+  ['runs-consistency', 'runs-', 'consistency'],
+  ['runs-position', 'runs-', 'position'],
 ];
+
+// Opens the task's page and tries its example.
+async function tryExample(page, task, check) {
+  if (!check) return page.goto(new URL(`${task}?example`, url).href);
+  await page.goto(new URL('reliability', url).href);
+  await page.waitForSelector('#example-runs', { timeout: 30000 });
+  await page.selectOption('#runs-check', check);
+  await page.click('#example-runs');
+}
+
+// A run check's numbers as its view shows them (full precision, from data attributes), on the
+// page's card or in a shared analysis.
+async function checkNumbers(page) {
+  return page.$$eval('[data-metric], [data-mean-entropy], #position-summary, #consistency-summary',
+    (els) => els.map((e) => ({ ...e.dataset })));
+}
 
 // The report behind an analysis view's download link, or null where the view has none.
 async function downloaded(page) {
@@ -54,10 +75,11 @@ const out = { tasks: {}, pageErrors };
 try {
   const page = await browser.newPage({ viewport: { width: 1280, height: 900 } });
   watchPage(page, pageErrors);
-  for (const [task, prefix] of tasks) {
-    await page.goto(new URL(`${task}?example`, url).href);
+  for (const [task, prefix, check] of tasks) {
+    await tryExample(page, task, check);
     await page.waitForSelector(`#${prefix}share-link:not([disabled])`, { timeout: 300000 });
     const seen = { onPage: await downloaded(page), ...(await share(page, prefix)) };
+    if (check) seen.onPageNumbers = await checkNumbers(page);
     if (task === 'leaderboard') seen.onPageTable = await leaderboardTable(page);
     if (seen.url) {
       const context = await browser.newContext({ viewport: { width: 1280, height: 900 } });
@@ -73,6 +95,7 @@ try {
         seen.sharedError = await visitor.evaluate(
           () => document.querySelector('#analysis-error, #shared-error')?.textContent ?? null);
         seen.shared = await downloaded(visitor);
+        if (check) seen.sharedNumbers = await checkNumbers(visitor);
       }
       seen.sharedNote = await visitor.textContent('#shared-note').catch(() => null);
       await context.close();
