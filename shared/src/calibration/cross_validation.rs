@@ -21,6 +21,7 @@
 
 use crate::calibration::head::{HeadParams, Rows};
 use crate::io::error::{Error, Result};
+use crate::math::parallel_rounds::map_rounds;
 use rand::seq::SliceRandom;
 use rand::SeedableRng;
 use rand_chacha::ChaCha8Rng;
@@ -205,9 +206,13 @@ pub fn fold_losses<H: HeadParams>(
         Some(strata) => stratified_fold_assignment(&strata, k, params.seed),
         None => fold_assignment(n, k, params.seed),
     };
-    folds
-        .iter()
-        .map(|&f| {
+    // The folds are independent: natively they run on the machine's threads, each fold's
+    // losses the same whatever the threads.
+    map_rounds(
+        folds.len(),
+        || (),
+        |(), r| {
+            let f = folds[r];
             let train: Vec<usize> = (0..n).filter(|&i| assignment[i] != f).collect();
             let test: Vec<usize> = (0..n).filter(|&i| assignment[i] == f).collect();
             let held_out = data.select(&test);
@@ -215,8 +220,10 @@ pub fn fold_losses<H: HeadParams>(
                 .iter()
                 .map(|fitted| H::validation_loss(fitted, &held_out))
                 .collect()
-        })
-        .collect()
+        },
+    )
+    .into_iter()
+    .collect()
 }
 
 impl CvCurve {

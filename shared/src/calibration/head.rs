@@ -48,8 +48,10 @@ pub trait Rows: Sized {
 
 /// A head's settings: they fit the head along a path of γ and score a fitted head on
 /// held-out data.
-pub trait HeadParams {
-    type Data: Rows;
+pub trait HeadParams: Sync {
+    /// The rows a head fits; `Sync`, so that cross-validation's folds can read them from
+    /// several threads at once.
+    type Data: Rows + Sync;
     type Fitted;
     /// Fits at every γ in `gammas`, results in that order.
     fn fit_path(&self, data: &Self::Data, gammas: &[f64]) -> Result<Vec<Self::Fitted>>;

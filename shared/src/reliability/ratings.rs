@@ -49,7 +49,6 @@ use crate::io::error::{Error, Location, Result};
 use crate::rankings::battles::ModelIndex;
 use crate::reliability::irt::irt_grm::RatingMatrix as GrmMatrix;
 use serde::{Deserialize, Serialize};
-use std::collections::HashMap;
 
 /// How scores are read.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Default, Serialize, Deserialize)]
@@ -284,8 +283,12 @@ impl RatingsParams {
         let mut labels = ModelIndex::default();
         let mut rows = Vec::new();
         let mut empty_scores = 0;
-        for record in reader.records() {
-            let record = record.map_err(|e| csv_error(source, &e))?;
+        // One record, read into again and again: no allocation per row.
+        let mut record = csv::StringRecord::new();
+        while reader
+            .read_record(&mut record)
+            .map_err(|e| csv_error(source, &e))?
+        {
             let line = record.position().map_or(0, csv::Position::line);
             let raw = |i: usize| record.get(i).unwrap_or("").trim();
             let cell = |i: usize| -> Result<&str> {
@@ -655,22 +658,25 @@ impl Ratings {
         describe: impl FnOnce() -> String,
         duplicate: impl Fn(&str, &str, u64) -> String,
     ) -> Result<RatingMatrix> {
-        let mut item_col: HashMap<usize, usize> = HashMap::new();
-        let mut column_of: HashMap<usize, usize> = HashMap::new();
+        // Item and column ids are dense (0.. the names' count): the matrix's row and column of
+        // each are looked up by index, `NONE` until first seen.
+        const NONE: usize = usize::MAX;
+        let mut item_row = vec![NONE; self.items.len()];
+        let mut column_of = vec![NONE; names.len()];
         let mut items = Vec::new();
         let mut columns = Vec::new();
         let mut cells: Vec<(usize, usize, f64, u64)> = Vec::new();
         for r in self.ratings.iter().filter(|r| keep(r)) {
             let Some(c) = column(r) else { continue };
-            let i = *item_col.entry(r.item).or_insert_with(|| {
+            if item_row[r.item] == NONE {
+                item_row[r.item] = items.len();
                 items.push(self.items[r.item].clone());
-                items.len() - 1
-            });
-            let j = *column_of.entry(c).or_insert_with(|| {
+            }
+            if column_of[c] == NONE {
+                column_of[c] = columns.len();
                 columns.push(names[c].clone());
-                columns.len() - 1
-            });
-            cells.push((i, j, r.value, r.line));
+            }
+            cells.push((item_row[r.item], column_of[c], r.value, r.line));
         }
         if cells.is_empty() {
             return Err(Error::Insufficient(format!(
@@ -680,16 +686,17 @@ impl Ratings {
             )));
         }
         let mut values = vec![vec![None; columns.len()]; items.len()];
-        let mut first_line = vec![vec![0u64; columns.len()]; items.len()];
+        let width = columns.len();
+        let mut first_line = vec![0u64; width * items.len()];
         for (i, j, value, line) in cells {
             if values[i][j].is_some() {
                 return Err(Error::input(
                     Location::line(&self.source, line),
-                    duplicate(&columns[j], &items[i], first_line[i][j]),
+                    duplicate(&columns[j], &items[i], first_line[i * width + j]),
                 ));
             }
             values[i][j] = Some(value);
-            first_line[i][j] = line;
+            first_line[i * width + j] = line;
         }
         Ok(RatingMatrix {
             items,

@@ -155,8 +155,19 @@ impl Stats {
                 .collect(),
             spec: planned.spec,
         };
-        print_stdout(&with_record(&json, &record)?)
+        print_stdout(&serde_json::to_string_pretty(&Recorded {
+            report: &report,
+            record: &record,
+        })?)
     }
+}
+
+/// What `tribunal stats` prints: the report's own fields in their order, then its `record`.
+#[derive(serde::Serialize)]
+struct Recorded<'a> {
+    #[serde(flatten)]
+    report: &'a tribunal::analysis::Report,
+    record: &'a Record,
 }
 
 /// `tribunal stats` as a parser of its own command lines.
@@ -299,25 +310,6 @@ impl Invocation {
     }
 }
 
-/// The report `json` (a pretty-printed object) with `"record"` added as its last field, so the
-/// report's own fields keep their order.
-fn with_record(json: &str, record: &Record) -> anyhow::Result<String> {
-    let body = json.trim_end();
-    let Some(open) = body.strip_suffix('}') else {
-        anyhow::bail!("a statistic printed something other than a JSON object");
-    };
-    let record = serde_json::to_string_pretty(record)?.replace('\n', "\n  ");
-    let separator = if open.trim_end().ends_with('{') {
-        ""
-    } else {
-        ","
-    };
-    Ok(format!(
-        "{}{separator}\n  \"record\": {record}\n}}",
-        open.trim_end()
-    ))
-}
-
 /// The stderr lines for `report`'s warnings: the top level's first, then each nested one unless
 /// a line already printed says it (reports that gather their parts' warnings at the top keep
 /// the parts' copies too).
@@ -424,22 +416,38 @@ mod tests {
 
     #[test]
     fn the_record_is_the_last_field_and_warnings_are_found_everywhere() {
+        let power = Analysis::each_kind()
+            .into_iter()
+            .find(|a| a.name() == "power")
+            .unwrap();
         let record = Record {
             tool: ToolVersion::current(),
-            command: "stats bt".to_owned(),
+            command: "stats power".to_owned(),
             arguments: vec![],
             settings: BTreeMap::new(),
             inputs: vec![InputFile::new("a.csv", b"abc")],
-            spec: Spec::new(Analysis::Leaderboard(Default::default()), &Inputs::new()),
+            spec: Spec::new(power, &Inputs::new()),
         };
-        let json = "{\n  \"b\": 1,\n  \"a\": {\n    \"warnings\": [\"deep\"]\n  },\n  \"warnings\": [\"top\"]\n}";
-        let out = with_record(json, &record).unwrap();
+        let report = tribunal::analysis::run(&record.spec, &Inputs::new()).unwrap();
+        let alone = serde_json::to_string_pretty(&report).unwrap();
+        let out = serde_json::to_string_pretty(&Recorded {
+            report: &report,
+            record: &record,
+        })
+        .unwrap();
+        // The report's own text, unchanged, then the record as the last field.
+        let opening = alone.trim_end().strip_suffix("\n}").unwrap();
+        assert!(out.starts_with(opening), "{out}");
         let value: serde_json::Value = serde_json::from_str(&out).unwrap();
-        assert_eq!(value["b"], 1);
+        assert_eq!(value["analysis"], "power");
         assert_eq!(value["record"]["inputs"][0]["bytes"], 3);
-        assert!(out.find("\"b\"").unwrap() < out.find("\"record\"").unwrap());
+        assert!(
+            out[opening.len()..].starts_with(",\n  \"record\": {"),
+            "{out}"
+        );
+        let json = serde_json::json!({"b": 1, "a": {"warnings": ["deep"]}, "warnings": ["top"]});
         assert_eq!(
-            warnings(&value, ""),
+            warnings(&json, ""),
             [
                 ("a: ".to_owned(), "deep".to_owned()),
                 (String::new(), "top".to_owned())
@@ -454,7 +462,5 @@ mod tests {
             warning_lines(&gathered),
             ["warning: file: same", "warning: a: own"]
         );
-        assert!(with_record("{}", &record).is_ok());
-        assert!(with_record("[1]", &record).is_err());
     }
 }
