@@ -7,6 +7,7 @@ use serde::{Deserialize, Serialize};
 use tribunal::analysis::Spec;
 use tribunal::io::dataset_kind::DatasetKind;
 use tribunal::io::provenance::content_hash;
+use tribunal::judging::judge_config::RunRequest;
 use tribunal::sessions::session::{Analysis, DatasetMeta, SessionView};
 
 /// A new session's id and its owner token.
@@ -181,12 +182,12 @@ pub async fn add_analysis(
 pub async fn start_run(
     id: &str,
     token: &str,
-    payload: &serde_json::Value,
+    request: &RunRequest,
 ) -> Result<serde_json::Value, String> {
     send(
         Request::post(&format!("/api/sessions/{id}/runs"))
             .header("Authorization", &bearer(token))
-            .json(payload),
+            .json(request),
     )
     .await
 }

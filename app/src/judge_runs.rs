@@ -17,6 +17,11 @@ use leptos::html::Input;
 use leptos::prelude::*;
 use leptos::task::spawn_local;
 use tribunal::io::dataset_kind::DatasetKind;
+use tribunal::judging::judge_config::{
+    BackendConfig, DecodingConfig, JudgeConfig, OpenAiParams, RationaleEmbedding, RunRequest,
+};
+use tribunal::judging::judge_design::{Orders, RunDesign};
+use tribunal::judging::judge_prompt::{PromptKind, PromptParams};
 use tribunal::sessions::session::SessionView;
 
 /// `/runs`: the judges on offer, and a new session for an items file.
@@ -204,39 +209,54 @@ pub fn StartRun(
             } else {
                 items
             };
-            let kind = run_prompt.get_untracked();
-            let relative = kind == "relative" || kind == "criteria";
-            let prompt = match kind.as_str() {
-                "criteria" => serde_json::json!({ "kind": "criteria" }),
-                "binary" => serde_json::json!({ "kind": "binary" }),
-                "absolute" => {
-                    serde_json::json!({ "kind": "absolute", "min_score": 1, "max_score": 5, "rubric": run_rubric.get_untracked() })
-                }
-                _ => {
-                    serde_json::json!({ "kind": "relative", "rubric": run_rubric.get_untracked() })
-                }
+            let kind = match run_prompt.get_untracked().as_str() {
+                "criteria" => PromptKind::Criteria,
+                "binary" => PromptKind::Binary,
+                "absolute" => PromptKind::Absolute {
+                    min_score: 1,
+                    max_score: 5,
+                },
+                _ => PromptKind::Relative,
+            };
+            let pairwise = matches!(kind, PromptKind::Relative | PromptKind::Criteria);
+            let rubric = match kind {
+                PromptKind::Absolute { .. } | PromptKind::Relative => run_rubric.get_untracked(),
+                _ => String::new(),
             };
             let backend = match backend {
-                Backend::Local => serde_json::json!({ "kind": "local" }),
-                Backend::Fleet(url) => serde_json::json!({
-                    "kind": "openai",
-                    "url": url,
-                    "model": run_model.get_untracked().trim(),
-                    "concurrency": run_concurrency.get_untracked(),
+                Backend::Local => BackendConfig::Local,
+                Backend::Fleet(url) => BackendConfig::Openai(OpenAiParams {
+                    url,
+                    model: run_model.get_untracked().trim().to_owned(),
+                    concurrency: run_concurrency.get_untracked(),
+                    ..OpenAiParams::defaults()
                 }),
             };
-            let payload = serde_json::json!({
-                "items": items,
-                "config": {
-                    "backend": backend,
-                    "design": { "orders": if relative { "both" } else { "ab" } },
-                    "prompt": prompt,
-                    "decoding": { "max_tokens": run_tokens.get_untracked(), "seed": 0 },
-                    "embed_rationale": run_embed.get_untracked()
-                }
-            });
+            let request = RunRequest {
+                items,
+                config: JudgeConfig {
+                    prompt: PromptParams {
+                        kind,
+                        rubric,
+                        template: None,
+                    },
+                    backend,
+                    decoding: DecodingConfig {
+                        max_tokens: run_tokens.get_untracked(),
+                        seed: 0,
+                        ..DecodingConfig::default()
+                    },
+                    design: RunDesign {
+                        orders: if pairwise { Orders::Both } else { Orders::Ab },
+                        ..RunDesign::default()
+                    },
+                    embed_rationale: run_embed.get_untracked(),
+                    rationale_embedding: RationaleEmbedding::default(),
+                },
+                head: None,
+            };
             spawn_local(async move {
-                match api::start_run(&id, &token, &payload).await {
+                match api::start_run(&id, &token, &request).await {
                     Ok(_) => {
                         error.set(None);
                         reload.run(());

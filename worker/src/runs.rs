@@ -37,7 +37,10 @@ impl Runs {
     }
 
     /// Whether the judge `backend` names is there to run.
-    pub fn engine_ready(&self, backend: &crate::engine::BackendConfig) -> Result<()> {
+    pub fn engine_ready(
+        &self,
+        backend: &tribunal::judging::judge_config::BackendConfig,
+    ) -> Result<()> {
         self.engine.check_backend(backend)
     }
 

@@ -15,7 +15,7 @@
 
 use crate::assets::Assets;
 use crate::demo::demo_battles;
-use crate::engine::{BackendConfig, Fleet};
+use crate::engine::Fleet;
 use crate::judge::events::Live;
 use crate::judge::EngineArgs;
 use crate::limits::{ClientRates, Limits, RateBucket};
@@ -38,6 +38,7 @@ use std::sync::Arc;
 use std::time::{Duration, SystemTime, UNIX_EPOCH};
 use tower_http::compression::{CompressionLayer, CompressionLevel};
 use tower_http::timeout::TimeoutLayer;
+use tribunal::judging::judge_config::BackendConfig;
 use tribunal::sessions::protocol::{
     decode, encode, ClientMessage, RunEvent, ServerMessage, PROTOCOL_VERSION,
 };

@@ -38,7 +38,7 @@
 //! primary-key lookup whether or not a neighbouring id exists.
 
 use crate::engine::{admit, Fleet};
-use crate::judge::{JudgeConfig, RunSpec};
+use crate::judge::RunSpec;
 use crate::limits::{check_name, limit_client_rates, Action, ClientRates, Limits};
 use crate::runs::Runs;
 use crate::store::{Deletion, Part, Store};
@@ -53,6 +53,7 @@ use std::sync::{Arc, Mutex};
 use tribunal::calibration::head_file::{Head, HeadFile};
 use tribunal::io::dataset_kind::DatasetKind;
 use tribunal::io::provenance::{content_hash, ToolVersion};
+use tribunal::judging::judge_config::{JudgeConfig, RunRequest};
 use tribunal::judging::judge_prompt::PromptKind;
 use tribunal::sessions::run_calibration::{check_preferences, item_labels};
 use tribunal::sessions::session::{
@@ -499,22 +500,11 @@ async fn import(
     Ok(created(&id, &token))
 }
 
-#[derive(Deserialize)]
-struct NewRun {
-    /// The items dataset's hash.
-    items: String,
-    config: JudgeConfig,
-    /// A calibration head's model file (LS for the absolute prompt, BTL for the relative one),
-    /// applied to each judgment; the run then embeds every rationale.
-    #[serde(default)]
-    head: Option<serde_json::Value>,
-}
-
 async fn start_run(
     State(state): State<Sessions>,
     Path(id): Path<String>,
     headers: HeaderMap,
-    Json(body): Json<NewRun>,
+    Json(body): Json<RunRequest>,
 ) -> ApiResult<Response> {
     let store = &state.store;
     authorise(store, &id, &headers)?;

@@ -8,9 +8,11 @@
 //!   prompt is shown (criterion order, blinded names).
 //! - [`judge_items`]: the items CSV of a judge run (id, instruction, response[, response_b]).
 //! - [`injection`]: prompt-injection flags on judged texts (seed 001 Tip 17).
+//! - [`judge_config`]: a run's configuration (`judge.toml`) and the request that starts one.
 
 pub mod answer_format;
 pub mod injection;
+pub mod judge_config;
 pub mod judge_design;
 pub mod judge_items;
 pub mod judge_prompt;

@@ -22,6 +22,7 @@ use candle_core::Device;
 use clap::ValueEnum;
 use std::path::{Path, PathBuf};
 use tribunal::judging::answer_format::AnswerFormat;
+use tribunal::judging::judge_config::BackendConfig;
 
 /// Where to run: `auto` picks a GPU when the binary was built with its feature and one is
 /// present, the CPU otherwise.
@@ -119,38 +120,25 @@ pub trait Judge {
     fn describe(&self) -> anyhow::Result<serde_json::Value>;
 }
 
-/// `[backend]` of `judge.toml`: which judge answers.
-#[derive(Debug, Clone, PartialEq, Default, serde::Serialize, serde::Deserialize)]
-#[serde(tag = "kind", rename_all = "lowercase")]
-pub enum BackendConfig {
-    /// SmolLM2 from `--models`, on `--device` (the default).
-    #[default]
-    Local,
-    /// An OpenAI-compatible server.
-    Openai(openai_judge::OpenAiParams),
-}
-
-impl BackendConfig {
-    /// The judges this configuration names, one per request a worker keeps in flight: the
-    /// local model under `models` on `device` (one), or `concurrency` clients of the server.
-    pub fn load(
-        &self,
-        models: &Path,
-        device: &Device,
-    ) -> anyhow::Result<Vec<Box<dyn Judge + Send>>> {
-        Ok(match self {
-            Self::Local => vec![Box::new(local_judge::LocalJudge::load(
-                &ModelPaths::under(models).smollm2,
-                device,
-            )?)],
-            Self::Openai(params) => {
-                let client = openai_judge::OpenAiJudge::new(params)?;
-                (0..params.concurrency)
-                    .map(|_| Box::new(client.clone()) as Box<dyn Judge + Send>)
-                    .collect()
-            }
-        })
-    }
+/// The judges `backend` names, one per request a worker keeps in flight: the local model
+/// under `models` on `device` (one), or `concurrency` clients of the server.
+pub fn load_judges(
+    backend: &BackendConfig,
+    models: &Path,
+    device: &Device,
+) -> anyhow::Result<Vec<Box<dyn Judge + Send>>> {
+    Ok(match backend {
+        BackendConfig::Local => vec![Box::new(local_judge::LocalJudge::load(
+            &ModelPaths::under(models).smollm2,
+            device,
+        )?)],
+        BackendConfig::Openai(params) => {
+            let client = openai_judge::OpenAiJudge::new(params)?;
+            (0..params.concurrency)
+                .map(|_| Box::new(client.clone()) as Box<dyn Judge + Send>)
+                .collect()
+        }
+    })
 }
 
 /// An OpenAI-compatible server that runs started through `tribunal serve`'s API may use:

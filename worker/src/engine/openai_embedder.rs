@@ -11,9 +11,10 @@
 //! Errors: those of the request (located by the endpoint), an answer without a vector for
 //! some text, vectors of different widths, or non-numeric values.
 
-use super::openai_judge::{Client, OpenAiParams};
+use super::openai_judge::Client;
 use anyhow::{bail, Context};
 use serde_json::Value;
+use tribunal::judging::judge_config::OpenAiParams;
 
 /// A client of the embeddings endpoint.
 pub struct OpenAiEmbedder {

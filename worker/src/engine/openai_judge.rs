@@ -26,50 +26,9 @@
 use super::local_judge::{Decoding, Generation, ScorePosition};
 use super::Judge;
 use anyhow::{anyhow, bail, Context};
-use serde::{Deserialize, Serialize};
 use std::time::{Duration, Instant};
 use tribunal::judging::answer_format::{gbnf_literal, AnswerFormat};
-
-/// `[backend]` with `kind = "openai"`.
-#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
-#[serde(deny_unknown_fields)]
-pub struct OpenAiParams {
-    /// The API base, e.g. `http://127.0.0.1:8000/v1`.
-    pub url: String,
-    /// The model name the server knows.
-    pub model: String,
-    /// The environment variable holding the API key (sent as a bearer token), if any.
-    #[serde(default, skip_serializing_if = "Option::is_none")]
-    pub api_key_env: Option<String>,
-    /// Seconds one request may take.
-    #[serde(default = "default_timeout")]
-    pub timeout_seconds: f64,
-    /// Retries of a request that failed for a transient reason.
-    #[serde(default = "default_retries")]
-    pub retries: u32,
-    /// Alternatives asked for at each generated token (`top_logprobs`).
-    #[serde(default = "default_top_logprobs")]
-    pub top_logprobs: u32,
-    /// Requests in flight at once from one worker process (1 to 256).
-    #[serde(default = "default_concurrency")]
-    pub concurrency: usize,
-    /// Whether the server takes a grammar, through which a constrained verdict is sent.
-    #[serde(default)]
-    pub grammar: GrammarSupport,
-}
-
-/// What constrained decoding a server takes (`[backend] grammar`).
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Default, Serialize, Deserialize)]
-#[serde(rename_all = "lowercase")]
-pub enum GrammarSupport {
-    /// None known: the verdict is decoded freely, and the run's record says
-    /// `verdict_constrained: false` (the default; hosted APIs take no grammar).
-    #[default]
-    None,
-    /// A GBNF grammar in the request's `grammar` field (llama.cpp's server and
-    /// llama-cpp-python's): [`verdict_grammar`].
-    Gbnf,
-}
+use tribunal::judging::judge_config::{GrammarSupport, OpenAiParams};
 
 /// The GBNF grammar of an answer that ends with its verdict: a rationale of at most
 /// `max_chars` characters without the marker's first character (a grammar cannot say "not the
@@ -89,40 +48,8 @@ pub fn verdict_grammar(marker: &str, labels: &[String], max_chars: usize) -> Str
     )
 }
 
-fn default_concurrency() -> usize {
-    1
-}
-
-impl OpenAiParams {
-    /// Every setting at its default, with an empty URL and model.
-    pub fn defaults() -> Self {
-        Self {
-            url: String::new(),
-            model: String::new(),
-            api_key_env: None,
-            timeout_seconds: default_timeout(),
-            retries: default_retries(),
-            top_logprobs: default_top_logprobs(),
-            concurrency: default_concurrency(),
-            grammar: GrammarSupport::None,
-        }
-    }
-}
-
 /// The most requests one worker keeps in flight.
 const MAX_CONCURRENCY: usize = 256;
-
-fn default_timeout() -> f64 {
-    120.0
-}
-
-fn default_retries() -> u32 {
-    2
-}
-
-fn default_top_logprobs() -> u32 {
-    20
-}
 
 /// A chat-completions client; clones share the connection pool.
 #[derive(Clone)]

@@ -4,10 +4,9 @@
 use crate::engine::embedder::Embedder;
 use crate::engine::local_judge::LocalJudge;
 use crate::engine::openai_embedder::OpenAiEmbedder;
-use crate::engine::openai_judge::OpenAiParams;
 use crate::engine::{select_device, ModelPaths};
 use crate::input_file::{read_input, read_texts};
-use crate::judge::config::{EngineArgs, JudgeConfig};
+use crate::judge::config::EngineArgs;
 use crate::judge::queue::{queue_run, run_judge, WorkArgs};
 use crate::judge::spec::RunSpec;
 use crate::store::{JudgmentKey, Store, StoreArgs};
@@ -18,6 +17,7 @@ use std::path::{Path, PathBuf};
 use std::time::Instant;
 use tribunal::io::embedding_file::npy_f32;
 use tribunal::io::provenance::content_hash;
+use tribunal::judging::judge_config::{JudgeConfig, OpenAiParams};
 use tribunal::judging::judge_items::blank_summary;
 
 /// The MiniLM embeddings of `texts` in their order, `batch` texts per forward pass. Texts are

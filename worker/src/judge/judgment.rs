@@ -5,13 +5,13 @@
 use crate::engine::embedder::Embedder;
 use crate::engine::local_judge::{Decoding, Generation, ScorePosition};
 use crate::engine::Judge;
-use crate::judge::config::RationaleEmbedding;
 use crate::judge::spec::RunSpec;
 use crate::store::JudgmentKey;
 use anyhow::{bail, Context};
 use serde::Serialize;
 use serde_json::json;
 use tribunal::judging::injection::ResponseFlag;
+use tribunal::judging::judge_config::RationaleEmbedding;
 use tribunal::judging::judge_design::Planned;
 use tribunal::judging::judge_prompt::{BinaryScores, CriteriaScores};
 

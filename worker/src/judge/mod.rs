@@ -49,6 +49,6 @@ pub mod queue;
 pub mod spec;
 
 pub use commands::{embed, embed_texts, judge, EmbedArgs, JudgeArgs};
-pub use config::{EngineArgs, JudgeConfig};
+pub use config::EngineArgs;
 pub use queue::{queue_run, run_judge, work, WorkArgs, WorkerArgs};
 pub use spec::RunSpec;

@@ -7,8 +7,8 @@
 
 use crate::engine::embedder::Embedder;
 use crate::engine::local_judge::Generation;
-use crate::engine::{select_device, BackendConfig, Judge, ModelPaths};
-use crate::judge::config::{EngineArgs, JudgeConfig, RationaleEmbedding};
+use crate::engine::{load_judges, select_device, Judge, ModelPaths};
+use crate::judge::config::EngineArgs;
 use crate::judge::events::{self, Live};
 use crate::judge::judgment::judge_one;
 use crate::judge::spec::RunSpec;
@@ -20,6 +20,7 @@ use serde_json::json;
 use std::collections::HashMap;
 use std::time::{Instant, SystemTime, UNIX_EPOCH};
 use tribunal::io::provenance::content_hash;
+use tribunal::judging::judge_config::{BackendConfig, JudgeConfig, RationaleEmbedding};
 use tribunal::judging::judge_design::Planned;
 
 fn unix_seconds() -> f64 {
@@ -109,7 +110,7 @@ impl Loaded {
         Ok(Self {
             backend: config.backend.clone(),
             embed,
-            lanes: config.backend.load(&engine.models, device)?,
+            lanes: load_judges(&config.backend, &engine.models, device)?,
             embedder: embed
                 .then(|| Embedder::load(&ModelPaths::under(&engine.models).minilm, device))
                 .transpose()?,

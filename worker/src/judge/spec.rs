@@ -2,14 +2,13 @@
 //! judgment it plans and their store keys; and its queued form, from which any worker on the
 //! store rebuilds it.
 
-use crate::engine::BackendConfig;
-use crate::judge::config::{JudgeConfig, RationaleEmbedding};
 use crate::store::JudgmentKey;
 use anyhow::{bail, Context};
 use serde::{Deserialize, Serialize};
 use tribunal::calibration::head_file::{Head, HeadFile};
 use tribunal::io::provenance::content_hash;
 use tribunal::judging::injection::{response_flags, ResponseFlag};
+use tribunal::judging::judge_config::{BackendConfig, JudgeConfig, RationaleEmbedding};
 use tribunal::judging::judge_design::{Design, Planned};
 use tribunal::judging::judge_items::{parse_judge_items, JudgeItem};
 

@@ -37,7 +37,7 @@ pub mod svg;
 
 use crate::engine::local_judge;
 use crate::judge::commands::judge_spec;
-use crate::judge::{EngineArgs, JudgeConfig, RunSpec, WorkArgs};
+use crate::judge::{EngineArgs, RunSpec, WorkArgs};
 use crate::store::{JudgmentKey, Store, StoreArgs};
 use anyhow::{bail, Context};
 use clap::Args;
@@ -50,6 +50,7 @@ use std::io::{Read, Write};
 use std::path::{Path, PathBuf};
 use tribunal::analysis::{Inputs, Spec};
 use tribunal::io::provenance::{content_hash, ToolVersion};
+use tribunal::judging::judge_config::JudgeConfig;
 use tribunal::sessions::run_datasets::run_datasets;
 use tribunal::sessions::session::{
     check_dataset, Analysis, ArchivedDataset, DatasetMeta, SessionArchive, ARCHIVE_FORMAT,
