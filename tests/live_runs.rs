@@ -21,6 +21,7 @@ use std::collections::BTreeMap;
 use std::time::Duration;
 use tokio_tungstenite::tungstenite::Message;
 use tribunal::calibration::btl_head::{BtlData, BtlParams};
+use tribunal::calibration::head::HeadParams;
 use tribunal::calibration::head_file::{Head, HeadFile};
 use tribunal::judging::judge_items::{blank_summary, parse_judge_items};
 use tribunal::rankings::battles::Battles;

@@ -7,6 +7,7 @@
 use serde::Deserialize;
 use tribunal::calibration::btl2_head::{Btl2Data, Btl2Params};
 use tribunal::calibration::btl_head::{BtlData, BtlParams};
+use tribunal::calibration::head::HeadParams;
 use tribunal::calibration::head_file::{training_data_hash, Head, HeadFile, HEAD_FILE_VERSION};
 use tribunal::calibration::ls_head::{LsData, LsParams};
 use tribunal::calibration::mn_head::{MnData, MnParams};

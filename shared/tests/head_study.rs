@@ -20,6 +20,7 @@ use tribunal::calibration::cross_validation::{
     cross_validate, fit_with_cv, fold_assignment, fold_losses, CrossValidationParams, CvCurve,
     GammaGrid,
 };
+use tribunal::calibration::head::HeadParams;
 use tribunal::calibration::head::Rows;
 use tribunal::calibration::ls_head::{LsData, LsParams};
 use tribunal::calibration::metrics::{compare_classification, compare_regression, Averaging};

@@ -146,23 +146,19 @@ impl Default for Btl2Params {
     }
 }
 
-impl Btl2Params {
-    /// Checks the settings.
-    pub fn validate(&self) -> Result<()> {
+impl HeadParams for Btl2Params {
+    type Data = Btl2Data;
+    type Fitted = Btl2Head;
+
+    fn gamma(&self) -> f64 {
+        self.gamma
+    }
+
+    fn validate(&self) -> Result<()> {
         check_gamma(self.gamma)?;
         self.solver.validate()
     }
 
-    /// Fits the head at `self.gamma`.
-    pub fn fit(&self, data: &Btl2Data) -> Result<Btl2Head> {
-        self.fit_path(data, &[self.gamma])
-            .map(|mut heads| heads.swap_remove(0))
-    }
-}
-
-impl HeadParams for Btl2Params {
-    type Data = Btl2Data;
-    type Fitted = Btl2Head;
     /// Fits the head at every γ in `gammas` (in that order), warm-starting down the grid.
     fn fit_path(&self, data: &Btl2Data, gammas: &[f64]) -> Result<Vec<Btl2Head>> {
         self.validate()?;

@@ -102,24 +102,20 @@ pub struct BtlHead {
     pub report: FitReport,
 }
 
-impl BtlParams {
-    /// Checks the settings.
-    pub fn validate(&self) -> Result<()> {
+impl HeadParams for BtlParams {
+    type Data = BtlData;
+    type Fitted = BtlHead;
+
+    fn gamma(&self) -> f64 {
+        self.gamma
+    }
+
+    fn validate(&self) -> Result<()> {
         check_gamma(self.gamma)?;
         check_probability_floor(self.probability_floor)?;
         self.solver.validate()
     }
 
-    /// Fits the head at `self.gamma`.
-    pub fn fit(&self, data: &BtlData) -> Result<BtlHead> {
-        self.fit_path(data, &[self.gamma])
-            .map(|mut heads| heads.swap_remove(0))
-    }
-}
-
-impl HeadParams for BtlParams {
-    type Data = BtlData;
-    type Fitted = BtlHead;
     /// Fits the head at every γ in `gammas` (in that order), warm-starting down the grid.
     fn fit_path(&self, data: &BtlData, gammas: &[f64]) -> Result<Vec<BtlHead>> {
         self.validate()?;

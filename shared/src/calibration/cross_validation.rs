@@ -326,7 +326,7 @@ pub fn refit<H: HeadParams>(
     curve: CvCurve,
 ) -> Result<(H::Fitted, CvCurve)> {
     curve.check(params, data.len())?;
-    let fitted = head.fit_path(data, &[curve.chosen_gamma])?.swap_remove(0);
+    let fitted = head.fit_at(data, curve.chosen_gamma)?;
     Ok((fitted, curve))
 }
 

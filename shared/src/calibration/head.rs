@@ -23,7 +23,7 @@
 //!   cross-validation minimises (mean squared error, cross-entropy, log-loss or −log P(order)
 //!   per list).
 
-use crate::io::error::Result;
+use crate::io::error::{Error, Result};
 
 /// A head's training data: units that can be counted, selected and hashed.
 pub trait Rows: Sized {
@@ -53,10 +53,31 @@ pub trait HeadParams: Sync {
     /// several threads at once.
     type Data: Rows + Sync;
     type Fitted;
+    /// The γ these settings hold.
+    fn gamma(&self) -> f64;
+    /// Checks the settings.
+    ///
+    /// # Errors
+    /// [`Error::InvalidParam`](crate::Error) naming the first setting out of range.
+    fn validate(&self) -> Result<()>;
     /// Fits at every γ in `gammas`, results in that order.
     fn fit_path(&self, data: &Self::Data, gammas: &[f64]) -> Result<Vec<Self::Fitted>>;
     /// Mean validation loss of a fitted head on held-out data.
     fn validation_loss(fitted: &Self::Fitted, data: &Self::Data) -> Result<f64>;
+
+    /// Fits the head at `gamma` (a path of one γ), after checking the settings.
+    fn fit_at(&self, data: &Self::Data, gamma: f64) -> Result<Self::Fitted> {
+        self.validate()?;
+        self.fit_path(data, &[gamma])?
+            .into_iter()
+            .next()
+            .ok_or_else(|| Error::Insufficient("a fit along one γ returned no head".into()))
+    }
+
+    /// Fits the head at the γ these settings hold.
+    fn fit(&self, data: &Self::Data) -> Result<Self::Fitted> {
+        self.fit_at(data, self.gamma())
+    }
 }
 
 /// The entries of `v` at `idx`, in that order: one column of [`Rows::select`].

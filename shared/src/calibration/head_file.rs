@@ -179,6 +179,7 @@ pub fn training_data_hash(data: &impl Rows) -> String {
 mod tests {
     use super::*;
     use crate::calibration::btl_head::BtlData;
+    use crate::calibration::head::HeadParams;
     use crate::calibration::ls_head::LsData;
 
     #[test]

@@ -101,23 +101,18 @@ pub struct LsHead {
     pub report: FitReport,
 }
 
-impl LsParams {
-    /// Checks the settings.
-    pub fn validate(&self) -> Result<()> {
-        check_gamma(self.gamma)
-    }
-
-    /// Fits the head at `self.gamma`.
-    pub fn fit(&self, data: &LsData) -> Result<LsHead> {
-        self.validate()?;
-        self.fit_path(data, &[self.gamma])
-            .map(|mut heads| heads.swap_remove(0))
-    }
-}
-
 impl HeadParams for LsParams {
     type Data = LsData;
     type Fitted = LsHead;
+
+    fn gamma(&self) -> f64 {
+        self.gamma
+    }
+
+    fn validate(&self) -> Result<()> {
+        check_gamma(self.gamma)
+    }
+
     /// Fits the head at every γ in `gammas` (in that order) from one reduction of the Gram.
     fn fit_path(&self, data: &LsData, gammas: &[f64]) -> Result<Vec<LsHead>> {
         for &gamma in gammas {

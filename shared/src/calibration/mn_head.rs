@@ -133,24 +133,20 @@ pub struct MnPrediction {
     pub labels: Vec<i64>,
 }
 
-impl MnParams {
-    /// Checks the settings.
-    pub fn validate(&self) -> Result<()> {
+impl HeadParams for MnParams {
+    type Data = MnData;
+    type Fitted = MnHead;
+
+    fn gamma(&self) -> f64 {
+        self.gamma
+    }
+
+    fn validate(&self) -> Result<()> {
         check_gamma(self.gamma)?;
         check_probability_floor(self.probability_floor)?;
         self.solver.validate()
     }
 
-    /// Fits the head at `self.gamma`.
-    pub fn fit(&self, data: &MnData) -> Result<MnHead> {
-        self.fit_path(data, &[self.gamma])
-            .map(|mut heads| heads.swap_remove(0))
-    }
-}
-
-impl HeadParams for MnParams {
-    type Data = MnData;
-    type Fitted = MnHead;
     /// Fits the head at every γ in `gammas` (in that order), warm-starting down the grid.
     fn fit_path(&self, data: &MnData, gammas: &[f64]) -> Result<Vec<MnHead>> {
         self.validate()?;

@@ -169,23 +169,19 @@ fn stack(lists: &[RankedList], dim: Option<usize>) -> Result<Stacked> {
     Ok(Stacked { x, log_b, ranges })
 }
 
-impl PlackettLuceParams {
-    /// Checks the settings.
-    pub fn validate(&self) -> Result<()> {
+impl HeadParams for PlackettLuceParams {
+    type Data = PlackettLuceData;
+    type Fitted = PlackettLuceHead;
+
+    fn gamma(&self) -> f64 {
+        self.gamma
+    }
+
+    fn validate(&self) -> Result<()> {
         check_gamma(self.gamma)?;
         self.solver.validate()
     }
 
-    /// Fits the head at `self.gamma`.
-    pub fn fit(&self, data: &PlackettLuceData) -> Result<PlackettLuceHead> {
-        self.fit_path(data, &[self.gamma])
-            .map(|mut heads| heads.swap_remove(0))
-    }
-}
-
-impl HeadParams for PlackettLuceParams {
-    type Data = PlackettLuceData;
-    type Fitted = PlackettLuceHead;
     /// Fits the head at every γ in `gammas` (in that order), warm-starting down the grid.
     fn fit_path(&self, data: &PlackettLuceData, gammas: &[f64]) -> Result<Vec<PlackettLuceHead>> {
         self.validate()?;

@@ -22,6 +22,7 @@
 use super::labelled_battles::LabelledBattles;
 use crate::calibration::btl_head::{BtlData, BtlParams};
 use crate::calibration::cross_validation::fold_assignment;
+use crate::calibration::head::HeadParams;
 use crate::io::error::{Error, Result};
 use serde::{Deserialize, Serialize};
 
