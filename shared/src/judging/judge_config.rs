@@ -93,6 +93,12 @@ impl RationaleEmbedding {
 pub struct DecodingConfig {
     #[serde(default = "default_max_tokens")]
     pub max_tokens: usize,
+    /// The answer may not end before this many tokens (the end-of-turn token is barred until
+    /// then; vLLM's and llama.cpp's `min_tokens`). 0, the default: it ends when the model ends
+    /// it. With `max_tokens` equal to it, every answer is exactly that long, which is how two
+    /// engines are timed on the same work.
+    #[serde(default, skip_serializing_if = "is_zero")]
+    pub min_tokens: usize,
     /// Omitted: greedy.
     pub temperature: Option<f64>,
     #[serde(default)]
@@ -126,10 +132,15 @@ fn default_true() -> bool {
     true
 }
 
+fn is_zero(n: &usize) -> bool {
+    *n == 0
+}
+
 impl Default for DecodingConfig {
     fn default() -> Self {
         Self {
             max_tokens: default_max_tokens(),
+            min_tokens: 0,
             temperature: None,
             seed: 0,
             prefix_cache: true,

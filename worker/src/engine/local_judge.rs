@@ -59,6 +59,8 @@ use tribunal::judging::answer_format::{AnswerFormat, Cursor};
 pub struct Decoding {
     /// Most tokens generated per answer.
     pub max_tokens: usize,
+    /// Fewest tokens generated per answer: the end of the turn is barred until then.
+    pub min_tokens: usize,
     /// `None`: greedy.
     pub temperature: Option<f64>,
     /// Seed of the sampler (recorded even when greedy).
@@ -262,6 +264,15 @@ impl LocalJudge {
             .copied()
             .max_by(|&a, &b| logits[a as usize].total_cmp(&logits[b as usize]))
             .context("a label without tokens")
+    }
+
+    /// `logits` with the end-of-turn token barred (−∞), for an answer not yet `min_tokens` long.
+    fn without_end_of_turn(&self, logits: &Tensor) -> anyhow::Result<Tensor> {
+        let mut values = logits.to_dtype(candle_core::DType::F32)?.to_vec1::<f32>()?;
+        if let Some(v) = values.get_mut(self.end_of_turn as usize) {
+            *v = f32::NEG_INFINITY;
+        }
+        Ok(Tensor::new(values, logits.device())?)
     }
 
     /// The mean final-layer hidden state of `text`'s tokens, fed on their own from position 0
@@ -521,6 +532,9 @@ impl Judge for LocalJudge {
                     verdict_chosen = true;
                     Self::constrained_label(&logits, &label_ids, probs, &mut sampler, greedy)?
                 }
+                _ if generated.len() < decoding.min_tokens => {
+                    sampler.sample(&self.without_end_of_turn(&logits)?)?
+                }
                 _ => sampler.sample(&logits)?,
             };
             if next == self.end_of_turn {
@@ -637,6 +651,7 @@ mod tests {
     fn decoding(max_tokens: usize, prefix_cache: bool, constrained: bool) -> Decoding {
         Decoding {
             max_tokens,
+            min_tokens: 0,
             temperature: None,
             seed: 0,
             prefix_cache,
@@ -703,6 +718,39 @@ mod tests {
     /// The prompts and the format's pieces are tokenized as llama.cpp tokenizes them
     /// (tests/fixtures/smollm2_tokens.json, made by make_smollm2_tokens.py): no space before
     /// the text after a special token, digits one by one.
+    /// A short answer ends by itself; with `min_tokens` equal to `max_tokens` the end of the
+    /// turn is barred and the answer is exactly that long (what the engines' timing relies on).
+    #[test]
+    fn min_tokens_bars_the_end_of_the_answer_until_then() {
+        let prompt = relative();
+        let mut judge = judge();
+        let mut answer = |min_tokens| {
+            judge
+                .generate(
+                    "",
+                    "Answer with one word: is the sky blue?",
+                    &prompt.labels(),
+                    prompt.marker(),
+                    None,
+                    &Decoding {
+                        min_tokens,
+                        ..decoding(16, true, false)
+                    },
+                )
+                .unwrap()
+        };
+        let short = answer(0);
+        assert!(short.generated_tokens < 16, "{}", short.text);
+        let long = answer(16);
+        assert_eq!(long.generated_tokens, 16, "{}", long.text);
+        assert!(
+            long.text.starts_with(short.text.trim_end()),
+            "{} | {}",
+            short.text,
+            long.text
+        );
+    }
+
     #[test]
     fn the_tokenizer_agrees_with_llama_cpp() {
         let fixture: serde_json::Value =

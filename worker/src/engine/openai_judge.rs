@@ -2,8 +2,9 @@
 //! llama.cpp's server, vLLM, TGI, or a hosted API) — the way several workers share an
 //! inference fleet.
 //!
-//! The request carries the system and user messages, `max_tokens`, the temperature (0 for
-//! greedy decoding), the seed, and asks for `logprobs` with the `top_logprobs` alternatives of
+//! The request carries the system and user messages, `max_tokens` (and `min_tokens` when it is
+//! set: vLLM's and llama.cpp's servers bar the end of the answer until then), the temperature
+//! (0 for greedy decoding), the seed, and asks for `logprobs` with the `top_logprobs` alternatives of
 //! each generated token. p_s is read as the local judge reads it: at the first visible token
 //! after the verdict marker, each label's probability is the summed probability of the
 //! alternatives that are that label (with or without spaces), normalised over the labels.
@@ -217,6 +218,9 @@ impl Judge for OpenAiJudge {
             "temperature": decoding.temperature.unwrap_or(0.0),
             "seed": decoding.seed,
         });
+        if decoding.min_tokens > 0 {
+            body["min_tokens"] = decoding.min_tokens.into();
+        }
         if decoding.constrained && self.params.grammar == GrammarSupport::Gbnf {
             let chars = 2 * decoding.max_tokens;
             if let Some(format) = format {

@@ -73,6 +73,7 @@ pub(super) fn judge_one(
     // Each repeat samples with its own seed (greedy decoding ignores it).
     let decoding = Decoding {
         max_tokens: config.decoding.max_tokens,
+        min_tokens: config.decoding.min_tokens,
         temperature: config.decoding.temperature,
         seed: config.decoding.seed.wrapping_add(u64::from(planned.repeat)),
         prefix_cache: config.decoding.prefix_cache,
