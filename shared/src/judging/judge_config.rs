@@ -96,7 +96,9 @@ pub struct DecodingConfig {
     /// The answer may not end before this many tokens (the end-of-turn token is barred until
     /// then; vLLM's and llama.cpp's `min_tokens`). 0, the default: it ends when the model ends
     /// it. With `max_tokens` equal to it, every answer is exactly that long, which is how two
-    /// engines are timed on the same work.
+    /// engines are timed on the same work. It bars only the end of free text: a constrained
+    /// verdict still ends the answer where it is written, and a JSON prompt's format ends its
+    /// answer where the format does.
     #[serde(default, skip_serializing_if = "is_zero")]
     pub min_tokens: usize,
     /// Omitted: greedy.
