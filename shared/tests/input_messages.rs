@@ -3,9 +3,11 @@
 //! began, a semicolon- or tab-separated header says so, and an ambiguous header is an error.
 //! Runs natively and in headless Chromium.
 
+use tribunal::compare::score_table::TableParams;
 use tribunal::io::error::{Error, Location};
 use tribunal::judging::judge_items::parse_judge_items;
-use tribunal::programs::program_pairs::parse_program_pairs;
+use tribunal::programs::program_pairs::{parse_program_pairs, parse_verdicts};
+use tribunal::programs::vote_file::parse_vote_file;
 use tribunal::rankings::scored_battles::parse_scored_battles;
 
 fn input_error<T: std::fmt::Debug>(result: Result<T, Error>) -> (Location, String) {
@@ -77,4 +79,57 @@ fn scored_battles_headers_that_mislead_say_what_to_do() {
     let (loc, msg) = parse("model_a,model_b,score\r\nA,B,1\r\n\"A,B,2\r\nC,D,3\r\n");
     assert_eq!(loc, Location::field("s.csv", 3, 1, "model_a"));
     assert!(msg.contains("never closed"), "{msg}");
+}
+
+#[cfg_attr(not(target_arch = "wasm32"), test)]
+#[cfg_attr(target_arch = "wasm32", wasm_bindgen_test::wasm_bindgen_test)]
+fn a_repeated_key_names_both_lines_in_every_parser_that_forbids_it() {
+    let pairs = "id,instruction,response,response_b\np1,q,r,s\np2,q,r,s\np1,q,r,s\n";
+    let (loc, msg) = input_error(parse_program_pairs("p.csv", pairs.as_bytes()));
+    assert_eq!(loc, Location::field("p.csv", 4, 1, "id"));
+    assert_eq!(
+        msg,
+        "expected a unique id, found `p1` again (first on line 2)"
+    );
+
+    let votes = "id,label,split,f\nx,a,test,1\ny,b,test,0\nz,a,test,-1\ny,a,test,1\n";
+    let (loc, msg) = input_error(parse_vote_file("v.csv", votes.as_bytes()));
+    assert_eq!(loc, Location::field("v.csv", 5, 1, "id"));
+    assert_eq!(
+        msg,
+        "expected a unique id, found `y` again (first on line 3)"
+    );
+
+    let verdicts = "id,label\ny,a\nx,b\ny,tie\n";
+    let (loc, msg) = input_error(parse_verdicts("l.csv", verdicts.as_bytes(), &["x", "y"]));
+    assert_eq!(loc, Location::field("l.csv", 4, 1, "id"));
+    assert_eq!(
+        msg,
+        "expected a unique id, found `y` again (first on line 2)"
+    );
+    let (_, msg) = input_error(parse_verdicts("l.csv", b"id,label\nw,a\n", &["x"]));
+    assert_eq!(msg, "expected the id of one of the pairs, found `w`");
+
+    let table = TableParams::default();
+    let scores = "item,system,score\ni1,A,1\ni2,A,0\ni1,B,1\ni1,A,0\n";
+    let (loc, msg) = input_error(table.parse("s.csv", scores.as_bytes()));
+    assert_eq!(loc, Location::line("s.csv", 5));
+    assert!(
+        msg.starts_with(
+            "`A` has a second score for item `i1` and criterion `score` (the first is at line 2)"
+        ),
+        "{msg}"
+    );
+    // With epochs, only a repeated epoch is an error.
+    let epochs = "item,system,score,epoch\ni1,A,1,1\ni1,A,0,2\ni1,A,1,1\n";
+    let (loc, msg) = input_error(table.parse("s.csv", epochs.as_bytes()));
+    assert_eq!(loc, Location::line("s.csv", 4));
+    assert!(msg.contains("(the first is at line 2)"), "{msg}");
+    let two_epochs = "item,system,score,epoch\ni1,A,1,1\ni1,A,0,2\ni2,A,1,1\n";
+    assert!(
+        table
+            .parse("s.csv", two_epochs.as_bytes())
+            .unwrap()
+            .has_epochs
+    );
 }

@@ -165,6 +165,8 @@ struct Building {
     human_count: u32,
     slices: Vec<u32>,
     length: f64,
+    /// The line of the cell's first row.
+    line: u64,
 }
 
 impl TableParams {
@@ -232,13 +234,18 @@ impl TableParams {
         let mut clusters = Names::default();
         let mut slice_values: Vec<Names> = self.slices.iter().map(|_| Names::default()).collect();
         let mut cluster_of: HashMap<u32, (u32, u64)> = HashMap::new();
-        let mut seen: HashMap<(u32, u32, u32, u32), u64> = HashMap::new();
+        // A cell's epochs seen so far (only a file with an epoch column can repeat a cell).
+        let mut epochs_seen: HashMap<(usize, u32), u64> = HashMap::new();
         let mut cell_of: HashMap<(u32, u32, u32), usize> = HashMap::new();
         let mut building: Vec<Building> = Vec::new();
         let mut scored_criteria: Vec<bool> = Vec::new();
         let (mut rows, mut empty_scores) = (0usize, 0usize);
-        for record in reader.records() {
-            let record = record.map_err(|e| csv_error(source, &e))?;
+        // One record, read into again and again: no allocation per row.
+        let mut record = csv::StringRecord::new();
+        while reader
+            .read_record(&mut record)
+            .map_err(|e| csv_error(source, &e))?
+        {
             let line = record.position().map_or(0, csv::Position::line);
             let raw = |i: usize| record.get(i).unwrap_or("").trim();
             let at = |i: usize| Location::field(source, line, i + 1, names[i]);
@@ -281,8 +288,8 @@ impl TableParams {
                 Some(i) => epochs.id(cell(i)?),
                 None => 0,
             };
-            if let Some(first) = seen.insert((criterion, system, item, epoch), line) {
-                return Err(Error::input(
+            let repeated = |first: u64| {
+                Error::input(
                     Location::line(source, line),
                     format!(
                         "`{}` has a second score for item `{}` and criterion `{}` (the first is \
@@ -292,8 +299,8 @@ impl TableParams {
                         criteria.names[criterion as usize],
                         columns.epoch
                     ),
-                ));
-            }
+                )
+            };
             if let Some(i) = i_cluster {
                 let cluster = clusters.id(cell(i)?);
                 match cluster_of.get(&item) {
@@ -321,6 +328,7 @@ impl TableParams {
             };
             let key = (criterion, system, item);
             let index = match cell_of.get(&key) {
+                Some(&index) if i_epoch.is_none() => return Err(repeated(building[index].line)),
                 Some(&index) => index,
                 None => {
                     let slices = i_slices
@@ -346,11 +354,17 @@ impl TableParams {
                         human_count: 0,
                         slices,
                         length,
+                        line,
                     });
                     cell_of.insert(key, building.len() - 1);
                     building.len() - 1
                 }
             };
+            if i_epoch.is_some() {
+                if let Some(first) = epochs_seen.insert((index, epoch), line) {
+                    return Err(repeated(first));
+                }
+            }
             let b = &mut building[index];
             b.epochs += 1;
             let delta = score - b.mean;

@@ -12,6 +12,8 @@
 //!   and the kind each role of an analysis reads.
 //! - [`checks`]: the range checks settings share (a level in (0, 1), a tolerance > 0, an
 //!   iteration count ≥ 1), each naming the setting.
+//! - [`first_seen`]: the line where each key of a file was first seen (a repeated id's first
+//!   line), indexed by hash.
 //! - [`readable`]: numbers as readers see them (`p < 0.001`, never `p = 0.000`).
 //! - [`cbor`]: the encoding of the app's page ↔ web-worker messages (tagged enums decode,
 //!   NaN and ±∞ kept).
@@ -23,5 +25,6 @@ pub(crate) mod csv_row;
 pub mod dataset_kind;
 pub mod embedding_file;
 pub mod error;
+pub mod first_seen;
 pub mod provenance;
 pub mod readable;

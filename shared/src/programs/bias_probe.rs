@@ -13,7 +13,7 @@
 //! [`Error::Insufficient`] for a bias with fewer than two probes.
 
 use crate::io::error::{Error, Result};
-use crate::math::resample::{bootstrap, BootstrapParams, Interval};
+use crate::math::resample::{bootstrap_mean, BootstrapParams, Interval};
 use serde::{Deserialize, Serialize};
 
 /// One probe's two verdicts.
@@ -62,16 +62,11 @@ pub fn bias_report(trials: &[BiasTrial], params: &BootstrapParams) -> Result<Vec
                 .iter()
                 .map(|t| t.biased_side.map(|s| f64::from(u8::from(t.perturbed == s))))
                 .collect();
-            let mean = |v: &[f64], idx: &[usize]| {
-                idx.iter().map(|&i| v[i]).sum::<f64>() / idx.len() as f64
-            };
             Ok(BiasRow {
                 bias: bias.to_owned(),
                 probes: group.len(),
-                flip_rate: bootstrap(group.len(), params, |idx| mean(&flips, idx))?,
-                bias_win_rate: wins
-                    .map(|w| bootstrap(group.len(), params, |idx| mean(&w, idx)))
-                    .transpose()?,
+                flip_rate: bootstrap_mean(&flips, params)?,
+                bias_win_rate: wins.map(|w| bootstrap_mean(&w, params)).transpose()?,
             })
         })
         .collect()

@@ -23,6 +23,7 @@
 
 use crate::io::csv_row::{column, read_header, Row};
 use crate::io::error::{Error, Location, Result};
+use crate::io::first_seen::FirstSeen;
 use serde::{Deserialize, Serialize};
 use std::collections::HashMap;
 
@@ -102,16 +103,24 @@ pub(crate) fn label(row: &Row, i: usize) -> Result<Option<Preference>> {
     })
 }
 
-pub(crate) fn unique_id(row: &Row, i: usize, seen: &mut HashMap<String, u64>) -> Result<String> {
-    let id = row.required(i, "id")?.to_owned();
-    if let Some(first) = seen.insert(id.clone(), row.line) {
+/// The id in column `i` of `row`, which becomes entry number `entry` of the ids read so far
+/// (`earlier(e)`: entry e's id); an error when an earlier row had the same id.
+pub(crate) fn unique_id<'a>(
+    row: &Row,
+    i: usize,
+    seen: &mut FirstSeen,
+    entry: usize,
+    earlier: impl Fn(usize) -> &'a str,
+) -> Result<String> {
+    let id = row.required(i, "id")?;
+    if let Some(first) = seen.insert(id, entry, row.line, earlier) {
         return Err(row.error(
             i,
             "id",
             format!("expected a unique id, found `{id}` again (first on line {first})"),
         ));
     }
-    Ok(id)
+    Ok(id.to_owned())
 }
 
 pub(crate) fn no_rows(source: &str, expected: &str) -> Error {
@@ -129,13 +138,17 @@ pub fn parse_program_pairs(source: &str, bytes: &[u8]) -> Result<Vec<ProgramPair
     let a = column(source, &headers, "response", PAIRS_HEADER)?;
     let b = column(source, &headers, "response_b", PAIRS_HEADER)?;
     let label_column = headers.iter().position(|h| h.trim() == "label");
-    let mut pairs = Vec::new();
-    let mut seen = HashMap::new();
-    for record in reader.records() {
-        let record = record.map_err(|e| crate::io::csv_row::csv_error(source, &e))?;
+    let mut pairs: Vec<ProgramPair> = Vec::new();
+    let mut seen = FirstSeen::default();
+    let mut record = csv::StringRecord::new();
+    while reader
+        .read_record(&mut record)
+        .map_err(|e| crate::io::csv_row::csv_error(source, &e))?
+    {
         let row = Row::new(source, &record);
+        let id = unique_id(&row, id, &mut seen, pairs.len(), |e| pairs[e].id.as_str())?;
         pairs.push(ProgramPair {
-            id: unique_id(&row, id, &mut seen)?,
+            id,
             line: row.line,
             query: row.required(query, "instruction")?.to_owned(),
             response_a: row.value(a).to_owned(),
@@ -174,21 +187,45 @@ pub fn parse_verdicts(source: &str, bytes: &[u8], ids: &[&str]) -> Result<Vec<Op
     let (mut reader, headers) = read_header(source, bytes, HEADER)?;
     let id = column(source, &headers, "id", HEADER)?;
     let label_column = column(source, &headers, "label", HEADER)?;
-    let index: HashMap<&str, usize> = ids.iter().enumerate().map(|(i, &id)| (id, i)).collect();
+    // Built only when a row is out of the pairs' order: a verdicts file written over the same
+    // pairs lists them in order, and each row is then checked against its own pair's id.
+    let mut index: Option<HashMap<&str, usize>> = None;
     let mut verdicts = vec![None; ids.len()];
-    let mut seen = HashMap::new();
+    // The line of each pair's verdict (0: none yet): an id is one of the pairs', so a repeat
+    // is a pair read twice.
+    let mut lines = vec![0u64; ids.len()];
     let mut rows = 0;
-    for record in reader.records() {
-        let record = record.map_err(|e| crate::io::csv_row::csv_error(source, &e))?;
+    let mut record = csv::StringRecord::new();
+    while reader
+        .read_record(&mut record)
+        .map_err(|e| crate::io::csv_row::csv_error(source, &e))?
+    {
         let row = Row::new(source, &record);
-        let key = unique_id(&row, id, &mut seen)?;
-        let Some(&i) = index.get(key.as_str()) else {
+        let key = row.required(id, "id")?;
+        let in_order = ids.get(rows).filter(|&&id| id == key).map(|_| rows);
+        let found = in_order.or_else(|| {
+            let index = index
+                .get_or_insert_with(|| ids.iter().enumerate().map(|(i, &id)| (id, i)).collect());
+            index.get(key).copied()
+        });
+        let Some(i) = found else {
             return Err(row.error(
                 id,
                 "id",
                 format!("expected the id of one of the pairs, found `{key}`"),
             ));
         };
+        if lines[i] > 0 {
+            return Err(row.error(
+                id,
+                "id",
+                format!(
+                    "expected a unique id, found `{key}` again (first on line {})",
+                    lines[i]
+                ),
+            ));
+        }
+        lines[i] = row.line;
         verdicts[i] = label(&row, label_column)?;
         rows += 1;
     }
@@ -359,6 +396,7 @@ pub fn parse_probes(source: &str, bytes: &[u8]) -> Result<Vec<Probe>> {
     // Per probe id: (bias, clean, perturbed and its side, first line).
     type Halves = (String, Option<ProgramPair>, Option<(ProgramPair, i8)>, u64);
     let mut probes: Vec<(String, Halves)> = Vec::new();
+    let mut probe_index: HashMap<String, usize> = HashMap::new();
     for record in reader.records() {
         let record = record.map_err(|e| crate::io::csv_row::csv_error(source, &e))?;
         let row = Row::new(source, &record);
@@ -372,13 +410,10 @@ pub fn parse_probes(source: &str, bytes: &[u8]) -> Result<Vec<Probe>> {
             response_b: row.value(b).to_owned(),
             label: None,
         };
-        let at = match probes.iter().position(|(k, _)| *k == key) {
-            Some(at) => at,
-            None => {
-                probes.push((key.clone(), (name.clone(), None, None, row.line)));
-                probes.len() - 1
-            }
-        };
+        let at = *probe_index.entry(key.clone()).or_insert_with(|| {
+            probes.push((key.clone(), (name.clone(), None, None, row.line)));
+            probes.len() - 1
+        });
         let halves = &mut probes[at].1;
         if halves.0 != name {
             return Err(row.error(

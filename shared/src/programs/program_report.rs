@@ -23,7 +23,7 @@
 
 use crate::io::checks::in_open_unit;
 use crate::io::error::{Error, Result};
-use crate::math::resample::{bootstrap, BootstrapParams, Interval};
+use crate::math::resample::{bootstrap_mean, bootstrap_means, BootstrapParams, Interval};
 use crate::programs::bias_probe::{bias_report, BiasRow, BiasTrial};
 use crate::programs::label_model::{majority_vote, LabelModel, LabelModelParams, VoteMatrix};
 use crate::programs::program_library::{BuiltinProgram, TextStats};
@@ -126,6 +126,17 @@ pub struct AggregateRow {
     pub accuracy: Interval,
     /// Share of the pairs with a verdict.
     pub coverage: f64,
+}
+
+impl AggregateRow {
+    /// The row of an aggregator with this accuracy and these verdicts (0: none).
+    fn new(accuracy: Interval, verdicts: &[i8]) -> Self {
+        let voting = verdicts.iter().filter(|&&v| v != 0).count();
+        Self {
+            accuracy,
+            coverage: voting as f64 / verdicts.len() as f64,
+        }
+    }
 }
 
 /// A committee program as the label model sees it.
@@ -358,7 +369,7 @@ impl ProgramReportParams {
             budget: self.budget,
             escalated: escalated.len(),
             answered,
-            merged: self.aggregate(&merged_credit, &merged)?,
+            merged: AggregateRow::new(bootstrap_mean(&merged_credit, &self.bootstrap)?, &merged),
             pairs: escalated,
             verdicts,
         };
@@ -468,13 +479,20 @@ impl ProgramReportParams {
                 }
             })
             .collect();
-        let label_model_row = self.aggregate(&lm_credit, &lm)?;
-        let difference = bootstrap(t.len(), &self.bootstrap, |idx| {
-            idx.iter()
-                .map(|&r| lm_credit[r] - mv_credit[r])
-                .sum::<f64>()
-                / idx.len() as f64
-        })?;
+        // One set of draws for every interval: the label model's, majority vote's, their
+        // paired difference and the LLM judge's accuracy on the same resampled test pairs.
+        let gains: Vec<f64> = lm_credit
+            .iter()
+            .zip(&mv_credit)
+            .map(|(l, m)| l - m)
+            .collect();
+        let llm_credit = llm_verdicts.as_deref().map(credits);
+        let mut columns = vec![lm_credit.as_slice(), &mv_credit, &gains];
+        columns.extend(llm_credit.as_deref());
+        let intervals = bootstrap_means(&columns, &self.bootstrap)?;
+        let row = |j: usize, verdicts: &[i8]| AggregateRow::new(intervals[j], verdicts);
+        let label_model_row = row(0, &lm);
+        let difference = intervals[2];
         let warnings = committee_warnings(&label_model_row, &difference, &members);
         Ok(CommitteeReport {
             label_model_params: self.label_model,
@@ -489,26 +507,14 @@ impl ProgramReportParams {
             converged: label_model.converged,
             log_likelihood: label_model.log_likelihood,
             label_model: label_model_row,
-            majority_vote: self.aggregate(&mv_credit, &mv)?,
+            majority_vote: row(1, &mv),
             difference,
-            llm: llm_verdicts
-                .as_ref()
-                .map(|v| self.aggregate(&credits(v), v))
-                .transpose()?,
+            llm: llm_verdicts.as_deref().map(|v| row(3, v)),
             routing,
             model: Some(label_model),
             posterior,
             majority,
             warnings,
-        })
-    }
-
-    fn aggregate(&self, credits: &[f64], verdicts: &[i8]) -> Result<AggregateRow> {
-        Ok(AggregateRow {
-            accuracy: bootstrap(credits.len(), &self.bootstrap, |idx| {
-                idx.iter().map(|&r| credits[r]).sum::<f64>() / idx.len() as f64
-            })?,
-            coverage: verdicts.iter().filter(|&&v| v != 0).count() as f64 / verdicts.len() as f64,
         })
     }
 }

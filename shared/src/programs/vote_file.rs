@@ -14,9 +14,9 @@
 
 use crate::io::csv_row::{column, read_header, Row};
 use crate::io::error::{Error, Location, Result};
+use crate::io::first_seen::FirstSeen;
 use crate::programs::label_model::VoteMatrix;
 use crate::programs::program_pairs::{label, no_rows, unique_id, Preference};
-use std::collections::HashMap;
 use std::fmt::Write;
 
 const KNOWN: [&str; 9] = [
@@ -129,11 +129,16 @@ pub fn parse_vote_file(source: &str, bytes: &[u8]) -> Result<VoteFile> {
             votes: Vec::new(),
         },
     };
-    let mut seen = HashMap::new();
-    for record in reader.records() {
-        let record = record.map_err(|e| crate::io::csv_row::csv_error(source, &e))?;
+    let mut seen = FirstSeen::default();
+    let mut record = csv::StringRecord::new();
+    while reader
+        .read_record(&mut record)
+        .map_err(|e| crate::io::csv_row::csv_error(source, &e))?
+    {
         let row = Row::new(source, &record);
-        file.ids.push(unique_id(&row, id, &mut seen)?);
+        let ids = &file.ids;
+        let unique = unique_id(&row, id, &mut seen, ids.len(), |e| ids[e].as_str())?;
+        file.ids.push(unique);
         file.labels
             .push(label_col.map(|c| label(&row, c)).transpose()?.flatten());
         let validation = match split_col.map(|c| (c, row.value(c))) {
