@@ -56,7 +56,9 @@ enum Form {
 /// file copied into `dir` under another name. The reports without their records are equal, the
 /// rerun records the same spec, and its `record.command` is `stats run`. Returns the report.
 fn reruns_identically(dir: &Path, form: Form, args: &[&str]) -> Value {
-    let mut first = json_of(args);
+    let out = succeeded(args);
+    let mut first: Value = serde_json::from_slice(&out.stdout).expect("JSON on stdout");
+    warned_on_stderr(args, &first, &String::from_utf8_lossy(&out.stderr));
     let spec = first["record"]["spec"].clone();
     assert_eq!(spec["version"], 1, "{spec}");
     let document = match form {
@@ -81,6 +83,36 @@ fn reruns_identically(dir: &Path, form: Form, args: &[&str]) -> Value {
     assert_eq!(second_record["command"], "stats run");
     first["record"] = first_record;
     first
+}
+
+/// Every warning anywhere in `report` — each `warnings` array, its parts' included — is on
+/// `stderr` (the CLI reads them from the typed report, not from this JSON).
+fn warned_on_stderr(args: &[&str], report: &Value, stderr: &str) {
+    fn collect<'a>(value: &'a Value, into: &mut Vec<&'a str>) {
+        match value {
+            Value::Object(map) => {
+                for (key, value) in map {
+                    match (key.as_str(), value) {
+                        ("record", _) => {}
+                        ("warnings", Value::Array(items)) => {
+                            into.extend(items.iter().filter_map(Value::as_str));
+                        }
+                        _ => collect(value, into),
+                    }
+                }
+            }
+            Value::Array(items) => items.iter().for_each(|v| collect(v, into)),
+            _ => {}
+        }
+    }
+    let mut texts = Vec::new();
+    collect(report, &mut texts);
+    for text in texts {
+        assert!(
+            stderr.contains(text),
+            "{args:?}: the warning `{text}` is not on stderr:\n{stderr}"
+        );
+    }
 }
 
 fn path(p: &Path) -> String {
@@ -739,4 +771,46 @@ fn other_tools_files_convert_to_battles_that_every_analysis_reads() {
         err.contains("expected one of alpaca_eval, arena_hard, chatbot_arena"),
         "{err}"
     );
+}
+
+#[test]
+fn a_part_s_warning_reaches_stderr_with_its_place() {
+    let dir = temp_dir("specs-warnings");
+    // `E` never loses in the human labels, so the study's human leaderboard (a part of its
+    // report) warns that `E` is separated; the judge gives some of E's battles away.
+    const MODELS: [&str; 5] = ["A", "B", "C", "D", "E"];
+    let (mut human, mut judge) = (String::new(), String::new());
+    for i in 0..120 {
+        let (a, b) = (MODELS[i % 5], MODELS[(i + 1 + i / 5 % 4) % 5]);
+        let truth = match (a, b, i % 3) {
+            ("E", _, _) => "model_a",
+            (_, "E", _) => "model_b",
+            (_, _, 0) => "model_a",
+            (_, _, 1) => "model_b",
+            _ => "tie",
+        };
+        let verdict = match (a, b) {
+            ("E", _) if i % 4 == 0 => "model_b",
+            (_, "E") if i % 4 == 0 => "model_a",
+            _ => truth,
+        };
+        human.push_str(&format!("{i},{a},{b},{truth}\n"));
+        judge.push_str(&format!("{i},{a},{b},{verdict}\n"));
+    }
+    let header = "id,model_a,model_b,winner\n";
+    let human = write(&dir, "human.csv", &format!("{header}{human}"));
+    let judge = write(&dir, "judge.csv", &format!("{header}{judge}"));
+    let (human, judge) = (path(&human), path(&judge));
+    let args = [
+        "stats", "soft-elo", "--human", &human, "--judge", &judge, "--key", "id", "--splits", "5",
+    ];
+    let out = succeeded(&args);
+    let stderr = String::from_utf8_lossy(&out.stderr);
+    assert!(
+        stderr.contains("warning: human: `E` is separated"),
+        "{stderr}"
+    );
+    assert!(!stderr.contains("warning: judge: `E`"), "{stderr}");
+    let study: Value = serde_json::from_slice(&out.stdout).expect("JSON on stdout");
+    warned_on_stderr(&args, &study, &stderr);
 }

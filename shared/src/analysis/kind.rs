@@ -4,6 +4,7 @@
 //! the [`Report`](super::Report), the dispatch and the roles follow from that list.
 
 use super::inputs::{InputRef, Inputs};
+use crate::analysis::warnings::Warned;
 use crate::io::dataset_kind::DatasetKind;
 use crate::io::error::{Error, Result};
 use serde::de::DeserializeOwned;
@@ -19,7 +20,7 @@ pub trait Kind {
     /// Every setting, seeds included: what the spec records after `"analysis": NAME`.
     type Params: Debug + Clone + PartialEq + Serialize + DeserializeOwned;
     /// What a run returns: serialised, the JSON its `tribunal stats` subcommand prints.
-    type Report: Debug + Clone + PartialEq + Serialize + DeserializeOwned;
+    type Report: Debug + Clone + PartialEq + Serialize + DeserializeOwned + Warned;
 
     /// Settings to start a form from: the defaults, with an example where a setting has none.
     fn example() -> Self::Params;

@@ -28,6 +28,7 @@ pub mod kind;
 mod registry;
 mod run;
 mod spec;
+pub mod warnings;
 
 pub use inputs::{Input, InputRef, Inputs};
 pub use registry::{Analysis, Report};

@@ -5,6 +5,7 @@
 //! here (see ARCHITECTURE.md, "Adding an analysis kind").
 
 use super::kind::{Files, Kind, Roles};
+use super::warnings::{Warned, Warning};
 use crate::io::error::Result;
 use serde::{Deserialize, Serialize};
 
@@ -83,6 +84,14 @@ macro_rules! registry {
             pub fn name(&self) -> &'static str {
                 match self {
                     $(Self::$variant(_) => $name,)+
+                }
+            }
+
+            /// Every warning of the report and of its parts, each with where it was raised
+            /// ([`Warned`]).
+            pub fn warnings(&self) -> Vec<Warning> {
+                match self {
+                    $(Self::$variant(report) => report.warnings(),)+
                 }
             }
         }

@@ -122,3 +122,9 @@ impl Kind for CalibrationKind {
         })
     }
 }
+
+impl crate::analysis::warnings::Warned for CalibrationReport {
+    fn warnings(&self) -> Vec<crate::analysis::warnings::Warning> {
+        Vec::new()
+    }
+}

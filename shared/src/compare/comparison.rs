@@ -455,6 +455,15 @@ fn reading(
     text
 }
 
+impl crate::analysis::warnings::Warned for Comparison {
+    fn warnings(&self) -> Vec<crate::analysis::warnings::Warning> {
+        crate::analysis::warnings::gather(
+            &self.warnings,
+            crate::analysis::warnings::each("judge_corrected", &self.judge_corrected),
+        )
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;

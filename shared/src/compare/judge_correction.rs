@@ -253,3 +253,5 @@ pub fn judge_correction(
         warnings,
     })
 }
+
+crate::analysis::warnings::own_warnings!(JudgeCorrection);

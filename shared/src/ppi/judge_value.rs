@@ -261,6 +261,8 @@ impl JudgeValueParams {
     }
 }
 
+crate::analysis::warnings::own_warnings!(JudgeValue);
+
 #[cfg(test)]
 mod tests {
     use super::*;

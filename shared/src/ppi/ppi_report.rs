@@ -670,6 +670,8 @@ impl PpiParams {
     }
 }
 
+crate::analysis::warnings::own_warnings!(PpiReport);
+
 #[cfg(test)]
 mod tests {
     use super::*;

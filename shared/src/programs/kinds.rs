@@ -150,3 +150,10 @@ impl Kind for RoutingKind {
         params.committee(&file, Some(&llm))
     }
 }
+
+impl crate::analysis::warnings::Warned for ProgramsReport {
+    fn warnings(&self) -> Vec<crate::analysis::warnings::Warning> {
+        // The program report's fields are flattened into this one's.
+        self.report.warnings()
+    }
+}

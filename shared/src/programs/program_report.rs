@@ -543,6 +543,10 @@ fn accuracy_where_voting(votes: &[i8], truth: &[(usize, i8)]) -> Option<f64> {
     (covered > 0).then(|| correct as f64 / covered as f64)
 }
 
+crate::analysis::warnings::own_warnings!(CommitteeReport);
+
+crate::analysis::warnings::part_warnings!(ProgramReport => committee);
+
 #[cfg(test)]
 mod tests {
     use super::*;

@@ -301,6 +301,16 @@ impl JudgeStudyParams {
     }
 }
 
+impl crate::analysis::warnings::Warned for JudgeStudy {
+    fn warnings(&self) -> Vec<crate::analysis::warnings::Warning> {
+        let parts: [(String, &dyn crate::analysis::warnings::Warned); 2] = [
+            ("human".to_owned(), &self.human),
+            ("judge".to_owned(), &self.judge),
+        ];
+        crate::analysis::warnings::gather(&self.warnings, parts)
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;

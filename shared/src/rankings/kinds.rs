@@ -381,3 +381,5 @@ impl Kind for LengthControlKind {
         params.fit(&parse_length_battles(name, bytes)?)
     }
 }
+
+crate::analysis::warnings::own_warnings!(ConformalReport);

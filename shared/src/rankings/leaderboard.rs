@@ -434,6 +434,8 @@ pub fn compare_leaderboards(
     })
 }
 
+crate::analysis::warnings::own_warnings!(Leaderboard);
+
 #[cfg(test)]
 mod tests {
     #[test]

@@ -355,3 +355,5 @@ fn sandwich(x: &[f64], rows: &[(f64, f64)], w: &Array1<f64>) -> Option<[f64; 2]>
     let v = inverse.dot(&g).dot(&inverse);
     Some([v[[0, 0]].max(0.0).sqrt(), v[[1, 1]].max(0.0).sqrt()])
 }
+
+crate::analysis::warnings::own_warnings!(LengthControl);

@@ -632,3 +632,5 @@ fn reading(
         100.0 * win_rate.estimate
     )
 }
+
+crate::analysis::warnings::own_warnings!(SelfPreference);

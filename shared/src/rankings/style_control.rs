@@ -595,3 +595,5 @@ impl Problem<'_> {
         Ok((0..d).map(|j| v[[j, j]].max(0.0).sqrt()).collect())
     }
 }
+
+crate::analysis::warnings::own_warnings!(StyleControl);

@@ -188,6 +188,8 @@ impl AaReportParams {
     }
 }
 
+crate::analysis::warnings::own_warnings!(AaReport);
+
 #[cfg(test)]
 mod tests {
     use super::*;

@@ -457,6 +457,12 @@ impl AgreementParams {
     }
 }
 
+crate::analysis::warnings::own_warnings!(PairAgreement);
+
+crate::analysis::warnings::part_warnings!(GroupAgreement => alpha);
+
+crate::analysis::warnings::part_warnings!(MajorityAgreement => agreement);
+
 #[cfg(test)]
 mod tests {
     use super::*;

@@ -314,6 +314,10 @@ fn alpha_from_coincidence(o: &[f64], values: &[f64], level: AlphaLevel) -> (f64,
     (alpha, d_o, d_e)
 }
 
+crate::analysis::warnings::own_warnings!(Alpha);
+
+crate::analysis::warnings::part_warnings!(AlphaBootstrap => alpha);
+
 #[cfg(test)]
 mod tests {
     use super::*;

@@ -158,3 +158,5 @@ impl ConsistencyReportParams {
         })
     }
 }
+
+crate::analysis::warnings::own_warnings!(ConsistencyReport);

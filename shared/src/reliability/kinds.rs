@@ -293,3 +293,24 @@ impl Kind for PowerKind {
         })
     }
 }
+
+impl crate::analysis::warnings::Warned for AgreementWithSlices {
+    fn warnings(&self) -> Vec<crate::analysis::warnings::Warning> {
+        self.report.warnings()
+    }
+}
+
+impl crate::analysis::warnings::Warned for IrtTable {
+    fn warnings(&self) -> Vec<crate::analysis::warnings::Warning> {
+        crate::analysis::warnings::gather(
+            &[],
+            crate::analysis::warnings::each("cells", &self.cells),
+        )
+    }
+}
+
+impl crate::analysis::warnings::Warned for PowerTable {
+    fn warnings(&self) -> Vec<crate::analysis::warnings::Warning> {
+        Vec::new()
+    }
+}

@@ -266,6 +266,8 @@ impl PositionReportParams {
     }
 }
 
+crate::analysis::warnings::own_warnings!(PositionReport);
+
 #[cfg(test)]
 mod tests {
     use super::*;

@@ -393,6 +393,25 @@ impl AgreementReportParams {
     }
 }
 
+impl crate::analysis::warnings::Warned for AgreementReport {
+    fn warnings(&self) -> Vec<crate::analysis::warnings::Warning> {
+        let parts = crate::analysis::warnings::some("group", &self.group)
+            .into_iter()
+            .chain(crate::analysis::warnings::each("pairs", &self.pairs))
+            .chain(crate::analysis::warnings::each("judges", &self.judges));
+        crate::analysis::warnings::gather(&self.warnings, parts)
+    }
+}
+
+crate::analysis::warnings::part_warnings!(NamedPair => agreement);
+
+impl crate::analysis::warnings::Warned for JudgeAgreement {
+    fn warnings(&self) -> Vec<crate::analysis::warnings::Warning> {
+        // The majority agreement's fields are flattened into the judge's.
+        self.agreement.warnings()
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;

@@ -26,6 +26,7 @@ use serde::Serialize;
 use std::collections::BTreeMap;
 use std::io::Write;
 use std::path::{Path, PathBuf};
+use tribunal::analysis::warnings::Warning;
 use tribunal::analysis::{Analysis, Inputs, Report, Spec};
 use tribunal::io::provenance::{InputFile, ToolVersion};
 use tribunal::programs::vote_file::VoteOutputs;
@@ -134,9 +135,7 @@ impl Stats {
         for output in &planned.outputs {
             output.write(&report)?;
         }
-        let json = serde_json::to_string_pretty(&report)?;
-        let value: serde_json::Value = serde_json::from_str(&json)?;
-        for line in warning_lines(&value) {
+        for line in warning_lines(&report.warnings()) {
             eprintln!("{line}");
         }
         let record = Record {
@@ -310,59 +309,19 @@ impl Invocation {
     }
 }
 
-/// The stderr lines for `report`'s warnings: the top level's first, then each nested one unless
+/// The stderr lines for a report's warnings: the top level's first, then each nested one unless
 /// a line already printed says it (reports that gather their parts' warnings at the top keep
 /// the parts' copies too).
-fn warning_lines(report: &serde_json::Value) -> Vec<String> {
-    let (mut top, nested): (Vec<_>, Vec<_>) = warnings(report, "")
-        .into_iter()
-        .partition(|(place, _)| place.is_empty());
-    top.extend(nested);
+fn warning_lines(warnings: &[Warning]) -> Vec<String> {
+    let (top, nested): (Vec<&Warning>, Vec<&Warning>) =
+        warnings.iter().partition(|w| w.place.is_empty());
     let mut printed: Vec<String> = Vec::new();
-    for (place, warning) in top {
-        if !printed.iter().any(|line| line.contains(&warning)) {
-            printed.push(format!("warning: {place}{warning}"));
+    for warning in top.into_iter().chain(nested) {
+        if !printed.iter().any(|line| line.contains(&warning.text)) {
+            printed.push(format!("warning: {}", warning.line()));
         }
     }
     printed
-}
-
-/// Every string in a `warnings` array anywhere in `report`, with the place of its array
-/// (`human: `, `runs[1].…: `; empty at the top).
-fn warnings(report: &serde_json::Value, at: &str) -> Vec<(String, String)> {
-    let place = |key: &str| {
-        if at.is_empty() {
-            key.to_owned()
-        } else {
-            format!("{at}.{key}")
-        }
-    };
-    match report {
-        serde_json::Value::Object(map) => map
-            .iter()
-            .flat_map(|(key, value)| match (key.as_str(), value) {
-                ("warnings", serde_json::Value::Array(items)) => items
-                    .iter()
-                    .filter_map(|w| w.as_str())
-                    .map(|w| {
-                        let prefix = if at.is_empty() {
-                            String::new()
-                        } else {
-                            format!("{at}: ")
-                        };
-                        (prefix, w.to_owned())
-                    })
-                    .collect(),
-                _ => warnings(value, &place(key)),
-            })
-            .collect(),
-        serde_json::Value::Array(items) => items
-            .iter()
-            .enumerate()
-            .flat_map(|(i, v)| warnings(v, &format!("{at}[{i}]")))
-            .collect(),
-        _ => Vec::new(),
-    }
 }
 
 /// Writes `text` and a newline to stdout. A closed pipe (the reader stopped reading, as
@@ -445,19 +404,16 @@ mod tests {
             out[opening.len()..].starts_with(",\n  \"record\": {"),
             "{out}"
         );
-        let json = serde_json::json!({"b": 1, "a": {"warnings": ["deep"]}, "warnings": ["top"]});
-        assert_eq!(
-            warnings(&json, ""),
-            [
-                ("a: ".to_owned(), "deep".to_owned()),
-                (String::new(), "top".to_owned())
-            ]
-        );
         // Nested and top-level: the top's first; a nested copy of a top-level warning once.
-        let gathered = serde_json::json!({
-            "a": { "warnings": ["same", "own"] },
-            "warnings": ["file: same"],
-        });
+        let warning = |place: &str, text: &str| Warning {
+            place: place.to_owned(),
+            text: text.to_owned(),
+        };
+        let gathered = [
+            warning("a", "same"),
+            warning("a", "own"),
+            warning("", "file: same"),
+        ];
         assert_eq!(
             warning_lines(&gathered),
             ["warning: file: same", "warning: a: own"]

@@ -384,6 +384,17 @@ impl IrtReportParams {
     }
 }
 
+crate::analysis::warnings::own_warnings!(IrtReport);
+
+impl crate::analysis::warnings::Warned for IrtCell {
+    fn warnings(&self) -> Vec<crate::analysis::warnings::Warning> {
+        crate::analysis::warnings::gather(
+            &[],
+            crate::analysis::warnings::some("report", &self.report),
+        )
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
