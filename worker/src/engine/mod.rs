@@ -117,7 +117,29 @@ pub trait Judge {
         decoding: &Decoding,
     ) -> anyhow::Result<Generation>;
     /// What judged, for the run record: the model, its hash or endpoint, the device.
-    fn describe(&self) -> anyhow::Result<serde_json::Value>;
+    fn describe(&self) -> anyhow::Result<JudgeModel>;
+}
+
+/// The judge that made a run's judgments: the local model (its file, hash, decoder revision and
+/// device) or an OpenAI-compatible server (its endpoint).
+#[derive(Debug, Clone, PartialEq, serde::Serialize, serde::Deserialize)]
+pub struct JudgeModel {
+    pub id: String,
+    /// The local decoder's revision ([`local_judge::REVISION`]).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub revision: Option<u32>,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub file: Option<String>,
+    /// The content hash of the local model's file.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub hash: Option<String>,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub device: Option<String>,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub endpoint: Option<String>,
+    /// `openai-compatible` for a server.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub backend: Option<String>,
 }
 
 /// The judges `backend` names, one per request a worker keeps in flight: the local model

@@ -25,7 +25,7 @@
 //! connection pool); a fleet serves many requests at a time, so one worker can keep it busy.
 
 use super::local_judge::{Decoding, Generation, ScorePosition};
-use super::Judge;
+use super::{Judge, JudgeModel};
 use anyhow::{anyhow, bail, Context};
 use std::time::{Duration, Instant};
 use tribunal::judging::answer_format::{gbnf_literal, AnswerFormat};
@@ -275,12 +275,16 @@ impl Judge for OpenAiJudge {
         })
     }
 
-    fn describe(&self) -> anyhow::Result<serde_json::Value> {
-        Ok(serde_json::json!({
-            "id": self.params.model,
-            "endpoint": self.client.endpoint,
-            "backend": "openai-compatible",
-        }))
+    fn describe(&self) -> anyhow::Result<JudgeModel> {
+        Ok(JudgeModel {
+            id: self.params.model.clone(),
+            endpoint: Some(self.client.endpoint.clone()),
+            backend: Some("openai-compatible".to_owned()),
+            revision: None,
+            file: None,
+            hash: None,
+            device: None,
+        })
     }
 }
 

@@ -8,6 +8,7 @@ use crate::engine::{select_device, ModelPaths};
 use crate::input_file::{read_input, read_texts};
 use crate::judge::config::EngineArgs;
 use crate::judge::queue::{queue_run, run_judge, WorkArgs};
+use crate::judge::record::RunRecord;
 use crate::judge::spec::RunSpec;
 use crate::store::{JudgmentKey, Store, StoreArgs};
 use anyhow::{bail, Context};
@@ -139,14 +140,14 @@ pub fn judge(args: JudgeArgs) -> anyhow::Result<()> {
     }
     write_atomically(&args.out, text.as_bytes())?;
     let record_path = PathBuf::from(format!("{}.run.json", args.out.display()));
-    std::fs::write(&record_path, serde_json::to_string_pretty(&record)?)
+    std::fs::write(&record_path, record.to_json()?)
         .with_context(|| format!("{}", record_path.display()))?;
     eprintln!(
         "tribunal: {} judgments ({} now, {} parse failures) in {:.1} s; record in {}",
-        record["judgments"],
-        record["judged_now"],
-        record["parse_failures"],
-        record["seconds"].as_f64().unwrap_or_default(),
+        record.judgments,
+        record.judged_now,
+        record.parse_failures,
+        record.seconds,
         record_path.display()
     );
     Ok(())
@@ -160,7 +161,7 @@ pub fn judge_spec(
     store: &Store,
     engine: &EngineArgs,
     work: &WorkArgs,
-) -> anyhow::Result<(serde_json::Value, Vec<String>)> {
+) -> anyhow::Result<(RunRecord, Vec<String>)> {
     eprintln!(
         "tribunal: session {}: {} judgments stored already",
         spec.session,

@@ -33,6 +33,7 @@
 //! - [`judgment`]: one planned judgment, from the rendered prompt to its stored JSON line.
 //! - [`queue`]: claiming, judging and storing units under leases; [`queue_run`],
 //!   [`run_judge`] and `tribunal work` ([`work`]).
+//! - [`record`]: [`record::RunRecord`], the run's reproducibility record.
 //! - [`events`]: a served run's event stream, stored by whichever process does its work.
 //! - [`commands`]: `tribunal judge` ([`judge`]) and `tribunal embed` ([`embed`],
 //!   [`embed_texts`]) on files.
@@ -46,6 +47,7 @@ pub mod config;
 pub mod events;
 pub mod judgment;
 pub mod queue;
+pub mod record;
 pub mod spec;
 
 pub use commands::{embed, embed_texts, judge, EmbedArgs, JudgeArgs};

@@ -7,16 +7,16 @@
 
 use crate::engine::embedder::Embedder;
 use crate::engine::local_judge::Generation;
-use crate::engine::{load_judges, select_device, Judge, ModelPaths};
+use crate::engine::{load_judges, select_device, Judge, JudgeModel, ModelPaths};
 use crate::judge::config::EngineArgs;
 use crate::judge::events::{self, Live};
 use crate::judge::judgment::judge_one;
+use crate::judge::record::{RunItems, RunRecord};
 use crate::judge::spec::RunSpec;
 use crate::store::{JudgmentKey, NewEvent, Store, StoreArgs};
 use anyhow::{bail, Context};
 use candle_core::Device;
 use clap::Args;
-use serde_json::json;
 use std::collections::HashMap;
 use std::time::{Instant, SystemTime, UNIX_EPOCH};
 use tribunal::io::provenance::content_hash;
@@ -126,7 +126,7 @@ impl Loaded {
         self.backend == config.backend && self.embed == Self::minilm(config)
     }
 
-    fn describe(&self) -> anyhow::Result<serde_json::Value> {
+    fn describe(&self) -> anyhow::Result<JudgeModel> {
         self.lanes.first().context("no judge is loaded")?.describe()
     }
 }
@@ -299,7 +299,7 @@ pub fn run_judge(
     engine: &EngineArgs,
     work: &WorkArgs,
     each: &mut dyn FnMut(Live) -> anyhow::Result<()>,
-) -> anyhow::Result<serde_json::Value> {
+) -> anyhow::Result<RunRecord> {
     let outcome = judge_queued(queue, spec, store, engine, work, each);
     if let (Err(error), Some(stream)) = (&outcome, &spec.stream) {
         if let Some(end) = events::fail(store, queue, stream, format!("{error:#}"))? {
@@ -316,7 +316,7 @@ fn judge_queued(
     engine: &EngineArgs,
     work: &WorkArgs,
     each: &mut dyn FnMut(Live) -> anyhow::Result<()>,
-) -> anyhow::Result<serde_json::Value> {
+) -> anyhow::Result<RunRecord> {
     work.check()?;
     let (config, session, source) = (&spec.config, &spec.session, &spec.source);
     let resumed_from = store.judgments(session)?.len();
@@ -330,42 +330,41 @@ fn judge_queued(
     })?;
     let (judgments, failures) = events::stored_counts(store, session)?;
     let elapsed = started.1.elapsed().as_secs_f64();
-    let record = json!({
-        "code_version": env!("CARGO_PKG_VERSION"),
-        "judge_model": loaded.describe()?,
-        "embedding_model": config.embed_rationale.then(|| config.rationale_embedding.model()),
-        "device": format!("{device:?}"),
-        "prompt": config.prompt,
-        "prompt_hash": content_hash(serde_json::to_string(&config.prompt)?.as_bytes()),
-        "decoding": config.decoding,
-        "verdict_constrained": config.verdict_constrained(),
-        "design": config.design,
-        "variations": spec.design.variants,
-        "items": { "source": source, "hash": content_hash(&spec.bytes), "count": spec.items.len() },
-        "started_unix": started.0,
-        "finished_unix": unix_seconds(),
-        "session": session,
-        "queue": queue,
-        "store": store.backend(),
-        "judged_now": tally.judged,
-        "resumed_from": resumed_from,
-        "judgments": judgments,
-        "parse_failures": failures,
-        // Items whose responses carry a prompt-injection flag (field guide Tip 17).
-        "injection_flagged_items": spec.injection.iter().filter(|f| !f.is_empty()).count(),
-        // Items with a response that shows nothing: judged as they are, and flagged.
-        "blank_response_items": spec.items.iter().filter(|i| !i.blank.is_empty()).count(),
-        // This process's tokens and time (other workers' judgments and kept ones left out).
-        "prompt_tokens": tally.prompt_tokens,
-        "generated_tokens": tally.generated_tokens,
-        "seconds": elapsed,
-        "generated_tokens_per_second": tally.generated_tokens as f64 / elapsed,
-    });
-    store.put_run(
-        session,
-        &started.0.to_string(),
-        &serde_json::to_string_pretty(&record)?,
-    )?;
+    let record = RunRecord {
+        code_version: env!("CARGO_PKG_VERSION").to_owned(),
+        judge_model: loaded.describe()?,
+        embedding_model: config
+            .embed_rationale
+            .then(|| config.rationale_embedding.model().to_owned()),
+        device: format!("{device:?}"),
+        prompt: config.prompt.clone(),
+        prompt_hash: content_hash(serde_json::to_string(&config.prompt)?.as_bytes()),
+        decoding: config.decoding,
+        verdict_constrained: config.verdict_constrained(),
+        design: config.design.clone(),
+        variations: spec.design.variants.clone(),
+        items: RunItems {
+            source: source.clone(),
+            hash: content_hash(&spec.bytes),
+            count: spec.items.len(),
+        },
+        started_unix: started.0,
+        finished_unix: unix_seconds(),
+        session: session.clone(),
+        queue: queue.to_owned(),
+        store: store.backend().to_owned(),
+        judged_now: tally.judged,
+        resumed_from,
+        judgments,
+        parse_failures: failures,
+        injection_flagged_items: spec.injection.iter().filter(|f| !f.is_empty()).count(),
+        blank_response_items: spec.items.iter().filter(|i| !i.blank.is_empty()).count(),
+        prompt_tokens: tally.prompt_tokens,
+        generated_tokens: tally.generated_tokens,
+        seconds: elapsed,
+        generated_tokens_per_second: tally.generated_tokens as f64 / elapsed,
+    };
+    store.put_run(session, &started.0.to_string(), &record.to_json()?)?;
     if let Some(end) = events::finish(store, queue, spec)? {
         each(end)?;
     }

@@ -37,6 +37,7 @@ pub mod svg;
 
 use crate::engine::local_judge;
 use crate::judge::commands::judge_spec;
+use crate::judge::record::RunRecord;
 use crate::judge::{EngineArgs, RunSpec, WorkArgs};
 use crate::store::{JudgmentKey, Store, StoreArgs};
 use anyhow::{bail, Context};
@@ -48,7 +49,7 @@ use llmfao::{Llmfao, SampleFiles};
 use std::collections::BTreeMap;
 use std::io::{Read, Write};
 use std::path::{Path, PathBuf};
-use tribunal::analysis::{Inputs, Spec};
+use tribunal::analysis::{Inputs, Report, Spec};
 use tribunal::io::provenance::{content_hash, ToolVersion};
 use tribunal::judging::judge_config::JudgeConfig;
 use tribunal::sessions::run_datasets::run_datasets;
@@ -113,7 +114,7 @@ struct StudyRun {
 /// What a run left: its record (of the process that judged it) and its judgments.
 pub struct RunOutcome {
     pub name: &'static str,
-    pub record: serde_json::Value,
+    pub record: RunRecord,
     pub lines: Vec<String>,
 }
 
@@ -158,21 +159,31 @@ impl Kept {
         }
     }
 
-    fn read(&self) -> anyhow::Result<Option<(serde_json::Value, Vec<String>)>> {
+    /// The kept record and judgments; `None` when there are none, or when the record is not
+    /// one this version reads (an older run's: judged anew).
+    fn read(&self) -> anyhow::Result<Option<(RunRecord, Vec<String>)>> {
         if !self.lines.is_file() || !self.record.is_file() {
             return Ok(None);
         }
+        let record: RunRecord = match serde_json::from_str(&std::fs::read_to_string(&self.record)?)
+        {
+            Ok(record) => record,
+            Err(error) => {
+                eprintln!(
+                        "tribunal study: {}: not a run record this version reads ({error}); judging anew",
+                        self.record.display()
+                    );
+                return Ok(None);
+            }
+        };
         let mut text = String::new();
         GzDecoder::new(std::fs::File::open(&self.lines)?)
             .read_to_string(&mut text)
             .with_context(|| format!("{}", self.lines.display()))?;
-        let record: serde_json::Value =
-            serde_json::from_str(&std::fs::read_to_string(&self.record)?)
-                .with_context(|| format!("{}", self.record.display()))?;
         Ok(Some((record, text.lines().map(str::to_owned).collect())))
     }
 
-    fn write(&self, record: &serde_json::Value, lines: &[String]) -> anyhow::Result<()> {
+    fn write(&self, record: &RunRecord, lines: &[String]) -> anyhow::Result<()> {
         if let Some(dir) = self.lines.parent() {
             std::fs::create_dir_all(dir)?;
         }
@@ -182,14 +193,14 @@ impl Kept {
             gz.write_all(b"\n")?;
         }
         std::fs::write(&self.lines, gz.finish()?)?;
-        std::fs::write(&self.record, serde_json::to_string_pretty(record)? + "\n")?;
+        std::fs::write(&self.record, record.to_json()? + "\n")?;
         Ok(())
     }
 }
 
 /// Whether a kept run record was made by the same run: the judge's model file (`model`, its
 /// hash) and decoder revision, items, prompt, decoding and design.
-fn same_run(kept: &serde_json::Value, spec: &RunSpec, model: &Path) -> anyhow::Result<bool> {
+fn same_run(kept: &RunRecord, spec: &RunSpec, model: &Path) -> anyhow::Result<bool> {
     let config = &spec.config;
     let bytes = std::fs::read(model).with_context(|| {
         format!(
@@ -197,13 +208,12 @@ fn same_run(kept: &serde_json::Value, spec: &RunSpec, model: &Path) -> anyhow::R
             model.display()
         )
     })?;
-    Ok(kept["judge_model"]["hash"] == content_hash(&bytes).as_str()
-        && kept["judge_model"]["revision"] == local_judge::REVISION
-        && kept["items"]["hash"] == content_hash(&spec.bytes).as_str()
-        && kept["prompt_hash"]
-            == content_hash(serde_json::to_string(&config.prompt)?.as_bytes()).as_str()
-        && kept["decoding"] == serde_json::to_value(config.decoding)?
-        && kept["design"] == serde_json::to_value(&config.design)?)
+    Ok(kept.judge_model.hash == Some(content_hash(&bytes))
+        && kept.judge_model.revision == Some(local_judge::REVISION)
+        && kept.items.hash == content_hash(&spec.bytes)
+        && kept.prompt_hash == content_hash(serde_json::to_string(&config.prompt)?.as_bytes())
+        && kept.decoding == config.decoding
+        && kept.design == config.design)
 }
 
 /// Stores the kept `lines` under `spec`'s session (those of its plan; a judgment already
@@ -211,19 +221,28 @@ fn same_run(kept: &serde_json::Value, spec: &RunSpec, model: &Path) -> anyhow::R
 fn load_kept(store: &Store, spec: &RunSpec, lines: &[String]) -> anyhow::Result<usize> {
     let planned: std::collections::HashSet<JudgmentKey> =
         spec.planned.iter().map(|p| spec.key(p)).collect();
+    /// The fields of a judgment line that make its store key.
+    #[derive(serde::Deserialize)]
+    struct Keyed {
+        #[serde(default)]
+        id: String,
+        #[serde(default)]
+        order: String,
+        #[serde(default)]
+        repeat: u32,
+        #[serde(default)]
+        variant: String,
+    }
     let mut loaded = 0;
     for (k, line) in lines.iter().enumerate() {
-        let j: serde_json::Value =
+        let j: Keyed =
             serde_json::from_str(line).with_context(|| format!("kept judgment {}", k + 1))?;
         let key = JudgmentKey {
             session: spec.session.clone(),
-            item: j["id"].as_str().unwrap_or_default().to_owned(),
-            order: j["order"].as_str().unwrap_or_default().to_owned(),
-            repeat: j["repeat"]
-                .as_u64()
-                .and_then(|r| u32::try_from(r).ok())
-                .unwrap_or(0),
-            variant: j["variant"].as_str().unwrap_or_default().to_owned(),
+            item: j.id,
+            order: j.order,
+            repeat: j.repeat,
+            variant: j.variant,
         };
         if planned.contains(&key) && store.put_judgment(&key, line)? {
             loaded += 1;
@@ -273,7 +292,7 @@ fn judge_run(
         );
     }
     let record = match kept_record {
-        Some(kept_record) if record["judged_now"] == 0 => kept_record,
+        Some(kept_record) if record.judged_now == 0 => kept_record,
         _ => {
             kept.write(&record, &lines)?;
             record
@@ -379,14 +398,14 @@ pub struct Section {
     pub command: Vec<String>,
     pub spec: Spec,
     pub inputs: Inputs,
-    pub report: serde_json::Value,
+    pub report: Report,
 }
 
 impl Section {
     fn new(id: &'static str, title: &'static str, command: Vec<String>) -> anyhow::Result<Self> {
         let (spec, inputs) = crate::stats::plan_command(&command)?;
         eprintln!("tribunal study: {id}: tribunal stats {}", command.join(" "));
-        let report = serde_json::to_value(tribunal::analysis::run(&spec, &inputs)?)?;
+        let report = tribunal::analysis::run(&spec, &inputs)?;
         Ok(Self {
             id,
             title,
@@ -434,7 +453,7 @@ fn archive(sections: &[Section], runs: &[RunOutcome]) -> anyhow::Result<SessionA
     }
     let created_at = runs
         .iter()
-        .filter_map(|r| r.record["finished_unix"].as_f64())
+        .map(|r| r.record.finished_unix)
         .fold(None, |latest: Option<f64>, t| {
             Some(latest.map_or(t, |l| l.max(t)))
         })
@@ -446,7 +465,10 @@ fn archive(sections: &[Section], runs: &[RunOutcome]) -> anyhow::Result<SessionA
         title: "LLMFAO study: SmolLM2-135M as a judge, against the crowd and GPT-4".to_owned(),
         created_at,
         datasets,
-        runs: runs.iter().map(|r| r.record.clone()).collect(),
+        runs: runs
+            .iter()
+            .map(|r| r.record.to_value())
+            .collect::<serde_json::Result<_>>()?,
         analyses: sections
             .iter()
             .map(|s| Analysis {
@@ -717,7 +739,7 @@ pub fn study(args: StudyArgs) -> anyhow::Result<()> {
     for section in &sections {
         std::fs::write(
             reports.join(format!("{}.json", section.id)),
-            serde_json::to_string_pretty(&section.report)? + "\n",
+            serde_json::to_string_pretty(&serde_json::to_value(&section.report)?)? + "\n",
         )?;
     }
     let archive = archive(&sections, &outcomes)?;

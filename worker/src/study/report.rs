@@ -7,16 +7,16 @@
 use super::svg::{plot, Axes, Series};
 use super::{RunOutcome, Section};
 use anyhow::Context;
-use serde_json::Value;
 use std::collections::BTreeMap;
 use std::fmt::Write as _;
 use std::path::Path;
+use tribunal::analysis::Report;
 use tribunal::io::readable::p_text;
 use tribunal::math::normal::Estimate;
-use tribunal::ppi::judge_value::JudgeValue;
-use tribunal::ppi::ppi_report::PpiReport;
-use tribunal::rankings::self_preference::SelfPreference;
-use tribunal::rankings::style_control::StyleControl;
+use tribunal::math::resample::Interval;
+use tribunal::programs::routing::RoutingSignal;
+use tribunal::rankings::judge_study::JudgeStudy;
+use tribunal::rankings::leaderboard::{Leaderboard, RowInterval};
 
 /// What the report is about.
 pub struct Study<'a> {
@@ -94,32 +94,68 @@ impl FormatCounts {
 const GPT4: &str = "#1f77b4";
 const SMOL: &str = "#d62728";
 
-/// A number with `digits` decimals, or `—`.
-fn num(v: &Value, digits: usize) -> String {
-    v.as_f64()
-        .map_or_else(|| "—".to_owned(), |x| format!("{x:.digits$}"))
+/// A number with `digits` decimals, or `—` where it is not a number (JSON's `null`).
+fn num(x: f64, digits: usize) -> String {
+    if x.is_finite() {
+        format!("{x:.digits$}")
+    } else {
+        "—".to_owned()
+    }
 }
 
-/// `estimate [lower, upper]` of an interval object.
-fn interval(v: &Value, digits: usize) -> String {
-    if v.is_null() {
-        return "—".to_owned();
+/// [`num`] of a number that may be missing.
+fn opt(x: Option<f64>, digits: usize) -> String {
+    x.map_or_else(|| "—".to_owned(), |x| num(x, digits))
+}
+
+/// `x`, or NaN where it is not finite: a number as a JSON reader would take it.
+fn finite(x: f64) -> f64 {
+    if x.is_finite() {
+        x
+    } else {
+        f64::NAN
     }
-    format!(
-        "{} [{}, {}]",
-        num(&v["estimate"], digits),
-        num(&v["lower"], digits),
-        num(&v["upper"], digits)
+}
+
+/// `estimate [lower, upper]` of an interval, or `—` without one.
+fn interval(v: Option<&Interval>, digits: usize) -> String {
+    v.map_or_else(
+        || "—".to_owned(),
+        |v| {
+            format!(
+                "{} [{}, {}]",
+                num(v.estimate, digits),
+                num(v.lower, digits),
+                num(v.upper, digits)
+            )
+        },
     )
 }
 
-impl Study<'_> {
-    /// The report of section `id` as its analysis's type.
-    fn typed<T: serde::de::DeserializeOwned>(&self, id: &str) -> anyhow::Result<T> {
-        serde_json::from_value(self.report(id)?.clone())
-            .with_context(|| format!("the `{id}` report"))
-    }
+/// The name a report gives a value of one of its enums (`moderate`, `pass_rate_delta`).
+fn named<T: serde::Serialize>(value: &T) -> String {
+    serde_json::to_value(value)
+        .ok()
+        .and_then(|v| v.as_str().map(str::to_owned))
+        .unwrap_or_else(|| "?".to_owned())
+}
 
+/// The report of the study's section `$id` as its kind's type, `Report::$kind`.
+macro_rules! report {
+    ($study:expr, $id:literal, $kind:ident) => {
+        match $study.report($id)? {
+            Report::$kind(report) => &**report,
+            other => anyhow::bail!(
+                "the study's `{}` analysis is {}, not {}",
+                $id,
+                other.name(),
+                stringify!($kind)
+            ),
+        }
+    };
+}
+
+impl Study<'_> {
     fn section(&self, id: &str) -> anyhow::Result<&Section> {
         self.sections
             .iter()
@@ -127,46 +163,50 @@ impl Study<'_> {
             .with_context(|| format!("the study has no `{id}` analysis"))
     }
 
-    fn report(&self, id: &str) -> anyhow::Result<&Value> {
+    fn report(&self, id: &str) -> anyhow::Result<&Report> {
         Ok(&self.section(id)?.report)
     }
 }
 
-/// Each model's Elo and bootstrap interval in a leaderboard report.
-fn elos(board: &Value) -> BTreeMap<String, (f64, Value)> {
-    board["ratings"]
-        .as_array()
-        .into_iter()
-        .flatten()
-        .filter_map(|r| {
-            Some((
-                r["model"].as_str()?.to_owned(),
-                (r["elo"].as_f64()?, r["bootstrap"].clone()),
-            ))
-        })
+/// A model's Elo and its bootstrap interval.
+type Elo = (f64, Option<RowInterval>);
+
+/// Each model's Elo and bootstrap interval in a leaderboard (models without a finite Elo left
+/// out).
+fn elos(board: &Leaderboard) -> BTreeMap<String, Elo> {
+    board
+        .ratings
+        .iter()
+        .filter(|r| r.elo.is_finite())
+        .map(|r| (r.model.clone(), (r.elo, r.bootstrap)))
         .collect()
 }
 
+/// A side of a bootstrap interval, where the bootstrap bounded it.
+fn bound(side: Option<f64>) -> Option<f64> {
+    side.filter(|x| x.is_finite())
+}
+
 /// Whether the bootstrap bounded neither side of a model's Elo.
-fn unbounded(entry: &(f64, Value)) -> bool {
-    let boot = &entry.1;
-    !boot.is_null() && boot["lower"].as_f64().is_none() && boot["upper"].as_f64().is_none()
+fn unbounded(entry: &Elo) -> bool {
+    entry
+        .1
+        .is_some_and(|b| bound(b.lower).is_none() && bound(b.upper).is_none())
 }
 
 /// An Elo with its bootstrap interval; a side the bootstrap could not bound (a model that won
 /// or lost every battle in some rounds: separation) is open, `−∞` or `∞`, and a model bounded
 /// on neither side has no Elo to print: "not identified".
-fn elo_cell(entry: Option<&(f64, Value)>) -> String {
+fn elo_cell(entry: Option<&Elo>) -> String {
     match entry {
         None => "—".to_owned(),
         Some(entry) if unbounded(entry) => "not identified (−∞, ∞)".to_owned(),
-        Some((elo, boot)) if boot.is_null() => format!("{elo:.0}"),
-        Some((elo, boot)) => {
-            let side = |v: &Value, open: &str| {
-                v.as_f64()
-                    .map_or_else(|| open.to_owned(), |x| format!("{x:.0}"))
+        Some((elo, None)) => format!("{elo:.0}"),
+        Some((elo, Some(boot))) => {
+            let side = |v: Option<f64>, open: &str| {
+                bound(v).map_or_else(|| open.to_owned(), |x| format!("{x:.0}"))
             };
-            let (lo, hi) = (side(&boot["lower"], "−∞"), side(&boot["upper"], "∞"));
+            let (lo, hi) = (side(boot.lower, "−∞"), side(boot.upper, "∞"));
             let (l, r) = (
                 if lo == "−∞" { "(" } else { "[" },
                 if hi == "∞" { ")" } else { "]" },
@@ -204,7 +244,8 @@ pub fn write(study: &Study, folder: &Path) -> anyhow::Result<()> {
     let gauge = folder.join("smollm2-value.json");
     std::fs::write(
         &gauge,
-        serde_json::to_string_pretty(study.report("smollm2-value")?)? + "\n",
+        serde_json::to_string_pretty(&serde_json::to_value(study.report("smollm2-value")?)?)?
+            + "\n",
     )
     .with_context(|| format!("{}", gauge.display()))?;
     std::fs::write(study.report, md).with_context(|| format!("{}", study.report.display()))
@@ -245,11 +286,11 @@ fn header(study: &Study, md: &mut String) -> anyhow::Result<()> {
         study.votes_total,
         study.n,
         study.seed,
-        main["judge_model"]["id"].as_str().unwrap_or("?"),
-        main["judge_model"]["hash"].as_str().unwrap_or("?"),
-        main["prompt_hash"].as_str().unwrap_or("?"),
-        main["embedding_model"]
-            .as_str()
+        main.judge_model.id,
+        main.judge_model.hash.as_deref().unwrap_or("?"),
+        main.prompt_hash,
+        main.embedding_model
+            .as_deref()
             .unwrap_or("all-MiniLM-L6-v2"),
     )?;
     writeln!(
@@ -258,9 +299,9 @@ fn header(study: &Study, md: &mut String) -> anyhow::Result<()> {
     )?;
     for run in study.runs {
         let r = &run.record;
-        let judged = r["judged_now"].as_f64().unwrap_or(0.0);
+        let judged = r.judged_now as f64;
         let per = if judged > 0.0 {
-            format!("{:.2}", r["seconds"].as_f64().unwrap_or(0.0) / judged)
+            format!("{:.2}", r.seconds / judged)
         } else {
             "—".to_owned()
         };
@@ -269,15 +310,15 @@ fn header(study: &Study, md: &mut String) -> anyhow::Result<()> {
             md,
             "| {} | {} | {} | {} | {} | {} | {} | {} | {per} | {} |",
             run.name,
-            r["items"]["count"],
-            r["judgments"],
+            r.items.count,
+            r.judgments,
             f.followed,
             f.forced,
             f.unparsed,
             f.at_limit,
             f.median_mass
                 .map_or_else(|| "—".to_owned(), |m| format!("{:.2} %", 100.0 * m)),
-            r["code_version"].as_str().unwrap_or("?")
+            r.code_version
         )?;
     }
     let counts = FormatCounts::of(&study.runs[0].lines)?;
@@ -322,10 +363,10 @@ fn leaderboards(
     md: &mut String,
     figure: &mut dyn FnMut(&str, String) -> anyhow::Result<String>,
 ) -> anyhow::Result<()> {
-    let crowd = elos(study.report("crowd-leaderboard")?);
-    let gpt4 = elos(study.report("gpt4-leaderboard")?);
-    let smol = elos(study.report("smollm2-leaderboard")?);
-    let mut order: Vec<(&String, &(f64, Value))> = crowd.iter().collect();
+    let crowd = elos(report!(study, "crowd-leaderboard", Leaderboard));
+    let gpt4 = elos(report!(study, "gpt4-leaderboard", Leaderboard));
+    let smol = elos(report!(study, "smollm2-leaderboard", Leaderboard));
+    let mut order: Vec<(&String, &Elo)> = crowd.iter().collect();
     order.sort_by(|a, b| b.1 .0.total_cmp(&a.1 .0));
     writeln!(
         md,
@@ -357,7 +398,7 @@ fn leaderboards(
             elo_cell(smol.get(*model))
         )?;
     }
-    let points = |judge: &BTreeMap<String, (f64, Value)>| -> Vec<(f64, f64)> {
+    let points = |judge: &BTreeMap<String, Elo>| -> Vec<(f64, f64)> {
         crowd
             .iter()
             .filter_map(|(m, (x, _))| {
@@ -394,19 +435,13 @@ fn leaderboards(
     Ok(())
 }
 
-/// The held-out rows of a judge study: (target, MAE, Spearman).
-fn held_out_rows(report: &Value) -> Vec<(String, Value, Value)> {
-    report["held_out"]["runs"]
-        .as_array()
-        .into_iter()
-        .flatten()
-        .map(|r| {
-            (
-                r["name"].as_str().unwrap_or("?").to_owned(),
-                r["mae"].clone(),
-                r["spearman"].clone(),
-            )
-        })
+/// The held-out runs of a judge study: (target, MAE, Spearman).
+fn held_out_rows(report: &JudgeStudy) -> Vec<(&str, f64, Option<f64>)> {
+    report
+        .held_out
+        .runs
+        .iter()
+        .map(|r| (r.name.as_str(), r.mae, r.spearman))
         .collect()
 }
 
@@ -415,8 +450,8 @@ fn held_out(
     md: &mut String,
     figure: &mut dyn FnMut(&str, String) -> anyhow::Result<String>,
 ) -> anyhow::Result<()> {
-    let smol = study.report("smollm2-study")?;
-    let gpt4 = study.report("gpt4-study")?;
+    let smol = report!(study, "smollm2-study", JudgeStudy);
+    let gpt4 = report!(study, "gpt4-study", JudgeStudy);
     writeln!(
         md,
         "## 2. The judges against the crowd, model by model\n\n\
@@ -426,7 +461,7 @@ fn held_out(
          judge's verdicts on it and the humans' on the others (hard: verdicts; smoothed: \
          verdicts at c = 0.75; soft: σ(β·s) from SmolLM2's p_s — GPT-4 gave verdicts only), and \
          compares it with the humans' own Elo for it.\n",
-        study.scored_pairs, smol["n_human_battles"],
+        study.scored_pairs, smol.n_human_battles,
     )?;
     writeln!(
         md,
@@ -437,16 +472,13 @@ fn held_out(
             writeln!(
                 md,
                 "| {name} | {target} | {} | {} |",
-                num(&mae, 1),
-                num(&rho, 3)
+                num(mae, 1),
+                opt(rho, 3)
             )?;
         }
     }
-    if !smol["beta"].is_null() {
-        let (beta, se) = (
-            smol["beta"]["beta"].as_f64().unwrap_or(f64::NAN),
-            smol["beta"]["se"].as_f64().unwrap_or(f64::NAN),
-        );
+    if let Some(fit) = &smol.beta {
+        let (beta, se) = (finite(fit.beta), finite(fit.se));
         let distinguishable = beta.abs() > 2.0 * se;
         let reading = if !distinguishable {
             "It is within two standard errors of 0: SmolLM2's confidence says nothing measurable about the crowd's odds, and the soft targets σ(β·s) are close to ½ for every battle."
@@ -458,9 +490,9 @@ fn held_out(
         writeln!(
             md,
             "\nβ, the slope that turns SmolLM2's score into the humans' odds (σ(β·s)): {} (SE {}, {} non-tie votes). {reading}",
-            num(&smol["beta"]["beta"], 3),
-            num(&smol["beta"]["se"], 3),
-            smol["beta"]["n_battles"],
+            num(fit.beta, 3),
+            num(fit.se, 3),
+            fit.n_battles,
         )?;
     }
     writeln!(
@@ -478,30 +510,43 @@ fn held_out(
          | judge | targets | coverage, mean [min, max] over splits | median width (Elo) | leave-one-out coverage |\n|---|---|---|---|---|"
     )?;
     for (name, report) in [("SmolLM2-135M", smol), ("GPT-4", gpt4)] {
-        for c in report["conformal"].as_array().into_iter().flatten() {
-            let e = &c["evaluation"];
+        for (k, c) in report.conformal.iter().enumerate() {
+            let Some(c) = c else {
+                writeln!(
+                    md,
+                    "| {name} | {} | too few models for α | — | — |",
+                    report.held_out.runs.get(k).map_or("?", |r| r.name.as_str())
+                )?;
+                continue;
+            };
+            let e = &c.evaluation;
             writeln!(
                 md,
                 "| {name} | {} | {} [{}, {}] | {} | {} |",
-                c["target"].as_str().unwrap_or("?"),
-                num(&e["coverage"], 3),
-                num(&e["coverage_min"], 2),
-                num(&e["coverage_max"], 2),
-                num(&e["median_width"], 0),
-                num(&c["leave_one_out_coverage"], 3)
+                c.target,
+                num(e.coverage, 3),
+                num(e.coverage_min, 2),
+                num(e.coverage_max, 2),
+                num(e.median_width, 0),
+                num(c.leave_one_out_coverage, 3)
             )?;
         }
     }
-    let loo_models = smol["conformal"][0]["intervals"]
-        .as_array()
-        .map_or(0, Vec::len);
+    let loo_models = smol
+        .conformal
+        .first()
+        .and_then(Option::as_ref)
+        .map_or(0, |c| c.intervals.len());
     let alpha = 0.1;
     let covered_always = ((loo_models as f64) * (1.0 - alpha)).ceil() as usize;
-    let human: Vec<f64> = smol["held_out"]["runs"][0]["rows"]
-        .as_array()
+    let human: Vec<f64> = smol
+        .held_out
+        .runs
+        .first()
         .into_iter()
-        .flatten()
-        .filter_map(|r| r["human_elo"].as_f64())
+        .flat_map(|r| &r.rows)
+        .map(|r| r.human_elo)
+        .filter(|x| x.is_finite())
         .collect();
     let range = human.iter().copied().fold(f64::NEG_INFINITY, f64::max)
         - human.iter().copied().fold(f64::INFINITY, f64::min);
@@ -520,14 +565,15 @@ fn held_out(
         loo_models.saturating_sub(1),
         covered_always as f64 / loo_models.max(1) as f64,
     )?;
-    let rows = |report: &Value, target: &str| -> Vec<(f64, f64)> {
-        report["held_out"]["runs"]
-            .as_array()
-            .into_iter()
-            .flatten()
-            .filter(|r| r["name"] == target)
-            .flat_map(|r| r["rows"].as_array().cloned().unwrap_or_default())
-            .filter_map(|row| Some((row["human_elo"].as_f64()?, row["llm_elo"].as_f64()?)))
+    let rows = |report: &JudgeStudy, target: &str| -> Vec<(f64, f64)> {
+        report
+            .held_out
+            .runs
+            .iter()
+            .filter(|r| r.name == target)
+            .flat_map(|r| &r.rows)
+            .filter(|row| row.human_elo.is_finite() && row.llm_elo.is_finite())
+            .map(|row| (row.human_elo, row.llm_elo))
             .collect()
     };
     let path = figure(
@@ -592,7 +638,11 @@ fn calibration(
     md: &mut String,
     figure: &mut dyn FnMut(&str, String) -> anyhow::Result<String>,
 ) -> anyhow::Result<()> {
-    let c = study.report("calibration")?;
+    let c = report!(study, "calibration", Calibration);
+    let (regression, classification) = (
+        c.calibration.regression.as_ref(),
+        c.calibration.classification.as_ref(),
+    );
     writeln!(
         md,
         "## 3. Calibration heads\n\n\
@@ -602,12 +652,9 @@ fn calibration(
          crowd-labelled pairs (γ by {}-fold cross-validation) and tested on {} others, against \
          the base judge's p_s; the target is the crowd's share of votes for the answer shown \
          first (95 % bootstrap intervals).\n",
-        c["n_train"], c["cv"]["folds"], c["n_test"]
+        c.calibration.n_train, c.calibration.cv.folds, c.calibration.n_test
     )?;
-    let (n_test, n_classified) = (
-        c["n_test"].as_u64().unwrap_or(0),
-        c["classification"]["n"].as_u64().unwrap_or(0),
-    );
+    let (n_test, n_classified) = (c.calibration.n_test, classification.map_or(0, |c| c.n));
     if n_classified < n_test {
         writeln!(
             md,
@@ -620,25 +667,22 @@ fn calibration(
         md,
         "| metric | head | base (p_s) | head − base |\n|---|---|---|---|"
     )?;
-    for (family, metric) in [
-        ("regression", "mse"),
-        ("regression", "mae"),
-        ("regression", "spearman"),
-        ("classification", "accuracy"),
+    for (metric, m) in [
+        ("mse", regression.map(|r| &r.mse)),
+        ("mae", regression.map(|r| &r.mae)),
+        ("spearman", regression.map(|r| &r.spearman)),
+        ("accuracy", classification.map(|c| &c.accuracy)),
     ] {
-        let m = &c[family][metric];
         writeln!(
             md,
             "| {metric} | {} | {} | {} |",
-            interval(&m["head"], 3),
-            interval(&m["base"], 3),
-            interval(&m["difference"], 3)
+            interval(m.map(|m| &m.head), 3),
+            interval(m.map(|m| &m.base), 3),
+            interval(m.map(|m| &m.difference), 3)
         )?;
     }
     if let Some(mean_mse) = mean_baseline(study.section("calibration")?)? {
-        let head = c["regression"]["mse"]["head"]["estimate"]
-            .as_f64()
-            .unwrap_or(f64::NAN);
+        let head = regression.map_or(f64::NAN, |r| finite(r.mse.head.estimate));
         let reading = if head < mean_mse - 0.005 {
             format!("the head's {head:.3} is below it: it predicts more than the mean")
         } else {
@@ -654,10 +698,10 @@ fn calibration(
              The base p_s, forced and renormalised, sits near 0 or 1 and is penalised for it."
         )?;
     }
-    let points = c["training_curve"]["points"]
-        .as_array()
-        .cloned()
-        .unwrap_or_default();
+    let points = c
+        .training_curve
+        .as_ref()
+        .map_or(&[][..], |curve| &curve.points);
     if points.is_empty() {
         writeln!(
             md,
@@ -672,31 +716,27 @@ fn calibration(
     )?;
     let mut head = Vec::new();
     let mut base = Vec::new();
-    for p in &points {
+    for p in points {
         writeln!(
             md,
             "| {} | {} ({}) | {} |",
-            p["size"],
-            num(&p["head_mean"], 3),
-            num(&p["head_sd"], 3),
-            num(&p["base_mean"], 3)
+            p.size,
+            num(p.head_mean, 3),
+            num(p.head_sd, 3),
+            num(p.base_mean, 3)
         )?;
-        if let (Some(s), Some(h), Some(b)) = (
-            p["size"].as_f64(),
-            p["head_mean"].as_f64(),
-            p["base_mean"].as_f64(),
-        ) {
-            head.push((s, h));
-            base.push((s, b));
+        if p.head_mean.is_finite() && p.base_mean.is_finite() {
+            head.push((p.size as f64, p.head_mean));
+            base.push((p.size as f64, p.base_mean));
         }
     }
-    if let (Some(n), Some(acc)) = (
-        c["n_train"].as_f64(),
-        c["classification"]["accuracy"]["head"]["estimate"].as_f64(),
-    ) {
-        head.push((n, acc));
+    if let Some(acc) = classification
+        .map(|c| c.accuracy.head.estimate)
+        .filter(|x| x.is_finite())
+    {
+        head.push((c.calibration.n_train as f64, acc));
     }
-    let sizes: Vec<String> = points.iter().map(|p| p["size"].to_string()).collect();
+    let sizes: Vec<String> = points.iter().map(|p| p.size.to_string()).collect();
     let missing: Vec<&str> = ["100", "200", "500"]
         .into_iter()
         .filter(|k| !sizes.iter().any(|s| s == k))
@@ -707,7 +747,7 @@ fn calibration(
             "\n{} labels do not fit this sample ({} training judgments); a larger `--minutes` \
              or `--full` adds {}.",
             missing.join(" and "),
-            c["n_train"],
+            c.calibration.n_train,
             if missing.len() == 1 {
                 "that point"
             } else {
@@ -744,7 +784,7 @@ fn calibration(
 }
 
 fn reliability(study: &Study, md: &mut String) -> anyhow::Result<()> {
-    let a = study.report("agreement")?;
+    let a = &report!(study, "agreement", Agreement).report;
     writeln!(
         md,
         "## 4. Reliability\n\n\
@@ -753,60 +793,67 @@ fn reliability(study: &Study, md: &mut String) -> anyhow::Result<()> {
          itself. \
          The crowd on the sample: Krippendorff's α (nominal) = {} ({} raters, {} votes; band \
          \"{}\"). Each judge against the crowd's majority on the {} pairs that have one:\n",
-        interval(&a["group"]["alpha"]["interval"], 3),
-        a["n_raters"],
-        a["n_ratings"],
-        a["group"]["reading"]["band"].as_str().unwrap_or("?"),
-        a["majority"]["n_items"],
+        interval(a.group.as_ref().map(|g| &g.alpha.interval), 3),
+        a.n_raters,
+        a.n_ratings,
+        a.group
+            .as_ref()
+            .and_then(|g| g.reading.band)
+            .map_or_else(|| "?".to_owned(), |b| named(&b)),
+        a.majority
+            .as_ref()
+            .map_or_else(|| "—".to_owned(), |m| m.n_items.to_string()),
     )?;
     writeln!(
         md,
         "| judge | pairs | agreement | Cohen's κ | band |\n|---|---|---|---|---|"
     )?;
-    for j in a["judges"].as_array().into_iter().flatten() {
-        let g = &j["agreement"];
+    for j in &a.judges {
+        let g = &j.agreement.agreement;
         writeln!(
             md,
             "| {} | {} | {} | {} | {} |",
-            j["rater"].as_str().unwrap_or("?"),
-            j["n_paired"],
-            interval(&g["percent_agreement"]["interval"], 3),
-            interval(&g["kappa"]["interval"], 3),
-            g["kappa"]["band"].as_str().unwrap_or("—")
+            j.agreement.rater,
+            j.agreement.n_paired,
+            interval(Some(&g.percent_agreement.interval), 3),
+            interval(Some(&g.kappa.interval), 3),
+            g.kappa.band.map_or_else(|| "—".to_owned(), |b| named(&b))
         )?;
     }
-    let p = study.report("position")?;
+    let p = report!(study, "position", Position);
     writeln!(
         md,
         "\n**Position bias** ({} pairs in both orders, {} verdicts): the first-shown answer wins \
          {} of the decided verdicts (binomial test against ½: {}); the verdict flips with \
          the order on {} of the pairs.\n",
-        p["n_both_orders"],
-        p["n_verdicts"],
-        interval(&p["first_position_rate"], 3),
-        p["p_value"]
-            .as_f64()
-            .map_or_else(|| "p not defined".to_owned(), p_text),
-        interval(&p["flip_rate"], 3)
+        p.n_both_orders,
+        p.n_verdicts,
+        interval(Some(&p.first_position_rate), 3),
+        if p.p_value.is_finite() {
+            p_text(p.p_value)
+        } else {
+            "p not defined".to_owned()
+        },
+        interval(Some(&p.flip_rate), 3)
     )?;
-    let aa = study.report("aa")?;
+    let aa = report!(study, "aa", Aa);
     writeln!(
         md,
         "**A/A** (two sampled runs on {} pairs, the crowd's plurality as gold): overall \
          **{}**.\n\n| check | run 1 | run 2 | Δ | band | flag |\n|---|---|---|---|---|---|",
-        aa["n_items_both_runs"],
-        aa["overall"].as_str().unwrap_or("?")
+        aa.n_items_both_runs,
+        aa.overall.map_or_else(|| "?".to_owned(), |f| named(&f))
     )?;
-    for c in aa["checks"].as_array().into_iter().flatten() {
+    for c in &aa.checks {
         writeln!(
             md,
             "| {} | {} | {} | {} | {} | {} |",
-            c["metric"].as_str().unwrap_or("?"),
-            num(&c["run_a"], 3),
-            num(&c["run_b"], 3),
-            num(&c["delta"], 3),
-            num(&c["band"], 3),
-            c["flag"].as_str().unwrap_or("?")
+            named(&c.metric),
+            opt(c.run_a, 3),
+            opt(c.run_b, 3),
+            num(c.delta, 3),
+            num(c.band, 3),
+            c.flag.map_or_else(|| "?".to_owned(), |f| named(&f))
         )?;
     }
     writeln!(md)?;
@@ -818,9 +865,13 @@ fn programs(
     md: &mut String,
     figure: &mut dyn FnMut(&str, String) -> anyhow::Result<String>,
 ) -> anyhow::Result<()> {
-    let p = study.report("programs")?;
-    let c = &p["committee"];
-    let majority = &study.report("agreement")?["majority"];
+    let p = &report!(study, "programs", Programs).report;
+    let c = &p.committee;
+    let majority = report!(study, "agreement", Agreement)
+        .report
+        .majority
+        .as_ref();
+    let count = |n: Option<usize>| n.map_or_else(|| "—".to_owned(), |n| n.to_string());
     writeln!(
         md,
         "## 5. Programs, the label model and routing\n\n\
@@ -839,65 +890,62 @@ fn programs(
          split, and an accuracy needs a side: the {} whose crowd plurality (LLMFAO's `label`) \
          is a or b; its {} ties are left out. Majority vote's coverage is the share of test \
          pairs where the programs do not split evenly.\n",
-        p["pairs"],
-        p["validation_pairs"],
-        c["test_labelled"],
-        interval(&c["label_model"]["accuracy"], 3),
-        num(&c["label_model"]["coverage"], 3),
-        interval(&c["majority_vote"]["accuracy"], 3),
-        num(&c["majority_vote"]["coverage"], 3),
-        interval(&c["llm"]["accuracy"], 3),
-        num(&c["llm"]["coverage"], 3),
-        interval(&c["difference"], 3),
-        majority["n_items"],
-        majority["n_tied"],
-        p["test_pairs"],
-        p["validation_pairs"],
-        c["test_labelled"],
-        c["test_ties"],
+        p.pairs,
+        p.validation_pairs,
+        c.test_labelled,
+        interval(Some(&c.label_model.accuracy), 3),
+        num(c.label_model.coverage, 3),
+        interval(Some(&c.majority_vote.accuracy), 3),
+        num(c.majority_vote.coverage, 3),
+        interval(c.llm.as_ref().map(|l| &l.accuracy), 3),
+        opt(c.llm.as_ref().map(|l| l.coverage), 3),
+        interval(Some(&c.difference), 3),
+        count(majority.map(|m| m.n_items)),
+        count(majority.map(|m| m.n_tied)),
+        p.test_pairs,
+        p.validation_pairs,
+        c.test_labelled,
+        c.test_ties,
     )?;
-    let warnings: Vec<&str> = c["warnings"]
-        .as_array()
-        .into_iter()
-        .flatten()
-        .filter_map(Value::as_str)
-        .collect();
-    if !warnings.is_empty() {
+    if !c.warnings.is_empty() {
         writeln!(md, "The report warns:\n")?;
-        for w in warnings {
+        for w in &c.warnings {
             writeln!(md, "- {w}")?;
         }
         writeln!(md)?;
     }
-    let curves = c["routing"]["curves"]
-        .as_array()
-        .cloned()
-        .unwrap_or_default();
-    let series: Vec<Series> = curves
+    let Some(routing) = &c.routing else {
+        writeln!(md, "No routing curve: the report has no routing.\n")?;
+        return Ok(());
+    };
+    let names: Vec<String> = routing.curves.iter().map(|c| named(&c.signal)).collect();
+    let series: Vec<Series> = routing
+        .curves
         .iter()
-        .filter_map(|curve| {
-            let name = curve["signal"].as_str()?;
-            let colour = match name {
-                "posterior" => SMOL,
-                "oracle" => CROWD,
-                "random" => "#999999",
-                "vote_variance" => GPT4,
-                "query_length" => "#2ca02c",
-                _ => "#9467bd",
+        .zip(&names)
+        .map(|(curve, name)| {
+            let colour = match curve.signal {
+                RoutingSignal::Posterior => SMOL,
+                RoutingSignal::Oracle => CROWD,
+                RoutingSignal::Random => "#999999",
+                RoutingSignal::VoteVariance => GPT4,
+                RoutingSignal::QueryLength => "#2ca02c",
+                RoutingSignal::ResponseLength => "#9467bd",
             };
-            Some(Series {
+            Series {
                 name,
                 colour,
-                points: curve["points"]
-                    .as_array()?
+                points: curve
+                    .points
                     .iter()
-                    .filter_map(|q| Some((q["budget"].as_f64()?, q["accuracy"].as_f64()?)))
+                    .filter(|q| q.budget.is_finite() && q.accuracy.is_finite())
+                    .map(|q| (q.budget, q.accuracy))
                     .collect(),
-            })
+            }
         })
         .collect();
     if series.is_empty() {
-        writeln!(md, "No routing curve: {}\n", c["routing"])?;
+        writeln!(md, "No routing curve: the routing has no curves.\n")?;
         return Ok(());
     }
     let path = figure(
@@ -918,8 +966,8 @@ fn programs(
         "**Routing**: the committee answers and the pairs it is least sure of (by each signal) \
          go to SmolLM2; at budget 0 the accuracy is the committee's ({}), at 1 the judge's ({}).\n\n\
          ![Routing curves]({path})\n",
-        num(&c["routing"]["programs_accuracy"], 3),
-        num(&c["routing"]["llm_accuracy"], 3)
+        num(routing.programs_accuracy, 3),
+        num(routing.llm_accuracy, 3)
     )?;
     Ok(())
 }
@@ -933,8 +981,8 @@ fn estimate(e: &Estimate, digits: usize) -> String {
 }
 
 fn ppi(study: &Study, md: &mut String) -> anyhow::Result<()> {
-    let gpt4: PpiReport = study.typed("gpt4-ppi")?;
-    let smol: PpiReport = study.typed("smollm2-ppi")?;
+    let gpt4 = report!(study, "gpt4-ppi", Ppi);
+    let smol = report!(study, "smollm2-ppi", Ppi);
     writeln!(
         md,
         "## 6. Prediction-powered leaderboards: many judge labels, a few of the crowd's\n\n\
@@ -951,7 +999,7 @@ fn ppi(study: &Study, md: &mut String) -> anyhow::Result<()> {
         md,
         "| judge | pairs | crowd-labelled | models with a win rate | median crowd labels one label is worth (win rates) | leaderboard λ | leaderboard worth, in crowd labels |\n|---|---|---|---|---|---|---|"
     )?;
-    for (name, r) in [("GPT-4", &gpt4), ("SmolLM2-135M", &smol)] {
+    for (name, r) in [("GPT-4", gpt4), ("SmolLM2-135M", smol)] {
         let mut worth: Vec<f64> = r
             .win_rates
             .iter()
@@ -1023,7 +1071,7 @@ fn ppi(study: &Study, md: &mut String) -> anyhow::Result<()> {
             )?;
         }
     }
-    for (name, r) in [("GPT-4", &gpt4), ("SmolLM2-135M", &smol)] {
+    for (name, r) in [("GPT-4", gpt4), ("SmolLM2-135M", smol)] {
         if let Some(first) = r.warnings.first() {
             writeln!(
                 md,
@@ -1051,12 +1099,20 @@ fn judge_value(study: &Study, md: &mut String) -> anyhow::Result<()> {
          at most 9 %, and the gauge calls the judge not worth running.\n\n\
          | judge, pilot | pilot pairs | judge-only pairs | picks the crowd's side | chance | ρ | one label worth (PPI) | at most | labels it can replace, at most | verdict |\n|---|---|---|---|---|---|---|---|---|---|"
     )?;
-    for (id, name) in [
-        ("gpt4-value", "GPT-4, half of all pairs"),
-        ("gpt4-sample-value", "GPT-4, half the sample"),
-        ("smollm2-value", "SmolLM2-135M, half the sample"),
+    for (g, name) in [
+        (
+            report!(study, "gpt4-value", JudgeValue),
+            "GPT-4, half of all pairs",
+        ),
+        (
+            report!(study, "gpt4-sample-value", JudgeValue),
+            "GPT-4, half the sample",
+        ),
+        (
+            report!(study, "smollm2-value", JudgeValue),
+            "SmolLM2-135M, half the sample",
+        ),
     ] {
-        let g: JudgeValue = study.typed(id)?;
         let a = &g.agreement;
         let times = |x: Option<f64>| x.map_or_else(|| "—".to_owned(), |x| format!("{x:.2}"));
         let share =
@@ -1081,7 +1137,7 @@ fn judge_value(study: &Study, md: &mut String) -> anyhow::Result<()> {
             g.verdict.split(':').next().unwrap_or_default(),
         )?;
     }
-    let smol: JudgeValue = study.typed("smollm2-value")?;
+    let smol = report!(study, "smollm2-value", JudgeValue);
     writeln!(
         md,
         "\nOn SmolLM2 the gauge says: {}. A gauge on a pilot of about a hundred pairs is \
@@ -1093,8 +1149,8 @@ fn judge_value(study: &Study, md: &mut String) -> anyhow::Result<()> {
 }
 
 fn style(study: &Study, md: &mut String) -> anyhow::Result<()> {
-    let crowd: StyleControl = study.typed("crowd-style")?;
-    let gpt4: StyleControl = study.typed("gpt4-style")?;
+    let crowd = report!(study, "crowd-style", Style);
+    let gpt4 = report!(study, "gpt4-style", Style);
     writeln!(
         md,
         "## 8. Style: the leaderboards with length and markdown held fixed\n\n\
@@ -1105,7 +1161,7 @@ fn style(study: &Study, md: &mut String) -> anyhow::Result<()> {
          | rater | feature | coefficient, {} % interval |\n|---|---|---|",
         100.0 * crowd.params.level
     )?;
-    for (name, r) in [("crowd", &crowd), ("GPT-4", &gpt4)] {
+    for (name, r) in [("crowd", crowd), ("GPT-4", gpt4)] {
         for c in &r.coefficients {
             writeln!(
                 md,
@@ -1114,7 +1170,7 @@ fn style(study: &Study, md: &mut String) -> anyhow::Result<()> {
             )?;
         }
     }
-    for (name, r) in [("crowd", &crowd), ("GPT-4", &gpt4)] {
+    for (name, r) in [("crowd", crowd), ("GPT-4", gpt4)] {
         let mut moved: Vec<_> = r.ratings.iter().filter(|x| x.rank_change != 0).collect();
         moved.sort_by_key(|x| (std::cmp::Reverse(x.rank_change.abs()), x.model.clone()));
         let top: Vec<String> = moved
@@ -1139,7 +1195,7 @@ fn style(study: &Study, md: &mut String) -> anyhow::Result<()> {
 }
 
 fn self_preference(study: &Study, md: &mut String) -> anyhow::Result<()> {
-    let r: SelfPreference = study.typed("self-preference")?;
+    let r = report!(study, "self-preference", SelfPreference);
     writeln!(
         md,
         "## 9. Self-preference: does GPT-4 favour its own family?\n\n\
@@ -1171,13 +1227,13 @@ fn self_preference(study: &Study, md: &mut String) -> anyhow::Result<()> {
         r.human_win_rate
             .map_or_else(|| "—".to_owned(), |w| format!("{w:.3}")),
     )?;
-    let rank = |board: &BTreeMap<String, (f64, Value)>, model: &str| -> Option<usize> {
+    let rank = |board: &BTreeMap<String, Elo>, model: &str| -> Option<usize> {
         let elo = board.get(model)?.0;
         Some(1 + board.values().filter(|(e, _)| *e > elo).count())
     };
     let (crowd, gpt4) = (
-        elos(study.report("crowd-leaderboard")?),
-        elos(study.report("gpt4-leaderboard")?),
+        elos(report!(study, "crowd-leaderboard", Leaderboard)),
+        elos(report!(study, "gpt4-leaderboard", Leaderboard)),
     );
     let places: Vec<String> = r
         .params
@@ -1201,29 +1257,31 @@ fn self_preference(study: &Study, md: &mut String) -> anyhow::Result<()> {
 }
 
 fn failures(study: &Study, md: &mut String) -> anyhow::Result<()> {
-    let a = study.report("agreement")?;
-    let kappa = |rater: &str| -> Value {
-        a["judges"]
-            .as_array()
-            .into_iter()
-            .flatten()
-            .find(|j| j["rater"] == rater)
-            .map_or(Value::Null, |j| j["agreement"]["kappa"]["interval"].clone())
+    let a = &report!(study, "agreement", Agreement).report;
+    let kappa = |rater: &str| -> Option<&Interval> {
+        a.judges
+            .iter()
+            .find(|j| j.agreement.rater == rater)
+            .map(|j| &j.agreement.agreement.kappa.interval)
     };
     let (smol_kappa, gpt4_kappa) = (kappa("smollm2"), kappa("gpt4"));
-    let rho = |id: &str, target: &str| -> anyhow::Result<Value> {
-        Ok(held_out_rows(study.report(id)?)
+    let rho = |report: &JudgeStudy, target: &str| -> Option<f64> {
+        held_out_rows(report)
             .into_iter()
-            .find(|(t, _, _)| t == target)
-            .map_or(Value::Null, |(_, _, rho)| rho))
+            .find(|(t, _, _)| *t == target)
+            .and_then(|(_, _, rho)| rho)
     };
-    let position = study.report("position")?;
-    let calibration = study.report("calibration")?;
-    let programs = &study.report("programs")?["committee"];
+    let (smol_study, gpt4_study) = (
+        report!(study, "smollm2-study", JudgeStudy),
+        report!(study, "gpt4-study", JudgeStudy),
+    );
+    let position = report!(study, "position", Position);
+    let calibration = &report!(study, "calibration", Calibration).calibration;
+    let programs = &report!(study, "programs", Programs).report.committee;
     writeln!(md, "## 10. Where a 135M judge fails\n")?;
     let (lower, upper) = (
-        smol_kappa["lower"].as_f64().unwrap_or(f64::NAN),
-        smol_kappa["upper"].as_f64().unwrap_or(f64::NAN),
+        smol_kappa.map_or(f64::NAN, |k| finite(k.lower)),
+        smol_kappa.map_or(f64::NAN, |k| finite(k.upper)),
     );
     let agreement = if upper < 0.0 {
         "**It agrees with people less than chance would.**"
@@ -1235,8 +1293,8 @@ fn failures(study: &Study, md: &mut String) -> anyhow::Result<()> {
     writeln!(
         md,
         "- {agreement} κ with the crowd's majority is {} for SmolLM2 against {} for GPT-4{}.",
-        interval(&smol_kappa, 3),
-        interval(&gpt4_kappa, 3),
+        interval(smol_kappa, 3),
+        interval(gpt4_kappa, 3),
         if lower <= 0.0 && upper >= 0.0 {
             "; its interval contains 0, so on this sample it is not distinguishable from chance"
         } else {
@@ -1248,9 +1306,9 @@ fn failures(study: &Study, md: &mut String) -> anyhow::Result<()> {
         "- **Its leaderboard is not the crowd's.** Held out model by model, SmolLM2's hard Elo \
          ranks the models with Spearman ρ = {} against the crowd's (soft: {}); GPT-4's on the \
          same pairs: {}.",
-        num(&rho("smollm2-study", "hard")?, 3),
-        num(&rho("smollm2-study", "soft")?, 3),
-        num(&rho("gpt4-study", "hard")?, 3)
+        opt(rho(smol_study, "hard"), 3),
+        opt(rho(smol_study, "soft"), 3),
+        opt(rho(gpt4_study, "hard"), 3)
     )?;
     writeln!(
         md,
@@ -1258,45 +1316,51 @@ fn failures(study: &Study, md: &mut String) -> anyhow::Result<()> {
          verdicts, and {} of the pairs judged both ways change verdict with the order. \
          Randomising the order (as the study does) keeps this bias out of the leaderboard's \
          mean, not out of its noise: a verdict that follows the order is a coin flip.",
-        interval(&position["first_position_rate"], 3),
-        interval(&position["flip_rate"], 3)
+        interval(Some(&position.first_position_rate), 3),
+        interval(Some(&position.flip_rate), 3)
     )?;
-    let accuracy = &calibration["classification"]["accuracy"];
+    let accuracy = calibration.classification.as_ref().map(|c| &c.accuracy);
+    let mse = calibration.regression.as_ref().map(|r| &r.mse);
     writeln!(
         md,
         "- **Calibration corrects its scale, not its signal.** The BTL head's mean squared \
          error against the crowd's vote shares is {} against the base p_s's {} — it learns \
          where the crowd's shares lie{} — but its accuracy is {} against {} (difference {}): a \
          head cannot find in the rationale a preference the judge did not express.",
-        interval(&calibration["regression"]["mse"]["head"], 3),
-        interval(&calibration["regression"]["mse"]["base"], 3),
+        interval(mse.map(|m| &m.head), 3),
+        interval(mse.map(|m| &m.base), 3),
         match mean_baseline(study.section("calibration")?)? {
             Some(mean)
-                if calibration["regression"]["mse"]["head"]["estimate"]
-                    .as_f64()
-                    .is_some_and(|head| head >= mean - 0.005) =>
+                if mse
+                    .map(|m| m.head.estimate)
+                    .is_some_and(|head| head.is_finite() && head >= mean - 0.005) =>
                 format!(" (predicting the mean share does as well, MSE {mean:.3}: section 3)"),
             _ => String::new(),
         },
-        interval(&accuracy["head"], 3),
-        interval(&accuracy["base"], 3),
-        interval(&accuracy["difference"], 3)
+        interval(accuracy.map(|a| &a.head), 3),
+        interval(accuracy.map(|a| &a.base), 3),
+        interval(accuracy.map(|a| &a.difference), 3)
     )?;
     let (label_model, judge, majority) = (
-        &programs["label_model"]["accuracy"],
-        &programs["llm"]["accuracy"],
-        &programs["majority_vote"]["accuracy"],
+        Some(&programs.label_model.accuracy),
+        programs.llm.as_ref().map(|l| &l.accuracy),
+        Some(&programs.majority_vote.accuracy),
     );
-    let at = |v: &Value, k: &str| v[k].as_f64().unwrap_or(f64::NAN);
-    let fallback = if at(judge, "lower") > at(label_model, "upper") {
+    // (lower, estimate, upper), NaN where missing.
+    let sides = |v: Option<&Interval>| {
+        v.map_or((f64::NAN, f64::NAN, f64::NAN), |v| {
+            (finite(v.lower), finite(v.estimate), finite(v.upper))
+        })
+    };
+    let (lm, jd, mv) = (sides(label_model), sides(judge), sides(majority));
+    let fallback = if jd.0 > lm.2 {
         "As a fallback it helps."
-    } else if at(judge, "upper") < at(label_model, "lower") {
+    } else if jd.2 < lm.0 {
         "As a fallback it hurts."
     } else {
         "As a fallback it does not measurably help."
     };
-    let best = if at(majority, "estimate") >= at(judge, "estimate").max(at(label_model, "estimate"))
-    {
+    let best = if mv.1 >= jd.1.max(lm.1) {
         format!(
             " Plain majority vote over the programs ({}, on the pairs where they vote) does at \
              least as well as either.",
@@ -1326,7 +1390,7 @@ fn failures(study: &Study, md: &mut String) -> anyhow::Result<()> {
             .median_mass
             .map_or_else(|| "—".to_owned(), |m| format!("{:.2} %", 100.0 * m)),
     )?;
-    let gauge: JudgeValue = study.typed("smollm2-value")?;
+    let gauge = report!(study, "smollm2-value", JudgeValue);
     writeln!(
         md,
         "- **{}** The judge value gauge (section 7): {}.\n",
