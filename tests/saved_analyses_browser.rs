@@ -243,6 +243,43 @@ fn every_kind_saved_from_the_session_page_reopens_in_a_visitors_browser_with_the
     ]));
     let llm = "tests/data/llmfao/gpt4-verdicts.csv";
     let commands: Vec<Vec<&str>> = vec![
+        // The two kinds whose runs the page splits across its workers: a leaderboard's
+        // bootstrap rounds (clustered by prompt) and a calibration's folds (after an ablation,
+        // with a training-size curve).
+        vec![
+            "stats",
+            "leaderboard",
+            "--input",
+            "tests/data/llmfao/crowd-comparisons.csv",
+            "--bootstrap",
+            "60",
+            "--seed",
+            "3",
+            "--cluster",
+            "prompt",
+        ],
+        vec![
+            "stats",
+            "calibration",
+            "--head",
+            "btl",
+            "--train",
+            "tests/data/llmfao/calibration-train.csv",
+            "--test",
+            "tests/data/llmfao/calibration-test.csv",
+            "--train-embeddings",
+            "tests/data/llmfao/calibration-train.npy",
+            "--test-embeddings",
+            "tests/data/llmfao/calibration-test.npy",
+            "--ablation",
+            "drop:0.5",
+            "--train-sizes",
+            "100,200",
+            "--repeats",
+            "2",
+            "--bootstrap",
+            "100",
+        ],
         vec![
             "stats",
             "aa",
@@ -381,6 +418,8 @@ fn every_kind_saved_from_the_session_page_reopens_in_a_visitors_browser_with_the
     assert_eq!(
         kinds,
         [
+            "leaderboard",
+            "calibration",
             "aa",
             "position",
             "irt",
@@ -460,6 +499,19 @@ fn every_kind_saved_from_the_session_page_reopens_in_a_visitors_browser_with_the
                 assert!(smallest >= 11.0, "{kind}: {smallest:.1} px chart text");
             }
         }
+        // A calibration shows the ablation it was fitted after and its training-size curve,
+        // one row per size.
+        if kind == "calibration" {
+            assert_eq!(
+                visitor["ablation"].as_str(),
+                Some("Ablation: 50 % of the embedding's coordinates dropped at random (seed 0), in both files.")
+            );
+            assert_eq!(visitor["curveRows"], 2);
+            assert_eq!(
+                visitor["report"]["training_curve"]["points"][1]["size"],
+                200
+            );
+        }
         // Self-preference draws the family's shares as bars.
         if kind == "self_preference" || kind == "length_control" {
             assert_eq!(visitor["charts"], 1, "{kind}: the share bars");
@@ -493,10 +545,11 @@ fn every_kind_saved_from_the_session_page_reopens_in_a_visitors_browser_with_the
         let rerun = rerun_with_the_cli(&worker, &id, saved, &dir, kind);
         // The browser's `exp` is not the native one: fits that stop on a flat loss (IRT's
         // quadrature; a PPI bootstrap round near separation, where a 1e-13 gradient still
-        // leaves θ free in its 8th digit) agree to fewer digits.
+        // leaves θ free in its 8th digit; a BTL head's cross-validation fits, stopped at their
+        // gradient tolerance) agree to fewer digits.
         let tol = match kind {
             "irt" => 1e-8,
-            "ppi" => 1e-7,
+            "ppi" | "calibration" => 1e-7,
             _ => 1e-9,
         };
         assert_same(&visitor["report"], &rerun, tol, kind);

@@ -1,11 +1,13 @@
 //! Any analysis, recomputed here from its spec and files: a saved analysis of a session or a
 //! shared link's ([`AnalysisView`]), shown with the view of its kind's page. The same spec, the
-//! same bytes, the same [`tribunal::analysis::run`]: the numbers of the page that made it.
+//! same bytes, the same path as the page that made it ([`AnalysisRun`]: a leaderboard's
+//! bootstrap and a calibration's folds shared across two workers, with their progress): the
+//! numbers of that page, and of `tribunal stats run`.
 
 use crate::calibrate::CalibrationView;
 use crate::compare_view::CompareView;
 use crate::files::data_url;
-use crate::leaderboard::{BoardRun, BoardRunView, StudyView};
+use crate::leaderboard::{LeaderboardView, StudyView};
 use crate::plain_reports::{
     ConformalView, JudgeValueView, LengthControlView, PowerView, PpiView, SelfPreferenceView,
     StyleView,
@@ -18,7 +20,7 @@ use crate::worker_pool::Computed;
 use leptos::prelude::*;
 use tribunal::analysis::{Analysis, Report, Spec};
 use tribunal::reliability::irt::irt_report::IrtCell;
-use tribunal_app::stats_worker::{Content, RoleFile, Upload};
+use tribunal_app::stats_worker::RoleFile;
 
 /// `spec` recomputed on `files` in web workers, under `heading` and `note` (`note_id` names the
 /// note's element).
@@ -34,50 +36,44 @@ pub fn AnalysisView(
         <h2 id="analysis-title-shown">{heading}</h2>
         <p class="hint" id=note_id>{note}</p>
     };
-    match &spec.analysis {
-        Analysis::Leaderboard(board) => {
-            let run = BoardRun::spawn();
-            match files.iter().find(|f| f.role == "battles") {
-                Some(RoleFile {
-                    name,
-                    content: Content::Text(text),
-                    ..
-                }) => run.fit(
-                    Upload {
-                        name: name.clone(),
-                        text: text.clone(),
-                    },
-                    board.clone(),
-                ),
-                _ => run
-                    .error
-                    .set(Some("the battles file is missing or not text".to_owned())),
-            }
+    let analysis = spec.analysis.clone();
+    let kind = analysis.name();
+    let run = AnalysisRun::spawn(WORKERS);
+    run.run(Computed { spec, files });
+    view! {
+        <section id="analysis" class="card" data-kind=kind>
+            {header}
+            <RunProgress run kind />
+            {move || match (run.error.get(), run.report.get()) {
+                (Some(message), _) => view! { <div id="analysis-error" class="error" role="alert">{message}</div> }.into_any(),
+                (None, Some(report)) => report_view(&analysis, report),
+                (None, None) => view! { <p class="busy" role="status">"computing…"</p> }.into_any(),
+            }}
+        </section>
+    }
+}
+
+/// How many workers share a saved analysis's parts (a leaderboard's bootstrap rounds, a
+/// calibration's folds).
+const WORKERS: usize = 2;
+
+/// The parts of a run of `kind` done, while they compute.
+#[component]
+fn RunProgress(run: AnalysisRun, kind: &'static str) -> impl IntoView {
+    let (id, what, parts) = match kind {
+        "leaderboard" => ("bootstrap-progress", "bootstrap", "rounds"),
+        "calibration" => ("cv-progress", "cross-validation", "folds"),
+        _ => ("analysis-progress", "computing", "parts"),
+    };
+    move || {
+        run.progress.get().map(|(done, total)| {
             view! {
-                <section id="leaderboard" class="card">
-                    {header}
-                    <BoardRunView run />
-                </section>
+                <p class="busy" role="status" id=id>
+                    <progress max=total value=done></progress>
+                    {format!(" {what} {done} / {total} {parts}")}
+                </p>
             }
-            .into_any()
-        }
-        _ => {
-            let analysis = spec.analysis.clone();
-            let kind = analysis.name();
-            let run = AnalysisRun::spawn();
-            run.run(Computed { spec, files });
-            view! {
-                <section id="analysis" class="card" data-kind=kind>
-                    {header}
-                    {move || match (run.error.get(), run.report.get()) {
-                        (Some(message), _) => view! { <div id="analysis-error" class="error" role="alert">{message}</div> }.into_any(),
-                        (None, Some(report)) => report_view(&analysis, report),
-                        (None, None) => view! { <p class="busy" role="status">"computing…"</p> }.into_any(),
-                    }}
-                </section>
-            }
-            .into_any()
-        }
+        })
     }
 }
 
@@ -110,10 +106,7 @@ pub(crate) fn report_view(analysis: &Analysis, report: Report) -> AnyView {
             view! { <IrtTable cells=vec![cell] /> }.into_any()
         }
         Report::IrtTable(table) => view! { <IrtTable cells=table.cells /> }.into_any(),
-        Report::Calibration(report) => {
-            let model = report.calibration.model.to_json().unwrap_or_default();
-            view! { <CalibrationView calibration=report.calibration model /> }.into_any()
-        }
+        Report::Calibration(report) => view! { <CalibrationView report=*report /> }.into_any(),
         Report::Power(table) => view! { <PowerView table=*table /> }.into_any(),
         Report::Ppi(report) => view! { <PpiView report=*report /> }.into_any(),
         Report::JudgeValue(report) => view! { <JudgeValueView report=*report /> }.into_any(),
@@ -127,9 +120,8 @@ pub(crate) fn report_view(analysis: &Analysis, report: Report) -> AnyView {
         Report::LabelModel(committee) | Report::Routing(committee) => {
             view! { <CommitteeView committee=*committee /> }.into_any()
         }
-        // A leaderboard is fitted by `BoardRun` (its bootstrap split across workers), never here.
-        Report::Leaderboard(_) => {
-            view! { <pre id="analysis-json" class="report">{pretty.clone()}</pre> }.into_any()
+        Report::Leaderboard(lb) => {
+            view! { <div id="leaderboard"><LeaderboardView lb=*lb /></div> }.into_any()
         }
     };
     view! { {download} {body} }.into_any()

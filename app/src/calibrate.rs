@@ -1,19 +1,19 @@
 //! The Calibrate page (seed 000): pick a head kind, a training and a test calibration CSV
-//! (columns per head kind, see `tribunal::calibration::calibration_data`). Two web workers parse the
-//! training file as soon as it is chosen (a malformed one shows its located error at once) and
-//! share the cross-validation's folds when the run starts; the page joins their losses into the
-//! curve, and one worker refits the training rows it holds at the chosen γ and scores the head
-//! ([`CalibrationParams::fit_with_curve`]): the report `tribunal stats calibration` prints, with
-//! the same numbers. The page shows the time the cross-validation took, the
-//! cross-validation curve with the γ chosen, the metrics of the head next to the base judge's
-//! on the same test rows with bootstrap intervals, the confusion matrices of both (classifying
-//! heads), and a link that downloads the model file. The embeddings may come from `.npy` /
-//! `.safetensors` files instead of the `embedding` column. The files stay in the browser. Cells carry
+//! (columns per head kind, see `tribunal::calibration::calibration_data`). The calibration is
+//! an analysis spec with its files, computed like every analysis ([`AnalysisRun`]): two web
+//! workers share the cross-validation's folds, and one joins their losses into the curve,
+//! refits the training rows at the chosen γ and scores the head on the test rows — the report
+//! `tribunal stats calibration` prints, with the same numbers. The page shows the time the
+//! folds took, the cross-validation curve with the γ chosen, the metrics of the head next to the
+//! base judge's on the same test rows with bootstrap intervals, the confusion matrices of both
+//! (classifying heads), the ablation and training-size curve a saved calibration has, and a link
+//! that downloads the model file. The embeddings may come from `.npy` / `.safetensors` files
+//! instead of the `embedding` column. The files stay in the browser. Cells carry
 //! full-precision values in data attributes (`data-head`, `data-base`, `data-difference`,
 //! `data-lower`, `data-upper`); a malformed file shows the located error and keeps the previous
-//! result. A finished calibration is an analysis spec with its files: shared as a link or saved
-//! to a session, it reopens through [`tribunal::analysis::run`] in one worker — the same
-//! curve (each fold's losses do not depend on which worker computed them), the same numbers.
+//! result. Shared as a link or saved to a session, the calibration reopens through the same
+//! path: the same curve (each fold's losses do not depend on which worker computed them), the
+//! same numbers.
 
 use crate::charts::CvCurvePlot;
 use crate::examples::{self, ExampleButton};
@@ -22,434 +22,134 @@ use crate::files::{chosen, chosen_text, data_url};
 use crate::format::{interval, name};
 use crate::glossary::term;
 use crate::save_share::SaveAndShare;
-use crate::worker_pool::Computed;
-use crate::worker_pool::WorkerPool;
+use crate::worker_pool::{AnalysisRun, Computed};
 use leptos::prelude::*;
 use leptos::task::spawn_local;
-use tribunal::analysis::{Analysis, Spec};
+use tribunal::analysis::{Analysis, Report, Spec};
+use tribunal::calibration::ablation::{Ablation, TrainingCurve};
 use tribunal::calibration::calibration_data::HeadKind;
-use tribunal::calibration::cross_validation::{CrossValidationParams, CvCurve};
-use tribunal::calibration::kinds::CalibrationSpec;
+use tribunal::calibration::cross_validation::CrossValidationParams;
+use tribunal::calibration::kinds::{CalibrationReport, CalibrationSpec};
 use tribunal::calibration::metrics::Paired;
 use tribunal::calibration::{Calibration, CalibrationParams};
 use tribunal::math::resample::BootstrapParams;
-use tribunal_app::stats_worker::{BinaryUpload, Job, Reply, RoleFile, Upload};
-use web_sys::HtmlInputElement;
-
-/// The CSV chosen in `input`, which is required.
-async fn read(input: &HtmlInputElement, what: &str) -> Result<Upload, String> {
-    chosen_text(Some(input))
-        .await?
-        .ok_or_else(|| format!("choose a {what} CSV"))
-}
-
-/// The binary file chosen in `input`, if any.
-async fn read_binary(input: Option<HtmlInputElement>) -> Result<Option<BinaryUpload>, String> {
-    Ok(chosen(input.as_ref())
-        .await?
-        .map(|(name, bytes)| BinaryUpload { name, bytes }))
-}
+use tribunal_app::stats_worker::RoleFile;
 
 /// How many workers share a cross-validation's folds.
 const WORKERS: usize = 2;
 
-/// The run in flight (the pool's current request): the settings, the folds' losses as
-/// they arrive, when it started (`performance.now()`, ms) and the inputs to read again for the
-/// refit.
-#[derive(Default)]
-struct PendingCv {
-    head: Option<HeadKind>,
-    params: CalibrationParams,
-    folds: Vec<Option<Vec<f64>>>,
-    units: usize,
-    started: f64,
-    inputs: Option<Inputs>,
-    /// The run's files once all are read: the analysis's inputs.
-    files: Vec<RoleFile>,
-}
-
-/// The files of a calibration as an analysis's inputs: the training CSV and test CSV, and
-/// their embedding files when given.
-fn role_files(
-    train: &Upload,
-    train_embeddings: Option<&BinaryUpload>,
-    test: &Upload,
-    test_embeddings: Option<&BinaryUpload>,
-) -> Vec<RoleFile> {
-    let mut files = vec![
-        RoleFile::text("train", train.clone()),
-        RoleFile::text("test", test.clone()),
-    ];
-    for (role, file) in [
-        ("train_embeddings", train_embeddings),
-        ("test_embeddings", test_embeddings),
-    ] {
-        if let Some(f) = file {
-            files.push(RoleFile::new(role, f.name.clone(), f.bytes.clone()));
-        }
-    }
-    files
-}
-
-/// A run's test inputs, read for the scores once the curve is joined, and whether the
-/// training embeddings came from a file (then the test embeddings must too).
-#[derive(Clone)]
-struct Inputs {
-    test: HtmlInputElement,
-    test_embeddings: Option<HtmlInputElement>,
-    train_embedding_file: bool,
-}
-
-fn now() -> f64 {
-    web_sys::window()
-        .and_then(|w| w.performance())
-        .map_or(0.0, |p| p.now())
-}
-
-/// A calibration computed in [`WORKERS`] web workers, with the page's settings and file inputs:
-/// choosing a training file (or head) has every worker parse and keep it as a new version;
-/// [`CalibrationRun::run`] splits the cross-validation's folds across the workers, joins their
-/// losses into the curve, then has one worker refit at the chosen γ and score the head on the
-/// test rows. Copy it into closures.
+/// A calibration computed in [`WORKERS`] web workers from the page's settings and file inputs.
+/// Copy it into closures.
 #[derive(Clone, Copy)]
 struct CalibrationRun {
     head: RwSignal<String>,
     folds: RwSignal<usize>,
     seed: RwSignal<u64>,
-    report: RwSignal<Option<(Box<Calibration>, String)>>,
-    computed: RwSignal<Option<Computed>>,
-    error: RwSignal<Option<String>>,
-    busy: RwSignal<bool>,
-    /// The cross-validation of the last run: its γ and how long it took, ms.
-    cv_done: RwSignal<Option<(f64, f64)>>,
-    /// The training file (and embeddings) of each version, as read.
-    train_read: StoredValue<Option<(u64, Upload, Option<BinaryUpload>)>, LocalStorage>,
-    /// The version of the training file (and its head and embeddings) last chosen, and the
-    /// last version sent to the workers to parse and keep.
-    version: StoredValue<u64>,
-    loaded: StoredValue<u64>,
-    pending: StoredValue<PendingCv, LocalStorage>,
+    run: AnalysisRun,
     train_ref: NodeRef<leptos::html::Input>,
     test_ref: NodeRef<leptos::html::Input>,
     train_emb_ref: NodeRef<leptos::html::Input>,
     test_emb_ref: NodeRef<leptos::html::Input>,
-    /// Spawned once the run exists (its replies go to [`CalibrationRun::on_reply`]).
-    pool: StoredValue<Option<WorkerPool>, LocalStorage>,
 }
 
 impl CalibrationRun {
     fn spawn() -> Self {
-        let run = Self {
+        Self {
             head: RwSignal::new("ls".to_owned()),
             folds: RwSignal::new(CrossValidationParams::default().folds),
             seed: RwSignal::new(CrossValidationParams::default().seed),
-            report: RwSignal::new(None),
-            computed: RwSignal::new(None),
-            error: RwSignal::new(None),
-            busy: RwSignal::new(false),
-            cv_done: RwSignal::new(None),
-            train_read: StoredValue::new_local(None),
-            version: StoredValue::new(0),
-            loaded: StoredValue::new(0),
-            pending: StoredValue::new_local(PendingCv::default()),
+            run: AnalysisRun::spawn(WORKERS),
             train_ref: NodeRef::new(),
             test_ref: NodeRef::new(),
             train_emb_ref: NodeRef::new(),
             test_emb_ref: NodeRef::new(),
-            pool: StoredValue::new_local(None),
-        };
-        let pool = WorkerPool::spawn(WORKERS, move |reply| run.on_reply(reply));
-        run.pool.set_value(Some(pool));
-        run
-    }
-
-    fn send(self, k: usize, job: Job) {
-        if let Some(pool) = self.pool.get_value() {
-            pool.send(k, job);
         }
     }
 
-    /// Whether `r` is the run in flight (no later run has begun).
-    fn current(self, r: u64) -> bool {
-        self.pool.get_value().is_some_and(|p| p.is_current(r))
-    }
-
-    /// Reads the test files and has the worker that holds the training rows of `v` refit them
-    /// at the curve's γ and score the head.
-    fn score(self, r: u64, v: u64, curve: CvCurve) {
-        let Some((inputs, params)) = self
-            .pending
-            .with_value(|p| Some((p.inputs.clone()?, p.params)))
-        else {
-            return;
-        };
-        spawn_local(async move {
-            let files = async {
-                let test = read(&inputs.test, "test").await?;
-                let test_embeddings = read_binary(inputs.test_embeddings).await?;
-                if test_embeddings.is_some() != inputs.train_embedding_file {
-                    return Err(
-                        "choose both embedding files (training and test) or neither".to_owned()
-                    );
-                }
-                Ok::<_, String>((test, test_embeddings))
-            };
-            match files.await {
-                Ok((test, test_embeddings)) if self.current(r) => {
-                    let files = self.train_read.with_value(|t| match t {
-                        Some((kept, train, train_embeddings)) if *kept == v => role_files(
-                            train,
-                            train_embeddings.as_ref(),
-                            &test,
-                            test_embeddings.as_ref(),
-                        ),
-                        _ => Vec::new(),
-                    });
-                    self.pending.update_value(|p| p.files = files);
-                    self.send(
-                        1,
-                        Job::Calibrate {
-                            request: r,
-                            version: v,
-                            test,
-                            test_embeddings,
-                            params,
-                            curve,
-                        },
-                    )
-                }
-                Ok(_) => {}
-                Err(message) => self.fail(r, message),
-            }
-        });
-    }
-
-    /// Ends run `r` with `message` (unless a later run has begun).
-    fn fail(self, r: u64, message: String) {
-        if self.current(r) {
-            if let Some(pool) = self.pool.get_value() {
-                pool.cancel();
-            }
-            self.busy.set(false);
-            self.error.set(Some(message));
-        }
-    }
-
-    /// Joins the validation losses of `done` folds; once every fold is in, the curve.
-    fn on_cv_folds(
-        self,
-        r: u64,
-        v: u64,
-        done: Vec<usize>,
-        result: Result<(usize, Vec<Vec<f64>>), String>,
-    ) {
-        let (units, losses) = match result {
-            Ok(found) => found,
-            // Both workers may fail alike: the first failure ends the run.
-            Err(message) => return self.fail(r, message),
-        };
-        let joined = self.pending.try_update_value(|p| {
-            p.units = units;
-            for (f, l) in done.into_iter().zip(losses) {
-                if let Some(slot) = p.folds.get_mut(f) {
-                    *slot = Some(l);
-                }
-            }
-            let all: Option<Vec<Vec<f64>>> = p.folds.iter().cloned().collect();
-            all.map(|all| {
-                (
-                    CvCurve::from_fold_losses(&p.params.cv, p.units, all),
-                    p.started,
-                )
-            })
-        });
-        match joined {
-            Some(Some((Ok(curve), started))) => {
-                self.cv_done
-                    .set(Some((curve.chosen_gamma, now() - started)));
-                self.score(r, v, curve);
-            }
-            Some(Some((Err(e), _))) => self.fail(r, e.to_string()),
-            _ => {}
-        }
-    }
-
-    /// The replies to the run in flight, and to the last training file chosen.
-    fn on_reply(self, reply: Reply) {
-        match reply {
-            Reply::CvFolds {
-                request: r,
-                version: v,
-                folds: done,
-                result,
-            } => self.on_cv_folds(r, v, done, result),
-            Reply::CalibrationLoaded {
-                version: v,
-                result: Err(message),
-            } if v == self.version.get_value() => self.error.set(Some(message)),
-            Reply::Calibrated { result, .. } => {
-                self.busy.set(false);
-                match result {
-                    Ok(done) => {
-                        self.report.set(Some(done));
-                        self.error.set(None);
-                        self.computed.set(self.pending.with_value(|p| {
-                            let spec = CalibrationSpec {
-                                head: p.head?,
-                                calibration: p.params,
-                                ablation: None,
-                                training_curve: None,
-                            };
-                            let spec =
-                                Spec::new(Analysis::Calibration(spec), &RoleFile::inputs(&p.files));
-                            Some(Computed {
-                                spec,
-                                files: p.files.clone(),
-                            })
-                        }));
-                    }
-                    Err(message) => self.error.set(Some(message)),
-                }
-            }
-            _ => {}
-        }
-    }
-
-    /// Reads the training file (and its embeddings) and has every worker parse and keep it as
-    /// a new version; a file that does not parse shows its located error at once. Then runs
-    /// `then` with the version.
-    fn load(self, then: Option<Box<dyn FnOnce(u64)>>) {
-        let (Some(train), Ok(kind)) = (
-            self.train_ref.get(),
-            self.head.get_untracked().parse::<HeadKind>(),
-        ) else {
-            return;
-        };
-        let embedding = self.train_emb_ref.get();
-        let v = self.version.get_value() + 1;
-        self.version.set_value(v);
-        spawn_local(async move {
-            let files = async {
-                let upload = read(&train, "training").await?;
-                Ok::<_, String>((upload, read_binary(embedding).await?))
-            };
-            match files.await {
-                Ok((upload, embeddings)) if v == self.version.get_value() => {
-                    self.loaded.set_value(v);
-                    self.train_read
-                        .set_value(Some((v, upload.clone(), embeddings.clone())));
-                    for k in 0..WORKERS {
-                        self.send(
-                            k,
-                            Job::LoadCalibration {
-                                version: v,
-                                head: kind,
-                                train: upload.clone(),
-                                embeddings: embeddings.clone(),
-                            },
-                        );
-                    }
-                    if let Some(then) = then {
-                        then(v);
-                    }
-                }
-                // Another file (or head) was chosen while this one was read: a run waiting for
-                // it stops rather than cross-validate the wrong rows.
-                Ok(_) if then.is_some() => {
-                    self.busy.set(false);
-                    self.error.set(Some(
-                        "the training file or head changed while the file was read: calibrate again"
-                            .to_owned(),
-                    ));
-                }
-                Ok(_) => {}
-                Err(message) => {
-                    self.busy.set(false);
-                    self.error.set(Some(message));
-                }
-            }
-        });
-    }
-
-    /// A new training file or head: parsed at once, so that its errors show before a run.
-    fn reload(self) {
-        self.error.set(None);
-        self.load(None);
-    }
-
-    /// [`Self::run`] on files put into the inputs without a change event (the example): the
-    /// training rows the workers hold are stale, so they are read again first.
-    fn run_new_files(self) {
-        self.version.set_value(self.version.get_value() + 1);
-        self.run();
-    }
-
-    /// Cross-validates, refits and scores with the page's settings and files.
-    fn run(self) {
-        let (Some(_), Some(test)) = (self.train_ref.get(), self.test_ref.get()) else {
-            return;
-        };
-        let kind = match self.head.get_untracked().parse::<HeadKind>() {
-            Ok(kind) => kind,
-            Err(message) => return self.error.set(Some(message)),
-        };
-        let Some(r) = self.pool.get_value().map(WorkerPool::begin) else {
-            return;
-        };
-        self.busy.set(true);
-        self.error.set(None);
-        self.cv_done.set(None);
+    /// The page's settings.
+    fn spec(self) -> Result<CalibrationSpec, String> {
+        let head = self.head.get_untracked().parse::<HeadKind>()?;
         let seed = self.seed.get_untracked();
-        let params = CalibrationParams {
-            cv: CrossValidationParams {
-                folds: self.folds.get_untracked(),
-                seed,
-                ..CrossValidationParams::default()
+        Ok(CalibrationSpec {
+            head,
+            calibration: CalibrationParams {
+                cv: CrossValidationParams {
+                    folds: self.folds.get_untracked(),
+                    seed,
+                    ..CrossValidationParams::default()
+                },
+                bootstrap: BootstrapParams {
+                    seed,
+                    ..BootstrapParams::default()
+                },
+                ..CalibrationParams::default()
             },
-            bootstrap: BootstrapParams {
-                seed,
-                ..BootstrapParams::default()
-            },
-            ..CalibrationParams::default()
-        };
-        self.pending.set_value(PendingCv {
-            head: Some(kind),
-            params,
-            folds: vec![None; params.cv.folds],
-            units: 0,
-            started: now(),
-            inputs: Some(Inputs {
-                test,
-                test_embeddings: self.test_emb_ref.get(),
-                train_embedding_file: self
-                    .train_emb_ref
-                    .get()
-                    .and_then(|input| input.files())
-                    .is_some_and(|files| files.length() > 0),
-            }),
-            files: Vec::new(),
-        });
-        // The folds start at once on the training rows the workers hold (parsed when the file
-        // was chosen); the test files are read once the curve is joined.
-        let start_folds = move |v: u64| {
-            for k in 0..WORKERS {
-                self.send(
-                    k,
-                    Job::CvFolds {
-                        request: r,
-                        version: v,
-                        params,
-                        folds: (k..params.cv.folds).step_by(WORKERS).collect(),
-                    },
-                );
-            }
-        };
-        let version = self.version.get_value();
-        if self.loaded.get_value() == version && version > 0 {
-            start_folds(version);
-        } else {
-            self.load(Some(Box::new(start_folds)));
+            ablation: None,
+            training_curve: None,
+        })
+    }
+
+    /// The chosen files in their roles: the training and test CSVs, and both embedding files
+    /// or neither.
+    async fn files(
+        train: Option<web_sys::HtmlInputElement>,
+        test: Option<web_sys::HtmlInputElement>,
+        train_embeddings: Option<web_sys::HtmlInputElement>,
+        test_embeddings: Option<web_sys::HtmlInputElement>,
+    ) -> Result<Vec<RoleFile>, String> {
+        let mut files = Vec::new();
+        for (role, input, what) in [("train", train, "training"), ("test", test, "test")] {
+            let upload = chosen_text(input.as_ref())
+                .await?
+                .ok_or_else(|| format!("choose a {what} CSV"))?;
+            files.push(RoleFile::text(role, upload));
         }
+        let train_embeddings = chosen(train_embeddings.as_ref()).await?;
+        let test_embeddings = chosen(test_embeddings.as_ref()).await?;
+        match (train_embeddings, test_embeddings) {
+            (Some(train), Some(test)) => {
+                files.push(RoleFile::new("train_embeddings", train.0, train.1));
+                files.push(RoleFile::new("test_embeddings", test.0, test.1));
+            }
+            (None, None) => {}
+            _ => {
+                return Err("choose both embedding files (training and test) or neither".to_owned())
+            }
+        }
+        Ok(files)
+    }
+
+    /// Reads the files and calibrates with the page's settings.
+    fn run(self) {
+        let spec = match self.spec() {
+            Ok(spec) => spec,
+            Err(message) => return self.run.fail(message),
+        };
+        let (train, test, train_emb, test_emb) = (
+            self.train_ref.get(),
+            self.test_ref.get(),
+            self.train_emb_ref.get(),
+            self.test_emb_ref.get(),
+        );
+        self.run.busy.set(true);
+        self.run.error.set(None);
+        spawn_local(async move {
+            match Self::files(train, test, train_emb, test_emb).await {
+                Ok(files) => self.run.run(Computed {
+                    spec: Spec::new(Analysis::Calibration(spec), &RoleFile::inputs(&files)),
+                    files,
+                }),
+                Err(message) => self.run.fail(message),
+            }
+        });
+    }
+
+    /// The calibration on screen.
+    fn report(self) -> Option<CalibrationReport> {
+        self.run.report.with(|r| match r {
+            Some(Report::Calibration(report)) => Some((**report).clone()),
+            _ => None,
+        })
     }
 }
 
@@ -467,9 +167,9 @@ pub fn CalibratePage() -> impl IntoView {
             ],
             move || {
                 run.head.set("btl".to_owned());
-                run.run_new_files();
+                run.run();
             },
-            move |message| run.error.set(Some(message)),
+            move |message| run.run.fail(message),
         );
     };
     examples::when_requested(run.train_ref, try_example);
@@ -480,8 +180,8 @@ pub fn CalibratePage() -> impl IntoView {
             <ExampleButton id="example-calibrate" what="GPT-4's verdicts on 400 + 300 pairs, corrected toward the crowd's vote shares (a BTL head on MiniLM embeddings of the pairs)" on_try=Callback::new(move |()| try_example()) />
             <CalibrateControls run />
             <CalibrationStatus run />
-            {move || run.report.get().map(|(r, model)| view! { <CalibrationView calibration=*r model /> })}
-            <SaveAndShare computed=run.computed title="Calibration" prefix="cal-" busy=run.busy />
+            {move || run.report().map(|report| view! { <CalibrationView report /> })}
+            <SaveAndShare computed=run.run.computed title="Calibration" prefix="cal-" busy=run.run.busy />
         </section>
     }
 }
@@ -513,7 +213,7 @@ fn CalibrateControls(run: CalibrationRun) -> impl IntoView {
     view! {
         <div class="controls">
             <label>"Head "
-                <select id="cal-head" on:change=move |ev| { head.set(event_target_value(&ev)); run.reload(); }>
+                <select id="cal-head" on:change=move |ev| head.set(event_target_value(&ev))>
                     {["ls", "mn", "btl", "btl2", "pl"].into_iter().map(|k| view! {
                         <option value=k prop:selected=move || head.get() == k>{k}</option>
                     }).collect_view()}
@@ -521,13 +221,13 @@ fn CalibrateControls(run: CalibrationRun) -> impl IntoView {
             </label>
             {number_field("cal-folds", "Folds", Bounds::from("2", "1"), folds)}
             {number_field("cal-seed", "Seed", Bounds::from("0", "1"), seed)}
-            <label class="file">"Training CSV " <input id="cal-train" type="file" accept=".csv" node_ref=run.train_ref on:change=move |_| run.reload() /></label>
+            <label class="file">"Training CSV " <input id="cal-train" type="file" accept=".csv" node_ref=run.train_ref /></label>
             <label class="file">"Test CSV " <input id="cal-test" type="file" accept=".csv" node_ref=run.test_ref /></label>
-            <label class="file">"Training embeddings (optional) " <input id="cal-train-emb" type="file" accept=".npy,.safetensors" node_ref=run.train_emb_ref on:change=move |_| run.reload() /></label>
+            <label class="file">"Training embeddings (optional) " <input id="cal-train-emb" type="file" accept=".npy,.safetensors" node_ref=run.train_emb_ref /></label>
             <label class="file">"Test embeddings " <input id="cal-test-emb" type="file" accept=".npy,.safetensors" node_ref=run.test_emb_ref /></label>
             <button id="cal-run" on:click=move |_| run.run()>"Calibrate"</button>
         </div>
-        <StaleNote id="cal-stale" shown=Signal::derive(move || run.report.with(Option::is_some)) busy=run.busy
+        <StaleNote id="cal-stale" shown=Signal::derive(move || run.run.report.with(Option::is_some)) busy=run.run.busy
             track=move || {
                 head.track();
                 folds.track();
@@ -539,20 +239,31 @@ fn CalibrateControls(run: CalibrationRun) -> impl IntoView {
 /// How the cross-validation went, whether the run is busy, and its error.
 #[component]
 fn CalibrationStatus(run: CalibrationRun) -> impl IntoView {
-    let CalibrationRun {
-        folds,
-        cv_done,
+    let AnalysisRun {
         busy,
         error,
+        progress,
+        parts_ms,
         ..
-    } = run;
+    } = run.run;
+    let cv_done = move || {
+        let ms = parts_ms.get()?;
+        let cv = run.report()?.calibration.cv;
+        Some((cv.folds, cv.chosen_gamma, ms))
+    };
     view! {
-        {move || cv_done.get().map(|(gamma, ms)| view! {
+        {move || cv_done().map(|(folds, gamma, ms)| view! {
             <p id="cal-cv" class="hint" data-gamma=gamma.to_string() data-ms=ms.to_string()>
-                {format!("{}-fold cross-validation over {} γ in {WORKERS} web workers: {ms:.0} ms, γ = {gamma:.4e}", folds.get_untracked(), CrossValidationParams::default().grid.points)}
+                {format!("{folds}-fold cross-validation over {} γ in {WORKERS} web workers: {ms:.0} ms, γ = {gamma:.4e}", CrossValidationParams::default().grid.points)}
             </p>
         })}
-        {move || busy.get().then(|| view! { <p class="busy" role="status">{move || if cv_done.get().is_some() { "scoring on the test rows…" } else { "cross-validating…" }}</p> })}
+        {move || busy.get().then(|| view! {
+            <p class="busy" role="status">{move || match progress.get() {
+                Some((done, total)) if done < total => format!("cross-validating: {done} of {total} folds…"),
+                Some(_) => "scoring on the test rows…".to_owned(),
+                None => "reading the files…".to_owned(),
+            }}</p>
+        })}
         {move || error.get().map(|m| view! { <div id="cal-error" class="error" role="alert">{m}</div> })}
     }
 }
@@ -654,9 +365,65 @@ fn reading(calibration: &Calibration) -> Option<String> {
     ))
 }
 
-/// The report of one calibration.
+/// What an ablation took away, in words.
+fn ablation_words(ablation: &Ablation) -> String {
+    match ablation {
+        Ablation::NoScore => {
+            "the judge's score left out (the head sees the embedding only)".to_owned()
+        }
+        Ablation::NoEmbedding => {
+            "the embedding left out (the head sees the judge's score only)".to_owned()
+        }
+        Ablation::DropFeatures { fraction, seed } => format!(
+            "{:.0} % of the embedding's coordinates dropped at random (seed {seed})",
+            100.0 * fraction
+        ),
+    }
+}
+
+/// The head's test metric by training-set size, against the base judge's.
 #[component]
-pub(crate) fn CalibrationView(calibration: Calibration, model: String) -> impl IntoView {
+fn TrainingCurveView(curve: TrainingCurve) -> impl IntoView {
+    let metric = curve
+        .points
+        .first()
+        .map_or_else(String::new, |p| p.metric.replace('_', " "));
+    let rows = curve
+        .points
+        .into_iter()
+        .map(|p| {
+            view! {
+                <tr data-size=p.size.to_string() data-head=p.head_mean.to_string() data-base=p.base_mean.to_string()>
+                    <td class="num">{p.size.to_string()}</td>
+                    <td class="num">{format!("{:.4} ({:.4})", p.head_mean, p.head_sd)}</td>
+                    <td class="num">{format!("{:.4}", p.base_mean)}</td>
+                </tr>
+            }
+        })
+        .collect_view();
+    let title = format!(
+        "With fewer labels: the test {metric} of heads fitted on {} random training subsets per size (seed {})",
+        curve.settings.repeats, curve.settings.seed
+    );
+    view! {
+        <h3>"Training-size curve"</h3>
+        <table tabindex="0" class="ratings" id="cal-training-curve">
+            <caption>{title}</caption>
+            <thead><tr><th>"Training rows"</th><th>"Head, mean (sd)"</th><th>"Base judge"</th></tr></thead>
+            <tbody>{rows}</tbody>
+        </table>
+    }
+}
+
+/// The report of one calibration, with its ablation and training-size curve when it has them.
+#[component]
+pub(crate) fn CalibrationView(report: CalibrationReport) -> impl IntoView {
+    let CalibrationReport {
+        calibration,
+        ablation,
+        training_curve,
+    } = report;
+    let model = calibration.model.to_json().unwrap_or_default();
     let cv = &calibration.cv;
     let head = name(&calibration.head);
     let summary = format!(
@@ -693,11 +460,13 @@ pub(crate) fn CalibrationView(calibration: Calibration, model: String) -> impl I
     let file_name = format!("tribunal-{head}-head.json");
     let reading = reading(&calibration);
     view! {
+        {ablation.map(|a| view! { <p class="hint" id="cal-ablation">{format!("Ablation: {}, in both files.", ablation_words(&a))}</p> })}
         {reading.map(|r| view! { <p class="reading" id="cal-reading">{r}</p> })}
         <p class="summary" id="cal-summary" data-gamma=cv.chosen_gamma.to_string()>{summary}</p>
         <CvCurvePlot gammas=cv.gammas.clone() mean=cv.mean_loss.clone() sd=cv.sd_loss.clone() chosen=cv.chosen_index />
         {regression}
         {classification}
+        {training_curve.map(|curve| view! { <TrainingCurveView curve /> })}
         <p><a id="cal-download" href=data_url("application/json", &model) download=file_name>"Download the model file"</a></p>
     }
 }

@@ -89,7 +89,7 @@ impl CompareForm {
 #[component]
 pub fn ComparePage() -> impl IntoView {
     let form = CompareForm::new();
-    let compared = AnalysisRun::spawn();
+    let compared = AnalysisRun::spawn(1);
     let input_ref = NodeRef::<leptos::html::Input>::new();
     let gold_ref = NodeRef::<leptos::html::Input>::new();
     let notes = RwSignal::new(Vec::<String>::new());

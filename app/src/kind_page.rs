@@ -46,7 +46,7 @@ pub fn KindPage(
     on_example: Callback<()>,
     children: Children,
 ) -> impl IntoView {
-    let run = AnalysisRun::spawn();
+    let run = AnalysisRun::spawn(1);
     let files: Chosen = RwSignal::new(BTreeMap::new());
     let compute = move || match analysis.get_untracked() {
         Ok(analysis) => match computed(analysis, &files.get_untracked()) {

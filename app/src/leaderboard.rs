@@ -11,8 +11,7 @@ use crate::fields::{number_field, Bounds, StaleNote};
 use crate::format::target_words;
 use crate::glossary::term;
 use crate::save_share::SaveAndShare;
-use crate::worker_pool::Computed;
-use crate::worker_pool::{AnalysisRun, WorkerPool};
+use crate::worker_pool::{AnalysisRun, Computed};
 use gloo_file::futures::read_as_bytes;
 use leptos::prelude::*;
 use leptos::task::spawn_local;
@@ -20,24 +19,14 @@ use tribunal::analysis::{Analysis, Report, Spec};
 use tribunal::math::resample::BootstrapParams;
 use tribunal::rankings::anchor::Anchor;
 use tribunal::rankings::bradley_terry::BradleyTerryParams;
-use tribunal::rankings::bt_bootstrap::Replicate;
 use tribunal::rankings::judge_study::{ConformalRun, JudgeStudy};
 use tribunal::rankings::kinds::{LeaderboardSpec, StudySpec};
 use tribunal::rankings::leaderboard::Leaderboard;
-use tribunal_app::stats_worker::{Job, Reply, RoleFile, Upload};
+use tribunal_app::stats_worker::{Content, RoleFile, Upload};
 use web_sys::HtmlInputElement;
 
 /// How many workers share a bootstrap.
 const WORKERS: usize = 2;
-
-/// One bootstrap in flight.
-#[derive(Default)]
-struct Pending {
-    battles: Option<Upload>,
-    spec: LeaderboardSpec,
-    chunks: Vec<(usize, Option<Vec<Replicate>>)>,
-    fitted: Option<Leaderboard>,
-}
 
 async fn read(input: &HtmlInputElement) -> Option<Result<Upload, String>> {
     let file = gloo_file::File::from(input.files()?.get(0)?);
@@ -78,186 +67,69 @@ impl BoardInput {
     }
 }
 
-/// A leaderboard fitted in web workers: the point fit first, then the bootstrap's rounds split
-/// across [`WORKERS`] workers with progress, then the summary with intervals. A failed fit
-/// shows its error and keeps the previous leaderboard on screen. Copy it into closures.
+/// A leaderboard fitted in web workers ([`AnalysisRun`]): the point fit first, then the
+/// bootstrap's rounds split across [`WORKERS`] workers with progress, then the intervals. A
+/// failed fit shows its error and keeps the previous leaderboard on screen. Copy it into
+/// closures.
 #[derive(Clone, Copy)]
 pub struct BoardRun {
-    pub board: RwSignal<Option<Leaderboard>>,
-    pub error: RwSignal<Option<String>>,
-    progress: RwSignal<Option<(usize, usize)>>,
+    pub run: AnalysisRun,
+    /// The leaderboard on screen.
+    pub board: Signal<Option<Leaderboard>>,
+    /// What is being read or fitted, until its leaderboard (or error) shows.
     status: RwSignal<Option<String>>,
-    pending: StoredValue<Pending, LocalStorage>,
-    shown: StoredValue<Option<BoardInput>, LocalStorage>,
-    pool: StoredValue<Option<WorkerPool>, LocalStorage>,
 }
 
 impl BoardRun {
     /// Spawns the workers.
     pub fn spawn() -> Self {
-        let run = Self {
-            board: RwSignal::new(None),
-            error: RwSignal::new(None),
-            progress: RwSignal::new(None),
-            status: RwSignal::new(None),
-            pending: StoredValue::new_local(Pending::default()),
-            shown: StoredValue::new_local(None),
-            pool: StoredValue::new_local(None),
-        };
-        let pool = WorkerPool::spawn(WORKERS, move |reply| run.on_reply(reply));
-        run.pool.set_value(Some(pool));
-        run
+        let run = AnalysisRun::spawn(WORKERS);
+        let status = RwSignal::new(None);
+        Effect::new(move |_| {
+            run.report.track();
+            run.error.track();
+            status.set(None);
+        });
+        Self {
+            run,
+            board: Signal::derive(move || {
+                run.report.with(|r| match r {
+                    Some(Report::Leaderboard(lb)) => Some((**lb).clone()),
+                    _ => None,
+                })
+            }),
+            status,
+        }
     }
 
     /// What the leaderboard on screen was fitted from.
     pub fn shown(self) -> Option<BoardInput> {
-        self.shown.get_value()
-    }
-
-    fn pool(self) -> Option<WorkerPool> {
-        self.pool.get_value()
-    }
-
-    fn send(self, k: usize, job: Job) {
-        if let Some(pool) = self.pool() {
-            pool.send(k, job);
-        }
-    }
-
-    /// Handles the replies to the current request (the pool drops the others).
-    fn on_reply(self, reply: Reply) {
-        match reply {
-            Reply::Fitted { result, .. } => {
-                self.status.set(None);
-                match result {
-                    Ok(lb) => {
-                        self.board.set(Some(lb.clone()));
-                        self.shown.set_value(self.pending.with_value(|p| {
-                            Some(BoardInput {
-                                upload: p.battles.clone()?,
-                                spec: p.spec.clone(),
-                            })
-                        }));
-                        self.error.set(None);
-                        self.pending.update_value(|p| p.fitted = Some(lb));
-                        self.summarise_when_ready();
-                    }
-                    Err(message) => {
-                        self.error.set(Some(message));
-                        self.progress.set(None);
-                        if let Some(pool) = self.pool() {
-                            pool.cancel();
-                        }
-                    }
-                }
-            }
-            Reply::Progress { done, .. } => {
-                self.progress.update(|p| {
-                    if let Some((d, _)) = p {
-                        *d += done;
-                    }
-                });
-            }
-            Reply::Rounds { start, result, .. } => match result {
-                Ok(replicates) => {
-                    self.pending.update_value(|p| {
-                        if let Some(chunk) = p.chunks.iter_mut().find(|c| c.0 == start) {
-                            chunk.1 = Some(replicates);
-                        }
-                    });
-                    self.summarise_when_ready();
-                }
-                Err(message) => {
-                    self.error.set(Some(message));
-                    self.progress.set(None);
-                }
-            },
-            Reply::Summarised { result, .. } => {
-                self.progress.set(None);
-                match result {
-                    Ok(lb) => self.board.set(Some(lb)),
-                    Err(message) => self.error.set(Some(message)),
-                }
-            }
-            _ => {}
-        }
-    }
-
-    /// Fits `upload` as `spec` says: worker 0 fits, runs the first share of rounds and later
-    /// summarises; the others run the remaining shares.
-    pub fn fit(self, upload: Upload, spec: LeaderboardSpec) {
-        let Some(pool) = self.pool() else {
-            return;
-        };
-        let rounds = spec.bootstrap.rounds;
-        let request = pool.begin();
-        let bounds: Vec<(usize, usize)> = if rounds > 1 {
-            pool.shares(rounds)
-                .into_iter()
-                .map(|share| (share.start, share.end))
-                .collect()
-        } else {
-            Vec::new()
-        };
-        self.pending.set_value(Pending {
-            battles: Some(upload.clone()),
-            spec: spec.clone(),
-            chunks: bounds.iter().map(|&(a, _)| (a, None)).collect(),
-            fitted: None,
-        });
-        self.status.set(Some(format!("fitting {}…", upload.name)));
-        self.progress.set((rounds > 1).then_some((0, rounds)));
-        let (start, end) = bounds.first().copied().unwrap_or((0, 0));
-        self.send(
-            0,
-            Job::Fit {
-                request,
-                battles: upload.clone(),
-                spec: spec.clone(),
-                start,
-                end,
-            },
-        );
-        for (k, &(a, b)) in bounds.iter().enumerate().skip(1) {
-            self.send(
-                k,
-                Job::Rounds {
-                    request,
-                    battles: upload.clone(),
-                    spec: spec.clone(),
-                    start: a,
-                    end: b,
-                },
-            );
-        }
-    }
-
-    fn summarise_when_ready(self) {
-        let request = self.pool().map_or(0, WorkerPool::current);
-        let job = self.pending.with_value(|p| {
-            let fitted = p.fitted.clone()?;
-            if p.spec.bootstrap.rounds < 2 || p.chunks.iter().any(|c| c.1.is_none()) {
+        self.run.computed.with_untracked(|c| {
+            let Computed { spec, files } = c.as_ref()?;
+            let Analysis::Leaderboard(spec) = &spec.analysis else {
                 return None;
+            };
+            match files.iter().find(|f| f.role == "battles")? {
+                RoleFile {
+                    name,
+                    content: Content::Text(text),
+                    ..
+                } => Some(BoardInput {
+                    upload: Upload {
+                        name: name.clone(),
+                        text: text.clone(),
+                    },
+                    spec: spec.clone(),
+                }),
+                _ => None,
             }
-            let mut chunks: Vec<_> = p.chunks.iter().collect();
-            chunks.sort_by_key(|c| c.0);
-            Some(Job::Summarise {
-                request,
-                leaderboard: Box::new(fitted),
-                replicates: chunks
-                    .into_iter()
-                    .flat_map(|c| c.1.clone().unwrap_or_default())
-                    .collect(),
-            })
-        });
-        if let Some(job) = job {
-            self.progress.update(|p| {
-                if let Some((d, t)) = p {
-                    *d = *t;
-                }
-            });
-            self.send(0, job);
-        }
+        })
+    }
+
+    /// Fits `upload` as `spec` says.
+    pub fn fit(self, upload: Upload, spec: LeaderboardSpec) {
+        self.status.set(Some(format!("fitting {}…", upload.name)));
+        self.run.run(BoardInput { upload, spec }.computed());
     }
 
     /// Whether a file is being read or fitted: the leaderboard on screen is about to be
@@ -270,6 +142,11 @@ impl BoardRun {
     pub fn say(self, message: Option<String>) {
         self.status.set(message);
     }
+
+    /// Shows an error (a file that could not be read).
+    pub fn fail(self, message: String) {
+        self.run.fail(message);
+    }
 }
 
 /// A run's status, bootstrap progress, error and leaderboard.
@@ -277,13 +154,13 @@ impl BoardRun {
 pub fn BoardRunView(run: BoardRun) -> impl IntoView {
     view! {
         {move || run.status.get().map(|s| view! { <p class="busy" role="status">{s}</p> })}
-        {move || run.progress.get().map(|(done, total)| view! {
+        {move || run.run.progress.get().map(|(done, total)| view! {
             <p class="busy" role="status" id="bootstrap-progress">
                 <progress max=total value=done></progress>
                 {format!(" bootstrap {done} / {total} rounds")}
             </p>
         })}
-        {move || run.error.get().map(|message| view! { <div id="error" class="error" role="alert">{message}</div> })}
+        {move || run.run.error.get().map(|message| view! { <div id="error" class="error" role="alert">{message}</div> })}
         {move || run.board.get().map(|lb| view! { <LeaderboardView lb /> })}
     }
 }
@@ -292,15 +169,6 @@ pub fn BoardRunView(run: BoardRun) -> impl IntoView {
 pub fn LeaderboardPage() -> impl IntoView {
     let run = BoardRun::spawn();
     let form = BoardForm::new();
-    let computed = RwSignal::new(None::<Computed>);
-    // A new fit of other data or settings (not the bootstrap finishing) is a new analysis.
-    Effect::new(move |_| {
-        run.board.track();
-        let now = run.shown().map(|shown| shown.computed());
-        if computed.with_untracked(|c| *c != now) {
-            computed.set(now);
-        }
-    });
     let fit = move |upload: Upload| run.fit(upload, form.spec());
     let battles_ref = NodeRef::<leptos::html::Input>::new();
     let fit_chosen = move || {
@@ -312,7 +180,7 @@ pub fn LeaderboardPage() -> impl IntoView {
             match read(&input).await {
                 Some(Ok(upload)) => fit(upload),
                 Some(Err(message)) => {
-                    run.error.set(Some(message));
+                    run.fail(message);
                     run.say(None);
                 }
                 None => run.say(None),
@@ -323,7 +191,7 @@ pub fn LeaderboardPage() -> impl IntoView {
         examples::try_example(
             vec![(battles_ref, &[examples::CROWD])],
             fit_chosen,
-            move |message| run.error.set(Some(message)),
+            move |message| run.fail(message),
         );
     };
     examples::when_requested(battles_ref, try_example);
@@ -354,7 +222,7 @@ pub fn LeaderboardPage() -> impl IntoView {
                 </label>
             </div>
             <BoardRunView run />
-            <SaveAndShare computed title="Leaderboard" busy=Signal::derive(move || run.loading()) />
+            <SaveAndShare computed=run.run.computed title="Leaderboard" busy=Signal::derive(move || run.loading()) />
         </section>
     }
 }
@@ -596,7 +464,7 @@ pub fn LeaderboardView(lb: Leaderboard) -> impl IntoView {
 /// joined on a key column, or one scored-battles CSV.
 #[component]
 pub fn StudyPage() -> impl IntoView {
-    let study = AnalysisRun::spawn();
+    let study = AnalysisRun::spawn(1);
     let human_ref = NodeRef::<leptos::html::Input>::new();
     let judge_ref = NodeRef::<leptos::html::Input>::new();
     let scored_ref = NodeRef::<leptos::html::Input>::new();

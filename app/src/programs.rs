@@ -201,7 +201,7 @@ impl ProgramsRun {
         let run = Self {
             settings,
             programs,
-            fitted: AnalysisRun::spawn(),
+            fitted: AnalysisRun::spawn(1),
             failures: RwSignal::new(Vec::new()),
             progress: RwSignal::new(String::new()),
             pending: StoredValue::new(None),

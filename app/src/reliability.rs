@@ -60,12 +60,12 @@ pub(crate) async fn read_all(input: &HtmlInputElement) -> Result<Vec<(String, Ve
 
 #[component]
 pub fn ReliabilityPage() -> impl IntoView {
-    let agreement = AnalysisRun::spawn();
+    let agreement = AnalysisRun::spawn(1);
     let form = AgreementForm::new();
     let ratings_ref = NodeRef::<leptos::html::Input>::new();
     let judges_ref = NodeRef::<leptos::html::Input>::new();
     let human_ref = NodeRef::<leptos::html::Input>::new();
-    let irt = AnalysisRun::spawn();
+    let irt = AnalysisRun::spawn(1);
 
     let run = move || {
         let (Some(ratings), Some(judges), Some(human)) = (

@@ -42,7 +42,7 @@ use tribunal_app::stats_worker::RoleFile;
 #[component]
 pub fn RunChecksCard() -> impl IntoView {
     let form = CheckForm::new();
-    let checked = AnalysisRun::spawn();
+    let checked = AnalysisRun::spawn(1);
     let input_ref = NodeRef::<leptos::html::Input>::new();
     let run = move |()| {
         let Some(input) = input_ref.get_untracked() else {

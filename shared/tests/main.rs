@@ -34,4 +34,5 @@ mod reliability;
 mod scored_battles;
 mod self_preference;
 mod soft_targets;
+mod split;
 mod style_control;

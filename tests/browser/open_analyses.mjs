@@ -53,6 +53,12 @@ try {
   for (const url of urls) {
     await visitor.goto(url);
     await visitor.waitForSelector('#analysis-download, #analysis-error', { timeout: 120000 });
+    // A run in parts (a leaderboard's bootstrap, a calibration's folds) shows its preview
+    // first: wait for its report.
+    await visitor.waitForFunction(
+      () => !document.querySelector('#bootstrap-progress, #cv-progress, #analysis-progress')
+        && !document.querySelector('#analysis .busy'),
+      null, { timeout: 120000 });
     const kind = await visitor.getAttribute('#analysis', 'data-kind');
     const error = await visitor.$('#analysis-error');
     if (error) {
@@ -69,7 +75,13 @@ try {
       ? decodeURIComponent((await plan.getAttribute('href')).split(',').slice(1).join(','))
       : null;
     const planRows = await visitor.$$eval('#ppi-plan-top tbody tr', (trs) => trs.length);
-    reports.push({ kind, rows, charts, report, planCsv, planRows, axe: await audit(visitor) });
+    const ablation = await visitor.$('#cal-ablation');
+    const curveRows = await visitor.$$eval('#cal-training-curve tbody tr', (trs) => trs.length);
+    reports.push({
+      kind, rows, charts, report, planCsv, planRows, curveRows,
+      ablation: ablation ? await ablation.textContent() : null,
+      axe: await audit(visitor),
+    });
   }
   // Each report again on a 390 px wide phone: how wide the page is then.
   const phone = await (await browser.newContext({ viewport: { width: 390, height: 844 }, bypassCSP: true })).newPage();

@@ -4,13 +4,16 @@
 //! the [`Report`](super::Report), the dispatch and the roles follow from that list.
 
 use super::inputs::{InputRef, Inputs};
+use super::split::Partial;
 use crate::analysis::warnings::Warned;
 use crate::io::dataset_kind::DatasetKind;
 use crate::io::error::{Error, Result};
 use serde::de::DeserializeOwned;
 use serde::Serialize;
+use std::any::Any;
 use std::collections::BTreeMap;
 use std::fmt::Debug;
+use std::ops::Range;
 
 /// One analysis kind.
 ///
@@ -43,6 +46,78 @@ pub trait Kind {
     /// # Errors
     /// The files' located parse errors, settings out of range, too little data.
     fn run(params: &Self::Params, files: &Files) -> Result<Self::Report>;
+
+    /// How many independent parts the run's heavy work comes in (bootstrap rounds,
+    /// cross-validation folds), which [`Kind::run_parts`] computes in any split (one range per
+    /// web worker) and [`Kind::finish`] joins; 0 for a kind that runs whole.
+    fn parts(params: &Self::Params) -> usize {
+        let _ = params;
+        0
+    }
+
+    /// What every part and the finish share, read from `files` once per worker (the parsed
+    /// rows, a fitted point estimate, a bootstrap plan); handed back to [`Kind::preview`],
+    /// [`Kind::run_parts`] and [`Kind::finish`] as it was made. Nothing by default.
+    ///
+    /// # Errors
+    /// As [`Kind::run`].
+    fn prepare(params: &Self::Params, files: &Files) -> Result<Box<dyn Any>> {
+        let _ = (params, files);
+        Ok(Box::new(()))
+    }
+
+    /// The report to show while the parts compute (the point leaderboard before its
+    /// bootstrap); `None` by default.
+    ///
+    /// # Errors
+    /// As [`Kind::run`].
+    fn preview(params: &Self::Params, prepared: &dyn Any) -> Result<Option<Self::Report>> {
+        let _ = (params, prepared);
+        Ok(None)
+    }
+
+    /// Parts `range` of `0..parts(params)`, calling `progress` with the number of parts done
+    /// since its last call.
+    ///
+    /// # Errors
+    /// As [`Kind::run`]; [`Error::InvalidParam`] for a kind that runs whole.
+    fn run_parts(
+        params: &Self::Params,
+        prepared: &dyn Any,
+        range: Range<usize>,
+        progress: &mut dyn FnMut(usize),
+    ) -> Result<Partial> {
+        let _ = (params, prepared, range, progress);
+        Err(Error::param("parts", "this analysis runs whole"))
+    }
+
+    /// The report from every part's result, the ranges in order and together `0..parts`:
+    /// equal to [`Kind::run`]'s. A kind that runs whole runs.
+    ///
+    /// # Errors
+    /// As [`Kind::run`]; [`Error::InvalidParam`] for parts that do not cover the run.
+    fn finish(
+        params: &Self::Params,
+        files: &Files,
+        prepared: &dyn Any,
+        parts: Vec<Partial>,
+    ) -> Result<Self::Report> {
+        let _ = (prepared, parts);
+        Self::run(params, files)
+    }
+}
+
+/// The state [`Kind::prepare`] made, as its kind's type.
+///
+/// # Errors
+/// [`Error::InvalidParam`] for the state of another kind (a caller that mixed two runs).
+pub fn prepared<T: 'static>(prepared: &dyn Any) -> Result<&T> {
+    prepared.downcast_ref::<T>().ok_or_else(|| {
+        Error::param(
+            "prepared",
+            "expected the state of this run, found another's",
+        )
+    })
 }
 
 /// One file an analysis reads.

@@ -9,6 +9,9 @@
 //! run SPEC.json --input ROLE=FILE` runs a saved one), the page and a saved session all call
 //! [`run`] on the same spec and the same bytes and get the same [`Report`].
 //!
+//! Split runs: [`split`] runs a spec in parts (bootstrap rounds, cross-validation folds) that
+//! web workers share, and joins them into the same report.
+//!
 //! Kinds: each analysis kind implements [`kind::Kind`] (its settings, report, roles with
 //! their dataset kinds, validation and run) in its family's `kinds.rs`; the registry lists the
 //! kinds once, and [`Analysis`], [`Report`], their names, the roles and the dispatch of [`run`]
@@ -28,6 +31,7 @@ pub mod kind;
 mod registry;
 mod run;
 mod spec;
+pub mod split;
 pub mod warnings;
 
 pub use inputs::{Input, InputRef, Inputs};

@@ -5,6 +5,7 @@
 //! here (see ARCHITECTURE.md, "Adding an analysis kind").
 
 use super::kind::{Files, Kind, Roles};
+use super::split::Partial;
 use super::warnings::{Warned, Warning};
 use crate::io::error::Result;
 use serde::{Deserialize, Serialize};
@@ -75,6 +76,56 @@ macro_rules! registry {
                     $(Self::$variant(params) => {
                         Report::$variant(Box::new(<$kind as Kind>::run(params, files)?))
                     })+
+                })
+            }
+
+            /// The number of parts its run comes in ([`Kind::parts`]).
+            pub fn parts(&self) -> usize {
+                match self {
+                    $(Self::$variant(params) => <$kind as Kind>::parts(params),)+
+                }
+            }
+
+            /// [`Kind::prepare`] on checked `files`.
+            pub(super) fn prepare_on(&self, files: &Files) -> Result<Box<dyn std::any::Any>> {
+                match self {
+                    $(Self::$variant(params) => <$kind as Kind>::prepare(params, files),)+
+                }
+            }
+
+            /// [`Kind::preview`] of a run prepared by [`Analysis::prepare_on`].
+            pub(super) fn preview_of(&self, prepared: &dyn std::any::Any) -> Result<Option<Report>> {
+                Ok(match self {
+                    $(Self::$variant(params) => <$kind as Kind>::preview(params, prepared)?
+                        .map(|report| Report::$variant(Box::new(report))),)+
+                })
+            }
+
+            /// [`Kind::run_parts`] of a run prepared by [`Analysis::prepare_on`].
+            pub(super) fn run_parts_of(
+                &self,
+                prepared: &dyn std::any::Any,
+                range: std::ops::Range<usize>,
+                progress: &mut dyn FnMut(usize),
+            ) -> Result<Partial> {
+                match self {
+                    $(Self::$variant(params) => {
+                        <$kind as Kind>::run_parts(params, prepared, range, progress)
+                    })+
+                }
+            }
+
+            /// [`Kind::finish`] of a run prepared by [`Analysis::prepare_on`] on `files`.
+            pub(super) fn finish_of(
+                &self,
+                files: &Files,
+                prepared: &dyn std::any::Any,
+                parts: Vec<Partial>,
+            ) -> Result<Report> {
+                Ok(match self {
+                    $(Self::$variant(params) => Report::$variant(Box::new(
+                        <$kind as Kind>::finish(params, files, prepared, parts)?,
+                    )),)+
                 })
             }
         }

@@ -2,16 +2,20 @@
 //! `test`, with embeddings from array files when given, an ablation of both files and the
 //! training-size curve when asked for.
 
-use crate::analysis::kind::{File, Files, Kind, Roles};
+use crate::analysis::kind::{prepared, File, Files, Kind, Roles};
+use crate::analysis::split::Partial;
 use crate::calibration::ablation::{Ablation, TrainingCurve, TrainingCurveParams};
 use crate::calibration::calibration_data::{
     parse_calibration, parse_calibration_with_embeddings, CalibrationData, HeadKind,
 };
+use crate::calibration::cross_validation::CvCurve;
 use crate::calibration::{Calibration, CalibrationParams};
 use crate::io::dataset_kind::DatasetKind;
 use crate::io::embedding_file::read_embeddings;
 use crate::io::error::{Error, Result};
 use serde::{Deserialize, Serialize};
+use std::any::Any;
+use std::ops::Range;
 
 /// A calibration's settings: the head, the fit (cross-validated γ, bootstrap), an ablation of
 /// both files before fitting, and the training-size curve when wanted.
@@ -89,6 +93,59 @@ impl Kind for CalibrationKind {
     }
 
     fn run(params: &CalibrationSpec, files: &Files) -> Result<CalibrationReport> {
+        let (train, test) = params.rows(files)?;
+        let calibration = params.calibration.fit(&train, &test)?;
+        params.report(calibration, &train, &test)
+    }
+
+    /// One part per cross-validation fold.
+    fn parts(params: &CalibrationSpec) -> usize {
+        params.calibration.cv.folds
+    }
+
+    /// The training and test rows.
+    fn prepare(params: &CalibrationSpec, files: &Files) -> Result<Box<dyn Any>> {
+        Ok(Box::new(params.rows(files)?))
+    }
+
+    fn run_parts(
+        params: &CalibrationSpec,
+        state: &dyn Any,
+        range: Range<usize>,
+        progress: &mut dyn FnMut(usize),
+    ) -> Result<Partial> {
+        let (train, _) = prepared::<(CalibrationData, CalibrationData)>(state)?;
+        let mut losses = Vec::with_capacity(range.len());
+        for fold in range {
+            losses.extend(params.calibration.fold_losses(train, &[fold])?);
+            progress(1);
+        }
+        Ok(Partial::FoldLosses(losses))
+    }
+
+    fn finish(
+        params: &CalibrationSpec,
+        _: &Files,
+        state: &dyn Any,
+        parts: Vec<Partial>,
+    ) -> Result<CalibrationReport> {
+        let (train, test) = prepared::<(CalibrationData, CalibrationData)>(state)?;
+        let curve = CvCurve::from_fold_losses(
+            &params.calibration.cv,
+            train.len(),
+            Partial::fold_losses(parts)?,
+        )?;
+        let calibration = params
+            .calibration
+            .fit_with_curve(train, test, Some(curve))?;
+        params.report(calibration, train, test)
+    }
+}
+
+impl CalibrationSpec {
+    /// The training and test rows of `files`, with their embeddings from the array files when
+    /// given and the ablation applied.
+    fn rows(&self, files: &Files) -> Result<(CalibrationData, CalibrationData)> {
         let (train, test) = (files.get("train")?, files.get("test")?);
         let embeddings =
             match (
@@ -103,21 +160,30 @@ impl Kind for CalibrationKind {
                      and `test_embeddings`), or for neither",
                 )),
             };
-        let mut train_rows = params.read(train, embeddings.map(|e| e.0), None)?;
-        let mut test_rows = params.read(test, embeddings.map(|e| e.1), Some(train_rows.dim()))?;
-        if let Some(ablation) = &params.ablation {
+        let mut train_rows = self.read(train, embeddings.map(|e| e.0), None)?;
+        let mut test_rows = self.read(test, embeddings.map(|e| e.1), Some(train_rows.dim()))?;
+        if let Some(ablation) = &self.ablation {
             train_rows = ablation.apply(&train_rows)?;
             test_rows = ablation.apply(&test_rows)?;
         }
-        let calibration = params.calibration.fit(&train_rows, &test_rows)?;
-        let training_curve = params
+        Ok((train_rows, test_rows))
+    }
+
+    /// The report of `calibration`, with the training-size curve when asked for.
+    fn report(
+        &self,
+        calibration: Calibration,
+        train: &CalibrationData,
+        test: &CalibrationData,
+    ) -> Result<CalibrationReport> {
+        let training_curve = self
             .training_curve
             .as_ref()
-            .map(|curve| curve.fit(&params.calibration, &train_rows, &test_rows))
+            .map(|curve| curve.fit(&self.calibration, train, test))
             .transpose()?;
         Ok(CalibrationReport {
             calibration,
-            ablation: params.ablation,
+            ablation: self.ablation,
             training_curve,
         })
     }

@@ -2,14 +2,15 @@
 //! conformal part, style control, self-preference and length control — each reading its files
 //! by role and calling its statistic.
 
-use crate::analysis::kind::{File, Files, Kind, Roles};
+use crate::analysis::kind::{prepared, File, Files, Kind, Roles};
+use crate::analysis::split::Partial;
 use crate::io::dataset_kind::DatasetKind;
-use crate::io::error::Result;
+use crate::io::error::{Error, Result};
 use crate::math::resample::{cluster_labels, BootstrapParams};
 use crate::rankings::anchor::Anchor;
 use crate::rankings::battles::{parse_battles, parse_battles_with_column, Battles};
 use crate::rankings::bradley_terry::BradleyTerryParams;
-use crate::rankings::bt_bootstrap::BtBootstrapParams;
+use crate::rankings::bt_bootstrap::{BtBootstrapParams, BtBootstrapPlan};
 use crate::rankings::conformal::ConformalEvaluationParams;
 use crate::rankings::judge_study::{ConformalRun, JudgeStudy, JudgeStudyParams};
 use crate::rankings::leaderboard::{bradley_terry_leaderboard, Leaderboard};
@@ -20,6 +21,9 @@ use crate::rankings::self_preference::{SelfPreference, SelfPreferenceParams};
 use crate::rankings::style_control::{StyleControl, StyleControlParams};
 use crate::rankings::styled_battles::{styled_by_answers, styled_by_columns};
 use serde::{Deserialize, Serialize};
+use std::any::Any;
+use std::cell::OnceCell;
+use std::ops::Range;
 
 /// The leaderboard's settings. No bootstrap when `bootstrap.rounds` is 0.
 #[derive(Debug, Clone, PartialEq, Default, Serialize, Deserialize)]
@@ -74,25 +78,141 @@ impl Kind for LeaderboardKind {
     }
 
     fn run(params: &LeaderboardSpec, files: &Files) -> Result<Leaderboard> {
+        let (battles, clusters, board) = params.point(files)?;
+        if params.bootstrap.rounds == 0 {
+            return Ok(board);
+        }
+        let plan = params.plan(&battles, clusters.as_deref())?;
+        board.with_bootstrap(&plan.summarise(&plan.rounds(0..params.bootstrap.rounds)?)?)
+    }
+
+    /// One part per bootstrap round.
+    fn parts(params: &LeaderboardSpec) -> usize {
+        params.bootstrap.rounds
+    }
+
+    /// The battles and the bootstrap's plan; the point leaderboard once a preview or the
+    /// finish needs it (a worker that only runs rounds never fits it).
+    fn prepare(params: &LeaderboardSpec, files: &Files) -> Result<Box<dyn Any>> {
         let input = files.get("battles")?;
         let (battles, clusters) = params.battles(input.name, input.bytes)?;
-        let mut board = bradley_terry_leaderboard(input.name, &battles, &params.bradley_terry)?;
-        if let Some(anchor) = &params.anchor {
-            board = board.anchored(anchor, &battles)?;
+        let plan = match params.bootstrap.rounds {
+            0 => None,
+            _ => Some(params.plan(&battles, clusters.as_deref())?),
+        };
+        Ok(Box::new(PreparedBoard {
+            source: input.name.to_owned(),
+            battles,
+            board: OnceCell::new(),
+            plan,
+        }))
+    }
+
+    /// The point leaderboard, without intervals.
+    fn preview(params: &LeaderboardSpec, state: &dyn Any) -> Result<Option<Leaderboard>> {
+        Ok(Some(
+            prepared::<PreparedBoard>(state)?.board(params)?.clone(),
+        ))
+    }
+
+    fn run_parts(
+        _: &LeaderboardSpec,
+        state: &dyn Any,
+        range: Range<usize>,
+        progress: &mut dyn FnMut(usize),
+    ) -> Result<Partial> {
+        let mut replicates = Vec::with_capacity(range.len());
+        let Some(plan) = &prepared::<PreparedBoard>(state)?.plan else {
+            return Ok(Partial::Replicates(replicates));
+        };
+        let mut from = range.start;
+        while from < range.end {
+            let to = (from + ROUNDS_PER_PROGRESS).min(range.end);
+            replicates.extend(plan.rounds(from..to)?);
+            progress(to - from);
+            from = to;
         }
-        if params.bootstrap.rounds > 0 {
-            let mut plan = BtBootstrapParams {
-                bt: params.bradley_terry,
-                bootstrap: params.bootstrap,
-            }
-            .plan(&battles, clusters.as_deref())?;
-            if let Some(anchor) = &params.anchor {
-                plan = plan.anchored(anchor)?;
-            }
-            let bootstrap = plan.summarise(&plan.rounds(0..params.bootstrap.rounds)?)?;
-            board = board.with_bootstrap(&bootstrap)?;
+        Ok(Partial::Replicates(replicates))
+    }
+
+    fn finish(
+        params: &LeaderboardSpec,
+        _: &Files,
+        state: &dyn Any,
+        parts: Vec<Partial>,
+    ) -> Result<Leaderboard> {
+        let state = prepared::<PreparedBoard>(state)?;
+        let replicates = Partial::replicates(parts)?;
+        if replicates.len() != params.bootstrap.rounds {
+            return Err(Error::param(
+                "parts",
+                format!(
+                    "expected {} bootstrap rounds, found {}",
+                    params.bootstrap.rounds,
+                    replicates.len()
+                ),
+            ));
         }
-        Ok(board)
+        let board = state.board(params)?.clone();
+        match &state.plan {
+            Some(plan) => board.with_bootstrap(&plan.summarise(&replicates)?),
+            None => Ok(board),
+        }
+    }
+}
+
+/// A leaderboard's run read once: its battles, the point leaderboard once fitted and, with
+/// rounds, the bootstrap.
+struct PreparedBoard {
+    source: String,
+    battles: Battles,
+    board: OnceCell<Leaderboard>,
+    plan: Option<BtBootstrapPlan>,
+}
+
+impl PreparedBoard {
+    /// The point leaderboard (anchored when asked for), fitted on first use.
+    fn board(&self, params: &LeaderboardSpec) -> Result<&Leaderboard> {
+        if let Some(board) = self.board.get() {
+            return Ok(board);
+        }
+        let board = params.point_of(&self.source, &self.battles)?;
+        Ok(self.board.get_or_init(|| board))
+    }
+}
+
+/// Bootstrap rounds between two progress calls of [`LeaderboardKind::run_parts`].
+const ROUNDS_PER_PROGRESS: usize = 25;
+
+impl LeaderboardSpec {
+    /// The battles of the `battles` file, their clusters, and the point leaderboard.
+    fn point(&self, files: &Files) -> Result<(Battles, Option<Vec<usize>>, Leaderboard)> {
+        let input = files.get("battles")?;
+        let (battles, clusters) = self.battles(input.name, input.bytes)?;
+        let board = self.point_of(input.name, &battles)?;
+        Ok((battles, clusters, board))
+    }
+
+    /// The point leaderboard of `battles` from `source` (anchored when asked for).
+    fn point_of(&self, source: &str, battles: &Battles) -> Result<Leaderboard> {
+        let board = bradley_terry_leaderboard(source, battles, &self.bradley_terry)?;
+        match &self.anchor {
+            Some(anchor) => board.anchored(anchor, battles),
+            None => Ok(board),
+        }
+    }
+
+    /// The bootstrap of `battles` (clustered and anchored as the spec says).
+    fn plan(&self, battles: &Battles, clusters: Option<&[usize]>) -> Result<BtBootstrapPlan> {
+        let plan = BtBootstrapParams {
+            bt: self.bradley_terry,
+            bootstrap: self.bootstrap,
+        }
+        .plan(battles, clusters)?;
+        match &self.anchor {
+            Some(anchor) => plan.anchored(anchor),
+            None => Ok(plan),
+        }
     }
 }
 
