@@ -80,7 +80,25 @@ timed "cargo fmt --check" bash -c 'cargo fmt --all -- --check &&
 timed "native build of every target, linted (clippy -D warnings)" bash -c '
   cargo test --locked --workspace --exclude tribunal-app --all-targets --no-run &&
   cargo build --locked -p tribunal-worker --bin tribunal'
+# Every wasm file Trunk wrote must start with the wasm magic number, "\0asm": a file damaged on its
+# way to the disk (seen once: its first pages zeroed) would otherwise fail the browser tests with
+# an unclear "could not compile". Built once more if so, and stopped with a clear message if the
+# second build is damaged too.
+app_intact() {
+  local wasm bad=0
+  for wasm in dist/*.wasm; do
+    if [ "$(head -c 4 "$wasm" | od -An -tx1 | tr -d ' \n')" != 0061736d ]; then
+      echo "$wasm does not start with the wasm magic number (\\0asm): damaged on the way to disk" >&2
+      bad=1
+    fi
+  done
+  return "$bad"
+}
 timed "trunk build --release (the app, linted)" trunk build --release
+if ! app_intact; then
+  timed "trunk build --release again (a damaged wasm file)" trunk build --release
+  app_intact || { echo "the app's wasm files are damaged after two builds" >&2; exit 1; }
+fi
 # The integration tests (`--test '*'`): the runner runs only `#[wasm_bindgen_test]` functions,
 # so the library's own `#[test]` unit tests would build for wasm32 and run nothing (their code,
 # with no wasm-only part, is linted by the native build).

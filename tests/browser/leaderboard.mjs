@@ -22,16 +22,27 @@ try {
     const ci = tr.querySelector('td[data-lower]');
     return { model: tr.dataset.model, elo: tr.dataset.elo, lower: ci?.dataset.lower ?? null, upper: ci?.dataset.upper ?? null };
   }));
+  // The point fit first, then the bootstrap's progress, then intervals on every row. An observer
+  // records whether the rows were ever on the page while the progress bar was (a fast machine
+  // finishes the bootstrap before a later look would catch the bar).
+  await page.evaluate(() => {
+    window.sawProgress = false;
+    new MutationObserver(() => {
+      if (document.querySelector('#bootstrap-progress')
+        && document.querySelector('#leaderboard table.ratings tbody tr')) {
+        window.sawProgress = true;
+      }
+    }).observe(document.body, { childList: true, subtree: true });
+  });
   await page.setInputFiles('#csv-input', crowd);
-  // The point fit first, then the bootstrap's progress, then intervals on every row.
   await page.waitForSelector('#leaderboard table.ratings tbody tr', { timeout: 30000 });
-  const sawProgress = await page.isVisible('#bootstrap-progress');
   await page.waitForFunction(
     () => !document.querySelector('#bootstrap-progress')
       && document.querySelectorAll('#leaderboard td[data-lower]').length > 0,
     null, { timeout: 120000 });
   const rows = await rowsOf();
   const summary = await page.textContent('#leaderboard .summary');
+  const sawProgress = await page.evaluate(() => window.sawProgress);
 
   await study.setInputFiles('#human-input', crowd);
   await study.setInputFiles('#judge-input', judge);
