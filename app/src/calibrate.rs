@@ -25,7 +25,7 @@ use crate::save_share::SaveAndShare;
 use crate::worker_pool::{AnalysisRun, Computed};
 use leptos::prelude::*;
 use leptos::task::spawn_local;
-use tribunal::analysis::{Analysis, Report, Spec};
+use tribunal::analysis::{Analysis, Report};
 use tribunal::calibration::ablation::{Ablation, TrainingCurve};
 use tribunal::calibration::calibration_data::HeadKind;
 use tribunal::calibration::cross_validation::CrossValidationParams;
@@ -137,10 +137,9 @@ impl CalibrationRun {
         self.run.parts_ms.set(None);
         spawn_local(async move {
             match Self::files(train, test, train_emb, test_emb).await {
-                Ok(files) => self.run.run(Computed {
-                    spec: Spec::new(Analysis::Calibration(spec), &RoleFile::inputs(&files)),
-                    files,
-                }),
+                Ok(files) => self
+                    .run
+                    .run(Computed::new(Analysis::Calibration(spec), files)),
                 Err(message) => self.run.fail(message),
             }
         });

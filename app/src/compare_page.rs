@@ -18,7 +18,7 @@ use crate::worker_pool::AnalysisRun;
 use crate::worker_pool::Computed;
 use leptos::prelude::*;
 use leptos::task::spawn_local;
-use tribunal::analysis::{Analysis, Report, Spec};
+use tribunal::analysis::{Analysis, Report};
 use tribunal::compare::comparison::CompareParams;
 use tribunal::compare::score_table::{ScoreColumns, TableParams};
 use tribunal::readers::{scores_of, ConvertParams};
@@ -81,8 +81,7 @@ impl CompareForm {
         };
         let mut files = vec![RoleFile::new("scores", source, bytes)];
         files.extend(gold.map(|(name, bytes)| RoleFile::new("gold", name, bytes)));
-        let spec = Spec::new(Analysis::Compare(params), &RoleFile::inputs(&files));
-        Computed { spec, files }
+        Computed::new(Analysis::Compare(params), files)
     }
 }
 

@@ -17,7 +17,7 @@ use leptos::prelude::*;
 use leptos::task::spawn_local;
 use std::collections::BTreeMap;
 use tribunal::analysis::kind::Role;
-use tribunal::analysis::{Analysis, Spec};
+use tribunal::analysis::Analysis;
 use tribunal_app::stats_worker::RoleFile;
 
 /// A page's bundled example: what it holds (with its source and licence) and, per role, the
@@ -123,8 +123,7 @@ fn computed(
             None => {}
         }
     }
-    let spec = Spec::new(analysis, &RoleFile::inputs(&given));
-    Ok(Computed { spec, files: given })
+    Ok(Computed::new(analysis, given))
 }
 
 /// One file input per role the settings read, with the columns it expects and the file now

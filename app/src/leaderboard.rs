@@ -8,14 +8,14 @@
 use crate::charts::{ForestPlot, ForestRow, ReliabilityDiagram, ScatterPlot};
 use crate::examples::{self, ExampleButton};
 use crate::fields::{number_field, Bounds, StaleNote};
+use crate::files::chosen_text;
 use crate::format::target_words;
 use crate::glossary::term;
 use crate::save_share::SaveAndShare;
 use crate::worker_pool::{AnalysisRun, Computed};
-use gloo_file::futures::read_as_bytes;
 use leptos::prelude::*;
 use leptos::task::spawn_local;
-use tribunal::analysis::{Analysis, Report, Spec};
+use tribunal::analysis::{Analysis, Report};
 use tribunal::math::resample::BootstrapParams;
 use tribunal::rankings::anchor::Anchor;
 use tribunal::rankings::bradley_terry::BradleyTerryParams;
@@ -28,15 +28,9 @@ use web_sys::HtmlInputElement;
 /// How many workers share a bootstrap.
 const WORKERS: usize = 2;
 
+/// The text file chosen in `input`, if any.
 async fn read(input: &HtmlInputElement) -> Option<Result<Upload, String>> {
-    let file = gloo_file::File::from(input.files()?.get(0)?);
-    let name = file.name();
-    Some(
-        read_as_bytes(&file)
-            .await
-            .map_err(|e| format!("{name}: the file could not be read: {e}"))
-            .and_then(|bytes| Upload::new(name.clone(), bytes)),
-    )
+    chosen_text(Some(input)).await.transpose()
 }
 
 /// Clears `input`'s file, so that picking the same file again is a change.
@@ -56,14 +50,10 @@ pub struct BoardInput {
 impl BoardInput {
     /// The analysis: its spec and its file.
     pub fn computed(&self) -> Computed {
-        let files = vec![RoleFile::text("battles", self.upload.clone())];
-        Computed {
-            spec: Spec::new(
-                Analysis::Leaderboard(self.spec.clone()),
-                &RoleFile::inputs(&files),
-            ),
-            files,
-        }
+        Computed::new(
+            Analysis::Leaderboard(self.spec.clone()),
+            vec![RoleFile::text("battles", self.upload.clone())],
+        )
     }
 }
 
@@ -113,11 +103,13 @@ impl BoardRun {
                 RoleFile {
                     name,
                     content: Content::Text(text),
+                    hash,
                     ..
                 } => Some(BoardInput {
                     upload: Upload {
                         name: name.clone(),
                         text: text.clone(),
+                        hash: hash.clone(),
                     },
                     spec: spec.clone(),
                 }),
@@ -502,8 +494,7 @@ pub fn StudyPage() -> impl IntoView {
                         key,
                         ..StudySpec::default()
                     });
-                    let spec = Spec::new(analysis, &RoleFile::inputs(&files));
-                    study.run(Computed { spec, files });
+                    study.run(Computed::new(analysis, files));
                 }
                 Err(message) => study.fail(message),
             }

@@ -25,7 +25,7 @@ use leptos::prelude::*;
 use leptos::task::spawn_local;
 use serde::{Deserialize, Serialize};
 use std::collections::BTreeMap;
-use tribunal::analysis::{Analysis, Report, Spec};
+use tribunal::analysis::{Analysis, Report};
 use tribunal::math::resample::BootstrapParams;
 use tribunal::programs::bias_probe::BiasRow;
 use tribunal::programs::kinds::ProgramsReport;
@@ -285,9 +285,9 @@ impl ProgramsRun {
                 csv.into_bytes(),
             ));
         }
-        let spec = Spec::new(Analysis::Programs(params), &RoleFile::inputs(&files));
         self.progress.set("fitting…".to_owned());
-        self.fitted.run(Computed { spec, files });
+        self.fitted
+            .run(Computed::new(Analysis::Programs(params), files));
     }
 
     /// Runs on the chosen files: first the texts the user's programs score, if any.

@@ -26,7 +26,7 @@ use crate::worker_pool::Computed;
 use gloo_file::futures::read_as_bytes;
 use leptos::prelude::*;
 use leptos::task::spawn_local;
-use tribunal::analysis::{Analysis, Report, Spec};
+use tribunal::analysis::{Analysis, Report};
 use tribunal::math::resample::BootstrapParams;
 use tribunal::reliability::agreement::{PairAgreement, Reading};
 use tribunal::reliability::alpha::AlphaLevel;
@@ -197,8 +197,7 @@ impl AgreementForm {
             ratings: scale,
             ..IrtReportParams::default()
         });
-        let spec = Spec::new(analysis, &RoleFile::inputs(&files));
-        Computed { spec, files }
+        Computed::new(analysis, files)
     }
 
     /// The agreement report of the ratings file and each judge file, or why the form gives none.
@@ -240,8 +239,7 @@ impl AgreementForm {
                     alpha: 0.05,
                 }),
         });
-        let spec = Spec::new(analysis, &RoleFile::inputs(&files));
-        Ok(Computed { spec, files })
+        Ok(Computed::new(analysis, files))
     }
 }
 

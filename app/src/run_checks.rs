@@ -28,7 +28,7 @@ use crate::worker_pool::AnalysisRun;
 use crate::worker_pool::Computed;
 use leptos::prelude::*;
 use leptos::task::spawn_local;
-use tribunal::analysis::{Analysis, Report, Spec};
+use tribunal::analysis::{Analysis, Report};
 use tribunal::io::readable::p_text;
 use tribunal::math::resample::BootstrapParams;
 use tribunal::reliability::aa_report::{AaReport, AaReportParams};
@@ -180,8 +180,7 @@ impl CheckForm {
         };
         // A file without the rater column is one judge named after the file, as in the CLI.
         let files = vec![RoleFile::new("ratings", source, bytes)];
-        let spec = Spec::new(analysis, &RoleFile::inputs(&files));
-        Computed { spec, files }
+        Computed::new(analysis, files)
     }
 }
 

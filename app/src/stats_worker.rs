@@ -63,13 +63,21 @@ impl Codec for Cbor {
 pub struct Upload {
     pub name: String,
     pub text: String,
+    /// The text's [`content_hash`](tribunal::io::provenance::content_hash), when the page
+    /// hashed it as it read it.
+    #[serde(default)]
+    pub hash: Option<String>,
 }
 
 impl Upload {
     /// The file as text, or an error naming the line of the first byte that is not UTF-8.
     pub fn new(name: String, bytes: Vec<u8>) -> Result<Self, String> {
         match String::from_utf8(bytes) {
-            Ok(text) => Ok(Self { name, text }),
+            Ok(text) => Ok(Self {
+                name,
+                text,
+                hash: None,
+            }),
             Err(e) => {
                 let at = e.utf8_error().valid_up_to();
                 let bytes = e.as_bytes();
@@ -90,6 +98,11 @@ pub struct RoleFile {
     pub role: String,
     pub name: String,
     pub content: Content,
+    /// The content's [`content_hash`], when the page has it: the worker takes it for the spec's
+    /// check instead of hashing the file again (a file without it, such as a saved analysis's,
+    /// is hashed and checked there).
+    #[serde(default)]
+    pub hash: Option<String>,
 }
 
 /// A file's content.
@@ -110,6 +123,7 @@ impl RoleFile {
             role: role.into(),
             name: name.into(),
             content,
+            hash: None,
         }
     }
 
@@ -119,6 +133,7 @@ impl RoleFile {
             role: role.into(),
             name: upload.name,
             content: Content::Text(upload.text),
+            hash: upload.hash,
         }
     }
 
@@ -133,7 +148,11 @@ impl RoleFile {
     pub fn inputs(files: &[Self]) -> Inputs {
         let mut inputs = Inputs::new();
         for file in files {
-            inputs.insert(file.role.clone(), file.name.clone(), file.bytes().to_vec());
+            let (role, name, bytes) = (file.role.clone(), file.name.clone(), file.bytes().to_vec());
+            match &file.hash {
+                Some(hash) => inputs.insert_hashed(role, name, bytes, hash.clone()),
+                None => inputs.insert(role, name, bytes),
+            }
         }
         inputs
     }

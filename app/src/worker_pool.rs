@@ -11,7 +11,8 @@ use leptos::prelude::*;
 use leptos::task::spawn_local;
 use std::ops::Range;
 use tribunal::analysis::split::Partial;
-use tribunal::analysis::{Report, Spec};
+use tribunal::analysis::{Analysis, Report, Spec};
+use tribunal::io::provenance::content_hash;
 use tribunal_app::stats_worker::{spawn_stats_worker, Job, Reply, RoleFile, StatsWorker};
 
 /// A spec and its files, as a page last computed them (what "Save" and "Share" take).
@@ -19,6 +20,22 @@ use tribunal_app::stats_worker::{spawn_stats_worker, Job, Reply, RoleFile, Stats
 pub struct Computed {
     pub spec: Spec,
     pub files: Vec<RoleFile>,
+}
+
+impl Computed {
+    /// `analysis` on `files`. Each file's content hash (the one it was read with, or computed
+    /// now) names it in the spec and travels with it, so that no worker hashes it again.
+    pub fn new(analysis: Analysis, mut files: Vec<RoleFile>) -> Self {
+        for file in &mut files {
+            if file.hash.is_none() {
+                file.hash = Some(content_hash(file.bytes()));
+            }
+        }
+        Self {
+            spec: Spec::new(analysis, &RoleFile::inputs(&files)),
+            files,
+        }
+    }
 }
 
 /// Statistics workers that answer one request at a time. Copy it into closures.

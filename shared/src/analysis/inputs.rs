@@ -21,6 +21,17 @@ pub struct InputRef {
 pub struct Input {
     pub name: String,
     pub bytes: Vec<u8>,
+    /// The bytes' [`content_hash`] when the caller has it already ([`Inputs::insert_hashed`]).
+    hash: Option<String>,
+}
+
+impl Input {
+    /// [`content_hash`] of the bytes: the one given with them, or computed now.
+    fn hash(&self) -> String {
+        self.hash
+            .clone()
+            .unwrap_or_else(|| content_hash(&self.bytes))
+    }
 }
 
 /// The files of one run of an analysis: role → file.
@@ -41,6 +52,27 @@ impl Inputs {
             Input {
                 name: name.into(),
                 bytes,
+                hash: None,
+            },
+        );
+    }
+
+    /// Adds the file `name` with `bytes` in `role`, whose [`content_hash`] the caller computed
+    /// already from these very bytes (a page hashes its upload with the browser's own SHA-256,
+    /// then sends the file to a web worker that would otherwise hash it again to check it).
+    pub fn insert_hashed(
+        &mut self,
+        role: impl Into<String>,
+        name: impl Into<String>,
+        bytes: Vec<u8>,
+        hash: String,
+    ) {
+        self.files.insert(
+            role.into(),
+            Input {
+                name: name.into(),
+                bytes,
+                hash: Some(hash),
             },
         );
     }
@@ -56,7 +88,7 @@ impl Inputs {
             .iter()
             .map(|(role, input)| {
                 let reference = InputRef {
-                    hash: content_hash(&input.bytes),
+                    hash: input.hash(),
                     name: input.name.clone(),
                 };
                 (role.clone(), reference)
@@ -79,7 +111,7 @@ impl Inputs {
                     ),
                 )
             })?;
-            let found = content_hash(&input.bytes);
+            let found = input.hash();
             if found != expected.hash {
                 return Err(Error::param(
                     "inputs",
@@ -123,6 +155,26 @@ impl Inputs {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn a_file_given_with_its_hash_is_named_and_checked_by_that_hash() {
+        let bytes = b"model_a,model_b,winner\nx,y,model_a\n".to_vec();
+        let mut hashed = Inputs::new();
+        hashed.insert_hashed("battles", "a.csv", bytes.clone(), content_hash(&bytes));
+        let mut plain = Inputs::new();
+        plain.insert("battles", "a.csv", bytes.clone());
+        assert_eq!(hashed.refs(), plain.refs());
+        assert!(hashed.check_against(&plain.refs()).is_ok());
+        // The given hash is taken as it is (the caller computed it from these bytes): a wrong
+        // one names the file wrongly, and the check against the true spec says so.
+        let mut wrong = Inputs::new();
+        wrong.insert_hashed("battles", "a.csv", bytes, content_hash(b"other"));
+        let message = wrong.check_against(&plain.refs()).unwrap_err().to_string();
+        assert!(
+            message.contains("is not the file the spec was made on"),
+            "{message}"
+        );
+    }
 
     #[test]
     fn a_file_with_other_content_or_a_missing_role_is_refused() {

@@ -54,8 +54,13 @@ impl InputFile {
 
 /// `sha256:` and the 64 hex digits of the SHA-256 of `bytes`.
 pub fn content_hash(bytes: &[u8]) -> String {
-    let digest = Sha256::digest(bytes);
-    let mut hex = String::with_capacity(7 + 64);
+    content_hash_of_digest(&Sha256::digest(bytes))
+}
+
+/// [`content_hash`]'s spelling of a SHA-256 `digest` computed elsewhere (a browser's own
+/// `crypto.subtle`): `sha256:` and its hex digits.
+pub fn content_hash_of_digest(digest: &[u8]) -> String {
+    let mut hex = String::with_capacity(7 + 2 * digest.len());
     hex.push_str("sha256:");
     for byte in digest {
         hex.push_str(&format!("{byte:02x}"));
