@@ -1,4 +1,5 @@
-//! `tribunal stats bt` as a user runs it: JSON out, located errors and exit status 1 on bad input.
+//! `tribunal stats` as a user runs it (the leaderboard, the judge study, the cascade): JSON out,
+//! located errors and exit status 1 on bad input.
 
 use tribunal_e2e::{run_tribunal, stdout_json, temp_dir};
 
@@ -295,4 +296,77 @@ fn negative_numbers_are_read_as_values_and_checked_as_settings() {
         assert!(err.contains("invalid setting `lambda`"), "{args:?}: {err}");
         assert!(!err.contains("unexpected argument"), "{args:?}: {err}");
     }
+}
+
+/// `tribunal stats cascade` as a user runs it: the flags come from the settings struct (the
+/// spec records the same values), the items left to humans are written where asked and equal
+/// the report's list, every warning is on stderr too, `stats run` on the recorded spec prints
+/// the same report, and a malformed row is located.
+#[test]
+fn cascade_writes_the_items_left_to_humans_and_reruns_from_its_spec() {
+    let dir = temp_dir("cli-cascade");
+    let to_humans = dir.join("to-humans.csv");
+    let input = "tests/fixtures/cascade-sim.csv";
+    let out = run_tribunal(&[
+        "stats",
+        "cascade",
+        "--input",
+        input,
+        "--tier",
+        "small",
+        "--tier",
+        "medium",
+        "--tier",
+        "large",
+        "--alpha",
+        "0.15",
+        "--to-humans-out",
+        to_humans.to_str().unwrap(),
+    ]);
+    let mut report = stdout_json(&out);
+    assert_eq!(report["analysis"], "cascade");
+    assert_eq!(
+        report["settings"]["tiers"],
+        serde_json::json!(["small", "medium", "large"])
+    );
+    let written = std::fs::read_to_string(&to_humans).unwrap();
+    let listed: Vec<&str> = report["unlabelled"]["to_humans"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|v| v.as_str().unwrap())
+        .collect();
+    assert_eq!(written, format!("item\n{}\n", listed.join("\n")));
+    assert_eq!(listed.len(), 52);
+    // The `large` tier keeps nothing here: said on stderr as in the report.
+    let stderr = String::from_utf8_lossy(&out.stderr);
+    assert!(stderr.contains("tier `large` keeps no item"), "{stderr}");
+
+    let record = report.as_object_mut().unwrap().remove("record").unwrap();
+    let spec = dir.join("spec.json");
+    std::fs::write(&spec, record["spec"].to_string()).unwrap();
+    let rerun = run_tribunal(&[
+        "stats",
+        "run",
+        spec.to_str().unwrap(),
+        "--input",
+        &format!("judgments={input}"),
+    ]);
+    let mut again = stdout_json(&rerun);
+    again.as_object_mut().unwrap().remove("record");
+    assert_eq!(again, report);
+
+    let bad = dir.join("bad.csv");
+    std::fs::write(
+        &bad,
+        "item,judge,verdict,confidence,human\n1,a,A,0.9,A\n1,a,B,0.5,A\n",
+    )
+    .unwrap();
+    let out = run_tribunal(&["stats", "cascade", "--input", bad.to_str().unwrap()]);
+    assert_eq!(out.status.code(), Some(1));
+    let err = String::from_utf8_lossy(&out.stderr);
+    assert!(
+        err.contains("bad.csv, line 3, column 2 (`judge`)") && err.contains("on line 2 already"),
+        "{err}"
+    );
 }

@@ -397,6 +397,18 @@ fn every_kind_saved_from_the_session_page_reopens_in_a_visitors_browser_with_the
             "--seed",
             "2",
         ],
+        vec![
+            "stats",
+            "cascade",
+            "--input",
+            "tests/fixtures/cascade-sim.csv",
+            "--tier",
+            "small",
+            "--tier",
+            "medium",
+            "--tier",
+            "large",
+        ],
     ];
     let (clis, entries): (Vec<Value>, Vec<Value>) = commands
         .iter()
@@ -432,7 +444,8 @@ fn every_kind_saved_from_the_session_page_reopens_in_a_visitors_browser_with_the
             "style",
             "self_preference",
             "length_control",
-            "compare"
+            "compare",
+            "cascade"
         ]
     );
     let session = |w: &tribunal_e2e::Worker, id: &str| {

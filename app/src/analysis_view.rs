@@ -5,6 +5,7 @@
 //! numbers of that page, and of `tribunal stats run`.
 
 use crate::calibrate::CalibrationView;
+use crate::cascade_view::CascadeView;
 use crate::compare_view::CompareView;
 use crate::files::data_url;
 use crate::leaderboard::{LeaderboardView, StudyView};
@@ -113,6 +114,7 @@ pub(crate) fn report_view(analysis: &Analysis, report: Report) -> AnyView {
         Report::Style(report) => view! { <StyleView report=*report /> }.into_any(),
         Report::LengthControl(report) => view! { <LengthControlView report=*report /> }.into_any(),
         Report::Compare(report) => view! { <CompareView report=*report /> }.into_any(),
+        Report::Cascade(report) => view! { <CascadeView report=*report /> }.into_any(),
         Report::SelfPreference(report) => {
             view! { <SelfPreferenceView report=*report /> }.into_any()
         }

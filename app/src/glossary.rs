@@ -55,6 +55,7 @@ pub const TERMS: &[Term] = &[
     Term { id: "signal-response_length", name: "response length (routing signal)", meaning: "Escalate the pairs with the longest answers first: a baseline that uses no vote." },
     Term { id: "signal-random", name: "random (routing signal)", meaning: "Escalate pairs in a seeded random order: what any useful signal must beat." },
     Term { id: "signal-oracle", name: "oracle (routing signal)", meaning: "Escalate exactly the pairs the programs get wrong first, which needs the answers: the best any signal could do." },
+    Term { id: "cascade", name: "Selective judging, cascade", meaning: "A judge decides only the items it is confident on, with a confidence threshold chosen on human-labelled items so that its agreement with people there is at least the stated level, with a stated probability; the items it abstains on go to the next (stronger) judge, and finally to people (Trust or Escalate, Jung et al. 2025)." },
     Term { id: "p-s", name: "p_s", meaning: "The judge's probability for the first answer of a pair, from its output tokens." },
 ];
 

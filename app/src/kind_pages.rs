@@ -1,6 +1,7 @@
 //! The pages of the analyses a page of [`KindPage`] holds: the prediction-powered leaderboard
 //! (with its label budget and label plan), what a judge is worth, style control,
-//! self-preference, length-controlled win rates and the items a comparison needs (power). Each is its settings form — the fields of
+//! self-preference, length-controlled win rates, the items a comparison needs (power) and
+//! judge cascades with a guaranteed agreement. Each is its settings form — the fields of
 //! the kind's settings, with the same defaults as `tribunal stats` — and its example.
 
 use crate::fields::{number_field, text_field, Bounds};
@@ -19,6 +20,7 @@ use tribunal::rankings::self_preference::SelfPreferenceParams;
 use tribunal::rankings::style_control::StyleControlParams;
 use tribunal::reliability::kinds::PowerSpec;
 use tribunal::reliability::power::{Alternative, Effect};
+use tribunal::selective::cascade::CascadeParams;
 
 /// The number in a field left blank for "none": `Ok(None)` when blank.
 fn optional_number(label: &str, text: &str) -> Result<Option<f64>, String> {
@@ -261,6 +263,48 @@ pub fn PowerPage() -> impl IntoView {
             {text_field("power-p2".to_owned(), "Pass rates of B (comma-separated)", p2)}
             {text_field("power-powers".to_owned(), "Powers (comma-separated)", powers)}
             {number_field("power-alpha", "Level α", Bounds { min: "0.001", max: Some("0.5"), step: "0.01" }, alpha)}
+        </KindPage>
+    }
+}
+
+/// `/cascade`: judges that keep the items they are confident on, with a guaranteed agreement
+/// with people, and hand the rest on.
+#[component]
+pub fn CascadePage() -> impl IntoView {
+    let defaults = CascadeParams::default();
+    let tiers = RwSignal::new(String::new());
+    let alpha = RwSignal::new(defaults.alpha);
+    let delta = RwSignal::new(defaults.delta);
+    let share = RwSignal::new(defaults.calibration_share);
+    let seed = RwSignal::new(defaults.seed);
+    let start = RwSignal::new(String::new());
+    let analysis = Memo::new(move |_| {
+        let start_kept = optional_number("Start the test at", &start.get())?;
+        checked(Analysis::Cascade(CascadeParams {
+            tiers: list(&tiers.get()),
+            alpha: alpha.get(),
+            delta: delta.get(),
+            calibration_share: share.get(),
+            seed: seed.get(),
+            start_kept: start_kept.map(|n| n.max(0.0).round() as usize),
+            ..CascadeParams::default()
+        }))
+    });
+    let on_example = Callback::new(move |()| {
+        tiers.set("smollm2, gpt-3.5, gpt-4".to_owned());
+        alpha.set(0.35);
+    });
+    view! {
+        <KindPage id="cascade" method="cascade" heading="Trust a judge only where it is reliable"
+            about="Run a cheap judge first and keep its verdicts only where it is confident enough; hand the rest to a stronger judge, and finally to people. Each judge's confidence threshold is set on items people labelled, so that on the items the judges keep their agreement with people is at least 1 − α, with probability 1 − δ (Trust or Escalate, Jung et al. 2025); held-out labelled items show the agreement reached and how many items the judges decided, against each judge alone. A file with a row per item and judge: item,judge,verdict,confidence,human (human blank where no one labelled; optional cost and split columns)."
+            example=Example { what: "LLMFAO's pairs judged by SmolLM2-135M (Tribunal's bundled judge, its probability as confidence), GPT-3.5 and GPT-4 (one verdict each, no confidence), against the crowd's plurality winner — from LLMFAO (github.com/dustalov/llmfao, CC BY 4.0). At 65 % agreement only GPT-4 can be trusted, and then on every pair.", files: &[("judgments", "cascade-llmfao.csv")] }
+            analysis on_example>
+            {text_field("cascade-tiers".to_owned(), "Judges in order, cheapest first (comma-separated; blank: as in the file)", tiers)}
+            {number_field("cascade-alpha", "Disagreement allowed α (agreement ≥ 1 − α)", Bounds { min: "0.001", max: Some("0.999"), step: "0.01" }, alpha)}
+            {number_field("cascade-delta", "Chance δ that the guarantee fails", Bounds { min: "0.001", max: Some("0.5"), step: "0.01" }, delta)}
+            {number_field("cascade-share", "Share of labelled items that set the thresholds", Bounds { min: "0.05", max: Some("1"), step: "0.05" }, share)}
+            {number_field("cascade-seed", "Seed of the split", Bounds::from("0", "1"), seed)}
+            {text_field("cascade-start".to_owned(), "Start each test at this many kept items (blank: automatic)", start)}
         </KindPage>
     }
 }

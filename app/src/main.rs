@@ -5,6 +5,7 @@ mod analysis_view;
 mod api;
 mod bundled_judge;
 mod calibrate;
+mod cascade_view;
 mod charts;
 mod compare_page;
 mod compare_view;
@@ -93,6 +94,7 @@ fn task_page(task: Task) -> AnyView {
         Task::Ppi => view! { <kind_pages::PpiPage /> }.into_any(),
         Task::JudgeValue => view! { <kind_pages::JudgeValuePage /> }.into_any(),
         Task::SelfPreference => view! { <kind_pages::SelfPreferencePage /> }.into_any(),
+        Task::Cascade => view! { <kind_pages::CascadePage /> }.into_any(),
         Task::Reliability => view! {
             <reliability::ReliabilityPage />
             <run_checks::RunChecksCard />

@@ -72,6 +72,7 @@ pub enum Task {
     Ppi,
     JudgeValue,
     SelfPreference,
+    Cascade,
     Power,
     Reliability,
     Calibrate,
@@ -82,7 +83,7 @@ pub enum Task {
 }
 
 impl Task {
-    pub const ALL: [Task; 15] = [
+    pub const ALL: [Task; 16] = [
         Task::Leaderboard,
         Task::Style,
         Task::LengthControl,
@@ -92,6 +93,7 @@ impl Task {
         Task::Ppi,
         Task::JudgeValue,
         Task::SelfPreference,
+        Task::Cascade,
         Task::Reliability,
         Task::Calibrate,
         Task::Programs,
@@ -112,6 +114,7 @@ impl Task {
             Task::Ppi => "ppi",
             Task::JudgeValue => "judge-value",
             Task::SelfPreference => "self-preference",
+            Task::Cascade => "cascade",
             Task::Reliability => "reliability",
             Task::Calibrate => "calibrate",
             Task::Programs => "programs",
@@ -133,6 +136,7 @@ impl Task {
             Task::Ppi => "Few human labels (PPI)",
             Task::JudgeValue => "Judge's worth",
             Task::SelfPreference => "Self-preference",
+            Task::Cascade => "Trust or escalate",
             Task::Reliability => "Agreement",
             Task::Calibrate => "Calibrate",
             Task::Programs => "Programs",

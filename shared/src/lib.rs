@@ -21,6 +21,8 @@
 //!   differences with t, clustered, bootstrap and exact tests, slices, judge-corrected rates.
 //! - [`ppi`]: Prediction-powered inference (PPI++): means and the Bradley–Terry leaderboard from
 //!   a few human labels and many judge labels, with the power-tuned λ.
+//! - [`selective`]: Selective judging ("Trust or Escalate"): a judge's confidence threshold
+//!   with a guaranteed agreement with humans, and cascades of judges that hand the rest on.
 //! - [`judging`]: Judge runs: prompts and their parsers, the run design, items, injection flags.
 //! - [`sessions`]: Sessions and sharing: content-addressed datasets, saved analysis specs,
 //!   archives, share links, and the browser ↔ worker wire protocol.
@@ -42,4 +44,5 @@ pub mod programs;
 pub mod rankings;
 pub mod readers;
 pub mod reliability;
+pub mod selective;
 pub mod sessions;

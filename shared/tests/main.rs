@@ -9,6 +9,7 @@ wasm_bindgen_test::wasm_bindgen_test_configure!(run_in_browser);
 mod alpha;
 mod bt_bootstrap;
 mod bt_standard_errors;
+mod cascade;
 mod compare;
 mod conformal;
 mod correlation;

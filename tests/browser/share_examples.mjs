@@ -27,6 +27,7 @@ const tasks = [
   ['ppi', 'ppi-'],
   ['judge-value', 'judge-value-'],
   ['self-preference', 'self-preference-'],
+  ['cascade', 'cascade-'],
   ['reliability', 'rel-'],
   ['calibrate', 'cal-'],
   ['programs', 'prog-'],

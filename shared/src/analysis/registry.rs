@@ -207,4 +207,7 @@ registry! {
     /// Systems compared on the pointwise scores of `scores`: each system's mean or pass rate,
     /// paired differences, slices and judge-corrected rates (`tribunal stats compare`).
     Compare = "compare": crate::compare::kinds::CompareKind,
+    /// A cascade of judges on `judgments`, each keeping the items it is confident on with a
+    /// guaranteed agreement with humans, the rest left to humans (`tribunal stats cascade`).
+    Cascade = "cascade": crate::selective::kinds::CascadeKind,
 }

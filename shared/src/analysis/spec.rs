@@ -82,7 +82,8 @@ mod tests {
                 "style",
                 "self_preference",
                 "length_control",
-                "compare"
+                "compare",
+                "cascade"
             ]
         );
         for analysis in &kinds {

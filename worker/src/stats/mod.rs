@@ -7,6 +7,7 @@
 
 mod bt;
 mod calibrate;
+mod cascade;
 mod compare;
 mod irt;
 mod lc;
@@ -94,6 +95,10 @@ pub enum Stats {
     /// paired differences with t, clustered, bootstrap and exact tests (Holm/BH), slices, and
     /// judge-corrected rates where people labelled some answers.
     Compare(Box<compare::CompareArgs>),
+    /// Trust or escalate: judges in a cascade, each keeping the items it is confident on with
+    /// a guaranteed agreement with humans (≥ 1 − α with probability ≥ 1 − δ), the rest handed
+    /// on, humans last; coverage and observed agreement on held-out items, each judge alone.
+    Cascade(Box<cascade::CascadeArgs>),
     /// Reruns a saved analysis spec (a session's, a share link's, or the `record.spec` of an
     /// earlier `tribunal stats` report) on files given by role: `--input ROLE=FILE`.
     Run(saved::RunArgs),
@@ -122,6 +127,7 @@ impl Stats {
             Self::SelfPreference(args) => self_preference::plan(*args)?,
             Self::LengthControl(args) => lc::plan(*args)?,
             Self::Compare(args) => compare::plan(*args)?,
+            Self::Cascade(args) => cascade::plan(*args)?,
             Self::Run(args) => saved::plan(args)?,
         })
     }
@@ -221,6 +227,8 @@ enum Output {
     Escalated(PathBuf),
     /// The battles to label next, as the input's rows with the plan's columns (`--plan-out`).
     LabelPlan(PathBuf),
+    /// The unlabelled items a cascade leaves to humans, an `item` CSV (`--to-humans-out`).
+    ToHumans(PathBuf),
 }
 
 impl Output {
@@ -252,6 +260,7 @@ impl Output {
                     path.display()
                 ),
             },
+            (Self::ToHumans(path), Report::Cascade(c)) => (path, c.unlabelled.to_humans_csv()?),
             _ => anyhow::bail!("this report has no such output"),
         };
         std::fs::write(path, text).with_context(|| format!("writing {}", path.display()))
