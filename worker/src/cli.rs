@@ -101,7 +101,18 @@ pub fn main() -> ExitCode {
                 _ => None,
             };
             match invocation {
-                Some((name, args)) => stats.run(Invocation::new(name, args)),
+                Some((name, args)) => {
+                    let command = Cli::command();
+                    let parsed_by = command
+                        .find_subcommand("stats")
+                        .and_then(|stats| stats.find_subcommand(name));
+                    match parsed_by {
+                        Some(command) => stats.run(Invocation::new(name, args, command)),
+                        None => Err(anyhow::anyhow!(
+                            "`tribunal stats {name}` is not a statistic"
+                        )),
+                    }
+                }
                 None => Err(anyhow::anyhow!("`tribunal stats` needs a statistic")),
             }
         }

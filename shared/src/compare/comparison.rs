@@ -34,23 +34,40 @@ use serde::{Deserialize, Serialize};
 
 /// Settings of a comparison.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[cfg_attr(feature = "cli", derive(clap::Args))]
 #[serde(default)]
 pub struct CompareParams {
     /// Column names, slice columns and the length column.
     #[serde(flatten)]
+    #[cfg_attr(feature = "cli", command(flatten))]
     pub table: TableParams,
-    /// Compare each system with this one; every pair when `None`.
+    /// Compare each system with this one (default: every pair).
+    #[cfg_attr(feature = "cli", arg(long))]
     pub baseline: Option<String>,
-    /// 1 − the intervals' coverage; the tests' level.
+    /// Error level of the intervals and tests (coverage 1 − α).
+    #[cfg_attr(
+        feature = "cli",
+        arg(long, default_value_t = CompareParams::default().alpha, allow_negative_numbers = true)
+    )]
     pub alpha: f64,
-    /// The power at which the minimum detectable difference is reported.
+    /// Power at which each pair's minimum detectable difference is given.
+    #[cfg_attr(
+        feature = "cli",
+        arg(long, default_value_t = CompareParams::default().power, allow_negative_numbers = true)
+    )]
     pub power: f64,
-    /// A difference worth detecting (in score units: 0.05 = 5 points of pass rate): each pair
-    /// says how many items it would need.
+    /// A difference worth detecting (score units; 0.05 = 5 points of pass rate): each pair
+    /// says how many items it needs.
+    #[cfg_attr(feature = "cli", arg(long, allow_negative_numbers = true))]
     pub target_difference: Option<f64>,
-    /// Paired bootstrap rounds (0: none).
+    /// Rounds of the paired bootstrap (0: none).
+    #[cfg_attr(
+        feature = "cli",
+        arg(long, default_value_t = CompareParams::default().bootstrap_rounds)
+    )]
     pub bootstrap_rounds: usize,
-    /// The bootstrap's seed, recorded with the report.
+    /// Seed of the bootstrap (recorded in the report's settings).
+    #[cfg_attr(feature = "cli", arg(long, default_value_t = CompareParams::default().seed))]
     pub seed: u64,
 }
 

@@ -35,14 +35,85 @@ use std::collections::HashMap;
 
 /// The header names of a scores file's columns.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+#[cfg_attr(feature = "cli", derive(clap::Args))]
 #[serde(default)]
 pub struct ScoreColumns {
+    /// The column naming the item.
+    #[cfg_attr(
+        feature = "cli",
+        arg(
+            long = "item-column",
+            id = "item_column",
+            value_name = "ITEM_COLUMN",
+            default_value_t = ScoreColumns::default().item
+        )
+    )]
     pub item: String,
+    /// The column naming the system.
+    #[cfg_attr(
+        feature = "cli",
+        arg(
+            long = "system-column",
+            id = "system_column",
+            value_name = "SYSTEM_COLUMN",
+            default_value_t = ScoreColumns::default().system
+        )
+    )]
     pub system: String,
+    /// The column holding the score.
+    #[cfg_attr(
+        feature = "cli",
+        arg(
+            long = "score-column",
+            id = "score_column",
+            value_name = "SCORE_COLUMN",
+            default_value_t = ScoreColumns::default().score
+        )
+    )]
     pub score: String,
+    /// The column naming the criterion (read when present).
+    #[cfg_attr(
+        feature = "cli",
+        arg(
+            long = "criterion-column",
+            id = "criterion_column",
+            value_name = "CRITERION_COLUMN",
+            default_value_t = ScoreColumns::default().criterion
+        )
+    )]
     pub criterion: String,
+    /// The column naming the epoch (read when present).
+    #[cfg_attr(
+        feature = "cli",
+        arg(
+            long = "epoch-column",
+            id = "epoch_column",
+            value_name = "EPOCH_COLUMN",
+            default_value_t = ScoreColumns::default().epoch
+        )
+    )]
     pub epoch: String,
+    /// The column naming the item's cluster (read when present).
+    #[cfg_attr(
+        feature = "cli",
+        arg(
+            long = "cluster-column",
+            id = "cluster_column",
+            value_name = "CLUSTER_COLUMN",
+            default_value_t = ScoreColumns::default().cluster
+        )
+    )]
     pub cluster: String,
+    /// The column holding a human label (read when present; empty where none).
+    #[cfg_attr(
+        feature = "cli",
+        arg(
+            long = "human-column",
+            id = "human_column",
+            value_name = "HUMAN_COLUMN",
+            default_value_t = ScoreColumns::default().human
+        )
+    )]
     pub human: String,
 }
 
@@ -62,12 +133,18 @@ impl Default for ScoreColumns {
 
 /// What to read from a scores file besides its fixed columns.
 #[derive(Debug, Clone, PartialEq, Eq, Default, Serialize, Deserialize)]
+#[cfg_attr(feature = "cli", derive(clap::Args))]
 #[serde(default)]
 pub struct TableParams {
+    #[cfg_attr(feature = "cli", command(flatten))]
     pub columns: ScoreColumns,
-    /// Slice columns (topic, difficulty, …), each giving a system × slice table.
+    /// A slice column (repeatable; topic, difficulty, …): a system × value table and each
+    /// value's differences.
+    #[cfg_attr(feature = "cli", arg(long = "slice"))]
     pub slices: Vec<String>,
-    /// A numeric column (an answer's or a prompt's length) cut into quartile buckets.
+    /// A numeric column (an answer's or a prompt's length) cut into quartile buckets as a
+    /// slice.
+    #[cfg_attr(feature = "cli", arg(long))]
     pub length: Option<String>,
 }
 

@@ -37,10 +37,19 @@ use serde::{Deserialize, Serialize};
 
 /// The gauge's settings.
 #[derive(Debug, Clone, Copy, PartialEq, Serialize, Deserialize)]
+#[cfg_attr(feature = "cli", derive(clap::Args))]
 pub struct JudgeValueParams {
-    /// The intervals' error level: coverage 1 − α.
+    /// Error level of the intervals (coverage 1 − α).
+    #[cfg_attr(
+        feature = "cli",
+        arg(long, default_value_t = JudgeValueParams::default().alpha, allow_negative_numbers = true)
+    )]
     pub alpha: f64,
-    /// The correlation below which the judge is not worth running.
+    /// The correlation with the humans below which the judge is not worth running.
+    #[cfg_attr(
+        feature = "cli",
+        arg(long, default_value_t = JudgeValueParams::default().worth_rho, allow_negative_numbers = true)
+    )]
     pub worth_rho: f64,
 }
 

@@ -62,10 +62,16 @@ pub struct LengthBattle {
 
 /// Settings of length-controlled win rates.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[cfg_attr(feature = "cli", derive(clap::Args))]
 pub struct LengthControlParams {
-    /// The model every other is compared with; `None`: the one model in every battle.
+    /// The model every other is compared with (default: the one model in every battle).
+    #[cfg_attr(feature = "cli", arg(long))]
     pub baseline: Option<String>,
     /// Coverage of the intervals.
+    #[cfg_attr(
+        feature = "cli",
+        arg(long, default_value_t = LengthControlParams::default().level, allow_negative_numbers = true)
+    )]
     pub level: f64,
 }
 

@@ -57,10 +57,17 @@ use serde::{Deserialize, Serialize};
 
 /// Settings of a self-preference test.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[cfg_attr(feature = "cli", derive(clap::Args))]
 pub struct SelfPreferenceParams {
-    /// The judge's own models, as the battles name them (e.g. its own and its siblings).
+    /// The judge's own models as the battles name them, e.g. its own and its siblings
+    /// (comma-separated).
+    #[cfg_attr(feature = "cli", arg(long, value_delimiter = ',', required = true))]
     pub family: Vec<String>,
     /// Coverage of the intervals.
+    #[cfg_attr(
+        feature = "cli",
+        arg(long, default_value_t = SelfPreferenceParams::default().level, allow_negative_numbers = true)
+    )]
     pub level: f64,
 }
 

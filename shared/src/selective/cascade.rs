@@ -91,17 +91,20 @@ pub struct CascadeParams {
     #[cfg_attr(feature = "cli", arg(long = "tier"))]
     pub tiers: Vec<String>,
     /// Disagreement allowed on the kept items: their agreement with humans is at least 1 − α.
-    #[cfg_attr(feature = "cli", arg(long, default_value_t = 0.15))]
+    #[cfg_attr(feature = "cli", arg(long, default_value_t = CascadeParams::default().alpha))]
     pub alpha: f64,
     /// The guarantee fails with probability at most δ (over the draw of calibration items).
-    #[cfg_attr(feature = "cli", arg(long, default_value_t = 0.1))]
+    #[cfg_attr(feature = "cli", arg(long, default_value_t = CascadeParams::default().delta))]
     pub delta: f64,
     /// Share of the labelled items that calibrate the thresholds; the rest test them (1: all
     /// calibrate, nothing is tested). Ignored when the file has a split column.
-    #[cfg_attr(feature = "cli", arg(long, default_value_t = 0.5))]
+    #[cfg_attr(
+        feature = "cli",
+        arg(long, default_value_t = CascadeParams::default().calibration_share)
+    )]
     pub calibration_share: f64,
     /// Seed of the calibration/test split (recorded in the report's settings).
-    #[cfg_attr(feature = "cli", arg(long, default_value_t = 0))]
+    #[cfg_attr(feature = "cli", arg(long, default_value_t = CascadeParams::default().seed))]
     pub seed: u64,
     /// Each tier's test walks down from its strictest threshold, starting at the first that
     /// keeps at least this many calibration items (and at least the fewest that could pass);
@@ -451,7 +454,8 @@ impl CascadeParams {
                 .iter()
                 .filter_map(|&i| data.judged(judge, i))
                 .collect();
-            let calibrated = calibrate_threshold(&points, self.alpha, level, self.start(level));
+            let calibrated =
+                calibrate_threshold(&points, self.alpha, level, self.start(level, points.len()));
             if calibrated.threshold.is_none() {
                 warnings.push(format!(
                     "tier `{}` keeps no item: of the {} calibration items that reach it ({} \
@@ -528,11 +532,11 @@ impl CascadeParams {
         })
     }
 
-    /// Where a test at level `delta` starts: the given number of kept items, or the powered
-    /// start ([`powered_start`]).
-    fn start(&self, delta: f64) -> usize {
+    /// Where a test at level `delta` on `judged` items starts: the given number of kept items,
+    /// or the powered start ([`powered_start`]).
+    fn start(&self, delta: f64, judged: usize) -> usize {
         self.start_kept
-            .unwrap_or_else(|| powered_start(self.alpha, delta))
+            .unwrap_or_else(|| powered_start(self.alpha, delta, judged))
     }
 
     /// The tiers' judges as indices: the named ones in order, or every judge.
@@ -591,8 +595,13 @@ impl CascadeParams {
             .iter()
             .filter_map(|&i| data.judged(judge, i))
             .collect();
-        let threshold =
-            calibrate_threshold(&points, self.alpha, self.delta, self.start(self.delta)).threshold;
+        let threshold = calibrate_threshold(
+            &points,
+            self.alpha,
+            self.delta,
+            self.start(self.delta, points.len()),
+        )
+        .threshold;
         let count = |keep: &dyn Fn(usize) -> bool| {
             let kept: Vec<usize> = test.iter().copied().filter(|&i| keep(i)).collect();
             let agreed = kept

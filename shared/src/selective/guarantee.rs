@@ -96,13 +96,15 @@ pub struct Threshold {
 /// The kept items at which a judge whose disagreement rate is α/2 — twice as good as asked —
 /// passes the test half the time: the smallest n with P(Bin(n, α) ≤ ⌊nα/2⌋) ≤ δ. A walk that
 /// starts there is not stopped by the chance disagreements of a good judge's few most
-/// confident items, and the start depends on α and δ alone.
-pub fn powered_start(alpha: f64, delta: f64) -> usize {
+/// confident items, and the start depends on α and δ alone. The search stops after `most`
+/// (the items there are): a start beyond them is `most + 1`, a test that cannot begin (a tiny
+/// α would otherwise search billions).
+pub fn powered_start(alpha: f64, delta: f64, most: usize) -> usize {
     let mut n = fewest_testable(alpha, delta);
-    while binomial_cdf((n as f64 * alpha / 2.0).floor() as usize, n, alpha) > delta {
+    while n <= most && binomial_cdf((n as f64 * alpha / 2.0).floor() as usize, n, alpha) > delta {
         n += 1;
     }
-    n
+    n.min(most + 1)
 }
 
 /// The most points a curve keeps.
@@ -237,12 +239,15 @@ mod tests {
 
     #[test]
     fn the_powered_start_lets_a_judge_twice_as_good_pass_half_the_time() {
-        let n = powered_start(0.15, 0.1);
+        let n = powered_start(0.15, 0.1, 10_000);
         let median = (n as f64 * 0.075).floor() as usize;
         assert!(binomial_cdf(median, n, 0.15) <= 0.1);
         let earlier = ((n - 1) as f64 * 0.075).floor() as usize;
         assert!(binomial_cdf(earlier, n - 1, 0.15) > 0.1);
         assert!(n > fewest_testable(0.15, 0.1));
+        // A tiny α: the search stops at the items there are.
+        assert_eq!(powered_start(1e-9, 0.1, 500), 501);
+        assert_eq!(powered_start(0.15, 0.1, 10), 11);
     }
 
     #[test]

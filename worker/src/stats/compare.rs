@@ -13,7 +13,6 @@ use clap::Args;
 use std::path::PathBuf;
 use tribunal::analysis::{Analysis, Inputs};
 use tribunal::compare::comparison::CompareParams;
-use tribunal::compare::score_table::{ScoreColumns, TableParams};
 use tribunal::readers::{scores_of, ConvertParams, Format};
 
 #[derive(Args)]
@@ -35,52 +34,8 @@ pub struct CompareArgs {
     /// column names), joined onto the scores' answers for the judge-corrected rates.
     #[arg(long)]
     gold: Option<PathBuf>,
-    /// Compare each system with this one (default: every pair).
-    #[arg(long)]
-    baseline: Option<String>,
-    /// A slice column (repeatable): a system × value table and each value's differences.
-    #[arg(long = "slice")]
-    slices: Vec<String>,
-    /// A numeric column (an answer's length) cut into quartile buckets as a slice.
-    #[arg(long)]
-    length: Option<String>,
-    /// Error level of the intervals and tests (coverage 1 − α).
-    #[arg(long, default_value_t = CompareParams::default().alpha, allow_negative_numbers = true)]
-    alpha: f64,
-    /// Power at which each pair's minimum detectable difference is given.
-    #[arg(long, default_value_t = CompareParams::default().power, allow_negative_numbers = true)]
-    power: f64,
-    /// A difference worth detecting (score units; 0.05 = 5 points of pass rate): each pair
-    /// says how many items it needs.
-    #[arg(long, allow_negative_numbers = true)]
-    target_difference: Option<f64>,
-    /// Rounds of the paired bootstrap (0: none).
-    #[arg(long, default_value_t = CompareParams::default().bootstrap_rounds)]
-    bootstrap_rounds: usize,
-    /// Seed of the bootstrap (recorded in the report's settings).
-    #[arg(long, default_value_t = CompareParams::default().seed)]
-    seed: u64,
-    /// The column naming the item.
-    #[arg(long, default_value_t = ScoreColumns::default().item)]
-    item_column: String,
-    /// The column naming the system.
-    #[arg(long, default_value_t = ScoreColumns::default().system)]
-    system_column: String,
-    /// The column holding the score.
-    #[arg(long, default_value_t = ScoreColumns::default().score)]
-    score_column: String,
-    /// The column naming the criterion (read when present).
-    #[arg(long, default_value_t = ScoreColumns::default().criterion)]
-    criterion_column: String,
-    /// The column naming the epoch (read when present).
-    #[arg(long, default_value_t = ScoreColumns::default().epoch)]
-    epoch_column: String,
-    /// The column naming the item's cluster (read when present).
-    #[arg(long, default_value_t = ScoreColumns::default().cluster)]
-    cluster_column: String,
-    /// The column holding a human label (read when present; empty where none).
-    #[arg(long, default_value_t = ScoreColumns::default().human)]
-    human_column: String,
+    #[command(flatten)]
+    params: CompareParams,
 }
 
 pub fn plan(args: CompareArgs) -> anyhow::Result<Planned> {
@@ -103,26 +58,5 @@ pub fn plan(args: CompareArgs) -> anyhow::Result<Planned> {
     if let Some(gold) = &args.gold {
         add_input(&mut inputs, "gold", gold)?;
     }
-    let params = CompareParams {
-        table: TableParams {
-            columns: ScoreColumns {
-                item: args.item_column,
-                system: args.system_column,
-                score: args.score_column,
-                criterion: args.criterion_column,
-                epoch: args.epoch_column,
-                cluster: args.cluster_column,
-                human: args.human_column,
-            },
-            slices: args.slices,
-            length: args.length,
-        },
-        baseline: args.baseline,
-        alpha: args.alpha,
-        power: args.power,
-        target_difference: args.target_difference,
-        bootstrap_rounds: args.bootstrap_rounds,
-        seed: args.seed,
-    };
-    Ok(Planned::new(Analysis::Compare(params), inputs))
+    Ok(Planned::new(Analysis::Compare(args.params), inputs))
 }

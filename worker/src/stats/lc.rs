@@ -10,25 +10,18 @@ use std::path::PathBuf;
 use tribunal::analysis::{Analysis, Inputs};
 use tribunal::rankings::length_control::LengthControlParams;
 
+/// The battles file and the settings, whose options `LengthControlParams` derives.
 #[derive(Args)]
 pub struct LcArgs {
     /// Battles CSV with `length_a`, `length_b` (`-` for stdin).
     #[arg(long)]
     input: PathBuf,
-    /// The model every other is compared with (default: the one model in every battle).
-    #[arg(long)]
-    baseline: Option<String>,
-    /// Coverage of the intervals.
-    #[arg(long, default_value_t = LengthControlParams::default().level, allow_negative_numbers = true)]
-    level: f64,
+    #[command(flatten)]
+    params: LengthControlParams,
 }
 
 pub fn plan(args: LcArgs) -> anyhow::Result<Planned> {
     let mut inputs = Inputs::new();
     add_input(&mut inputs, "battles", &args.input)?;
-    let params = LengthControlParams {
-        baseline: args.baseline,
-        level: args.level,
-    };
-    Ok(Planned::new(Analysis::LengthControl(params), inputs))
+    Ok(Planned::new(Analysis::LengthControl(args.params), inputs))
 }

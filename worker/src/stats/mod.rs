@@ -295,10 +295,14 @@ pub struct Invocation {
 }
 
 impl Invocation {
-    /// From the matches of `tribunal stats NAME …`.
-    pub fn new(name: &str, matches: &ArgMatches) -> Self {
+    /// From the matches of `tribunal stats NAME …` parsed by `command` (the subcommand): every
+    /// argument, not clap's argument groups (one per args struct, named after it, listing the
+    /// flags given), which change with the structs' layout rather than with the settings.
+    pub fn new(name: &str, matches: &ArgMatches, command: &clap::Command) -> Self {
+        let groups: Vec<&str> = command.get_groups().map(|g| g.get_id().as_str()).collect();
         let settings = matches
             .ids()
+            .filter(|id| !groups.contains(&id.as_str()))
             .filter_map(|id| {
                 let raw = matches.try_get_raw(id.as_str()).ok()??;
                 let values: Vec<serde_json::Value> = raw

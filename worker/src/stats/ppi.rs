@@ -96,26 +96,19 @@ pub fn plan(args: PpiArgs) -> anyhow::Result<Planned> {
     Ok(planned)
 }
 
+/// The labelled battles and the settings, whose options `JudgeValueParams` derives.
 #[derive(Args)]
 pub struct JudgeValueArgs {
     /// Labelled battles CSV: `model_a,model_b,judge,human` (`-` for stdin); the rows with a
     /// human label are the pilot, the others the judge's alone.
     #[arg(long)]
     input: PathBuf,
-    /// Error level of the intervals (coverage 1 − α).
-    #[arg(long, default_value_t = JudgeValueParams::default().alpha, allow_negative_numbers = true)]
-    alpha: f64,
-    /// The correlation with the humans below which the judge is not worth running.
-    #[arg(long, default_value_t = JudgeValueParams::default().worth_rho, allow_negative_numbers = true)]
-    worth_rho: f64,
+    #[command(flatten)]
+    params: JudgeValueParams,
 }
 
 pub fn judge_value(args: JudgeValueArgs) -> anyhow::Result<Planned> {
     let mut inputs = Inputs::new();
     add_input(&mut inputs, "battles", &args.input)?;
-    let params = JudgeValueParams {
-        alpha: args.alpha,
-        worth_rho: args.worth_rho,
-    };
-    Ok(Planned::new(Analysis::JudgeValue(params), inputs))
+    Ok(Planned::new(Analysis::JudgeValue(args.params), inputs))
 }

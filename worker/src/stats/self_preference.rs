@@ -13,26 +13,20 @@ use tribunal::analysis::Analysis;
 use tribunal::rankings::kinds::SelfPreferenceSpec;
 use tribunal::rankings::self_preference::SelfPreferenceParams;
 
+/// The battles and the settings, whose options `SelfPreferenceParams` derives.
 #[derive(Args)]
 pub struct SelfPreferenceArgs {
     #[command(flatten)]
     battles: JudgedBattles,
-    /// The judge's own models as the battles name them (comma-separated).
-    #[arg(long, value_delimiter = ',', required = true)]
-    family: Vec<String>,
-    /// Coverage of the intervals.
-    #[arg(long, default_value_t = SelfPreferenceParams::default().level, allow_negative_numbers = true)]
-    level: f64,
+    #[command(flatten)]
+    params: SelfPreferenceParams,
 }
 
 pub fn plan(args: SelfPreferenceArgs) -> anyhow::Result<Planned> {
     let (inputs, key) = args.battles.inputs()?;
     let spec = SelfPreferenceSpec {
         key,
-        self_preference: SelfPreferenceParams {
-            family: args.family,
-            level: args.level,
-        },
+        self_preference: args.params,
     };
     Ok(Planned::new(Analysis::SelfPreference(spec), inputs))
 }
