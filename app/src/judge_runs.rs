@@ -252,6 +252,7 @@ pub fn StartRun(
                     },
                     embed_rationale: run_embed.get_untracked(),
                     rationale_embedding: RationaleEmbedding::default(),
+                    escalate: None,
                 },
                 head: None,
             };

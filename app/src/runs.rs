@@ -5,7 +5,9 @@
 //! when the items name their models, a running leaderboard: Bradley–Terry on the judgments so
 //! far with the judge's preference for the first model as a soft target (seed 002), fitted in
 //! the statistics web worker after each judgment. A judgment of an item whose response shows
-//! nothing is flagged, and the progress line counts them. If the socket drops, it reconnects
+//! nothing is flagged, and the progress line counts them. A cascade (`[escalate]`) shows each
+//! judge as it finishes: its threshold, the items it kept and passed on, and to whom; its
+//! later judges' judgments add to the progress. If the socket drops, it reconnects
 //! after a second from the last event it showed, so nothing is missed or shown twice.
 
 use crate::format::fixed;
@@ -18,7 +20,7 @@ use leptos::prelude::*;
 use leptos::task::spawn_local;
 use tribunal::rankings::leaderboard::Leaderboard;
 use tribunal::sessions::protocol::{
-    decode, encode, ClientMessage, JudgmentEvent, RunEvent, ServerMessage,
+    decode, encode, ClientMessage, JudgmentEvent, RunEvent, ServerMessage, TierOutcome,
 };
 use tribunal_app::stats_worker::{Job, Reply};
 
@@ -46,8 +48,13 @@ struct Progress {
     generated_tokens: u64,
     /// The judge's time over the judgments shown.
     seconds: f64,
-    /// (model of `response`, model of `response_b`, preference for `response`).
+    /// (model of `response`, model of `response_b`, preference for `response`): the first
+    /// judge's, as a cascade's later judges see only the items passed on.
     battles: Vec<(String, String, f64)>,
+    /// A cascade's judges that have finished, in order.
+    tiers: Vec<TierOutcome>,
+    /// The judgments of a cascade's judges before the one judging now.
+    judged_before: u32,
     end: Option<String>,
 }
 
@@ -137,6 +144,7 @@ pub fn RunWatch(stream: String, on_end: Option<Callback<String>>) -> impl IntoVi
         <div class="run" data-stream=stream.clone()>
             <h4>{format!("Judge run {key}")}</h4>
             <RunStatus progress status />
+            <CascadeTiers progress />
             {move || board.get().map(|result| match result {
                 Ok(lb) => view! { <RunBoard lb /> }.into_any(),
                 Err(message) => view! { <p class="error run-board-error">{message}</p> }.into_any(),
@@ -210,7 +218,7 @@ async fn watch(stream: &str, after: i64, progress: RwSignal<Progress>) -> Result
                     if !variant.is_empty() {
                         shown.push_str(&format!(" · {variant}"));
                     }
-                    p.total = total;
+                    p.total = p.judged_before + total;
                     if parse_error.is_some() {
                         p.parse_failures += 1;
                     }
@@ -219,7 +227,7 @@ async fn watch(stream: &str, after: i64, progress: RwSignal<Progress>) -> Result
                     }
                     p.generated_tokens += u64::from(generated_tokens);
                     p.seconds += seconds;
-                    if let (Some((a, b)), Some(y)) = (models, preference) {
+                    if let (Some((a, b)), Some(y), true) = (models, preference, p.tiers.is_empty()) {
                         p.battles.push((a, b, y));
                     }
                     let verdict = match (label, winner, parse_error) {
@@ -254,11 +262,24 @@ async fn watch(stream: &str, after: i64, progress: RwSignal<Progress>) -> Result
                         probabilities,
                     });
                 }
+                RunEvent::Escalated {
+                    tier, next_total, ..
+                } => {
+                    if p.tiers.iter().all(|t| t.tier != tier.tier) {
+                        p.judged_before = p.total;
+                        p.total += next_total;
+                        p.tiers.push(tier);
+                    }
+                }
                 RunEvent::Finished {
                     judgments,
                     parse_failures,
                     seconds,
+                    tier,
                 } => {
+                    if let Some(tier) = tier.filter(|t| p.tiers.iter().all(|s| s.tier != t.tier)) {
+                        p.tiers.push(tier);
+                    }
                     p.end = Some(format!(
                         "finished: {judgments} judgments ({parse_failures} unparsed) in {seconds:.1} s"
                     ));
@@ -320,6 +341,29 @@ fn RunStatus(progress: RwSignal<Progress>, status: RwSignal<String>) -> impl Int
                 </tbody>
             </table>
         }
+    }
+}
+
+/// A cascade's judges so far: what each kept and where it passed the rest.
+#[component]
+fn CascadeTiers(progress: RwSignal<Progress>) -> impl IntoView {
+    move || {
+        let tiers = progress.with(|p| p.tiers.clone());
+        (!tiers.is_empty()).then(|| view! {
+            <table tabindex="0" class="ratings run-cascade">
+                <caption>"The cascade: each judge keeps the items it is at least this confident on and passes the rest on"</caption>
+                <thead><tr><th>"Judge"</th><th>"Threshold"</th><th>"Items"</th><th>"Kept"</th><th>"Passed on"</th><th>"To"</th></tr></thead>
+                <tbody>
+                    {tiers.into_iter().map(|t| view! {
+                        <tr data-tier=t.tier.to_string() data-kept=t.kept.to_string() data-passed=t.passed_on.to_string()>
+                            <td>{format!("{}. {}", t.tier, t.judge)}</td><td>{fixed(t.threshold, 3)}</td>
+                            <td>{t.items}</td><td>{t.kept}</td><td>{t.passed_on}</td>
+                            <td>{if t.to == "people" { "people (the session's to-people file)".to_owned() } else { t.to }}</td>
+                        </tr>
+                    }).collect_view()}
+                </tbody>
+            </table>
+        })
     }
 }
 

@@ -20,7 +20,11 @@
 //!   stream over the WebSocket, on any server of the store. The judgments are stored under
 //!   `<id>:<key>`, the key a hash of the config and the items, so starting the same run again
 //!   resumes it. With `"head": {…model file…}` (LS for the absolute prompt, BTL for the
-//!   relative one) each judgment event also carries the head's calibrated output.
+//!   relative one) each judgment event also carries the head's calibrated output. With
+//!   `"escalate"` in the config (a cascade: thresholds, and later judges each a `--fleet`
+//!   server) the items the judge is not confident on go to the next judge, under
+//!   `<id>:<key>:t2`, …, on the same stream, and those the last leaves become the session's
+//!   `<items>.to-people.csv`, beside `<items>.cascade.csv` ([`crate::judge::cascade`]).
 //! - `POST /sessions/import` (body: an archive) → 201 `{id, owner_token}`: a new session,
 //!   validated whole before one transaction writes it.
 //! - `DELETE /sessions/{id}`, `…/datasets/{hash}`, `…/analyses/{analysis}`, `…/runs/{run}`
@@ -53,7 +57,8 @@ use std::sync::{Arc, Mutex};
 use tribunal::calibration::head_file::{Head, HeadFile};
 use tribunal::io::dataset_kind::DatasetKind;
 use tribunal::io::provenance::{content_hash, ToolVersion};
-use tribunal::judging::judge_config::{JudgeConfig, RunRequest};
+use tribunal::judging::escalation::Escalation;
+use tribunal::judging::judge_config::{BackendConfig, JudgeConfig, RunRequest};
 use tribunal::judging::judge_prompt::PromptKind;
 use tribunal::sessions::run_calibration::{check_preferences, item_labels};
 use tribunal::sessions::session::{
@@ -531,6 +536,9 @@ async fn start_run(
         check_preferences(labels, &meta.name).map_err(|e| unprocessable(e.to_string()))?;
     }
     admit(&state.fleets, &mut config.backend).map_err(unprocessable)?;
+    if let Some(escalation) = &mut config.escalate {
+        admit_tiers(&state.fleets, &config.backend, escalation).map_err(unprocessable)?;
+    }
     state
         .runs
         .engine_ready(&config.backend)
@@ -554,6 +562,25 @@ async fn start_run(
         Json(serde_json::json!({ "stream": stream, "total": total })),
     )
         .into_response())
+}
+
+/// Admits a cascade's later judges as [`admit`] does the first: each a fleet the operator
+/// listed, its key variable from the listing.
+fn admit_tiers(
+    fleets: &[Fleet],
+    first: &BackendConfig,
+    escalation: &mut Escalation,
+) -> Result<(), String> {
+    for k in 0..escalation.tiers.len() {
+        let mut backend = escalation.backend(first, k + 1);
+        admit(fleets, &mut backend).map_err(|e| format!("escalate.tiers[{k}]: {e}"))?;
+        if let (BackendConfig::Openai(params), Some(tier)) = (backend, escalation.tiers.get_mut(k))
+        {
+            tier.url = params.url;
+            tier.api_key_env = params.api_key_env;
+        }
+    }
+    Ok(())
 }
 
 /// The head in a model file, if it fits the run: LS with the absolute prompt, BTL with the

@@ -8,6 +8,7 @@
 //! Errors: deserialising refuses unknown fields (`deny_unknown_fields`), so a misspelt setting
 //! is an error naming it rather than a silent default.
 
+use crate::judging::escalation::Escalation;
 use crate::judging::judge_design::RunDesign;
 use crate::judging::judge_prompt::PromptParams;
 use serde::{Deserialize, Serialize};
@@ -44,6 +45,10 @@ pub struct JudgeConfig {
     /// states (`"judge"`, the local judge only).
     #[serde(default)]
     pub rationale_embedding: RationaleEmbedding,
+    /// A cascade (`[escalate]`): the items this judge is not confident on go to the next judge
+    /// of the fleet, and those the last one is not confident on to people.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub escalate: Option<Escalation>,
 }
 
 impl JudgeConfig {

@@ -9,8 +9,11 @@
 //! - [`judge_items`]: the items CSV of a judge run (id, instruction, response[, response_b]).
 //! - [`injection`]: prompt-injection flags on judged texts (seed 001 Tip 17).
 //! - [`judge_config`]: a run's configuration (`judge.toml`) and the request that starts one.
+//! - [`escalation`]: a run as a cascade: item confidences, the items a tier passes on, the
+//!   cascade's judgments file.
 
 pub mod answer_format;
+pub mod escalation;
 pub mod injection;
 pub mod judge_config;
 pub mod judge_design;

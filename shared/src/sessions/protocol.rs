@@ -62,14 +62,42 @@ pub enum RunEvent {
     Started { total: u32 },
     /// One judgment was stored.
     Judgment(Box<JudgmentEvent>),
-    /// The run finished; the counts cover every stored judgment of its session.
+    /// One judge of a cascade (`[escalate]`) finished and passed the items it was not
+    /// confident on to the next, whose `next_total` judgments follow; its run took `seconds`.
+    Escalated {
+        tier: TierOutcome,
+        next_total: u32,
+        seconds: f64,
+    },
+    /// The run finished; the counts cover every stored judgment of its session (of every judge
+    /// of a cascade, whose last judge's outcome is `tier`; `seconds` are the last judge's).
     Finished {
         judgments: u32,
         parse_failures: u32,
         seconds: f64,
+        #[serde(default, skip_serializing_if = "Option::is_none")]
+        tier: Option<TierOutcome>,
     },
     /// The run stopped on an error; the judgments stored so far stay.
     Failed { message: String },
+}
+
+/// What one judge of a cascade did.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct TierOutcome {
+    /// 1 for the run's own judge, 2 for the first it escalates to, …
+    pub tier: u32,
+    /// The judge's model name (`local` for the bundled judge).
+    pub judge: String,
+    /// It kept the items whose confidence is at least this.
+    pub threshold: f64,
+    /// The items it judged, kept and passed on.
+    pub items: u32,
+    pub kept: u32,
+    pub passed_on: u32,
+    /// Who the items passed on went to: the next judge's name, or `people` (an items file to
+    /// label, a dataset of the session).
+    pub to: String,
 }
 
 /// One stored judgment of a run, as streamed.

@@ -6,6 +6,7 @@ use crate::engine::local_judge::LocalJudge;
 use crate::engine::openai_embedder::OpenAiEmbedder;
 use crate::engine::{select_device, ModelPaths};
 use crate::input_file::{read_input, read_texts};
+use crate::judge::cascade;
 use crate::judge::config::EngineArgs;
 use crate::judge::queue::{queue_run, run_judge, WorkArgs};
 use crate::judge::record::RunRecord;
@@ -142,6 +143,9 @@ pub fn judge(args: JudgeArgs) -> anyhow::Result<()> {
     let record_path = PathBuf::from(format!("{}.run.json", args.out.display()));
     std::fs::write(&record_path, record.to_json()?)
         .with_context(|| format!("{}", record_path.display()))?;
+    if spec.cascade.is_some() {
+        write_cascade(&spec, &store, &args.out)?;
+    }
     eprintln!(
         "tribunal: {} judgments ({} now, {} parse failures) in {:.1} s; record in {}",
         record.judgments,
@@ -149,6 +153,42 @@ pub fn judge(args: JudgeArgs) -> anyhow::Result<()> {
         record.parse_failures,
         record.seconds,
         record_path.display()
+    );
+    Ok(())
+}
+
+/// Writes the files of the cascade `spec` began (its later judges' runs are stored): each
+/// later judge's judgments as `OUT.tier<k>.jsonl` (their records come with the first run's
+/// in the store), the cascade's judgments file `OUT.cascade.csv` (the `cascade` analysis's
+/// input, human labels blank) and the items left to people, `OUT.to-people.csv`.
+fn write_cascade(spec: &RunSpec, store: &Store, out: &Path) -> anyhow::Result<()> {
+    let with = |suffix: &str| PathBuf::from(format!("{}.{suffix}", out.display()));
+    let mut last: Option<RunSpec> = None;
+    while let Some(next) = cascade::next_run(store, last.as_ref().unwrap_or(spec))? {
+        let tier = next.cascade.as_ref().map_or(0, |c| c.tier + 1);
+        let mut text = String::new();
+        for (_, body) in store.judgments(&next.session)? {
+            text.push_str(&body);
+            text.push('\n');
+        }
+        write_atomically(&with(&format!("tier{tier}.jsonl")), text.as_bytes())?;
+        last = Some(next);
+    }
+    let last = last.as_ref().unwrap_or(spec);
+    let tier = last.cascade.as_ref().context("a cascade's run")?;
+    let (file, people) = cascade::outputs(store, last, tier)?;
+    write_atomically(&with("cascade.csv"), &file)?;
+    let people_path = with("to-people.csv");
+    match people {
+        Some(people) => write_atomically(&people_path, &people)?,
+        None if people_path.exists() => std::fs::remove_file(&people_path)
+            .with_context(|| format!("{}", people_path.display()))?,
+        None => {}
+    }
+    eprintln!(
+        "tribunal: the cascade's judgments in {}, the items left to people in {}",
+        with("cascade.csv").display(),
+        people_path.display()
     );
     Ok(())
 }
@@ -168,7 +208,7 @@ pub fn judge_spec(
         store.judgments(&spec.session)?.len()
     );
     let queue = queue_run(spec, store)?;
-    let record = run_judge(&queue, spec, store, engine, work, &mut |_| Ok(()))?;
+    let record = run_judge(&queue, spec, store, engine, work, &mut |_| Ok(()))?.swap_remove(0);
     let mut others: HashMap<JudgmentKey, String> =
         store.judgments(&spec.session)?.into_iter().collect();
     let mut lines = Vec::new();

@@ -7,12 +7,13 @@
 //! has exactly one event whoever made it, and a run that loses its process mid-way still
 //! ends. Watchers read the stream back from the store ([`crate::server`]).
 
+use crate::judge::cascade::{self, TierEnd};
 use crate::judge::spec::RunSpec;
 use crate::store::{NewEvent, Store};
 use anyhow::{Context, Result};
 use tribunal::calibration::head_file::Head;
 use tribunal::judging::judge_prompt::preference;
-use tribunal::sessions::protocol::{JudgmentEvent, RunEvent};
+use tribunal::sessions::protocol::{JudgmentEvent, RunEvent, TierOutcome};
 use tribunal::sessions::run_datasets::run_datasets;
 use tribunal::sessions::session::check_dataset;
 
@@ -49,24 +50,91 @@ pub fn stored_counts(store: &Store, session: &str) -> Result<(usize, usize)> {
     Ok((all.len(), failures))
 }
 
+/// How the end of a run went for the process that called [`finish`].
+pub struct Finish {
+    /// The run's last event, for the process that ended it.
+    pub event: Option<Live>,
+    /// A cascade's next judge's run, queued (by this process or before): its queue and spec.
+    pub next: Option<(String, RunSpec)>,
+}
+
 /// Ends the queued run `queue` of `spec` once its units are all done: a served run's judgments
 /// become datasets of its session (before its last event, so a page that sees the run finish
-/// finds them), then its `Finished` event is stored. Returns that event for the caller that
-/// ended the run; `None` when another process had ended it (or the run has no stream).
-pub fn finish(store: &Store, queue: &str, spec: &RunSpec) -> Result<Option<Live>> {
+/// finds them); a cascade's judge queues the next judge's run on the items it passes on
+/// ([`cascade::end_tier`]); then its `Escalated` or `Finished` event is stored. The event is
+/// returned to the caller that ended the run; `None` when another process had ended it (or
+/// the run has no stream).
+pub fn finish(store: &Store, queue: &str, spec: &RunSpec) -> Result<Finish> {
+    if spec.stream.is_some() {
+        save_judgments(store, &spec.session, &spec.source, &spec.bytes)
+            .context("the run's judgments could not be saved as datasets of the session")?;
+    }
+    let tier = spec
+        .cascade
+        .as_ref()
+        .map(|cascade| cascade::end_tier(store, spec, cascade).map(|end| (cascade, end)))
+        .transpose()?;
     let Some(stream) = &spec.stream else {
         store.end_run(queue, None)?;
-        return Ok(None);
+        return Ok(Finish {
+            event: None,
+            next: tier.and_then(|(_, end)| end.next),
+        });
     };
-    save_judgments(store, &spec.session, &spec.source, &spec.bytes)
-        .context("the run's judgments could not be saved as datasets of the session")?;
-    let (judgments, failures) = stored_counts(store, &spec.session)?;
-    let end = RunEvent::Finished {
+    let seconds = store.run_seconds(queue)?;
+    let (end, next) = match tier {
+        Some((
+            _,
+            TierEnd {
+                outcome,
+                next: Some((queue, next)),
+            },
+        )) => (
+            RunEvent::Escalated {
+                tier: outcome,
+                next_total: u32::try_from(next.total())?,
+                seconds,
+            },
+            Some((queue, next)),
+        ),
+        Some((
+            cascade,
+            TierEnd {
+                outcome,
+                next: None,
+            },
+        )) => {
+            let (mut judgments, mut failures) = (0, 0);
+            for k in 0..=cascade.tier {
+                let (n, f) = stored_counts(store, &cascade.session(k))?;
+                judgments += n;
+                failures += f;
+            }
+            (finished(judgments, failures, seconds, Some(outcome))?, None)
+        }
+        None => {
+            let (judgments, failures) = stored_counts(store, &spec.session)?;
+            (finished(judgments, failures, seconds, None)?, None)
+        }
+    };
+    Ok(Finish {
+        event: end_with(store, queue, stream, end)?,
+        next,
+    })
+}
+
+fn finished(
+    judgments: usize,
+    failures: usize,
+    seconds: f64,
+    tier: Option<TierOutcome>,
+) -> Result<RunEvent> {
+    Ok(RunEvent::Finished {
         judgments: u32::try_from(judgments)?,
         parse_failures: u32::try_from(failures)?,
-        seconds: store.run_seconds(queue)?,
-    };
-    end_with(store, queue, stream, end)
+        seconds,
+        tier,
+    })
 }
 
 /// Ends the run `queue` as failed with `message`, unless it has ended already.

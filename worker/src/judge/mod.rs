@@ -35,6 +35,8 @@
 //!   [`run_judge`] and `tribunal work` ([`work`]).
 //! - [`record`]: [`record::RunRecord`], the run's reproducibility record.
 //! - [`events`]: a served run's event stream, stored by whichever process does its work.
+//! - [`cascade`]: the end of one judge of a cascade (`[escalate]`): the next judge's run on the
+//!   items it passes on, or the items left to people.
 //! - [`commands`]: `tribunal judge` ([`judge`]) and `tribunal embed` ([`embed`],
 //!   [`embed_texts`]) on files.
 //!
@@ -42,6 +44,7 @@
 //! --rationale` use this family through the re-exports below; nothing here imports
 //! [`crate::stats`] (the CSV text column both read is [`crate::input_file::read_texts`]).
 
+pub mod cascade;
 pub mod commands;
 pub mod config;
 pub mod events;

@@ -289,9 +289,10 @@ pub fn queue_run(spec: &RunSpec, store: &Store) -> anyhow::Result<String> {
 
 /// Judges the units of the queued run `queue` of `spec` with this process's engine, beside any
 /// `tribunal work` processes on the same store, until every unit is done, then ends the run
-/// ([`events::finish`]) unless another process did. Each event this process stores is handed
-/// to `each`; a streamed run that fails here is ended as failed. Returns the run's
-/// reproducibility record, also stored.
+/// ([`events::finish`]) unless another process did; a cascade's later judges' runs follow in
+/// turn. Each event this process stores is handed to `each`; a streamed run that fails here is
+/// ended as failed. Returns each run's reproducibility record (one per judge of a cascade),
+/// also stored.
 pub fn run_judge(
     queue: &str,
     spec: &RunSpec,
@@ -299,14 +300,26 @@ pub fn run_judge(
     engine: &EngineArgs,
     work: &WorkArgs,
     each: &mut dyn FnMut(Live) -> anyhow::Result<()>,
-) -> anyhow::Result<RunRecord> {
-    let outcome = judge_queued(queue, spec, store, engine, work, each);
-    if let (Err(error), Some(stream)) = (&outcome, &spec.stream) {
-        if let Some(end) = events::fail(store, queue, stream, format!("{error:#}"))? {
-            each(end)?;
+) -> anyhow::Result<Vec<RunRecord>> {
+    let mut records = Vec::new();
+    let mut next: Option<(String, RunSpec)> = None;
+    loop {
+        let (queue, spec) = next
+            .as_ref()
+            .map_or((queue, spec), |(q, s)| (q.as_str(), s));
+        let outcome = judge_queued(queue, spec, store, engine, work, each);
+        if let (Err(error), Some(stream)) = (&outcome, &spec.stream) {
+            if let Some(end) = events::fail(store, queue, stream, format!("{error:#}"))? {
+                each(end)?;
+            }
+        }
+        let (record, after) = outcome?;
+        records.push(record);
+        match after {
+            Some(after) => next = Some(after),
+            None => return Ok(records),
         }
     }
-    outcome
 }
 
 fn judge_queued(
@@ -316,7 +329,7 @@ fn judge_queued(
     engine: &EngineArgs,
     work: &WorkArgs,
     each: &mut dyn FnMut(Live) -> anyhow::Result<()>,
-) -> anyhow::Result<RunRecord> {
+) -> anyhow::Result<(RunRecord, Option<(String, RunSpec)>)> {
     work.check()?;
     let (config, session, source) = (&spec.config, &spec.session, &spec.source);
     let resumed_from = store.judgments(session)?.len();
@@ -365,10 +378,11 @@ fn judge_queued(
         generated_tokens_per_second: tally.generated_tokens as f64 / elapsed,
     };
     store.put_run(session, &started.0.to_string(), &record.to_json()?)?;
-    if let Some(end) = events::finish(store, queue, spec)? {
+    let finish = events::finish(store, queue, spec)?;
+    if let Some(end) = finish.event {
         each(end)?;
     }
-    Ok(record)
+    Ok((record, finish.next))
 }
 
 /// `tribunal work`: judges the queued runs of the store (PostgreSQL, for several of these on
@@ -440,7 +454,8 @@ fn work_loop(args: &WorkerArgs, store: &Store, device: &Device, name: &str) -> a
                 // Its last units are being judged by their workers, who will end it.
                 continue;
             }
-            // Every unit is done: end the run (its process may have died before it could).
+            // Every unit is done: end the run (its process may have died before it could); a
+            // cascade's next judge's run is open to this loop from now on.
             events::finish(store, &queue, &spec)?;
         }
         idle_since = Instant::now();

@@ -5,8 +5,10 @@
 use crate::store::JudgmentKey;
 use anyhow::{bail, Context};
 use serde::{Deserialize, Serialize};
+use std::collections::HashSet;
 use tribunal::calibration::head_file::{Head, HeadFile};
 use tribunal::io::provenance::content_hash;
+use tribunal::judging::escalation::items_file_of;
 use tribunal::judging::injection::{response_flags, ResponseFlag};
 use tribunal::judging::judge_config::{BackendConfig, JudgeConfig, RationaleEmbedding};
 use tribunal::judging::judge_design::{Design, Planned};
@@ -38,6 +40,30 @@ pub struct RunSpec {
     /// A served run's calibration head: its model file and the head it holds, whose output
     /// each judgment event carries.
     pub head: Option<(serde_json::Value, Head)>,
+    /// Where this run stands in a cascade (`[escalate]`); none for a run without one.
+    pub cascade: Option<CascadeTier>,
+}
+
+/// A run's place in a cascade: tier 0 is the run as started; tier `k` judges the items tier
+/// `k − 1` passed on, under the session `<root>:t<k + 1>`, with `config.backend` the tier's
+/// judge and the stream of the root's run.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct CascadeTier {
+    pub tier: usize,
+    /// The first tier's session.
+    pub root: String,
+    /// The first tier's judge.
+    pub first: BackendConfig,
+}
+
+impl CascadeTier {
+    /// The session of tier `tier`'s judgments.
+    pub fn session(&self, tier: usize) -> String {
+        match tier {
+            0 => self.root.clone(),
+            k => format!("{}:t{}", self.root, k + 1),
+        }
+    }
 }
 
 impl RunSpec {
@@ -61,6 +87,11 @@ impl RunSpec {
                 "{config_source}: `rationale_embedding = \"judge\"` needs the local judge: an \
                  OpenAI-compatible server returns no hidden states (use \"minilm\")"
             );
+        }
+        if let Some(escalation) = &config.escalate {
+            escalation
+                .validate()
+                .with_context(|| config_source.to_owned())?;
         }
         if config.design.repeats > 1 && config.decoding.temperature.is_none() {
             bail!(
@@ -90,6 +121,11 @@ impl RunSpec {
             .iter()
             .map(|i| response_flags(&i.prompt, marker))
             .collect();
+        let cascade = config.escalate.as_ref().map(|_| CascadeTier {
+            tier: 0,
+            root: session.clone(),
+            first: config.backend.clone(),
+        });
         Ok(Self {
             config,
             source,
@@ -102,15 +138,53 @@ impl RunSpec {
             injection,
             stream: None,
             head: None,
+            cascade,
         })
     }
 
-    /// This run served to watchers: its events go to [`stream_of`] its session, each
-    /// judgment's with the output of `head` (a model file and the head it holds) when given.
+    /// This run served to watchers: its events go to [`stream_of`] its session (a cascade's
+    /// first session), each judgment's with the output of `head` (a model file and the head
+    /// it holds) when given.
     pub fn streamed(mut self, head: Option<(serde_json::Value, Head)>) -> Self {
-        self.stream = Some(stream_of(&self.session));
+        let root = self.cascade.as_ref().map_or(&self.session, |c| &c.root);
+        self.stream = Some(stream_of(root));
         self.head = head;
         self
+    }
+
+    /// The run of the cascade's next tier on the items `ids` of this run's, or `None` when
+    /// this is the last tier (or no cascade).
+    pub fn next_tier(&self, ids: &HashSet<String>) -> anyhow::Result<Option<Self>> {
+        let (Some(cascade), Some(escalation)) = (&self.cascade, &self.config.escalate) else {
+            return Ok(None);
+        };
+        let tier = cascade.tier + 1;
+        if tier >= escalation.judges() {
+            return Ok(None);
+        }
+        let mut config = self.config.clone();
+        config.backend = escalation.backend(&cascade.first, tier);
+        let bytes = items_file_of(&self.source, &self.bytes, ids)?;
+        let stem = cascade_stem(&self.source);
+        let spec = Self::new(
+            "escalate",
+            config,
+            format!("{stem}.tier{}.csv", tier + 1),
+            bytes,
+            cascade.session(tier),
+        )?;
+        let spec = Self {
+            cascade: Some(CascadeTier {
+                tier,
+                ..cascade.clone()
+            }),
+            ..spec
+        };
+        Ok(Some(if self.stream.is_some() {
+            spec.streamed(None)
+        } else {
+            spec
+        }))
     }
 
     /// The store key of a planned judgment.
@@ -142,6 +216,16 @@ pub fn stream_of(session: &str) -> String {
     format!("run:{session}")
 }
 
+/// The first tier's items file name, without its extension, from any tier's (`x.tier2.csv`:
+/// `x`).
+pub fn cascade_stem(source: &str) -> &str {
+    let stem = source.rsplit_once('.').map_or(source, |(stem, _)| stem);
+    match stem.rsplit_once(".tier") {
+        Some((first, k)) if !k.is_empty() && k.bytes().all(|b| b.is_ascii_digit()) => first,
+        _ => stem,
+    }
+}
+
 /// A run as it is queued: enough for any worker to rebuild its [`RunSpec`].
 #[derive(Serialize, Deserialize)]
 struct QueuedSpec {
@@ -155,6 +239,9 @@ struct QueuedSpec {
     /// The model file of a streamed run's calibration head.
     #[serde(default)]
     head: Option<serde_json::Value>,
+    /// A cascade's tier after the first.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    tier: Option<CascadeTier>,
 }
 
 impl RunSpec {
@@ -169,6 +256,7 @@ impl RunSpec {
             session: self.session.clone(),
             streamed: self.stream.is_some(),
             head: self.head.as_ref().map(|(file, _)| file.clone()),
+            tier: self.cascade.clone().filter(|c| c.tier > 0),
         })?;
         let hash = content_hash(json.as_bytes());
         let queue = format!(
@@ -183,7 +271,10 @@ impl RunSpec {
     pub(super) fn from_queued(queue: &str, json: &str) -> anyhow::Result<Self> {
         let q: QueuedSpec =
             serde_json::from_str(json).with_context(|| format!("the queued spec of {queue}"))?;
-        let spec = Self::new(queue, q.config, q.source, q.items.into_bytes(), q.session)?;
+        let mut spec = Self::new(queue, q.config, q.source, q.items.into_bytes(), q.session)?;
+        if let Some(tier) = q.tier {
+            spec.cascade = Some(tier);
+        }
         Ok(match (q.streamed, q.head) {
             (false, _) => spec,
             (true, None) => spec.streamed(None),

@@ -233,12 +233,15 @@ impl Part {
                         "DELETE FROM events WHERE stream = 'run:' || CAST($1 AS TEXT) || ':' || CAST($2 AS TEXT)",
                         true,
                     ),
+                    // A cascade's later judges' judgments and records are under `<run>:t<k>`.
                     statement(
-                        "DELETE FROM judgments WHERE session = CAST($1 AS TEXT) || ':' || CAST($2 AS TEXT)",
+                        "DELETE FROM judgments WHERE session = CAST($1 AS TEXT) || ':' || CAST($2 AS TEXT)
+                         OR session LIKE CAST($1 AS TEXT) || ':' || CAST($2 AS TEXT) || ':%'",
                         true,
                     ),
                     statement(
-                        "DELETE FROM runs WHERE session = CAST($1 AS TEXT) || ':' || CAST($2 AS TEXT)",
+                        "DELETE FROM runs WHERE session = CAST($1 AS TEXT) || ':' || CAST($2 AS TEXT)
+                         OR session LIKE CAST($1 AS TEXT) || ':' || CAST($2 AS TEXT) || ':%'",
                         true,
                     ),
                 ],
