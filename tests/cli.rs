@@ -1,7 +1,7 @@
 //! `tribunal stats` as a user runs it (the leaderboard, the judge study, the cascade): JSON out,
 //! located errors and exit status 1 on bad input.
 
-use tribunal_e2e::{run_tribunal, stdout_json, temp_dir};
+use tribunal_e2e::{judge_args, run_tribunal, stdout_json, temp_dir};
 
 const CROWD: &str = "tests/data/llmfao/crowd-comparisons.csv";
 
@@ -379,5 +379,42 @@ fn cascade_writes_the_items_left_to_humans_and_reruns_from_its_spec() {
     assert!(
         err.contains("bad.csv, line 3, column 2 (`judge`)") && err.contains("on line 2 already"),
         "{err}"
+    );
+}
+
+/// A cascade's settings are checked before any judge is asked: a threshold outside [0, 1], and
+/// two judges with one model name (the cascade's file names each judge by it).
+#[test]
+fn a_judge_cascade_with_bad_settings_is_refused_before_judging() {
+    let dir = temp_dir("cli-escalate");
+    let items = dir.join("items.csv");
+    std::fs::write(&items, "id,instruction,response\n1,Say hi,hi\n").unwrap();
+    let run = |escalate: &str| {
+        let config = dir.join("judge.toml");
+        std::fs::write(
+            &config,
+            format!(
+                "[prompt]\nkind = \"absolute\"\nmin_score = 1\nmax_score = 5\nrubric = \"Helpful?\"\n\
+                 [backend]\nkind = \"openai\"\nurl = \"http://127.0.0.1:9/v1\"\nmodel = \"m\"\n\
+                 {escalate}"
+            ),
+        )
+        .unwrap();
+        let out = dir.join("out.jsonl");
+        let data = dir.join("data");
+        let output = run_tribunal(&judge_args(&config, &items, &out, &data));
+        assert!(!output.status.success());
+        assert!(!out.exists());
+        String::from_utf8_lossy(&output.stderr).into_owned()
+    };
+    let same = run("[escalate]\nthreshold = 0.8\n[[escalate.tiers]]\nurl = \"http://127.0.0.1:9/v1\"\nmodel = \"m\"\nthreshold = 0.7\n");
+    assert!(
+        same.contains("judge.toml") && same.contains("tier 2") && same.contains("`m`"),
+        "{same}"
+    );
+    let out_of_range = run("[escalate]\nthreshold = 1.5\n[[escalate.tiers]]\nurl = \"http://127.0.0.1:9/v1\"\nmodel = \"n\"\nthreshold = 0.7\n");
+    assert!(
+        out_of_range.contains("tier 1") && out_of_range.contains("[0, 1]"),
+        "{out_of_range}"
     );
 }

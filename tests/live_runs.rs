@@ -1280,7 +1280,13 @@ async fn a_cascade_through_two_fleet_judges_escalates_exactly_the_unconfident_it
     );
     assert_eq!(*next_total as usize, 2 * passed.len());
     let people = below(&c2, t2);
-    assert_eq!(ids_of(&download("toy.to-people.csv")), people);
+    let for_people = download("toy.to-people.csv");
+    assert_eq!(ids_of(&for_people), people);
+    // An items file to label: the items' columns and an empty `human` column.
+    assert!(
+        for_people.starts_with("id,instruction,response,response_b,human\n"),
+        "{for_people}"
+    );
     // The judges each kept some and passed some on (SmolLM2's greedy answers are fixed).
     assert!(!passed.is_empty() && passed.len() < 12, "{c1:?}");
     assert!(!people.is_empty() && people.len() < passed.len(), "{c2:?}");
@@ -1364,4 +1370,120 @@ async fn a_cascade_through_two_fleet_judges_escalates_exactly_the_unconfident_it
     assert_eq!(written("cascade.csv"), file);
     assert_eq!(ids_of(&written("to-people.csv")), people);
     assert_eq!(confidences(&written("tier2.jsonl")), c2);
+
+    // Started again, the cascade goes through to its end again with nothing judged anew.
+    let last_event = events.last().unwrap().0;
+    let again = start_run(
+        &worker,
+        &id,
+        &[&auth],
+        &json!({ "items": hash, "config": config(&second_url) }),
+    );
+    assert_eq!(again.status, 202);
+    let resumed = watch(&worker, &stream, last_event, Duration::from_secs(60)).await;
+    let kinds: Vec<&str> = resumed
+        .iter()
+        .map(|(_, _, e)| match e {
+            RunEvent::Started { .. } => "started",
+            RunEvent::Escalated { .. } => "escalated",
+            RunEvent::Finished { .. } => "finished",
+            RunEvent::Judgment(_) => "judgment",
+            RunEvent::Failed { .. } => "failed",
+        })
+        .collect();
+    assert_eq!(kinds, ["started", "escalated", "finished"]);
+}
+
+/// A cascade started from the run form (`cascade_run.mjs`) on two stand-in fleets: the run's page
+/// shows each judge's line as it finishes — what it kept, passed on and to whom — equal to the
+/// run's stored events, the progress counts the second judge's judgments too, and the session
+/// gets the cascade's file and, when the second judge passed any on, the items for people.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_cascade_started_from_the_page_shows_each_judge_as_it_finishes() {
+    let dist = root().join("dist");
+    assert!(
+        dist.join("index.html").is_file(),
+        "run `trunk build --release` first"
+    );
+    let (first, second) = (Fleet::start(1), Fleet::start(1));
+    let no_models = temp_dir("cascade-page-no-models");
+    let worker = Worker::start_with(
+        "cascade-page",
+        &dist,
+        &[
+            "--fleet",
+            &first.url(),
+            "--fleet",
+            &second.url(),
+            "--models",
+            no_models.to_str().unwrap(),
+        ],
+    );
+    let page = run_browser_driver("cascade_run.mjs", [worker.url.clone()]);
+    assert_eq!(page["pageErrors"], json!([]), "{page}");
+    assert_eq!(page["startableWithoutSecond"], false);
+    assert_eq!(page["startableWithSecond"], true);
+    assert_eq!(page["nextJudges"], json!([first.url(), second.url()]));
+    assert_eq!(page["notReloaded"], true);
+
+    let stream = page["stream"].as_str().unwrap().to_owned();
+    let events = watch(&worker, &stream, 0, Duration::from_secs(10)).await;
+    let mut outcomes = Vec::new();
+    let mut judgments = 0;
+    for (_, _, event) in &events {
+        match event {
+            RunEvent::Escalated { tier, .. } => outcomes.push(tier.clone()),
+            RunEvent::Finished { tier, .. } => outcomes.extend(tier.clone()),
+            RunEvent::Judgment(_) => judgments += 1,
+            _ => {}
+        }
+    }
+    // Three pairs in both orders; no stand-in verdict is 0.95 sure in both, so all go on.
+    assert_eq!(outcomes.len(), 2, "{events:?}");
+    assert_eq!((outcomes[0].items, outcomes[0].passed_on), (3, 3));
+    assert_eq!(first.stats()["requests"], 6);
+    assert_eq!(second.stats()["requests"], 6);
+    let shown: Vec<Value> = outcomes
+        .iter()
+        .map(|t| {
+            json!({
+                "tier": t.tier.to_string(),
+                "kept": t.kept.to_string(),
+                "passed": t.passed_on.to_string(),
+                "judge": format!("{}. {}", t.tier, t.judge),
+                "threshold": format!("{:.3}", t.threshold),
+                "to": if t.to == "people" { "people (the session's to-people file)".to_owned() } else { t.to.clone() },
+            })
+        })
+        .collect();
+    assert_eq!(page["tiers"], json!(shown), "{events:?}");
+    assert_eq!(outcomes[0].to, "second");
+    assert_eq!(
+        (
+            page["status"]["judged"].as_str(),
+            page["status"]["total"].as_str()
+        ),
+        (Some("12"), Some("12"))
+    );
+    assert_eq!(judgments, 12);
+    let datasets: Vec<&str> = page["datasets"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|d| d.as_str().unwrap())
+        .collect();
+    assert!(
+        datasets.contains(&"llmfao-items.cascade.csv"),
+        "{datasets:?}"
+    );
+    assert_eq!(
+        datasets.contains(&"llmfao-items.to-people.csv"),
+        outcomes[1].passed_on > 0,
+        "{datasets:?}"
+    );
+    let width = &page["width"];
+    assert!(
+        width["page"].as_f64() <= width["window"].as_f64(),
+        "{width}"
+    );
 }

@@ -4,7 +4,8 @@
 //! session's page its owner starts runs with [`StartRun`]: the items dataset, the prompt (the
 //! default most tokens follows it), the judge (the local model, or a fleet and the model name
 //! it serves, with what the bundled judge measured or how to gauge a fleet judge) and whether
-//! to embed the rationales. An upload whose items have an empty
+//! to embed the rationales, and optionally a cascade: a second fleet judge for the items the
+//! first is unsure of, and people after it ([`CascadeFields`]). An upload whose items have an empty
 //! response is accepted: the worker's warning is shown, and each such judgment is flagged.
 
 use crate::api::{self, Judges};
@@ -12,11 +13,13 @@ use crate::bundled_judge::{BundledJudgeNote, ChosenJudgeNote};
 use crate::device::{go, remember};
 use crate::examples::{try_example, when_requested, ExampleButton, ITEMS};
 use crate::fields::{number_field, Bounds};
+use crate::glossary::term;
 use crate::new_analysis::datasets_of;
 use leptos::html::Input;
 use leptos::prelude::*;
 use leptos::task::spawn_local;
 use tribunal::io::dataset_kind::DatasetKind;
+use tribunal::judging::escalation::{Escalation, EscalationTier};
 use tribunal::judging::judge_config::{
     BackendConfig, DecodingConfig, JudgeConfig, OpenAiParams, RationaleEmbedding, RunRequest,
 };
@@ -186,10 +189,21 @@ pub fn StartRun(
     let backend = move || picked.get().or_else(|| offered().into_iter().next());
     let run_model = RwSignal::new(String::new());
     let run_concurrency = RwSignal::new(4usize);
-    let ready = move || match backend() {
-        None => false,
-        Some(Backend::Local) => true,
-        Some(Backend::Fleet(_)) => !run_model.get().trim().is_empty(),
+    let fleets = move || {
+        judges
+            .get()
+            .and_then(Result::ok)
+            .map(|j| j.fleets)
+            .unwrap_or_default()
+    };
+    let cascade = CascadeSettings::new();
+    let ready = move || {
+        let judge_ready = match backend() {
+            None => false,
+            Some(Backend::Local) => true,
+            Some(Backend::Fleet(_)) => !run_model.get().trim().is_empty(),
+        };
+        judge_ready && (!cascade.on.get() || !cascade.model.get().trim().is_empty())
     };
     let start_run = {
         let (id, token) = (id.clone(), token.clone());
@@ -252,7 +266,7 @@ pub fn StartRun(
                     },
                     embed_rationale: run_embed.get_untracked(),
                     rationale_embedding: RationaleEmbedding::default(),
-                    escalate: None,
+                    escalate: cascade.escalation(&fleets()),
                 },
                 head: None,
             };
@@ -317,6 +331,7 @@ pub fn StartRun(
                 {number_field("run-tokens", "Max tokens", Bounds::from("1", "1"), run_tokens)}
                 <label>"Embed each rationale (MiniLM) " <input id="run-embed" type="checkbox" prop:checked=move || run_embed.get()
                     on:change=move |ev| run_embed.set(event_target_checked(&ev)) /></label>
+                {move || (!fleets().is_empty()).then(|| view! { <CascadeFields cascade fleets=fleets() /> })}
                 <button id="start-run" on:click=start_run disabled=move || !ready()>"Start the run"</button>
             </div>
             {move || backend().map(|b| view! { <ChosenJudgeNote local=matches!(b, Backend::Local) /> })}
@@ -327,6 +342,80 @@ pub fn StartRun(
                 }.into_any()),
                 Err(message) => Some(view! { <p id="run-unavailable" class="warning">{format!("The worker did not say which judges it has: {message}")}</p> }.into_any()),
             })}
+    }
+}
+
+/// A run's cascade from the form (`[escalate]`): the run's judge keeps the items it is at
+/// least `threshold` confident on, a fleet model judges the rest and keeps those it is at least
+/// `next_threshold` confident on, and people get what is left.
+#[derive(Clone, Copy)]
+struct CascadeSettings {
+    on: RwSignal<bool>,
+    threshold: RwSignal<f64>,
+    /// The later judge's fleet (empty: the first offered) and model name.
+    url: RwSignal<String>,
+    model: RwSignal<String>,
+    next_threshold: RwSignal<f64>,
+}
+
+impl CascadeSettings {
+    fn new() -> Self {
+        Self {
+            on: RwSignal::new(false),
+            threshold: RwSignal::new(0.8),
+            url: RwSignal::new(String::new()),
+            model: RwSignal::new(String::new()),
+            next_threshold: RwSignal::new(0.7),
+        }
+    }
+
+    /// The `[escalate]` settings, when the cascade is on; `fleets` are the fleets on offer.
+    fn escalation(&self, fleets: &[String]) -> Option<Escalation> {
+        if !self.on.get_untracked() {
+            return None;
+        }
+        let url = Some(self.url.get_untracked())
+            .filter(|u| !u.is_empty())
+            .or_else(|| fleets.first().cloned())?;
+        Some(Escalation {
+            threshold: self.threshold.get_untracked(),
+            tiers: vec![EscalationTier {
+                url,
+                model: self.model.get_untracked().trim().to_owned(),
+                threshold: self.next_threshold.get_untracked(),
+                api_key_env: None,
+            }],
+        })
+    }
+}
+
+/// The form's cascade fields: on or off, the thresholds, the later judge.
+#[component]
+fn CascadeFields(cascade: CascadeSettings, fleets: Vec<String>) -> impl IntoView {
+    let confidence = || Bounds {
+        min: "0",
+        max: Some("1"),
+        step: "0.01",
+    };
+    view! {
+        <label>"Pass the items the judge is unsure of to a second judge, then to people "
+            <input id="run-escalate" type="checkbox" prop:checked=move || cascade.on.get()
+                on:change=move |ev| cascade.on.set(event_target_checked(&ev)) /></label>
+        {move || {
+            let fleets = fleets.clone();
+            cascade.on.get().then(move || view! {
+                {number_field("run-threshold", "Keep a verdict at confidence ≥", confidence(), cascade.threshold)}
+                <label>"Second judge "
+                    <select id="run-next-judge" on:change=move |ev| cascade.url.set(event_target_value(&ev))>
+                        {fleets.into_iter().map(|url| view! { <option value=url.clone()>{format!("fleet {url}")}</option> }).collect_view()}
+                    </select>
+                </label>
+                <label>"its model name " <input id="run-next-model" type="text" prop:value=move || cascade.model.get()
+                    on:input=move |ev| cascade.model.set(event_target_value(&ev)) /></label>
+                {number_field("run-next-threshold", "it keeps a verdict at confidence ≥", confidence(), cascade.next_threshold)}
+                <p class="hint">"An item's confidence is the judge's p_s of its verdict, averaged over the item's judgments (both orders). The thresholds that guarantee an agreement with people come from a " {term("cascade", "trust-or-escalate")} " analysis on labelled items; the items left to people become the session's " <code>".to-people.csv"</code> "."</p>
+            })
+        }}
     }
 }
 

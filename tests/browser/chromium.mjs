@@ -52,3 +52,13 @@ export async function leaderboardTable(page) {
     cells: [...tr.querySelectorAll('td')].map((td) => td.textContent),
   })));
 }
+
+// From the home page, the judge-run example: /runs with the bundled LLMFAO items, a new
+// session made from them (its page not yet opened, so the upload's warnings can be read).
+export async function exampleRunSession(page, url) {
+  await page.goto(url);
+  await page.click('#try-runs');
+  await page.waitForURL('**/runs?example');
+  await page.waitForFunction(() => document.querySelector('#runs-items-input')?.files.length === 1,
+    null, { timeout: 30000 });
+}

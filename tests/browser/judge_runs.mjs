@@ -5,7 +5,7 @@
 // is never reloaded, and the count of finished runs and the datasets update when the run ends.
 // Usage: node judge_runs.mjs URL
 // Prints one JSON object; assertions live in tests/live_runs.rs.
-import { launchChromium, watchPage } from './chromium.mjs';
+import { exampleRunSession, launchChromium, watchPage } from './chromium.mjs';
 
 const [url] = process.argv.slice(2);
 const browser = await launchChromium();
@@ -13,11 +13,7 @@ const pageErrors = [];
 try {
   const page = await browser.newPage({ viewport: { width: 390, height: 900 } });
   watchPage(page, pageErrors);
-  await page.goto(url);
-  await page.click('#try-runs');
-  await page.waitForURL('**/runs?example');
-  await page.waitForFunction(() => document.querySelector('#runs-items-input')?.files.length === 1,
-    null, { timeout: 30000 });
+  await exampleRunSession(page, url);
   const judges = await page.$eval('#runs-judges', (p) => ({ ...p.dataset, text: p.textContent }));
   await page.click('#runs-new-session');
   await page.waitForSelector('#runs-open-session', { timeout: 30000 });

@@ -571,6 +571,7 @@ fn admit_tiers(
     first: &BackendConfig,
     escalation: &mut Escalation,
 ) -> Result<(), String> {
+    escalation.check_judges(first).map_err(|e| e.to_string())?;
     for k in 0..escalation.tiers.len() {
         let mut backend = escalation.backend(first, k + 1);
         admit(fleets, &mut backend).map_err(|e| format!("escalate.tiers[{k}]: {e}"))?;

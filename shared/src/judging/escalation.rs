@@ -16,7 +16,7 @@
 //!
 //! Arguments: [`Escalation`] (`[escalate]` of `judge.toml`), the stored judgments' JSON lines,
 //! the items file. Returns: each item's [`ItemConfidence`], the items file of those below a
-//! threshold ([`items_file_of`]), and the cascade's judgments as the `cascade` analysis reads
+//! threshold ([`items_file_of`]; for people with an empty `human` column to fill in), and the cascade's judgments as the `cascade` analysis reads
 //! them ([`cascade_file`]). Errors: [`Error::InvalidParam`] for a threshold outside [0, 1] or no
 //! tier; [`Error::Input`] for an items file without an `id` column or a judgment that is not
 //! JSON.
@@ -77,6 +77,30 @@ impl Escalation {
                     ),
                 ));
             }
+        }
+        Ok(())
+    }
+
+    /// Checks that the judges' names (their model names, `local` for the bundled judge) differ
+    /// when the first judge is `first`: the cascade's judgments file names each judge by it.
+    ///
+    /// # Errors
+    /// [`Error::InvalidParam`] naming the tier whose name is taken.
+    pub fn check_judges(&self, first: &BackendConfig) -> Result<()> {
+        let mut seen = vec![judge_name(first)];
+        for (k, tier) in self.tiers.iter().enumerate() {
+            if seen.contains(&tier.model) {
+                return Err(Error::param(
+                    "escalate.tiers",
+                    format!(
+                        "tier {}: the model name `{}` is an earlier judge's; the cascade's \
+                         judgments file names each judge by its model, so they must differ",
+                        k + 2,
+                        tier.model
+                    ),
+                ));
+            }
+            seen.push(tier.model.clone());
         }
         Ok(())
     }
@@ -225,11 +249,17 @@ pub fn below(confidences: &[ItemConfidence], threshold: f64) -> HashSet<String> 
 }
 
 /// The rows of the items file `source` (`bytes`) whose `id` is in `ids`, with its header, in
-/// the file's order.
+/// the file's order; with `blank`, a column of that name, empty, when the file has none (the
+/// `human` column of a file for people to label).
 ///
 /// # Errors
 /// [`Error::Input`] for a file that is not CSV or has no `id` column.
-pub fn items_file_of(source: &str, bytes: &[u8], ids: &HashSet<String>) -> Result<Vec<u8>> {
+pub fn items_file_of(
+    source: &str,
+    bytes: &[u8],
+    ids: &HashSet<String>,
+    blank: Option<&str>,
+) -> Result<Vec<u8>> {
     let csv_error = |e: csv::Error| {
         let line = e.position().map_or(0, csv::Position::line);
         Error::input(Location::line(source, line), e.to_string())
@@ -242,15 +272,23 @@ pub fn items_file_of(source: &str, bytes: &[u8], ids: &HashSet<String>) -> Resul
             "expected an `id` column",
         )
     })?;
+    let blank = blank.filter(|name| !header.iter().any(|h| h == name.as_bytes()));
     let mut writer = csv::Writer::from_writer(Vec::new());
+    let mut header = header.clone();
+    if let Some(name) = blank {
+        header.push_field(name.as_bytes());
+    }
     writer.write_byte_record(&header).map_err(csv_error)?;
     for record in reader.byte_records() {
-        let record = record.map_err(csv_error)?;
+        let mut record = record.map_err(csv_error)?;
         let kept = record
             .get(id)
             .and_then(|v| std::str::from_utf8(v).ok())
             .is_some_and(|v| ids.contains(v));
         if kept {
+            if blank.is_some() {
+                record.push_field(b"");
+            }
             writer.write_byte_record(&record).map_err(csv_error)?;
         }
     }
@@ -339,12 +377,21 @@ mod tests {
     fn an_items_file_keeps_its_header_and_the_named_rows_in_order() {
         let bytes = b"id,instruction,response\n1,a,\"x, y\"\n2,b,z\n3,c,w\n";
         let ids = HashSet::from(["3".to_owned(), "1".to_owned()]);
-        let out = items_file_of("items.csv", bytes, &ids).unwrap();
+        let out = items_file_of("items.csv", bytes, &ids, None).unwrap();
         assert_eq!(
             String::from_utf8(out).unwrap(),
             "id,instruction,response\n1,a,\"x, y\"\n3,c,w\n"
         );
-        let err = items_file_of("items.csv", b"key,x\n1,2\n", &ids).unwrap_err();
+        // For people: an empty `human` column to fill in, unless the file has one.
+        let out = items_file_of("items.csv", bytes, &ids, Some("human")).unwrap();
+        assert_eq!(
+            String::from_utf8(out).unwrap(),
+            "id,instruction,response,human\n1,a,\"x, y\",\n3,c,w,\n"
+        );
+        let labelled = b"id,human,response\n1,0.5,x\n";
+        let out = items_file_of("items.csv", labelled, &ids, Some("human")).unwrap();
+        assert_eq!(out, labelled);
+        let err = items_file_of("items.csv", b"key,x\n1,2\n", &ids, None).unwrap_err();
         assert!(err.to_string().contains("items.csv, line 1"), "{err}");
     }
 
@@ -386,5 +433,10 @@ mod tests {
             tiers: vec![],
         };
         assert!(none.validate().is_err());
+        // Two judges with one name could not be told apart in the cascade's file.
+        let first = escalation.backend(&BackendConfig::Local, 1);
+        escalation.check_judges(&BackendConfig::Local).unwrap();
+        let err = escalation.check_judges(&first).unwrap_err().to_string();
+        assert!(err.contains("tier 2") && err.contains("`big`"), "{err}");
     }
 }

@@ -29,10 +29,16 @@ pub struct TierEnd {
     pub next: Option<(String, RunSpec)>,
 }
 
-/// Ends the judge `cascade` of `spec` (its units all done): queues the next judge's run on the
-/// items below this judge's threshold, unless it was queued already; after the last judge,
-/// a served run's session gets the cascade's judgments file and the items left to people.
-pub fn end_tier(store: &Store, spec: &RunSpec, cascade: &CascadeTier) -> Result<TierEnd> {
+/// Ends the judge `cascade` of `spec`, queued as `queue` (its units all done): queues the next
+/// judge's run on the items below this judge's threshold, unless it was queued already; after
+/// the last judge, a served run's session gets the cascade's judgments file and the items left
+/// to people.
+pub fn end_tier(
+    store: &Store,
+    queue: &str,
+    spec: &RunSpec,
+    cascade: &CascadeTier,
+) -> Result<TierEnd> {
     let escalation = spec
         .config
         .escalate
@@ -55,11 +61,20 @@ pub fn end_tier(store: &Store, spec: &RunSpec, cascade: &CascadeTier) -> Result<
     };
     let next = match next {
         Some(next) => {
-            let (queue, json) = next.queued()?;
-            if store.queued_spec(&queue)?.is_none() {
-                store.enqueue(&queue, &json, u32::try_from(next.total())?)?;
+            let (next_queue, json) = next.queued()?;
+            // Queued once; opened again (as `queue_run` opens a run started again) only when
+            // this tier is open again while the next has ended: a cascade started again goes
+            // through to its end again, and a late process ending a tier another ended
+            // reopens nothing.
+            let reopen = match store.run_ended(&next_queue)? {
+                None => true,
+                Some(true) => store.run_ended(queue)? == Some(false),
+                Some(false) => false,
+            };
+            if reopen {
+                store.enqueue(&next_queue, &json, u32::try_from(next.total())?)?;
             }
-            Some((queue, next))
+            Some((next_queue, next))
         }
         None => {
             if spec.stream.is_some() {
@@ -109,7 +124,8 @@ fn confidences(store: &Store, config: &JudgeConfig, session: &str) -> Result<Vec
 
 /// What the cascade leaves once `spec`, its last judge to run, has ended: the judgments file
 /// of every judge so far (the `cascade` analysis's input, human labels blank), and the items
-/// file of the items below the last judge's threshold, left to people (none when none is).
+/// file of the items below the last judge's threshold, left to people, with an empty `human`
+/// column to fill in when the items have none (none when no item is left).
 pub fn outputs(
     store: &Store,
     spec: &RunSpec,
@@ -134,7 +150,7 @@ pub fn outputs(
         .unwrap_or_default();
     let file = cascade_file(&tiers, &HashMap::new())?;
     let people = (!passed.is_empty())
-        .then(|| items_file_of(&spec.source, &spec.bytes, &passed))
+        .then(|| items_file_of(&spec.source, &spec.bytes, &passed, Some("human")))
         .transpose()?;
     Ok((file, people))
 }

@@ -114,6 +114,11 @@ pub fn judge(args: JudgeArgs) -> anyhow::Result<()> {
         .with_context(|| format!("{}", args.config.display()))?;
     let config: JudgeConfig = toml::from_str(&config_text)
         .map_err(|e| anyhow::anyhow!("{}: {e}", args.config.display()))?;
+    if let Some(escalation) = &config.escalate {
+        escalation
+            .check_judges(&config.backend)
+            .with_context(|| args.config.display().to_string())?;
+    }
     let (source, bytes) = read_input(&args.input)?;
     let session = match &args.session {
         Some(name) => name.clone(),

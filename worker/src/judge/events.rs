@@ -72,7 +72,7 @@ pub fn finish(store: &Store, queue: &str, spec: &RunSpec) -> Result<Finish> {
     let tier = spec
         .cascade
         .as_ref()
-        .map(|cascade| cascade::end_tier(store, spec, cascade).map(|end| (cascade, end)))
+        .map(|cascade| cascade::end_tier(store, queue, spec, cascade).map(|end| (cascade, end)))
         .transpose()?;
     let Some(stream) = &spec.stream else {
         store.end_run(queue, None)?;

@@ -164,7 +164,7 @@ impl RunSpec {
         }
         let mut config = self.config.clone();
         config.backend = escalation.backend(&cascade.first, tier);
-        let bytes = items_file_of(&self.source, &self.bytes, ids)?;
+        let bytes = items_file_of(&self.source, &self.bytes, ids, None)?;
         let stem = cascade_stem(&self.source);
         let spec = Self::new(
             "escalate",

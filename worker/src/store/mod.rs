@@ -339,6 +339,8 @@ pub trait Storage: Send + Sync {
     fn enqueue(&self, stream: &str, spec: &str, units: u32) -> Result<()>;
     /// The spec of a queued run.
     fn queued_spec(&self, stream: &str) -> Result<Option<String>>;
+    /// Whether the queued run `stream` has ended; `None` when it is not queued.
+    fn run_ended(&self, stream: &str) -> Result<Option<bool>>;
     /// The queued runs open to any worker (`judge:` queues) that have not ended and have units
     /// left to claim (pending, or with a lapsed lease) or none left at all (to be ended),
     /// oldest first.

@@ -607,6 +607,16 @@ impl Storage for PgStore {
         })
     }
 
+    fn run_ended(&self, stream: &str) -> Result<Option<bool>> {
+        let stream = stream.to_owned();
+        self.call(move |c| {
+            Ok(
+                c.query_opt("SELECT ended FROM run_queue WHERE stream = $1", &[&stream])?
+                    .map(|r| r.get::<_, i64>(0) != 0),
+            )
+        })
+    }
+
     fn open_runs(&self, lease_seconds: f64) -> Result<Vec<String>> {
         self.call(move |c| {
             Ok(c.query(

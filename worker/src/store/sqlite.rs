@@ -535,6 +535,18 @@ impl Storage for SqliteStore {
             .optional()?)
     }
 
+    fn run_ended(&self, stream: &str) -> Result<Option<bool>> {
+        Ok(self
+            .lock()?
+            .query_row(
+                "SELECT ended FROM run_queue WHERE stream = ?1",
+                params![stream],
+                |r| r.get::<_, i64>(0),
+            )
+            .optional()?
+            .map(|ended| ended != 0))
+    }
+
     fn open_runs(&self, lease_seconds: f64) -> Result<Vec<String>> {
         let conn = self.lock()?;
         let mut stmt = conn.prepare(&format!(

@@ -109,7 +109,9 @@ fn a_run_ends_once_with_its_events(a: Store, b: Store) {
         })
     };
     a.append_event("run:e", "started").unwrap();
+    assert_eq!(a.run_ended("judge:e").unwrap(), None);
     a.enqueue("judge:e", "{}", 3).unwrap();
+    assert_eq!(b.run_ended("judge:e").unwrap(), Some(false));
     assert_eq!(a.claim("judge:e", "wa", 3, 60.0).unwrap(), [0, 1, 2]);
     let done = a
         .complete("judge:e", 0, &key("e0", "ab"), "{}", event("j0"))
@@ -140,6 +142,7 @@ fn a_run_ends_once_with_its_events(a: Store, b: Store) {
     let ended = b.end_run("judge:e", event("finished")).unwrap();
     assert_eq!(ended.and_then(|e| e.event).map(|e| e.seq), Some(4));
     assert_eq!(a.end_run("judge:e", event("finished again")).unwrap(), None);
+    assert_eq!(a.run_ended("judge:e").unwrap(), Some(true));
     assert!(a.open_runs(0.0).unwrap().is_empty());
     let late = a
         .complete("judge:e", 2, &key("e3", "ab"), "{}", event("late"))
