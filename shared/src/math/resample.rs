@@ -12,14 +12,33 @@ use rand::{Rng, SeedableRng};
 use rand_chacha::ChaCha8Rng;
 use serde::{Deserialize, Serialize};
 
-/// Settings of a bootstrap.
+/// Settings of a bootstrap (as CLI options: `--bootstrap ROUNDS --seed N --level P`).
 #[derive(Debug, Clone, Copy, PartialEq, Serialize, Deserialize)]
+#[cfg_attr(feature = "cli", derive(clap::Args))]
 pub struct BootstrapParams {
-    /// Number of resampling rounds.
+    /// Bootstrap rounds (0: no bootstrap).
+    #[cfg_attr(
+        feature = "cli",
+        arg(
+            id = "bootstrap",
+            long = "bootstrap",
+            value_name = "ROUNDS",
+            default_value_t = BootstrapParams::default().rounds,
+            allow_negative_numbers = true
+        )
+    )]
     pub rounds: usize,
     /// Seed of the whole bootstrap; recorded with every result.
+    #[cfg_attr(
+        feature = "cli",
+        arg(long, default_value_t = BootstrapParams::default().seed, allow_negative_numbers = true)
+    )]
     pub seed: u64,
-    /// Coverage of the percentile interval, in (0, 1).
+    /// Coverage of the percentile intervals, in (0, 1).
+    #[cfg_attr(
+        feature = "cli",
+        arg(long, default_value_t = BootstrapParams::default().level, allow_negative_numbers = true)
+    )]
     pub level: f64,
 }
 

@@ -29,6 +29,24 @@ pub struct Anchor {
     pub elo: f64,
 }
 
+impl std::str::FromStr for Anchor {
+    type Err = String;
+
+    /// `MODEL=ELO`, e.g. `gpt-4=1200` (the model name may itself hold `=`: the last one splits).
+    fn from_str(value: &str) -> std::result::Result<Self, String> {
+        let (model, elo) = value
+            .rsplit_once('=')
+            .ok_or_else(|| format!("expected MODEL=ELO, found `{value}`"))?;
+        let elo: f64 = elo
+            .parse()
+            .map_err(|_| format!("expected a number after `=` in `{value}`, found `{elo}`"))?;
+        Ok(Self {
+            model: model.to_owned(),
+            elo,
+        })
+    }
+}
+
 impl Anchor {
     /// Checks the Elo is finite and finds the model among `models`.
     ///

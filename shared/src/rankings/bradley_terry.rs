@@ -36,16 +36,31 @@ pub fn elo(theta: f64) -> f64 {
     ELO_BASE + ELO_PER_THETA * theta
 }
 
-/// Settings of a Bradley–Terry fit.
+/// Settings of a Bradley–Terry fit (as CLI options: `--lambda --max-iter --tol`).
 #[derive(Debug, Clone, Copy, PartialEq, Serialize, Deserialize)]
+#[cfg_attr(feature = "cli", derive(clap::Args))]
 pub struct BradleyTerryParams {
     /// L2 penalty λ on θ (seed 002 uses 0.01).
+    #[cfg_attr(
+        feature = "cli",
+        arg(long, default_value_t = BradleyTerryParams::default().lambda, allow_negative_numbers = true)
+    )]
     pub lambda: f64,
     /// Most Newton iterations before giving up.
+    #[cfg_attr(
+        feature = "cli",
+        arg(long, default_value_t = BradleyTerryParams::default().max_iter, allow_negative_numbers = true)
+    )]
     pub max_iter: usize,
+    /// Convergence tolerance on the largest Newton step.
+    ///
     /// Converged when the largest (undamped) Newton step in θ is at most this — in the
     /// directions the data identify; shifting a whole connected part is judged by the objective
     /// decrease it still promises (see [`BradleyTerryParams::fit_from`]).
+    #[cfg_attr(
+        feature = "cli",
+        arg(long, default_value_t = BradleyTerryParams::default().tol, allow_negative_numbers = true)
+    )]
     pub tol: f64,
 }
 

@@ -25,14 +25,21 @@ use std::any::Any;
 use std::cell::OnceCell;
 use std::ops::Range;
 
-/// The leaderboard's settings. No bootstrap when `bootstrap.rounds` is 0.
+/// The leaderboard's settings (`tribunal stats leaderboard`'s options). No bootstrap when
+/// `bootstrap.rounds` is 0.
 #[derive(Debug, Clone, PartialEq, Default, Serialize, Deserialize)]
+#[cfg_attr(feature = "cli", derive(clap::Args))]
 pub struct LeaderboardSpec {
+    #[cfg_attr(feature = "cli", command(flatten))]
     pub bradley_terry: BradleyTerryParams,
+    #[cfg_attr(feature = "cli", command(flatten))]
     pub bootstrap: BootstrapParams,
     /// Resample clusters of battles given by this column (e.g. `prompt`) instead of battles.
+    #[cfg_attr(feature = "cli", arg(long))]
     pub cluster: Option<String>,
-    /// One model's fixed Elo: ratings, SEs and intervals become differences against it.
+    /// One model's fixed Elo, e.g. `gpt-4=1200`: ratings, SEs and intervals become differences
+    /// against it.
+    #[cfg_attr(feature = "cli", arg(long, value_name = "MODEL=ELO"))]
     pub anchor: Option<Anchor>,
 }
 
