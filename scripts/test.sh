@@ -50,7 +50,7 @@ await() {
   fi
 }
 
-timed "setup: tools, models, lint" bash scripts/setup.sh tools models lint
+timed "setup: tools, models, lint, python" bash scripts/setup.sh tools models lint python
 background system system
 background llama llama
 
@@ -78,8 +78,17 @@ timed "cargo fetch" cargo fetch --locked
 timed "cargo fmt --check" bash -c 'cargo fmt --all -- --check &&
   cargo fmt --manifest-path fuzz/Cargo.toml -- --check'
 timed "native build of every target, linted (clippy -D warnings)" bash -c '
-  cargo test --locked --workspace --exclude tribunal-app --all-targets --no-run &&
+  cargo test --locked --workspace --exclude tribunal-app --exclude tribunal-python --all-targets --no-run &&
   cargo build --locked -p tribunal-worker --bin tribunal'
+# The Python wheel (python/, an extension module: no test binary of its own), linted like the rest
+# (maturin runs cargo under the same clippy wrapper), then installed into a fresh virtualenv with
+# the test requirements, as a user would `pip install` it.
+maturin=${XDG_CACHE_HOME:-$HOME/.cache}/tribunal/python-tools/bin/maturin
+timed "Python wheel (maturin, linted) into a fresh virtualenv" bash -c '
+  "$0" build --locked -m python/Cargo.toml -o "$1/wheel" &&
+  python3 -m venv "$1/python" &&
+  "$1/python/bin/pip" install -q "$1"/wheel/tribunal-*.whl -r python/requirements-test.txt' \
+  "$maturin" "$scratch"
 # Every wasm file Trunk wrote must start with the wasm magic number, "\0asm": a file damaged on its
 # way to the disk (seen once: its first pages zeroed) would otherwise fail the browser tests with
 # an unclear "could not compile". Built once more if so, and stopped with a clear message if the
@@ -115,7 +124,9 @@ timed "shared in headless Chromium (wasm-bindgen-test)" bash -o pipefail -c \
 timed "wait: llama.cpp" await llama
 eval "$(bash scripts/postgres.sh start)"
 timed "native tests (unit, integration, end-to-end)" bash -o pipefail -c \
-  'cargo test --locked --workspace --exclude tribunal-app 2>&1 | tee -a "$0"' "$log"
+  'cargo test --locked --workspace --exclude tribunal-app --exclude tribunal-python 2>&1 | tee -a "$0"' "$log"
+timed "Python tests (pytest: every kind equal to tribunal stats)" env TRIBUNAL_BIN="$CARGO_TARGET_DIR/debug/tribunal" \
+  bash -o pipefail -c '"$1/python/bin/python" -m pytest -q -p no:cacheprovider python/tests 2>&1 | tee -a "$0"' "$log" "$scratch"
 timed "fuzz corpus replay (stable)" env -u RUSTC_WORKSPACE_WRAPPER -u CLIPPY_ARGS \
   CARGO_TARGET_DIR="$fuzz_target" bash -o pipefail -c \
   'cargo test --locked --manifest-path fuzz/Cargo.toml 2>&1 | tee -a "$0"' "$log"

@@ -21,6 +21,21 @@ impl Warning {
     }
 }
 
+/// The lines to show for a report's warnings: the top level's first, then each nested one unless
+/// a line already shown says it (reports that gather their parts' warnings at the top keep the
+/// parts' copies too). What `tribunal stats` prints on stderr and the Python package warns.
+pub fn lines(warnings: &[Warning]) -> Vec<String> {
+    let (top, nested): (Vec<&Warning>, Vec<&Warning>) =
+        warnings.iter().partition(|w| w.place.is_empty());
+    let mut shown: Vec<String> = Vec::new();
+    for warning in top.into_iter().chain(nested) {
+        if !shown.iter().any(|line| line.contains(&warning.text)) {
+            shown.push(warning.line());
+        }
+    }
+    shown
+}
+
 /// A result whose parts may carry warnings (every analysis report is one).
 pub trait Warned {
     /// Every warning of this result and of its parts: its own first, then each part's in the

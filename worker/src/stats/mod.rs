@@ -27,7 +27,7 @@ use serde::Serialize;
 use std::collections::BTreeMap;
 use std::io::Write;
 use std::path::{Path, PathBuf};
-use tribunal::analysis::warnings::Warning;
+use tribunal::analysis::warnings::lines;
 use tribunal::analysis::{Analysis, Inputs, Report, Spec};
 use tribunal::io::provenance::{InputFile, ToolVersion};
 use tribunal::programs::vote_file::VoteOutputs;
@@ -141,8 +141,8 @@ impl Stats {
         for output in &planned.outputs {
             output.write(&report)?;
         }
-        for line in warning_lines(&report.warnings()) {
-            eprintln!("{line}");
+        for line in lines(&report.warnings()) {
+            eprintln!("warning: {line}");
         }
         let record = Record {
             tool: ToolVersion::current(),
@@ -322,21 +322,6 @@ impl Invocation {
     }
 }
 
-/// The stderr lines for a report's warnings: the top level's first, then each nested one unless
-/// a line already printed says it (reports that gather their parts' warnings at the top keep
-/// the parts' copies too).
-fn warning_lines(warnings: &[Warning]) -> Vec<String> {
-    let (top, nested): (Vec<&Warning>, Vec<&Warning>) =
-        warnings.iter().partition(|w| w.place.is_empty());
-    let mut printed: Vec<String> = Vec::new();
-    for warning in top.into_iter().chain(nested) {
-        if !printed.iter().any(|line| line.contains(&warning.text)) {
-            printed.push(format!("warning: {}", warning.line()));
-        }
-    }
-    printed
-}
-
 /// Writes `text` and a newline to stdout. A closed pipe (the reader stopped reading, as
 /// `| head` does) is not an error: the command ends quietly with status 0.
 fn print_stdout(text: &str) -> anyhow::Result<()> {
@@ -418,7 +403,7 @@ mod tests {
             "{out}"
         );
         // Nested and top-level: the top's first; a nested copy of a top-level warning once.
-        let warning = |place: &str, text: &str| Warning {
+        let warning = |place: &str, text: &str| tribunal::analysis::warnings::Warning {
             place: place.to_owned(),
             text: text.to_owned(),
         };
@@ -427,9 +412,6 @@ mod tests {
             warning("a", "own"),
             warning("", "file: same"),
         ];
-        assert_eq!(
-            warning_lines(&gathered),
-            ["warning: file: same", "warning: a: own"]
-        );
+        assert_eq!(lines(&gathered), ["file: same", "a: own"]);
     }
 }
