@@ -1,7 +1,7 @@
 """The Python wheel against evalica's Python API on the same pandas frame, in one run.
 
 Usage: python benches/python_wheel.py FILE.csv [RUNS] [ROUNDS]
-Prints JSON. Needs the `tribunal` wheel and benches/requirements.txt (benches/python_wheel.sh).
+Prints JSON. A missing FILE is simulated first (100k battles, 60 models, seed 1). Needs the `tribunal` wheel and benches/requirements.txt (benches/python_wheel.sh).
 
 Both start from the battles as a pandas DataFrame (model_a, model_b, winner) and produce a
 Bradley–Terry leaderboard with a ROUNDS-round battle bootstrap (default 1000):
@@ -15,6 +15,7 @@ all of evalica's rounds run, nothing is extrapolated.
 """
 
 import json
+import os
 import sys
 
 import evalica
@@ -48,8 +49,26 @@ def evalica_board(frame, rounds):
     return point.scores, table.quantile(0.025), table.quantile(0.975)
 
 
+def simulate(path, n_battles=100_000, n_models=60, seed=1):
+    """Bradley–Terry battles as bench-native's `battle_params` draws them (strengths evenly
+    spread over [−1.5, 1.5], 20 % ties, pairs uniform), with numpy's generator: for a machine
+    without the release bench build. Written to `path`."""
+    rng = np.random.default_rng(seed)
+    strength = np.linspace(-1.5, 1.5, n_models)
+    a = rng.integers(0, n_models, n_battles)
+    b = (a + rng.integers(1, n_models, n_battles)) % n_models
+    p_a = 1 / (1 + np.exp(strength[b] - strength[a]))
+    u, tie = rng.random(n_battles), rng.random(n_battles) < 0.2
+    winner = np.where(tie, "tie", np.where(u < p_a, "model_a", "model_b"))
+    names = np.array([f"model_{i:02d}" for i in range(n_models)])
+    pandas.DataFrame({"model_a": names[a], "model_b": names[b], "winner": winner}).to_csv(path, index=False)
+
+
 def main():
     path = sys.argv[1]
+    if not os.path.exists(path):
+        os.makedirs(os.path.dirname(path) or ".", exist_ok=True)
+        simulate(path)
     runs = int(sys.argv[2]) if len(sys.argv) > 2 else 3
     rounds = int(sys.argv[3]) if len(sys.argv) > 3 else 1000
     frame = pandas.read_csv(path, dtype=str, keep_default_na=False)

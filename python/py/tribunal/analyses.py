@@ -76,8 +76,8 @@ def _analysis(kind: Dict[str, Any]) -> Callable[..., Result]:
         settings, placed = resolve(name, kind["settings"], given)
         document = json.dumps({"analysis": name, **settings})
         settled = json.loads(_tribunal.settle(document))
-        check_known(name, settled["analysis"], placed, kind["settings"])
         roles = {r["name"]: r for r in settled["roles"]}
+        check_known(name, settled["analysis"], placed, kind["settings"], list(roles))
         unknown = sorted(set(inputs) - set(roles))
         if unknown:
             raise TypeError(

@@ -46,6 +46,7 @@ def read(
         format=converted["format"],
         output=converted["output"],
         records=converted["records"],
+        rows=converted["rows"],
         warnings=converted["warnings"],
         csv=converted["csv"],
     )

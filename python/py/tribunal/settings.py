@@ -74,15 +74,19 @@ def resolve(kind: str, defaults: Mapping, given: Mapping) -> Tuple[Dict[str, Any
     return settings, placed
 
 
-def check_known(kind: str, settled: Mapping, placed: List[Path], defaults: Mapping) -> None:
+def check_known(
+    kind: str, settled: Mapping, placed: List[Path], defaults: Mapping, roles: List[str]
+) -> None:
     """Every given setting is one the core kept (an unknown name would be silently ignored).
 
-    Raises ``TypeError`` naming the unknown setting and the kind's settings.
+    Raises ``TypeError`` naming the unknown keyword, the kind's files and its settings.
     """
     for path in placed:
         target: Any = settled
         for step in path:
             if not isinstance(target, Mapping) or step not in target:
-                names = ", ".join(sorted(defaults))
-                raise TypeError(f"{kind}(): no setting `{'.'.join(path)}` (its settings: {names})")
+                raise TypeError(
+                    f"{kind}(): no setting or file role `{'.'.join(path)}` (its files: "
+                    f"{', '.join(roles) or 'none'}; its settings: {', '.join(sorted(defaults))})"
+                )
             target = target[step]
