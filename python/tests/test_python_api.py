@@ -20,7 +20,7 @@ import pytest
 import tribunal
 from tribunal.settings import resolve
 
-from conftest import ROOT, cli, cli_warned
+from conftest import ROOT, cli, tribunal_binary
 
 CROWD = "tests/data/llmfao/crowd-comparisons.csv"
 
@@ -140,7 +140,7 @@ def test_read_is_tribunal_convert_for_every_format():
     for name, options in cases:
         path = f"tests/data/readers/{name}"
         flags = [f"--{k}={v}" for k, v in options.items()]
-        out = subprocess.run([*_binary(), "convert", *flags, path], cwd=ROOT,
+        out = subprocess.run([tribunal_binary(), "convert", *flags, path], cwd=ROOT,
                              capture_output=True, text=True, check=True)
         with warnings.catch_warnings():
             warnings.simplefilter("ignore")
@@ -152,12 +152,6 @@ def test_read_is_tribunal_convert_for_every_format():
     with pytest.raises(tribunal.TribunalError, match="not a file of a known tool") as error:
         tribunal.read(CROWD)
     assert error.value.source == CROWD
-
-
-def _binary():
-    from conftest import tribunal_binary
-
-    return [tribunal_binary()]
 
 
 def test_a_result_saved_in_a_session_is_its_share_link(server):

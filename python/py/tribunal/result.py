@@ -60,7 +60,8 @@ class Result:
             raise KeyError(f"the {self.name} report has no table")
         path = table if table is not None else next(iter(found))
         if path not in found:
-            raise KeyError(f"no table `{path}` in the {self.name} report (its tables: {', '.join(found)})")
+            names = ", ".join(found)
+            raise KeyError(f"no table `{path}` in the {self.name} report (its tables: {names})")
         return pandas.json_normalize(found[path])
 
     def save(self, session, title: Optional[str] = None) -> str:

@@ -36,7 +36,9 @@ class Session:
         """The session's share link."""
         return f"{self.server}/s/{self.id}"
 
-    def _call(self, method: str, path: str, body: bytes, token: Optional[str] = None) -> Dict[str, Any]:
+    def _call(
+        self, method: str, path: str, body: bytes, token: Optional[str] = None
+    ) -> Dict[str, Any]:
         request = urllib.request.Request(self.server + path, data=body, method=method)
         request.add_header("Content-Type", "application/json")
         if token:
@@ -54,7 +56,8 @@ class Session:
     def add(self, spec: Dict[str, Any], files, title: str) -> str:
         """Uploads ``files`` (role, name, bytes) as datasets of the kinds ``spec`` reads them as,
         saves ``spec`` under ``title``, and returns the analysis's share link."""
-        settled = json.loads(_tribunal.settle(json.dumps({k: v for k, v in spec.items() if k not in ("version", "inputs")})))
+        analysis = {k: v for k, v in spec.items() if k not in ("version", "inputs")}
+        settled = json.loads(_tribunal.settle(json.dumps(analysis)))
         kinds = {role["name"]: role["kind"] for role in settled["roles"]}
         for role, name, data in files:
             query = urllib.parse.urlencode({"kind": kinds[role], "name": name})
