@@ -68,6 +68,11 @@ if [ -d "$CARGO_TARGET_DIR" ] &&
 fi
 mkdir -p "$CARGO_TARGET_DIR"
 echo "build directory: $CARGO_TARGET_DIR"
+# One run at a time per machine: the tests run the binaries of the shared cache, and its record
+# (scripts/build_record.sh) describes what the cache holds.
+build_record=$cache/target-sources
+source scripts/build_record.sh
+build_record_stamp
 
 # clippy-driver lints the workspace's crates as they compile; cargo does not lint dependencies.
 export RUSTC_WORKSPACE_WRAPPER
@@ -113,9 +118,11 @@ fi
 # with no wasm-only part, is linted by the native build).
 timed "wasm build of shared's tests, linted" \
   cargo test --locked -p tribunal --target wasm32-unknown-unknown --test '*' --no-run
-timed "fuzz targets: clippy -D warnings" env -u RUSTC_WORKSPACE_WRAPPER -u CLIPPY_ARGS \
-  CARGO_TARGET_DIR="$fuzz_target" \
-  cargo clippy --locked --manifest-path fuzz/Cargo.toml --all-targets -- -D warnings
+timed "fuzz targets: clippy -D warnings, and the corpus replay's build" env -u RUSTC_WORKSPACE_WRAPPER -u CLIPPY_ARGS \
+  CARGO_TARGET_DIR="$fuzz_target" bash -c '
+  cargo clippy --locked --manifest-path fuzz/Cargo.toml --all-targets -- -D warnings &&
+  cargo test --locked --manifest-path fuzz/Cargo.toml --no-run'
+build_record_write
 
 timed "wait: Debian's packages" await system
 timed "shared in headless Chromium (wasm-bindgen-test)" bash -o pipefail -c \
