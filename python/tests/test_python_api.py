@@ -71,6 +71,14 @@ def test_settings_are_keywords_checked_against_the_kind():
         resolve("k", {"a": {"seed": 0}, "b": {"seed": 1}}, {"seed": 2})
     settings, _ = resolve("k", {"a": {"seed": 0, "n": 1}, "b": {"seed": 1}}, {"a": {"seed": 2}})
     assert settings == {"a": {"seed": 2, "n": 1}, "b": {"seed": 1}}
+    # `ratings` is both aa's file and a setting: a dict of the setting's own keys is the
+    # setting, anything else the file.
+    aa = {"runs": ["run1", "run2"], "gold": "gold", "pass": "pass"}
+    with pytest.raises(tribunal.TribunalError, match="the scale is numeric"):
+        tribunal.aa(ratings="tests/fixtures/aa-runs.csv", **aa)
+    nominal = tribunal.aa("tests/fixtures/aa-runs.csv", ratings={"scale": "nominal"}, **aa)
+    assert nominal.spec["ratings"]["scale"] == "nominal"
+    assert nominal.spec["inputs"]["ratings"]["name"] == "tests/fixtures/aa-runs.csv"
     # A value out of range is the core's check, named.
     with pytest.raises(tribunal.TribunalError) as error:
         tribunal.leaderboard(CROWD, level=1.5)

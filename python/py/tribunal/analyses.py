@@ -42,6 +42,19 @@ def _count_setting(defaults: Mapping, family: str) -> Optional[str]:
     return name if isinstance(value, int) and not isinstance(value, bool) else None
 
 
+def _is_setting(default: Any, value: Any) -> bool:
+    """Whether ``value``, given for a name that is both a file role and a setting (the ratings
+    file and ``ratings={"scale": "nominal"}`` of ``aa``, the votes file and ``votes=`` of
+    ``label_model``), is the setting: a dict of that setting's own keys. Anything else is the
+    file (``inputs={...}`` names a file by its role without doubt)."""
+    return (
+        isinstance(default, Mapping)
+        and isinstance(value, Mapping)
+        and bool(value)
+        and all(isinstance(k, str) and k in default for k in value)
+    )
+
+
 def _split(kind: Dict[str, Any], positional: Tuple, keywords: Dict[str, Any]):
     """The keywords as ``(inputs by role, settings)``."""
     name, defaults = kind["name"], kind["settings"]
@@ -57,7 +70,7 @@ def _split(kind: Dict[str, Any], positional: Tuple, keywords: Dict[str, Any]):
     settings: Dict[str, Any] = {}
     for key, value in keywords.items():
         count = _count_setting(defaults, key)
-        if key in roles:
+        if key in roles and not _is_setting(defaults.get(key), value):
             inputs[key] = value
         elif count and isinstance(value, (list, tuple)):
             for i, item in enumerate(value, start=1):
