@@ -9,7 +9,7 @@ held them, built from the same bytes.
 
 The record keeps, for each tracked file, its SHA-1 and *since*: the time of the first run of the
 current streak of runs that found the file with that content (and the same for the commit, which
-`shared/build.rs` compiles in and reruns on when `.git/HEAD` or the refs change). Each file is
+`worker/build.rs` compiles in and reruns on when `.git/HEAD` or the refs change). Each file is
 given its *since* as modification time: a file unchanged since the last run keeps the old time,
 so a crate built during the streak is reused (it was built from these bytes: every build into the
 cache happens in such a run, one run at a time); a changed or new file gets the time of now,

@@ -3,8 +3,11 @@
 //! reference fixtures. One binary, not one per family, so the library and its dependencies are
 //! linked once per target and the browser starts once.
 
+// In a dedicated worker, as the app runs its statistics: a test that computes for longer than
+// ChromeDriver waits for the page (30 s on a slow machine) would block the page's thread, and the
+// runner's polls of the output would fail ("Timed out receiving message from renderer").
 #[cfg(target_arch = "wasm32")]
-wasm_bindgen_test::wasm_bindgen_test_configure!(run_in_browser);
+wasm_bindgen_test::wasm_bindgen_test_configure!(run_in_dedicated_worker);
 
 mod alpha;
 mod bt_bootstrap;

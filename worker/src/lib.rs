@@ -10,6 +10,7 @@
 //! - [`server`]: `tribunal serve` — the built app, the API and the WebSocket endpoint.
 //! - [`install_paths`]: `dist/` and `models/` found from the current directory, else beside the
 //!   binary and above (a checkout's `target/release/tribunal` started elsewhere).
+//! - [`build_info`]: this build's tool version and git commit, for the records it writes.
 //! - [`assets`]: the built app in memory, compressed once, with its caching and security headers.
 //! - [`sessions`]: the sessions API (share links, owner tokens, export and import).
 //! - [`limits`]: what one client may ask of the server, and the errors past each limit.
@@ -19,6 +20,7 @@
 //!   report.
 
 pub mod assets;
+pub mod build_info;
 pub mod cli;
 pub mod convert;
 pub mod demo;

@@ -41,6 +41,7 @@
 //! There is no listing route: an unknown id is the same 404 as any other, answered by one
 //! primary-key lookup whether or not a neighbouring id exists.
 
+use crate::build_info;
 use crate::engine::{admit, Fleet};
 use crate::judge::RunSpec;
 use crate::limits::{check_name, limit_client_rates, Action, ClientRates, Limits};
@@ -56,7 +57,7 @@ use serde::Deserialize;
 use std::sync::{Arc, Mutex};
 use tribunal::calibration::head_file::{Head, HeadFile};
 use tribunal::io::dataset_kind::DatasetKind;
-use tribunal::io::provenance::{content_hash, ToolVersion};
+use tribunal::io::provenance::content_hash;
 use tribunal::judging::escalation::Escalation;
 use tribunal::judging::judge_config::{BackendConfig, JudgeConfig, RunRequest};
 use tribunal::judging::judge_prompt::PromptKind;
@@ -467,7 +468,7 @@ async fn add_analysis(
         id: random_hex(8)?,
         title: body.title,
         spec,
-        created_with: Some(ToolVersion::current()),
+        created_with: Some(build_info::tool_version()),
     };
     analysis
         .validate(&session.datasets, "analysis", "spec")

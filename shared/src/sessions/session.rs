@@ -368,12 +368,13 @@ pub struct SessionArchive {
 }
 
 impl SessionArchive {
-    /// The archive of a session and its datasets' bytes (in the view's order).
-    pub fn new(view: SessionView, contents: Vec<Vec<u8>>) -> Self {
+    /// The archive of a session and its datasets' bytes (in the view's order), exported by
+    /// `created_with`.
+    pub fn new(view: SessionView, contents: Vec<Vec<u8>>, created_with: ToolVersion) -> Self {
         Self {
             format: ARCHIVE_FORMAT.to_owned(),
             version: ARCHIVE_VERSION,
-            created_with: Some(ToolVersion::current()),
+            created_with: Some(created_with),
             title: view.title,
             created_at: view.created_at,
             datasets: view
@@ -471,6 +472,7 @@ mod tests {
                 analyses: vec![analysis],
             },
             vec![BATTLES.as_bytes().to_vec()],
+            ToolVersion::new(Some("abc")),
         )
     }
 
@@ -487,7 +489,7 @@ mod tests {
         assert_eq!(back.created_with, None);
         assert_eq!(back.analyses[0].created_with, None);
         back.validate("old.json").unwrap();
-        assert_eq!(archive().created_with, Some(ToolVersion::current()));
+        assert_eq!(archive().created_with, Some(ToolVersion::new(Some("abc"))));
     }
 
     #[test]

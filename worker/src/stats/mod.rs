@@ -20,6 +20,7 @@ mod self_preference;
 mod study;
 mod style;
 
+use crate::build_info;
 use crate::input_file::read_input;
 use anyhow::Context;
 use clap::{ArgMatches, Subcommand};
@@ -145,7 +146,7 @@ impl Stats {
             eprintln!("warning: {line}");
         }
         let record = Record {
-            tool: ToolVersion::current(),
+            tool: build_info::tool_version(),
             command: invocation.command,
             arguments: std::env::args_os()
                 .skip(1)
@@ -378,7 +379,7 @@ mod tests {
             .find(|a| a.name() == "power")
             .unwrap();
         let record = Record {
-            tool: ToolVersion::current(),
+            tool: build_info::tool_version(),
             command: "stats power".to_owned(),
             arguments: vec![],
             settings: BTreeMap::new(),

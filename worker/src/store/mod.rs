@@ -29,6 +29,7 @@ pub mod backup;
 pub mod postgres;
 pub mod sqlite;
 
+use crate::build_info;
 use anyhow::{bail, Context, Result};
 use clap::Args;
 use std::path::PathBuf;
@@ -415,7 +416,11 @@ pub trait Storage: Send + Sync {
                     .ok_or_else(|| anyhow::anyhow!("the content of {} is missing", d.hash))
             })
             .collect::<Result<Vec<_>>>()?;
-        Ok(Some(SessionArchive::new(view, contents)))
+        Ok(Some(SessionArchive::new(
+            view,
+            contents,
+            build_info::tool_version(),
+        )))
     }
 }
 

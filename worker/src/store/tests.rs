@@ -198,7 +198,7 @@ fn an_import_is_written_whole_or_not_at_all(store: Store, sql: &dyn Fn(&str) -> 
         id: "a1".to_owned(),
         title: "board".to_owned(),
         spec: Spec::new(Statistic::Leaderboard(LeaderboardSpec::default()), &inputs),
-        created_with: Some(tribunal::io::provenance::ToolVersion::current()),
+        created_with: Some(crate::build_info::tool_version()),
     };
     store.create_session("s1", "h", "first").unwrap();
     assert_eq!(
@@ -210,7 +210,7 @@ fn an_import_is_written_whole_or_not_at_all(store: Store, sql: &dyn Fn(&str) -> 
     archive.validate("archive").unwrap();
     // The record of who made it survives the store: the analysis's tool version, and the
     // export's own.
-    let current = Some(tribunal::io::provenance::ToolVersion::current());
+    let current = Some(crate::build_info::tool_version());
     assert_eq!(archive.analyses[0].created_with, current);
     assert_eq!(archive.created_with, current);
     store.import("s2", "h2", &archive).unwrap();

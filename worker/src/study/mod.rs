@@ -35,6 +35,7 @@ pub mod llmfao;
 pub mod report;
 pub mod svg;
 
+use crate::build_info;
 use crate::engine::local_judge;
 use crate::judge::commands::judge_spec;
 use crate::judge::record::RunRecord;
@@ -50,7 +51,7 @@ use std::collections::BTreeMap;
 use std::io::{Read, Write};
 use std::path::{Path, PathBuf};
 use tribunal::analysis::{Inputs, Report, Spec};
-use tribunal::io::provenance::{content_hash, ToolVersion};
+use tribunal::io::provenance::content_hash;
 use tribunal::judging::judge_config::JudgeConfig;
 use tribunal::sessions::run_datasets::run_datasets;
 use tribunal::sessions::session::{
@@ -461,7 +462,7 @@ fn archive(sections: &[Section], runs: &[RunOutcome]) -> anyhow::Result<SessionA
     Ok(SessionArchive {
         format: ARCHIVE_FORMAT.to_owned(),
         version: ARCHIVE_VERSION,
-        created_with: Some(ToolVersion::current()),
+        created_with: Some(build_info::tool_version()),
         title: "LLMFAO study: SmolLM2-135M as a judge, against the crowd and GPT-4".to_owned(),
         created_at,
         datasets,
@@ -475,7 +476,7 @@ fn archive(sections: &[Section], runs: &[RunOutcome]) -> anyhow::Result<SessionA
                 id: s.id.to_owned(),
                 title: s.title.to_owned(),
                 spec: s.spec.clone(),
-                created_with: Some(ToolVersion::current()),
+                created_with: Some(build_info::tool_version()),
             })
             .collect(),
     })

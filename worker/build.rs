@@ -1,6 +1,7 @@
-//! Records the git commit the crate is built from (when built from a checkout) as
-//! `TRIBUNAL_GIT_COMMIT`, for the reproducibility record of every result
-//! ([`tribunal::io::provenance`]).
+//! Records the git commit the worker is built from (when built from a checkout) as
+//! `TRIBUNAL_GIT_COMMIT`, for the reproducibility record of every result it writes
+//! ([`tribunal_worker::build_info`]). Here and not in the library: a commit then rebuilds only
+//! this crate, not every build of `tribunal` beneath it.
 
 use std::path::Path;
 use std::process::Command;
