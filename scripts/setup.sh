@@ -101,19 +101,24 @@ part_system() {
 # the judge tokens/s comparison. CPU only, no -march=native, so the build runs anywhere. The
 # build is the machine's, like the tools cargo installs: it lives in the user's cache, so a new
 # machine builds it once and every clone after links `.venv-llama` to it; `complete` is written
-# last, so an interrupted build is started again, never used half-made.
+# last, so an interrupted build is started again, never used half-made. One build at a time per
+# machine (a lock beside it): a second run waits for the first instead of deleting its half-made
+# build.
 llama_home=${XDG_CACHE_HOME:-$HOME/.cache}/tribunal/llama-cpp-python-$LLAMA_CPP_PYTHON_VERSION
 part_llama() {
+  mkdir -p "$(dirname "$llama_home")"
+  exec 9>"$llama_home.lock"
+  flock 9
   if [ ! -f "$llama_home/complete" ] || ! "$llama_home/bin/python" -c "import llama_cpp" 2>/dev/null; then
     log "pip install llama-cpp-python[server]==$LLAMA_CPP_PYTHON_VERSION into $llama_home (compiles llama.cpp)"
     rm -rf "$llama_home"
-    mkdir -p "$(dirname "$llama_home")"
     python3 -m venv "$llama_home"
     CMAKE_ARGS="-DGGML_NATIVE=OFF -DLLAMA_BUILD_TESTS=OFF -DLLAMA_BUILD_EXAMPLES=OFF -DLLAMA_CURL=OFF" \
       CMAKE_BUILD_PARALLEL_LEVEL=2 \
       "$llama_home/bin/pip" install -q --no-cache-dir "llama-cpp-python[server]==$LLAMA_CPP_PYTHON_VERSION"
     touch "$llama_home/complete"
   fi
+  exec 9>&-
   if [ "$(readlink .venv-llama 2>/dev/null)" != "$llama_home" ]; then
     rm -rf .venv-llama
     ln -s "$llama_home" .venv-llama
