@@ -111,11 +111,41 @@ app_intact() {
   done
   return "$bad"
 }
-timed "trunk build --release (the app, linted)" trunk build --release
-if ! app_intact; then
-  timed "trunk build --release again (a damaged wasm file)" trunk build --release
-  app_intact || { echo "the app's wasm files are damaged after two builds" >&2; exit 1; }
+# The app's release build ends in wasm-opt (binaryen's JavaScript build under node), which runs
+# every time even when cargo has nothing to compile: minutes on a fast machine, 20 on a slow one.
+# So dist/ is kept in the cache under a key of everything it is made from — the bytes of every
+# file except those of the parts the app never reads (the worker, the Python binding, fuzz,
+# benches, the test programs, scripts, the top-level prose), and the versions of rustc, Trunk,
+# wasm-bindgen and wasm-opt — and a run with the same key takes it from there. Only a build that
+# passed (linted, intact) is kept; the newest three keys are. The worker's compressed copies of
+# the files (dist/.compressed, Brotli 11: the first test worker spends minutes of CPU on them,
+# ten on a slow machine) live in the cached folder itself, so they are made once per key; a
+# worker checks each copy against its file's hash when it reads it.
+app_key=$( {
+  { git ls-files -z; git ls-files -z --others --exclude-standard; } |
+    grep -zv -E '^(worker|python|fuzz|benches|scripts|\.ci|tests/browser)/|^tests/[^/]*\.rs$|^[^/]*\.md$' |
+    sort -z | xargs -0 -r sha1sum 2>&1 || true
+  rustc -vV; trunk --version; wasm-bindgen --version; wasm-opt --version
+} 2>&1 | sha256sum | cut -c1-16)
+app_cache=$cache/dist/$app_key
+if [ -f "$app_cache/.complete" ]; then
+  timed "the app: dist/ from the cache (a passed release build of the same sources, key $app_key)" \
+    bash -c 'rm -rf dist && mkdir dist && cp -a "$0"/. dist/ && rm -rf dist/.complete dist/.compressed' \
+    "$app_cache"
+else
+  timed "trunk build --release (the app, linted)" trunk build --release
+  if ! app_intact; then
+    timed "trunk build --release again (a damaged wasm file)" trunk build --release
+    app_intact || { echo "the app's wasm files are damaged after two builds" >&2; exit 1; }
+  fi
+  rm -rf "$app_cache.new" && mkdir -p "$app_cache.new" && cp -a dist/. "$app_cache.new/" &&
+    rm -rf "$app_cache.new/.compressed" && touch "$app_cache.new/.complete" &&
+    rm -rf "$app_cache" && mv "$app_cache.new" "$app_cache"
+  ls -dt "$cache"/dist/*/ | tail -n +4 | xargs -r rm -rf
 fi
+app_intact || { echo "the app's wasm files in dist/ are damaged" >&2; exit 1; }
+mkdir -p "$app_cache/.compressed" && rm -rf dist/.compressed &&
+  ln -s "$app_cache/.compressed" dist/.compressed
 # The integration tests (`--test '*'`): the runner runs only `#[wasm_bindgen_test]` functions,
 # so the library's own `#[test]` unit tests would build for wasm32 and run nothing (their code,
 # with no wasm-only part, is linted by the native build).

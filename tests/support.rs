@@ -18,11 +18,22 @@ pub fn root() -> PathBuf {
 }
 
 /// The `tribunal` binary, built (once per test process) from the current sources.
+///
+/// The build runs without the variables cargo sets for this test crate (`CARGO_MANIFEST_DIR`,
+/// `CARGO_PKG_*`, …): a dependency's build script that watches one of them (ring's does) would
+/// otherwise see other values than in `cargo build` from a shell, and every build of the worker
+/// inside a test, and the next one outside, would rebuild ring, rustls and the worker.
 pub fn tribunal_bin() -> &'static Path {
     static BIN: OnceLock<PathBuf> = OnceLock::new();
     BIN.get_or_init(|| {
         let cargo = std::env::var("CARGO").unwrap_or_else(|_| "cargo".to_owned());
-        let status = Command::new(cargo)
+        let mut build = Command::new(cargo);
+        for (name, _) in std::env::vars_os() {
+            if name.to_str().is_some_and(set_by_cargo_for_this_crate) {
+                build.env_remove(&name);
+            }
+        }
+        let status = build
             .args([
                 "build",
                 "--quiet",
@@ -39,6 +50,23 @@ pub fn tribunal_bin() -> &'static Path {
             .map_or_else(|| root().join("target"), PathBuf::from);
         target.join("debug").join("tribunal")
     })
+}
+
+/// Whether cargo sets `name` for the crate it compiles or runs (not for the build as a whole).
+fn set_by_cargo_for_this_crate(name: &str) -> bool {
+    name.starts_with("CARGO_PKG_")
+        || matches!(
+            name,
+            "CARGO_MANIFEST_DIR"
+                | "CARGO_MANIFEST_PATH"
+                | "CARGO_MANIFEST_LINKS"
+                | "CARGO_CRATE_NAME"
+                | "CARGO_BIN_NAME"
+                | "CARGO_PRIMARY_PACKAGE"
+                | "CARGO_TARGET_TMPDIR"
+                | "CARGO_RUSTC_CURRENT_DIR"
+                | "OUT_DIR"
+        )
 }
 
 /// Runs `tribunal ARGS` to completion.
