@@ -163,6 +163,10 @@ timed "shared in headless Chromium (wasm-bindgen-test)" bash -o pipefail -c \
   'cargo test --locked -p tribunal --target wasm32-unknown-unknown --test "*" 2>&1 | tee -a "$0"' "$log"
 
 timed "wait: llama.cpp" await llama
+# candle sizes each matrix product by the physical cores, which it reads from /proc/cpuinfo on
+# every product unless RAYON_NUM_THREADS is set: 15% of a local judge's CPU time on a 2-core
+# machine (perf on `tribunal serve` judging). The tests' processes get the machine's count.
+export RAYON_NUM_THREADS=${RAYON_NUM_THREADS:-$(nproc)}
 eval "$(bash scripts/postgres.sh start)"
 timed "native tests (unit, integration, end-to-end)" bash -o pipefail -c \
   'cargo test --locked --workspace --exclude tribunal-app --exclude tribunal-python 2>&1 | tee -a "$0"' "$log"
