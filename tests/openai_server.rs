@@ -176,13 +176,16 @@ fn a_json_prompt_gets_its_format_as_a_grammar() {
             format!(
                 "[prompt]\nkind = \"criteria\"\n[design]\nshuffle_criteria = true\nseed = 4\n\
                  [decoding]\nmax_tokens = 24\n\
-                 [backend]\nkind = \"openai\"\nurl = \"http://127.0.0.1:{}/v1\"\nmodel = \"smollm2\"\n{grammar}",
+                 [backend]\nkind = \"openai\"\nurl = \"http://127.0.0.1:{}/v1\"\nmodel = \"smollm2\"\n\
+                 timeout_seconds = 900.0\n{grammar}",
                 server.port
             ),
         )
         .unwrap();
         path
     };
+    // A grammar-constrained criteria answer took over the default 120 s per request on a slow
+    // 2-core machine (three attempts, then a timeout); the test is about the grammar.
     let free = judge(
         &config("free.toml", ""),
         &items,
