@@ -107,7 +107,7 @@ async fn a_run_streams_each_judgment_to_watchers_and_resumes() {
     let config = json!({
         "design": { "orders": "both" },
         "prompt": { "kind": "relative", "rubric": RUBRIC },
-        "decoding": { "max_tokens": 96, "seed": 0 }
+        "decoding": { "max_tokens": 32, "seed": 0 }
     });
     let (head, head_file) = btl_head();
     let session_view = || session_view(&worker, &id);
@@ -168,7 +168,7 @@ async fn a_run_streams_each_judgment_to_watchers_and_resumes() {
         &toml,
         format!(
             "embed_rationale = true\n\n[design]\norders = \"both\"\n\n[prompt]\nkind = \"relative\"\n\
-             rubric = \"{RUBRIC}\"\n\n[decoding]\nmax_tokens = 96\nseed = 0\n"
+             rubric = \"{RUBRIC}\"\n\n[decoding]\nmax_tokens = 32\nseed = 0\n"
         ),
     )
     .unwrap();
@@ -1397,7 +1397,11 @@ async fn a_cascade_through_two_fleet_judges_escalates_exactly_the_unconfident_it
 /// A cascade started from the run form (`cascade_run.mjs`) on two stand-in fleets: the run's page
 /// shows each judge's line as it finishes — what it kept, passed on and to whom — equal to the
 /// run's stored events, the progress counts the second judge's judgments too, and the session
-/// gets the cascade's file and, when the second judge passed any on, the items for people.
+/// gets the cascade's file and, when the second judge passed any on, the items for people. The
+/// second fleet answers in 4 s, and the page is reloaded once the first judge's line shows: the
+/// session it reads then holds the first judge's record but not the cascade's file, which still
+/// appears at the run's end (the page read the session again because not every judge's record
+/// was in it).
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn a_cascade_started_from_the_page_shows_each_judge_as_it_finishes() {
     let dist = root().join("dist");
@@ -1405,7 +1409,7 @@ async fn a_cascade_started_from_the_page_shows_each_judge_as_it_finishes() {
         dist.join("index.html").is_file(),
         "run `trunk build --release` first"
     );
-    let (first, second) = (Fleet::start(1), Fleet::start(1));
+    let (first, second) = (Fleet::start(1), Fleet::start(4000));
     let no_models = temp_dir("cascade-page-no-models");
     let worker = Worker::start_with(
         "cascade-page",
@@ -1425,6 +1429,8 @@ async fn a_cascade_started_from_the_page_shows_each_judge_as_it_finishes() {
     assert_eq!(page["startableWithSecond"], true);
     assert_eq!(page["nextJudges"], json!([first.url(), second.url()]));
     assert_eq!(page["notReloaded"], true);
+    assert_eq!(page["finishedBeforeReload"], false, "{page}");
+    assert_eq!(page["firstRecordRead"], "1", "{page}");
 
     let stream = page["stream"].as_str().unwrap().to_owned();
     let events = watch(&worker, &stream, 0, Duration::from_secs(10)).await;

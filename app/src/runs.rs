@@ -75,9 +75,11 @@ impl Progress {
     }
 }
 
-/// Watches `stream` and renders it; `on_end` runs with the stream when the run finishes.
+/// Watches `stream` and renders it. When the run has ended, `on_end` runs with the stream if
+/// the session shown holds fewer than one record per judge of the run (`records`): it was read
+/// before the run's end, so its datasets and records are not all there.
 #[component]
-pub fn RunWatch(stream: String, on_end: Option<Callback<String>>) -> impl IntoView {
+pub fn RunWatch(stream: String, records: usize, on_end: Callback<String>) -> impl IntoView {
     let progress = RwSignal::new(Progress::default());
     let status = RwSignal::new("connecting…".to_owned());
     let board = RwSignal::new(None::<Result<Leaderboard, String>>);
@@ -127,7 +129,8 @@ pub fn RunWatch(stream: String, on_end: Option<Callback<String>>) -> impl IntoVi
                 let after = progress.with_untracked(|p| p.last_event);
                 match watch(&stream, after, progress).await {
                     Ok(()) if progress.with_untracked(|p| p.end.is_some()) => {
-                        if let Some(on_end) = on_end {
+                        let judges = progress.with_untracked(|p| p.tiers.len().max(1));
+                        if records < judges {
                             on_end.run(stream.clone());
                         }
                         return;

@@ -323,12 +323,18 @@ fn SessionContents(
     reload: Callback<()>,
     run_ended: Callback<String>,
 ) -> impl IntoView {
-    // The streams of the runs whose records the session holds: they had ended when it was read.
-    let recorded: std::collections::HashSet<String> = session
-        .runs
-        .iter()
-        .filter_map(|record| record["session"].as_str().map(|key| format!("run:{key}")))
-        .collect();
+    // The records the session holds per run stream: one per judge that had ended when it was
+    // read (a cascade's later judges store theirs under `<run key>:t2`, `:t3`, …).
+    let mut recorded = std::collections::HashMap::<String, usize>::new();
+    for record in &session.runs {
+        if let Some(key) = record["session"].as_str() {
+            let run = match key.rsplit_once(":t") {
+                Some((run, tier)) if tier.parse::<u32>().is_ok() => run,
+                _ => key,
+            };
+            *recorded.entry(format!("run:{run}")).or_default() += 1;
+        }
+    }
     let id = session.id.clone();
     // The owner's delete button for `part` (e.g. `/datasets/HASH`).
     let delete = move |part: String, what: String| {
@@ -388,8 +394,8 @@ fn SessionContents(
             {session.streams.iter().map(|stream| {
                 let run = stream.rsplit(':').next().unwrap_or_default();
                 let remove = delete(format!("/runs/{run}"), "this judge run (its judgments and events)".to_owned());
-                let on_end = (!recorded.contains(stream)).then_some(run_ended);
-                view! { <RunWatch stream=stream.clone() on_end=on_end /> {remove} }
+                let records = recorded.get(stream).copied().unwrap_or_default();
+                view! { <RunWatch stream=stream.clone() records on_end=run_ended /> {remove} }
             }).collect_view()}
         </div>
         <h3>"Analyses"</h3>

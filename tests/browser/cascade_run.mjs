@@ -1,7 +1,9 @@
 // A cascade started from the page, in headless Chromium at 390 px: the bundled LLMFAO items in a
 // new session (as judge_runs.mjs makes one), the first fleet as the judge, and the form's cascade
 // on: below a confidence of 0.95 an item goes to the second fleet's model, and below 0.7 there
-// to people. The run's page shows each judge's line as it finishes, without a reload.
+// to people. The run's page shows each judge's line as it finishes, without a reload. Then the
+// page is reloaded while the second judge (a slow fleet) runs: the session it reads holds the
+// first judge's record but not the cascade's files, which must still appear when the run ends.
 // Usage: node cascade_run.mjs URL
 // Prints one JSON object; assertions live in tests/live_runs.rs.
 import { exampleRunSession, launchChromium, watchPage } from './chromium.mjs';
@@ -35,6 +37,13 @@ try {
   const startableWithSecond = await page.isEnabled('#start-run');
   await page.evaluate(() => { window.notReloaded = true; });
   await page.click('#start-run');
+  // The first judge's line, shown live; then the page is read again mid-run.
+  await page.waitForSelector('.run-cascade tbody tr', { timeout: 60000 });
+  const notReloaded = await page.evaluate(() => window.notReloaded === true);
+  const finishedBeforeReload = await page.$eval('.run-status', (p) => p.dataset.finished === 'true');
+  await page.reload();
+  await page.waitForSelector('.run-status', { timeout: 30000 });
+  const firstRecordRead = await page.$eval('#runs-finished', (p) => p.dataset.count);
   await page.waitForFunction(() => document.querySelector('.run-status')?.dataset.finished === 'true',
     null, { timeout: 60000 });
   await page.waitForFunction(() => [...document.querySelectorAll('#datasets tbody tr')]
@@ -49,11 +58,10 @@ try {
     to: tr.cells[5].textContent,
   })));
   const datasets = await page.$$eval('#datasets tbody tr', (trs) => trs.map((tr) => tr.cells[0].textContent));
-  const notReloaded = await page.evaluate(() => window.notReloaded === true);
   const width = await page.evaluate(() => ({ page: document.documentElement.scrollWidth, window: window.innerWidth }));
   console.log(JSON.stringify({
     pageErrors, session, nextJudges, startableWithoutSecond, startableWithSecond, stream, status,
-    tiers, datasets, notReloaded, width,
+    tiers, datasets, notReloaded, finishedBeforeReload, firstRecordRead, width,
   }));
 } finally {
   await browser.close();

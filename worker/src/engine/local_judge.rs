@@ -133,14 +133,10 @@ pub struct LocalJudge {
 
 impl LocalJudge {
     /// Loads the GGUF model at `path` on `device`. On the CPU the weights are dequantised to
-    /// f32 (candle's `CANDLE_DEQUANTIZE_ALL`, unless the environment sets it): a judge prompt's
-    /// prefill is a matrix product, which f32 gemm runs about 5× faster than candle's Q4_1
-    /// kernels on two cores (30 s → 5.4 s for a 550-token LLMFAO prompt).
+    /// f32 ([`Llama`]): a judge prompt's prefill is a matrix product, which f32 gemm runs about
+    /// 5× faster than candle's Q4_1 kernels on two cores (30 s → 5.4 s for a 550-token LLMFAO
+    /// prompt).
     pub fn load(path: &Path, device: &Device) -> anyhow::Result<Self> {
-        if device.is_cpu() && std::env::var_os("CANDLE_DEQUANTIZE_ALL").is_none() {
-            // Read by candle when the weights load, on this thread, before any other use.
-            std::env::set_var("CANDLE_DEQUANTIZE_ALL", "1");
-        }
         let mut file =
             std::fs::File::open(existing(path)?).with_context(|| format!("{}", path.display()))?;
         let content = gguf_file::Content::read(&mut file)

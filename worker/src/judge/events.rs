@@ -58,13 +58,27 @@ pub struct Finish {
     pub next: Option<(String, RunSpec)>,
 }
 
+/// The reproducibility record of a judge's run, as the process that judged it stores it: the
+/// run's start (unix seconds, as text) and the record's JSON.
+pub struct Record<'a> {
+    pub started_at: &'a str,
+    pub json: &'a str,
+}
+
 /// Ends the queued run `queue` of `spec` once its units are all done: a served run's judgments
-/// become datasets of its session (before its last event, so a page that sees the run finish
-/// finds them); a cascade's judge queues the next judge's run on the items it passes on
-/// ([`cascade::end_tier`]); then its `Escalated` or `Finished` event is stored. The event is
-/// returned to the caller that ended the run; `None` when another process had ended it (or
-/// the run has no stream).
-pub fn finish(store: &Store, queue: &str, spec: &RunSpec) -> Result<Finish> {
+/// become datasets of its session; a cascade's judge queues the next judge's run on the items
+/// it passes on or, the last, adds the cascade's files ([`cascade::end_tier`]); then `record`
+/// is stored, and then the `Escalated` or `Finished` event. In that order a session read after
+/// a judge's record holds that judge's datasets, and one read after the last event holds them
+/// all (the page reads the session again at a run's end unless the session it shows has every
+/// judge's record). The event is returned to the caller that ended the run; `None` when
+/// another process had ended it (or the run has no stream).
+pub fn finish(
+    store: &Store,
+    queue: &str,
+    spec: &RunSpec,
+    record: Option<Record>,
+) -> Result<Finish> {
     if spec.stream.is_some() {
         save_judgments(store, &spec.session, &spec.source, &spec.bytes)
             .context("the run's judgments could not be saved as datasets of the session")?;
@@ -74,6 +88,9 @@ pub fn finish(store: &Store, queue: &str, spec: &RunSpec) -> Result<Finish> {
         .as_ref()
         .map(|cascade| cascade::end_tier(store, queue, spec, cascade).map(|end| (cascade, end)))
         .transpose()?;
+    if let Some(record) = record {
+        store.put_run(&spec.session, record.started_at, record.json)?;
+    }
     let Some(stream) = &spec.stream else {
         store.end_run(queue, None)?;
         return Ok(Finish {

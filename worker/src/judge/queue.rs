@@ -377,8 +377,15 @@ fn judge_queued(
         seconds: elapsed,
         generated_tokens_per_second: tally.generated_tokens as f64 / elapsed,
     };
-    store.put_run(session, &started.0.to_string(), &record.to_json()?)?;
-    let finish = events::finish(store, queue, spec)?;
+    let finish = events::finish(
+        store,
+        queue,
+        spec,
+        Some(events::Record {
+            started_at: &started.0.to_string(),
+            json: &record.to_json()?,
+        }),
+    )?;
     if let Some(end) = finish.event {
         each(end)?;
     }
@@ -456,7 +463,7 @@ fn work_loop(args: &WorkerArgs, store: &Store, device: &Device, name: &str) -> a
             }
             // Every unit is done: end the run (its process may have died before it could); a
             // cascade's next judge's run is open to this loop from now on.
-            events::finish(store, &queue, &spec)?;
+            events::finish(store, &queue, &spec, None)?;
         }
         idle_since = Instant::now();
     }
