@@ -115,15 +115,15 @@ app_intact() {
 # every time even when cargo has nothing to compile: minutes on a fast machine, 20 on a slow one.
 # So dist/ is kept in the cache under a key of everything it is made from — the bytes of every
 # file except those of the parts the app never reads (the worker, the Python binding, fuzz,
-# benches, the test programs, scripts, the top-level prose), and the versions of rustc, Trunk,
-# wasm-bindgen and wasm-opt — and a run with the same key takes it from there. Only a build that
+# benches, the test programs and stand-ins, scripts, the top-level prose), and the versions of
+# rustc, Trunk, wasm-bindgen and wasm-opt — and a run with the same key takes it from there. Only a build that
 # passed (linted, intact) is kept; the newest three keys are. The worker's compressed copies of
 # the files (dist/.compressed, Brotli 11: the first test worker spends minutes of CPU on them,
 # ten on a slow machine) live in the cached folder itself, so they are made once per key; a
 # worker checks each copy against its file's hash when it reads it.
 app_key=$( {
   { git ls-files -z; git ls-files -z --others --exclude-standard; } |
-    grep -zv -E '^(worker|python|fuzz|benches|scripts|\.ci|tests/browser)/|^tests/[^/]*\.rs$|^[^/]*\.md$' |
+    grep -zv -E '^(worker|python|fuzz|benches|scripts|\.ci|tests/browser)/|^tests/[^/]*\.(rs|py)$|^[^/]*\.md$' |
     sort -z | xargs -0 -r sha1sum 2>&1 || true
   rustc -vV; trunk --version; wasm-bindgen --version; wasm-opt --version
 } 2>&1 | sha256sum | cut -c1-16)
@@ -165,11 +165,16 @@ timed "shared in headless Chromium (wasm-bindgen-test)" bash -o pipefail -c \
 timed "wait: llama.cpp" await llama
 # candle sizes each matrix product by the physical cores, which it reads from /proc/cpuinfo on
 # every product unless RAYON_NUM_THREADS is set: 15% of a local judge's CPU time on a 2-core
-# machine (perf on `tribunal serve` judging). The tests' processes get the machine's count.
-export RAYON_NUM_THREADS=${RAYON_NUM_THREADS:-$(nproc)}
+# machine (perf on `tribunal serve` judging). The tests' processes get one thread each: the test
+# binaries run two at a time, one test each (scripts/run_tests.py), so each core already has a
+# test of its own, and a second thread per process would contend with the other test.
+export RAYON_NUM_THREADS=${RAYON_NUM_THREADS:-1}
 eval "$(bash scripts/postgres.sh start)"
+# The test binaries run two at a time, one test thread each, the longest first
+# (scripts/run_tests.py): `cargo test` runs them one after another, and a binary of one test
+# left a core idle.
 timed "native tests (unit, integration, end-to-end)" bash -o pipefail -c \
-  'cargo test --locked --workspace --exclude tribunal-app --exclude tribunal-python 2>&1 | tee -a "$0"' "$log"
+  'python3 scripts/run_tests.py -- --locked --workspace --exclude tribunal-app --exclude tribunal-python 2>&1 | tee -a "$0"' "$log"
 timed "Python tests (pytest: every kind equal to tribunal stats)" env TRIBUNAL_BIN="$CARGO_TARGET_DIR/debug/tribunal" \
   bash -o pipefail -c '"$1/python/bin/python" -m pytest -q -p no:cacheprovider python/tests 2>&1 | tee -a "$0"' "$log" "$scratch"
 timed "fuzz corpus replay (stable)" env -u RUSTC_WORKSPACE_WRAPPER -u CLIPPY_ARGS \

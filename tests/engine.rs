@@ -178,7 +178,7 @@ fn judge_runs_smollm2_on_llmfao_pairs_in_both_orders() {
     let data = dir.join("data");
     let db = data.join("tribunal.sqlite3");
     let items_path = root().join("tests/fixtures/llmfao-items.csv");
-    let config = write_config(&dir, "judge.toml", "max_tokens = 32\nseed = 0");
+    let config = write_config(&dir, "judge.toml", "max_tokens = 16\nseed = 0");
     let out = dir.join("results.jsonl");
     let config_path = Path::new(&config);
     let args = judge_args(config_path, &items_path, &out, &data);

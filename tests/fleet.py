@@ -5,7 +5,9 @@ time) with a deterministic verdict — `A` or `B` and its p_s from the SHA-256 o
 in the relative prompt's format (`Feedback: … [RESULT] X`), with per-token `logprobs` and
 `top_logprobs` as OpenAI's API returns them. `GET /stats` counts the requests and the distinct
 prompts answered since the last `POST /reset`, so a test can check that each judgment was asked
-for exactly once, and the most requests that were in flight at one time. Prints `listening on PORT` once ready.
+for exactly once, and the most requests that were in flight at one time. After `POST /hold`,
+every chat request waits for `POST /release` (then the service time), so a test can act while a
+run certainly waits on the fleet. Prints `listening on PORT` once ready.
 """
 
 import argparse
@@ -19,6 +21,9 @@ from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 LOCK = threading.Lock()
 SEEN = {}
 FLIGHT = {"now": 0, "max": 0}
+# Cleared by `POST /hold`, set again by `POST /release`.
+RELEASED = threading.Event()
+RELEASED.set()
 
 
 def verdict(messages):
@@ -91,6 +96,10 @@ class Handler(BaseHTTPRequestHandler):
             # A client killed mid-request leaves a truncated body.
             self.send(400, {"error": {"message": "the body is not JSON"}})
             return
+        if self.path in ("/hold", "/release"):
+            (RELEASED.clear if self.path == "/hold" else RELEASED.set)()
+            self.send(200, {})
+            return
         if self.path == "/reset":
             with LOCK:
                 SEEN.clear()
@@ -103,6 +112,7 @@ class Handler(BaseHTTPRequestHandler):
         with LOCK:
             FLIGHT["now"] += 1
             FLIGHT["max"] = max(FLIGHT["max"], FLIGHT["now"])
+        RELEASED.wait()
         time.sleep(self.latency)
         with LOCK:
             FLIGHT["now"] -= 1

@@ -107,7 +107,7 @@ async fn a_run_streams_each_judgment_to_watchers_and_resumes() {
     let config = json!({
         "design": { "orders": "both" },
         "prompt": { "kind": "relative", "rubric": RUBRIC },
-        "decoding": { "max_tokens": 32, "seed": 0 }
+        "decoding": { "max_tokens": 16, "seed": 0 }
     });
     let (head, head_file) = btl_head();
     let session_view = || session_view(&worker, &id);
@@ -168,7 +168,7 @@ async fn a_run_streams_each_judgment_to_watchers_and_resumes() {
         &toml,
         format!(
             "embed_rationale = true\n\n[design]\norders = \"both\"\n\n[prompt]\nkind = \"relative\"\n\
-             rubric = \"{RUBRIC}\"\n\n[decoding]\nmax_tokens = 32\nseed = 0\n"
+             rubric = \"{RUBRIC}\"\n\n[decoding]\nmax_tokens = 16\nseed = 0\n"
         ),
     )
     .unwrap();
@@ -1398,8 +1398,9 @@ async fn a_cascade_through_two_fleet_judges_escalates_exactly_the_unconfident_it
 /// shows each judge's line as it finishes — what it kept, passed on and to whom — equal to the
 /// run's stored events, the progress counts the second judge's judgments too, and the session
 /// gets the cascade's file and, when the second judge passed any on, the items for people. The
-/// second fleet answers in 4 s, and the page is reloaded once the first judge's line shows: the
-/// session it reads then holds the first judge's record but not the cascade's file, which still
+/// second fleet holds every request (`POST /hold`) until the driver has reloaded the page, once
+/// the first judge's line showed, and read the session — which then holds the first judge's
+/// record but not the cascade's file — and released it (`POST /release`); the file still
 /// appears at the run's end (the page read the session again because not every judge's record
 /// was in it).
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
@@ -1409,7 +1410,11 @@ async fn a_cascade_started_from_the_page_shows_each_judge_as_it_finishes() {
         dist.join("index.html").is_file(),
         "run `trunk build --release` first"
     );
-    let (first, second) = (Fleet::start(1), Fleet::start(4000));
+    let (first, second) = (Fleet::start(1), Fleet::start(1));
+    assert_eq!(
+        http(&second.authority, "POST", "/hold", &[], b"{}").status,
+        200
+    );
     let no_models = temp_dir("cascade-page-no-models");
     let worker = Worker::start_with(
         "cascade-page",

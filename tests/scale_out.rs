@@ -107,6 +107,35 @@ fn three_workers_on_postgres_judge_10k_items_once_each_and_agree_with_one() {
 
     fleet.reset();
     let multi_db = postgres_database("multi");
+    let multi_out = dir.join("multi.jsonl");
+    let multi_log = dir.join("multi.stderr");
+    let log = || std::fs::read_to_string(&multi_log).unwrap_or_default();
+    let started = Instant::now();
+    let mut first = judge_command(
+        &config,
+        &items,
+        &multi_out,
+        &["--store", &multi_db],
+        &["--worker", "w1"],
+    )
+    .stderr(std::fs::File::create(&multi_log).unwrap())
+    .spawn()
+    .expect("starting tribunal judge");
+    // The helpers start once the run is queued (the fleet has had its first request): started
+    // before it, a helper on a slow and busy machine passed its 2 s idle limit before the run
+    // existed and judged nothing.
+    while fleet.stats()["requests"].as_u64() == Some(0) {
+        assert!(
+            first.try_wait().unwrap().is_none(),
+            "tribunal judge ended before its first request: {}",
+            log()
+        );
+        assert!(
+            started.elapsed() < Duration::from_secs(600),
+            "no request in 10 minutes"
+        );
+        std::thread::sleep(Duration::from_millis(20));
+    }
     let helpers: Vec<Child> = ["w2", "w3"]
         .iter()
         .map(|name| {
@@ -126,15 +155,8 @@ fn three_workers_on_postgres_judge_10k_items_once_each_and_agree_with_one() {
                 .expect("starting tribunal work")
         })
         .collect();
-    let multi_out = dir.join("multi.jsonl");
-    let started = Instant::now();
-    judge_ok(&mut judge_command(
-        &config,
-        &items,
-        &multi_out,
-        &["--store", &multi_db],
-        &["--worker", "w1"],
-    ));
+    let status = first.wait().expect("waiting for tribunal judge");
+    assert!(status.success(), "tribunal judge failed: {}", log());
     let multi = started.elapsed();
     let mut made = vec![];
     for helper in helpers {

@@ -35,7 +35,7 @@ try {
     const seen = {};
     for (const path of plain) {
       await page.goto(new URL(path, url).href);
-      await page.waitForSelector('main section', { timeout: 30000 });
+      await page.waitForSelector('main section', { timeout: 120000 });
       seen[`/${path}`] = await audit(page);
     }
     let shareUrl = null;
@@ -45,14 +45,14 @@ try {
       seen[`/${task}?example`] = await audit(page);
       if (task === 'ppi' && width === 1280) {
         await page.click('#ppi-share-link');
-        await page.waitForSelector('#ppi-share-url', { timeout: 60000 });
+        await page.waitForSelector('#ppi-share-url', { timeout: 180000 });
         shareUrl = await page.inputValue('#ppi-share-url');
       }
     }
     // The run checks' card on the agreement page, each check on its example.
     for (const check of ['aa', 'consistency', 'position']) {
       await page.goto(new URL('reliability', url).href);
-      await page.waitForSelector('#example-runs', { timeout: 30000 });
+      await page.waitForSelector('#example-runs', { timeout: 120000 });
       await page.selectOption('#runs-check', check);
       await page.click('#example-runs');
       await page.waitForSelector('#runs-share-link:not([disabled])', { timeout: 120000 });
@@ -66,11 +66,11 @@ try {
     await page.goto(new URL('length-control?example', url).href);
     await page.waitForSelector('#length-control-save:not([disabled])', { timeout: 120000 });
     await page.click('#length-control-save');
-    await page.waitForURL(/\/s\/[0-9a-f]{32}\/a\/[0-9a-f]+$/, { timeout: 60000 });
+    await page.waitForURL(/\/s\/[0-9a-f]{32}\/a\/[0-9a-f]+$/, { timeout: 180000 });
     await page.waitForSelector('#analysis-download', { timeout: 120000 });
     seen['saved analysis'] = await audit(page);
     await page.click('#back-to-session');
-    await page.waitForSelector('#datasets tbody tr', { timeout: 30000 });
+    await page.waitForSelector('#datasets tbody tr', { timeout: 120000 });
     seen.session = await audit(page);
     out.widths[width] = seen;
     await context.close();

@@ -10,7 +10,7 @@ const [url, lsTrain, lsTest, btlTrain, bad, screenshot, lsTrainScores, lsTestSco
 const browser = await launchChromium();
 try {
   const { page, pageErrors } = await openPage(browser, url);
-  await page.waitForSelector('#cal-run', { timeout: 30000 });
+  await page.waitForSelector('#cal-run', { timeout: 120000 });
 
   const rowsOf = (table) => page.$$eval(`${table} tbody tr`, (trs) => trs.map((tr) => ({ ...tr.dataset })));
   const run = async (head, train, test, previousGamma) => {

@@ -8,8 +8,26 @@ export const launchOptions = {
     '--disable-background-networking', '--disable-component-update', '--disable-sync'],
 };
 
-export function launchChromium() {
-  return chromium.launch(launchOptions);
+// Every action, navigation and wait a driver does not time itself may take 2 minutes
+// (Playwright's default is 30 s): on a slow 2-core machine, beside another test, a page's first
+// load (its wasm compiled) can take longer than that.
+export const SLOW_MACHINE_TIMEOUT = 120000;
+
+export async function launchChromium() {
+  const browser = await chromium.launch(launchOptions);
+  const newContext = browser.newContext.bind(browser);
+  browser.newContext = async (...options) => {
+    const context = await newContext(...options);
+    context.setDefaultTimeout(SLOW_MACHINE_TIMEOUT);
+    return context;
+  };
+  const newPage = browser.newPage.bind(browser);
+  browser.newPage = async (...options) => {
+    const page = await newPage(...options);
+    page.setDefaultTimeout(SLOW_MACHINE_TIMEOUT);
+    return page;
+  };
+  return browser;
 }
 
 // Collects into `errors` a page's uncaught errors and each Content-Security-Policy violation
@@ -60,5 +78,5 @@ export async function exampleRunSession(page, url) {
   await page.click('#try-runs');
   await page.waitForURL('**/runs?example');
   await page.waitForFunction(() => document.querySelector('#runs-items-input')?.files.length === 1,
-    null, { timeout: 30000 });
+    null, { timeout: 120000 });
 }

@@ -23,9 +23,9 @@ try {
     const [file, baseline] = arg.split('=');
     const before = (await hashes()).length;
     // The form starts over after each upload: no file recognised yet.
-    await page.waitForSelector('#detected-format', { state: 'detached', timeout: 30000 });
+    await page.waitForSelector('#detected-format', { state: 'detached', timeout: 120000 });
     await page.setInputFiles('#dataset-input', file);
-    await page.waitForSelector('#detected-format', { timeout: 30000 });
+    await page.waitForSelector('#detected-format', { timeout: 120000 });
     const format = await page.getAttribute('#detected-format', 'data-format');
     const said = await page.textContent('#detected-format');
     if (baseline) {
@@ -36,7 +36,7 @@ try {
     await page.waitForFunction(
       (n) => document.querySelectorAll('#datasets tbody tr').length > n,
       before,
-      { timeout: 30000 },
+      { timeout: 120000 },
     );
     uploads.push({ format, said, datasets: await hashes() });
   }

@@ -24,7 +24,7 @@ try {
   const requests = [];
   probe.on('requestfinished', (request) => requests.push(new URL(request.url()).pathname));
   await probe.goto(new URL('leaderboard', url).href);
-  await probe.waitForSelector('#csv-input', { timeout: 30000 });
+  await probe.waitForSelector('#csv-input', { timeout: 120000 });
   const attempts = await probe.evaluate(async () => {
     const script = document.createElement('script');
     script.textContent = 'window.injected = true;';

@@ -21,7 +21,7 @@ try {
     await (answer ? dialog.accept() : dialog.dismiss());
   });
   const count = (selector) => page.$$eval(selector, (els) => els.length);
-  await page.waitForSelector('#analyses li button.delete', { timeout: 30000 });
+  await page.waitForSelector('#analyses li button.delete', { timeout: 120000 });
   const before = { analyses: await count('#analyses li'), datasets: await count('#datasets tbody tr') };
 
   await page.click('#analyses li button.delete');
@@ -30,36 +30,36 @@ try {
 
   answer = true;
   await page.click('#analyses li button.delete');
-  await page.waitForFunction(() => document.querySelectorAll('#analyses li').length === 0, null, { timeout: 30000 });
+  await page.waitForFunction(() => document.querySelectorAll('#analyses li').length === 0, null, { timeout: 120000 });
   await page.click('#datasets tbody tr button.delete');
-  await page.waitForFunction(() => document.querySelectorAll('#datasets tbody tr').length === 0, null, { timeout: 30000 });
+  await page.waitForFunction(() => document.querySelectorAll('#datasets tbody tr').length === 0, null, { timeout: 120000 });
   const afterParts = { analyses: await count('#analyses li'), datasets: await count('#datasets tbody tr') };
 
   await page.click('button.delete[data-part=""]');
-  await page.waitForFunction(() => location.pathname === '/', null, { timeout: 30000 });
+  await page.waitForFunction(() => location.pathname === '/', null, { timeout: 120000 });
 
   const visitor = await openPage(browser, 'about:blank');
   const shared = await visitor.page.goto(shareUrl);
-  await visitor.page.waitForSelector('#session-error', { timeout: 30000 });
+  await visitor.page.waitForSelector('#session-error', { timeout: 120000 });
   const sessionStatus = shared.status();
   const sessionMessage = await visitor.page.textContent('#session-error');
   const sessionControlsHidden = await visitor.page.isHidden('#session-share-url');
   const analysis = await visitor.page.goto(analysisUrl);
-  await visitor.page.waitForSelector('#analysis-error', { timeout: 30000 });
+  await visitor.page.waitForSelector('#analysis-error', { timeout: 120000 });
   const analysisMessage = await visitor.page.textContent('#analysis-error');
   const analysisShareHidden = await visitor.page.isHidden('#analysis-share-url');
   // 4. Dead ends: a session that never was says "not found" with no controls; a path that is
   //    no page says so and links the pages that exist.
   const origin = new URL(shareUrl).origin;
   await visitor.page.goto(`${origin}/s/00000000000000000000000000000000`);
-  await visitor.page.waitForSelector('#session-error', { timeout: 30000 });
+  await visitor.page.waitForSelector('#session-error', { timeout: 120000 });
   const missing = {
     text: await visitor.page.textContent('#session-error'),
     controlsHidden: await visitor.page.isHidden('#session-share-url'),
     exportHidden: await visitor.page.isHidden('#export-session'),
   };
   await visitor.page.goto(`${origin}/no-such-page`);
-  await visitor.page.waitForSelector('#not-found', { timeout: 30000 });
+  await visitor.page.waitForSelector('#not-found', { timeout: 120000 });
   const notFound = {
     text: await visitor.page.textContent('#not-found'),
     links: await visitor.page.$$eval('#not-found a', (as) => as.map((a) => a.getAttribute('href'))),

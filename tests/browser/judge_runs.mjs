@@ -16,10 +16,10 @@ try {
   await exampleRunSession(page, url);
   const judges = await page.$eval('#runs-judges', (p) => ({ ...p.dataset, text: p.textContent }));
   await page.click('#runs-new-session');
-  await page.waitForSelector('#runs-open-session', { timeout: 30000 });
+  await page.waitForSelector('#runs-open-session', { timeout: 120000 });
   const uploadWarnings = await page.$$eval('#runs-page .upload-warning', (ps) => ps.map((p) => p.textContent));
   await page.click('#runs-open-session');
-  await page.waitForSelector('#start-run', { timeout: 30000 });
+  await page.waitForSelector('#start-run', { timeout: 120000 });
   const session = page.url();
   const judgeOptions = await page.$$eval('#run-judge option', (os) => os.map((o) => ({ value: o.value, selected: o.selected })));
   const finishedBefore = await page.$eval('#runs-finished', (p) => p.dataset.count);
@@ -34,12 +34,12 @@ try {
   await page.evaluate(() => { window.notReloaded = true; });
   await page.click('#start-run');
   await page.waitForFunction(() => document.querySelector('.run-status')?.dataset.finished === 'true',
-    null, { timeout: 60000 });
+    null, { timeout: 180000 });
   await page.waitForFunction(() => document.querySelector('#runs-finished')?.dataset.count === '1',
-    null, { timeout: 30000 });
+    null, { timeout: 120000 });
   // The session, read again, watches the finished run from its first event.
   await page.waitForFunction(() => document.querySelector('.run-status')?.dataset.finished === 'true',
-    null, { timeout: 30000 });
+    null, { timeout: 120000 });
   const status = await page.$eval('.run-status', (p) => ({ ...p.dataset, text: p.textContent }));
   const verdicts = await page.$$eval('.run-judgments tbody tr', (trs) => trs.map((tr) => ({
     item: tr.cells[0].textContent, order: tr.cells[1].textContent, verdict: tr.cells[2].textContent,

@@ -12,7 +12,7 @@ try {
   const { page: live, pageErrors } = await openPage(browser, new URL('live', url).href);
   await live.waitForFunction(
     () => document.querySelector('#live-status')?.textContent.includes('demo finished'),
-    null, { timeout: 30000 });
+    null, { timeout: 120000 });
   const liveStatus = await live.textContent('#live-status');
   const liveCount = Number(await live.textContent('#live-count'));
   const { page, pageErrors: boardErrors } = await openPage(browser, new URL('leaderboard', url).href);
@@ -35,7 +35,7 @@ try {
     }).observe(document.body, { childList: true, subtree: true });
   });
   await page.setInputFiles('#csv-input', crowd);
-  await page.waitForSelector('#leaderboard table.ratings tbody tr', { timeout: 30000 });
+  await page.waitForSelector('#leaderboard table.ratings tbody tr', { timeout: 120000 });
   await page.waitForFunction(
     () => !document.querySelector('#bootstrap-progress')
       && document.querySelectorAll('#leaderboard td[data-lower]').length > 0,
@@ -63,17 +63,17 @@ try {
   const beta = await study.$$eval('#judge p', (ps) => ps.map((p) => p.textContent).find((t) => t.startsWith('β =')));
 
   await page.setInputFiles('#csv-input', bad);
-  await page.waitForSelector('#error', { timeout: 30000 });
+  await page.waitForSelector('#error', { timeout: 120000 });
   const errorText = await page.textContent('#error');
   const rowsAfterError = await rowsOf();
   await page.setInputFiles('#csv-input', latin1);
   await page.waitForFunction(() => document.querySelector('#error')?.textContent.includes('latin1.csv'),
-    null, { timeout: 30000 });
+    null, { timeout: 120000 });
   const latin1Error = await page.textContent('#error');
   // Windows line ends: the error names the line an editor shows.
   await page.setInputFiles('#csv-input', crlfBad);
   await page.waitForFunction(() => document.querySelector('#error')?.textContent.includes('crlf-bad.csv'),
-    null, { timeout: 30000 });
+    null, { timeout: 120000 });
   const crlfError = await page.textContent('#error');
 
   // Anchoring the second model at Elo 1000 refits the leaderboard on screen (not the bad file).

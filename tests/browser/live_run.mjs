@@ -18,21 +18,21 @@ const statusOf = (page) => page.$eval('.run-status', (p) => ({
 }));
 const boardOf = async (page, judgments) => {
   await page.waitForFunction((n) => document.querySelector('.run-board')?.dataset.battles === String(n),
-    judgments, { timeout: 60000 });
+    judgments, { timeout: 180000 });
   return page.$$eval('.run-board tbody tr', (rows) => rows.map((r) => ({
     model: r.dataset.model, elo: Number(r.dataset.elo), se: Number(r.dataset.se),
   })));
 };
 try {
   const { page, pageErrors } = await openPage(browser, ownerUrl);
-  await page.waitForSelector('#start-run', { timeout: 30000 });
+  await page.waitForSelector('#start-run', { timeout: 120000 });
   const addressAfterOwnerLink = page.url();
   // The worker has the local model: the form offers the run. Short answers keep it quick.
   const unavailable = await page.isVisible('#run-unavailable');
-  await page.fill('#run-tokens', '64');
+  await page.fill('#run-tokens', '16');
   await page.dispatchEvent('#run-tokens', 'change');
   await page.click('#start-run');
-  await page.waitForSelector('.run-status', { timeout: 60000 });
+  await page.waitForSelector('.run-status', { timeout: 180000 });
   const seen = [];
   let reloadedAt = null;
   // Every 50 ms for up to 5 minutes: a fast machine judges an item in well under a second, and
@@ -45,7 +45,7 @@ try {
       if (reloadedAt === null && s.judged >= 1 && s.judged < s.total) {
         reloadedAt = s.judged;
         await page.reload();
-        await page.waitForSelector('.run-status', { timeout: 60000 });
+        await page.waitForSelector('.run-status', { timeout: 180000 });
       }
     }
     await page.waitForTimeout(50);
@@ -53,7 +53,7 @@ try {
   // The run's end brings its record: the page reads the session again (once) and watches the
   // finished run from its first event.
   await page.waitForFunction(() => document.querySelector('#runs-finished')?.dataset.count === '1'
-    && document.querySelector('.run-status')?.dataset.finished === 'true', null, { timeout: 60000 });
+    && document.querySelector('.run-status')?.dataset.finished === 'true', null, { timeout: 180000 });
   const owner = await statusOf(page);
   const board = await boardOf(page, owner.total);
   const rows = await page.$$eval('.run-judgments tbody tr', (trs) => trs.map((tr) => ({
@@ -63,7 +63,7 @@ try {
   })));
   const visitor = await openPage(browser, shareUrl);
   await visitor.page.waitForFunction(() => document.querySelector('.run-status')?.dataset.finished === 'true',
-    null, { timeout: 60000 });
+    null, { timeout: 180000 });
   const visitorStatus = await statusOf(visitor.page);
   const visitorBoard = await boardOf(visitor.page, visitorStatus.total);
   const visitorCanStart = await visitor.page.isVisible('#start-run');

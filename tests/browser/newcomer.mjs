@@ -21,7 +21,7 @@ const widthOf = (page) => page.evaluate(() => ({
 // the page (`keyboard`).
 async function walk(page, width, task, finished) {
   await page.goto(url);
-  await page.waitForSelector(`#try-${task}`, { timeout: 30000 });
+  await page.waitForSelector(`#try-${task}`, { timeout: 120000 });
   if (width === 390) {
     let reached = false;
     for (let k = 0; k < 60 && !reached; k += 1) {
@@ -90,7 +90,7 @@ try {
     const seen = { pageWidths: {} };
 
     await page.goto(url);
-    await page.waitForSelector('#job-leaderboard', { timeout: 30000 });
+    await page.waitForSelector('#job-leaderboard', { timeout: 120000 });
     seen.jobs = await page.$$eval('section.job h2', (hs) => hs.map((h) => h.textContent));
     seen.pageWidths.home = await widthOf(page);
     await page.screenshot({ path: `${screenshots}/home-${width}.png`, fullPage: true });
@@ -155,7 +155,7 @@ try {
       // (The page keeps the report's elements and updates them in place: the comparison is
       // over once its progress line has come and gone.)
       await page.click('#run-study');
-      await page.waitForSelector('#judge .busy', { timeout: 30000 });
+      await page.waitForSelector('#judge .busy', { timeout: 120000 });
       await page.waitForSelector('#judge .busy', { state: 'detached', timeout: 180000 });
       seen.judge.conformal.push(await conformalShown(page));
     });
@@ -215,7 +215,7 @@ try {
       await page.waitForFunction(
         () => document.querySelector('#runs-items-input')?.files.length === 1
           && document.querySelector('#runs-judges'),
-        null, { timeout: 30000 });
+        null, { timeout: 120000 });
       seen.runs = {
         file: await page.$eval('#runs-items-input', (i) => i.files[0].name),
         judges: await page.$eval('#runs-judges', (p) => ({ ...p.dataset })),

@@ -4,13 +4,14 @@
 // `load` opens the page twice: the first visit installs the service worker, the reload runs
 // under it and fills its cache. Prints one JSON object: the table and the page errors.
 import { chromium } from 'playwright-core';
-import { launchOptions, leaderboardTable, watchPage } from './chromium.mjs';
+import { SLOW_MACHINE_TIMEOUT, launchOptions, leaderboardTable, watchPage } from './chromium.mjs';
 
 const [mode, profile, url] = process.argv.slice(2);
 const context = await chromium.launchPersistentContext(profile, {
   ...launchOptions,
   viewport: { width: 1200, height: 900 },
 });
+context.setDefaultTimeout(SLOW_MACHINE_TIMEOUT);
 try {
   const page = await context.newPage();
   const pageErrors = [];

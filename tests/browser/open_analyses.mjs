@@ -37,7 +37,7 @@ try {
     await page.selectOption('#analysis-kind', analysis.analysis);
     await page.fill('#analysis-settings', JSON.stringify(analysis, null, 2));
     for (const [role, hash] of Object.entries(inputs)) {
-      await page.selectOption(`.analysis-input[data-role="${role}"]`, hash, { timeout: 30000 });
+      await page.selectOption(`.analysis-input[data-role="${role}"]`, hash, { timeout: 120000 });
     }
     await page.fill('#analysis-title', title);
     await page.dispatchEvent('#analysis-title', 'change');

@@ -12,7 +12,7 @@ const [url, pairs, gpt4, probes, small, screenshot] = process.argv.slice(2);
 const browser = await launchChromium();
 try {
   const { page, pageErrors } = await openPage(browser, url);
-  await page.waitForSelector('#prog-run', { timeout: 30000 });
+  await page.waitForSelector('#prog-run', { timeout: 120000 });
   const rowsOf = (table) => page.$$eval(`${table} tbody tr`, (trs) => trs.map((tr) => ({ ...tr.dataset })));
   const routingOf = () => page.$$eval('#prog-routing tbody tr', (trs) => trs.map((tr) => ({
     signal: tr.dataset.signal,
@@ -56,14 +56,14 @@ try {
     await page.fill('#prog-code', code);
     await page.click('#prog-add');
     // The sandbox compiles the code first; the program joins the list once it has.
-    await page.waitForSelector(`#prog-user li[data-name="${name}"]`, { timeout: 30000 });
+    await page.waitForSelector(`#prog-user li[data-name="${name}"]`, { timeout: 120000 });
   };
   // Code that does not compile is refused at once, before any pair is scored.
   await page.fill('#prog-name', 'broken');
   await page.dispatchEvent('#prog-name', 'change');
   await page.fill('#prog-code', 'function judgingFunction(query, response) { return ) }');
   await page.click('#prog-add');
-  await page.waitForSelector('#prog-error', { timeout: 30000 });
+  await page.waitForSelector('#prog-error', { timeout: 120000 });
   const compileError = await page.textContent('#prog-error');
   await add('loops', 'function judgingFunction(query, response) { while (true) {} }');
   await add('allocates', 'function judgingFunction(query, response) { const b = new ArrayBuffer(2 ** 40); return b.byteLength; }');
@@ -80,11 +80,11 @@ try {
   // within a call and the LLMFAO report stays.
   await add('slow', 'function judgingFunction(query, response) { const t = Date.now(); while (Date.now() - t < 100) {} return response.length; }');
   await page.click('#prog-run');
-  await page.waitForSelector('#prog-cancel', { timeout: 30000 });
+  await page.waitForSelector('#prog-cancel', { timeout: 120000 });
   await page.waitForTimeout(1000);
   const cancelledAt = Date.now();
   await page.click('#prog-cancel');
-  await page.waitForSelector('#prog-error', { timeout: 30000 });
+  await page.waitForSelector('#prog-error', { timeout: 120000 });
   const cancelled = {
     seconds: (Date.now() - cancelledAt) / 1000,
     error: await page.textContent('#prog-error'),

@@ -9,7 +9,7 @@ const [url, crowd, judgeA, judgeB, bad, screenshot, irtJudge, irtHuman, sliceCro
 const browser = await launchChromium();
 try {
   const { page, pageErrors } = await openPage(browser, url);
-  await page.waitForSelector('#rel-run', { timeout: 30000 });
+  await page.waitForSelector('#rel-run', { timeout: 120000 });
 
   // LLMFAO's crowd votes: id,worker,winner on the nominal scale.
   for (const [id, value] of [['#rel-item', 'id'], ['#rel-rater', 'worker'], ['#rel-score', 'winner']]) {
@@ -40,13 +40,13 @@ try {
   // A malformed ratings file: a located error, and the previous report stays.
   await page.setInputFiles('#rel-input', bad);
   await page.click('#rel-run');
-  await page.waitForSelector('#rel-error', { timeout: 30000 });
+  await page.waitForSelector('#rel-error', { timeout: 120000 });
   const errorText = await page.textContent('#rel-error');
   const after = await shown();
 
   // A judge under prompt variants with human ratings of the same items: the IRT table.
   await page.goto(url);
-  await page.waitForSelector('#rel-run', { timeout: 30000 });
+  await page.waitForSelector('#rel-run', { timeout: 120000 });
   await page.setInputFiles('#rel-input', irtJudge);
   await page.setInputFiles('#rel-human', irtHuman);
   await page.click('#rel-run');
@@ -65,7 +65,7 @@ try {
 
   // Slices: a crowd file with a topic column and a judge, nominal scale.
   await page.goto(url);
-  await page.waitForSelector('#rel-run', { timeout: 30000 });
+  await page.waitForSelector('#rel-run', { timeout: 120000 });
   await page.selectOption('#rel-scale', 'nominal');
   await page.fill('#rel-slice', 'topic');
   await page.dispatchEvent('#rel-slice', 'change');
@@ -79,7 +79,7 @@ try {
 
   // A rater pair on the numeric scale with α at the ordinal level.
   await page.goto(url);
-  await page.waitForSelector('#rel-run', { timeout: 30000 });
+  await page.waitForSelector('#rel-run', { timeout: 120000 });
   await page.fill('#rel-pairs', 'judge,alice');
   await page.dispatchEvent('#rel-pairs', 'change');
   await page.selectOption('#rel-level', 'ordinal');
@@ -92,9 +92,9 @@ try {
   // Choosing LLMFAO's crowd file on a fresh page: the columns are picked from its header and
   // its first rows are shown.
   await page.goto(url);
-  await page.waitForSelector('#rel-run', { timeout: 30000 });
+  await page.waitForSelector('#rel-run', { timeout: 120000 });
   await page.setInputFiles('#rel-input', crowd);
-  await page.waitForSelector('#rel-preview tbody tr', { timeout: 30000 });
+  await page.waitForSelector('#rel-preview tbody tr', { timeout: 120000 });
   const guessed = {
     columns: await page.$$eval('#rel-item, #rel-rater, #rel-score', (is) => is.map((i) => i.value)),
     offered: await page.$$eval('#rel-header option', (os) => os.map((o) => o.value)),

@@ -8,7 +8,7 @@ const [url, aa, consistency, position, abba, bad, screenshot] = process.argv.sli
 const browser = await launchChromium();
 try {
   const { page, pageErrors } = await openPage(browser, url);
-  await page.waitForSelector('#runs-run', { timeout: 30000 });
+  await page.waitForSelector('#runs-run', { timeout: 120000 });
   const set = async (id, value) => {
     await page.fill(id, value);
     await page.dispatchEvent(id, 'change');
@@ -63,7 +63,7 @@ try {
   // A malformed file: a located error, and the previous result stays.
   await page.setInputFiles('#runs-input', bad);
   await page.click('#runs-run');
-  await page.waitForSelector('#runs-error', { timeout: 30000 });
+  await page.waitForSelector('#runs-error', { timeout: 120000 });
   const errorText = await page.textContent('#runs-error');
   const after = await page.$eval('#position-summary', (p) => ({ ...p.dataset }));
 

@@ -27,7 +27,7 @@ async function saveFrom(page, save) {
   const saved = /\/s\/[0-9a-f]{32}\/a\/[0-9a-f]+$/;
   await page.waitForFunction(
     (error) => /\/s\/[0-9a-f]{32}\/a\/[0-9a-f]+$/.test(location.pathname) || document.querySelector(error),
-    `${save}-error`, { timeout: 60000 });
+    `${save}-error`, { timeout: 180000 });
   if (!saved.test(page.url())) {
     throw new Error(`${save}: ${await page.textContent(`${save}-error`)}`);
   }
@@ -37,7 +37,7 @@ async function saveFrom(page, save) {
 // A task page (`/judge`, `/reliability`, …), ready once its form is up.
 async function task(page, path) {
   await page.goto(new URL(path, url).href);
-  await page.waitForSelector(`main section.card`, { timeout: 30000 });
+  await page.waitForSelector(`main section.card`, { timeout: 120000 });
 }
 
 // The report the analysis page recomputed, read from its download link.
@@ -55,11 +55,11 @@ try {
   const owner = opened.page;
   watchPage(owner, pageErrors);
   pageErrors.push(...opened.pageErrors);
-  await owner.waitForSelector('#new-session', { timeout: 30000 });
+  await owner.waitForSelector('#new-session', { timeout: 120000 });
   await owner.fill('#session-title', 'saved analyses');
   await owner.dispatchEvent('#session-title', 'change');
   await owner.click('#new-session');
-  await owner.waitForURL(/\/s\/[0-9a-f]{32}$/, { timeout: 30000 });
+  await owner.waitForURL(/\/s\/[0-9a-f]{32}$/, { timeout: 120000 });
   const sessionUrl = owner.url();
 
   await task(owner, 'judge');
@@ -102,11 +102,11 @@ try {
   await owner.fill('#prog-code',
     'function judgingFunction(query, response) { return response.length / (1 + query.length); }');
   await owner.click('#prog-add');
-  await owner.waitForSelector('#prog-user li[data-name="length_ratio"]', { timeout: 30000 });
+  await owner.waitForSelector('#prog-user li[data-name="length_ratio"]', { timeout: 120000 });
   await owner.click('#prog-run');
   const programsUrl = await saveFrom(owner, '#prog-save');
   await owner.goto(sessionUrl);
-  await owner.waitForSelector('#analyses li', { timeout: 30000 });
+  await owner.waitForSelector('#analyses li', { timeout: 120000 });
   const kinds = await owner.$$eval('#analyses li', (lis) => lis.map((li) => li.dataset.kind));
 
   const context = await browser.newContext({ viewport: { width: 1200, height: 900 } });

@@ -35,12 +35,12 @@ try {
   await owner.fill('#session-title', 'LLMFAO crowd');
   await owner.dispatchEvent('#session-title', 'change');
   await owner.click('#new-session');
-  await owner.waitForURL(/\/s\/[0-9a-f]{32}$/, { timeout: 30000 });
+  await owner.waitForURL(/\/s\/[0-9a-f]{32}$/, { timeout: 120000 });
   const sessionUrl = owner.url();
-  await owner.waitForSelector('#dataset-input', { timeout: 30000 });
+  await owner.waitForSelector('#dataset-input', { timeout: 120000 });
   await owner.setInputFiles('#dataset-input', crowd);
   await owner.click('#add-dataset');
-  await owner.waitForSelector('#datasets tbody tr', { timeout: 30000 });
+  await owner.waitForSelector('#datasets tbody tr', { timeout: 120000 });
   const datasets = await owner.$$eval('#datasets tbody tr', (trs) => trs.map((tr) => tr.dataset.hash));
   // The new-analysis form starts on a leaderboard with its default settings; edit them as
   // text: 200 rounds, seed 7, prompts resampled as clusters, one model's Elo fixed.
@@ -51,7 +51,7 @@ try {
   settings.anchor = { model: anchorModel, elo: 1000 };
   await owner.fill('#analysis-settings', JSON.stringify(settings, null, 2));
   await owner.click('#save-analysis');
-  await owner.waitForURL(/\/s\/[0-9a-f]{32}\/a\/[0-9a-f]+$/, { timeout: 30000 });
+  await owner.waitForURL(/\/s\/[0-9a-f]{32}\/a\/[0-9a-f]+$/, { timeout: 120000 });
   const analysisUrl = owner.url();
   const ownerTable = await tableOf(owner);
   const ownerSummary = await owner.textContent('#leaderboard .summary');
@@ -74,19 +74,19 @@ try {
     return r.status;
   }, sessionId);
   await visitor.goto(sessionUrl);
-  await visitor.waitForSelector('#datasets tbody tr', { timeout: 30000 });
+  await visitor.waitForSelector('#datasets tbody tr', { timeout: 120000 });
   const visitorSeesUpload = await visitor.isVisible('#dataset-input');
   const visitorAnalyses = await visitor.$$eval('#analyses a', (as) => as.map((a) => a.getAttribute('href')));
 
   // 3. Fragment sharing from the Leaderboard page.
   await owner.goto(new URL('leaderboard', urlA).href);
-  await owner.waitForSelector('#csv-input', { timeout: 30000 });
+  await owner.waitForSelector('#csv-input', { timeout: 120000 });
   await setNumber(owner, '#rounds', 300);
   await setNumber(owner, '#seed', 11);
   await owner.setInputFiles('#csv-input', small);
   const localTable = await tableOf(owner);
   await owner.click('#share-link');
-  await owner.waitForSelector('#share-url', { timeout: 30000 });
+  await owner.waitForSelector('#share-url', { timeout: 120000 });
   const shareUrl = await owner.inputValue('#share-url');
   await owner.setInputFiles('#csv-input', crowd);
   await owner.waitForFunction(
@@ -95,7 +95,7 @@ try {
   await owner.click('#share-link');
   await owner.waitForFunction(
     (previous) => document.querySelector('#share-url')?.value && document.querySelector('#share-url').value !== previous,
-    shareUrl, { timeout: 60000 });
+    shareUrl, { timeout: 180000 });
   const crowdLink = await owner.inputValue('#share-url');
 
   const requests = [];
@@ -109,7 +109,7 @@ try {
 
   // 4. Export from A through the page's link, import on B through B's home page.
   await owner.goto(sessionUrl);
-  await owner.waitForSelector('#export-session', { timeout: 30000 });
+  await owner.waitForSelector('#export-session', { timeout: 120000 });
   const download = owner.waitForEvent('download');
   await owner.click('#export-session');
   await (await download).saveAs(archiveOut);
@@ -117,9 +117,9 @@ try {
   await pageReady(importer);
   await importer.setInputFiles('#import-input', archiveOut);
   await importer.click('#import-session');
-  await importer.waitForURL(/\/s\/[0-9a-f]{32}$/, { timeout: 30000 });
+  await importer.waitForURL(/\/s\/[0-9a-f]{32}$/, { timeout: 120000 });
   const importedSessionUrl = importer.url();
-  await importer.waitForSelector('#analyses a', { timeout: 30000 });
+  await importer.waitForSelector('#analyses a', { timeout: 120000 });
   const importerOwns = await importer.isVisible('#dataset-input');
   const importedHref = await importer.getAttribute('#analyses a', 'href');
   const reader = await open(new URL(importedHref, urlB).href);
@@ -136,5 +136,5 @@ try {
 }
 
 async function pageReady(page) {
-  await page.waitForSelector('#new-session', { timeout: 30000 });
+  await page.waitForSelector('#new-session', { timeout: 120000 });
 }

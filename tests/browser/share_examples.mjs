@@ -40,7 +40,7 @@ const tasks = [
 async function tryExample(page, task, check) {
   if (!check) return page.goto(new URL(`${task}?example`, url).href);
   await page.goto(new URL('reliability', url).href);
-  await page.waitForSelector('#example-runs', { timeout: 30000 });
+  await page.waitForSelector('#example-runs', { timeout: 120000 });
   await page.selectOption('#runs-check', check);
   await page.click('#example-runs');
 }
@@ -109,17 +109,17 @@ try {
   await page.waitForSelector('#length-control-save:not([disabled])', { timeout: 120000 });
   out.saveOptions = await page.$$eval('#length-control-save-session option', (os) => os.map((o) => o.value));
   await page.click('#length-control-save');
-  await page.waitForURL(/\/s\/[0-9a-f]{32}\/a\/[0-9a-f]+$/, { timeout: 60000 });
+  await page.waitForURL(/\/s\/[0-9a-f]{32}\/a\/[0-9a-f]+$/, { timeout: 180000 });
   out.savedUrl = page.url();
   await page.waitForSelector('#analysis-download', { timeout: 120000 });
   out.saved = await downloaded(page);
   await page.goto(url);
-  await page.waitForSelector('#recent-sessions', { timeout: 30000 });
+  await page.waitForSelector('#recent-sessions', { timeout: 120000 });
   out.homeSessions = await page.$$eval('#recent-sessions li', (lis) => lis.map((li) => li.textContent));
 
   // A battles file too large for a link: the page says so and shares it through a session.
   await page.goto(new URL('leaderboard', url).href);
-  await page.waitForSelector('#csv-input', { timeout: 30000 });
+  await page.waitForSelector('#csv-input', { timeout: 120000 });
   await page.setInputFiles('#csv-input', large);
   await page.waitForSelector('#share-link:not([disabled])', { timeout: 300000 });
   out.largeTable = await leaderboardTable(page);

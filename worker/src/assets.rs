@@ -4,10 +4,14 @@
 //! Loading ([`Assets::load`]): every regular file under `dist/` (hidden names skipped) is read
 //! once at start-up. Each compressible file is kept Brotli- (quality 11) and gzip-compressed
 //! (level 9) as well; the compressed copies are content-addressed under `dist/.compressed/`
-//! (`<sha256 of the file>.br|.gz`, so a rebuilt file never meets a stale copy, and every copy
-//! is checked against that hash when read back), made by a background thread when missing —
-//! that file goes out uncompressed until then — and written there for the next start when
-//! `dist/` is writable. Copies of files no longer in `dist/` are removed.
+//! (`<sha256 of the file>.br|.gz`, so a rebuilt file never meets a stale copy), made by a
+//! background thread when missing — that file goes out uncompressed until then — and written
+//! there for the next start when `dist/` is writable. A copy found there is read when it is
+//! first asked for, not at start-up (a start reads no copy, so it takes a second rather than the
+//! many it takes to decompress them all on a slow machine, and a server that only answers the
+//! API never reads one), and checked then against its file's hash: a damaged copy is never
+//! sent — that answer goes out uncompressed and the copy is removed, to be made again at the
+//! next start. Copies of files no longer in `dist/` are removed.
 //!
 //! Answers ([`Assets::answer`]): `GET` and `HEAD` only (405 otherwise). The representation is
 //! chosen by `Accept-Encoding` — Brotli, then gzip, then the file itself; `q=0` refuses one —
@@ -35,6 +39,7 @@ use sha2::{Digest, Sha256};
 use std::collections::HashMap;
 use std::io::{Read, Write};
 use std::path::{Path, PathBuf};
+use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::{Arc, OnceLock};
 use tribunal::io::provenance::content_hash;
 
@@ -118,15 +123,43 @@ struct Asset {
     content_type: &'static str,
     /// The first 16 hex digits of the file's SHA-256 (its ETag and its copies' name).
     hash: String,
+    /// The whole SHA-256 in hex: the name of its copies.
+    digest: String,
     identity: Bytes,
     compressed: [OnceLock<Bytes>; 2],
+    /// A copy of each coding lies in the cache, not yet read (the first request reads it).
+    unread: [AtomicBool; 2],
     immutable: bool,
     compressible: bool,
 }
 
 impl Asset {
-    fn copy(&self, coding: Coding) -> Option<&Bytes> {
-        self.compressed[coding as usize].get()
+    /// The copy in `coding` if it is made, read or (by this call) readable from `cache` and
+    /// whole; a damaged copy is removed from `cache`.
+    fn copy(&self, cache: &Path, coding: Coding) -> Option<&Bytes> {
+        let made = &self.compressed[coding as usize];
+        // One request reads a copy; another asking meanwhile gets the file itself.
+        if made.get().is_none() && self.unread[coding as usize].swap(false, Ordering::AcqRel) {
+            match read_copy(cache, &self.digest, coding) {
+                Some(copy) => {
+                    let _ = made.set(Bytes::from(copy));
+                }
+                None => {
+                    tracing::warn!(
+                        copy = %copy_path(cache, &self.digest, coding).display(),
+                        "a compressed copy of the app is damaged: removed, made again at the next start"
+                    );
+                    let _ = std::fs::remove_file(copy_path(cache, &self.digest, coding));
+                }
+            }
+        }
+        made.get()
+    }
+
+    /// Whether a copy in `coding` is made or lies in the cache unread.
+    fn has_copy(&self, coding: Coding) -> bool {
+        self.compressed[coding as usize].get().is_some()
+            || self.unread[coding as usize].load(Ordering::Acquire)
     }
 }
 
@@ -135,11 +168,13 @@ pub struct Assets {
     files: HashMap<String, Arc<Asset>>,
     index: Arc<Asset>,
     policy: String,
+    /// `dist/.compressed`, where the copies are kept.
+    cache: PathBuf,
 }
 
 impl Assets {
-    /// Reads `dist/` (which must hold `index.html`), takes the compressed copies already made,
-    /// and starts a thread that makes the missing ones.
+    /// Reads `dist/` (which must hold `index.html`), notes the compressed copies already made
+    /// (read when first asked for), and starts a thread that makes the missing ones.
     pub fn load(dist: &Path) -> Result<Arc<Self>> {
         let index = dist.join("index.html");
         if !index.is_file() {
@@ -161,18 +196,19 @@ impl Assets {
             let asset = Asset {
                 content_type: content_type(&name),
                 hash: hash[..16].to_owned(),
+                digest: hash.clone(),
                 identity: Bytes::from(bytes),
                 compressed: [OnceLock::new(), OnceLock::new()],
+                unread: [AtomicBool::new(false), AtomicBool::new(false)],
                 immutable: content_hashed(&name),
                 compressible: compressible(&name),
             };
             if asset.compressible {
                 for coding in Coding::ALL {
-                    match read_copy(&cache, &hash, coding) {
-                        Some(copy) => {
-                            let _ = asset.compressed[coding as usize].set(Bytes::from(copy));
-                        }
-                        None => missing.push((name.clone(), hash.clone(), coding)),
+                    if copy_path(&cache, &hash, coding).is_file() {
+                        asset.unread[coding as usize].store(true, Ordering::Release);
+                    } else {
+                        missing.push((name.clone(), hash.clone(), coding));
                     }
                 }
             }
@@ -189,11 +225,12 @@ impl Assets {
             files,
             index,
             policy,
+            cache,
         });
-        prune(&cache, &assets);
+        prune(&assets.cache, &assets);
         if !missing.is_empty() {
             let assets = assets.clone();
-            std::thread::spawn(move || assets.compress(&cache, missing));
+            std::thread::spawn(move || assets.compress(missing));
         }
         Ok(assets)
     }
@@ -203,12 +240,12 @@ impl Assets {
         &self.policy
     }
 
-    /// Whether every compressible file has both compressed copies.
+    /// Whether every compressible file has both compressed copies (made, or kept and unread).
     pub fn compressed(&self) -> bool {
         self.files
             .values()
             .filter(|a| a.compressible)
-            .all(|a| Coding::ALL.iter().all(|&c| a.copy(c).is_some()))
+            .all(|a| Coding::ALL.iter().all(|&c| a.has_copy(c)))
     }
 
     /// The answer to `method path` with the request's `headers`.
@@ -230,7 +267,7 @@ impl Assets {
         let chosen = Coding::ALL
             .into_iter()
             .filter(|&c| accepts(accepted, c.token()))
-            .find_map(|c| asset.copy(c).map(|bytes| (c, bytes)));
+            .find_map(|c| asset.copy(&self.cache, c).map(|bytes| (c, bytes)));
         let (etag, body) = match chosen {
             Some((coding, bytes)) => (
                 format!("\"{}.{}\"", asset.hash, coding.extension()),
@@ -291,8 +328,9 @@ impl Assets {
         response
     }
 
-    /// Makes the `missing` copies, keeps them, and writes them under `cache` when it can.
-    fn compress(&self, cache: &Path, missing: Vec<(String, String, Coding)>) {
+    /// Makes the `missing` copies, keeps them, and writes them into the cache when it can.
+    fn compress(&self, missing: Vec<(String, String, Coding)>) {
+        let cache = &self.cache;
         let started = std::time::Instant::now();
         let mut written = true;
         for (name, hash, coding) in missing {
@@ -579,5 +617,55 @@ mod tests {
             assert!(read_copy(&dir, &hash, coding).is_none());
         }
         let _ = std::fs::remove_dir_all(&dir);
+    }
+
+    #[test]
+    fn a_kept_copy_is_read_when_first_asked_for_and_a_damaged_one_is_removed() {
+        let dist = std::env::temp_dir().join(format!("tribunal-dist-{}", std::process::id()));
+        let cache = dist.join(".compressed");
+        let app = b"console.log('the same line again');\n".repeat(40);
+        let index = b"<!DOCTYPE html><title>app</title>".repeat(10);
+        std::fs::create_dir_all(&dist).unwrap();
+        std::fs::write(dist.join("app.js"), &app).unwrap();
+        std::fs::write(dist.join("index.html"), &index).unwrap();
+        let digest = |data: &[u8]| content_hash(data)["sha256:".len()..].to_owned();
+        for coding in Coding::ALL {
+            let copy = coding.compress(&index).unwrap();
+            write_copy(&cache, &digest(&index), coding, &copy).unwrap();
+        }
+        let brotli = Coding::Brotli.compress(&app).unwrap();
+        write_copy(&cache, &digest(&app), Coding::Brotli, &brotli).unwrap();
+        let damaged = copy_path(&cache, &digest(&app), Coding::Gzip);
+        std::fs::write(&damaged, b"not gzip at all").unwrap();
+
+        let assets = Assets::load(&dist).unwrap();
+        let kept = &assets.files["app.js"];
+        // Nothing is read at start-up; both copies count as there.
+        assert!(kept.compressed.iter().all(|c| c.get().is_none()));
+        assert!(assets.compressed());
+        let ask = |coding: &str| {
+            let mut headers = HeaderMap::new();
+            headers.insert(
+                header::ACCEPT_ENCODING,
+                HeaderValue::from_str(coding).unwrap(),
+            );
+            assets.answer(&Method::GET, "/app.js", &headers)
+        };
+        let answer = ask("br");
+        assert_eq!(answer.headers()[header::CONTENT_ENCODING], "br");
+        assert_eq!(
+            answer.headers()[header::CONTENT_LENGTH],
+            brotli.len().to_string().as_str()
+        );
+        // The damaged copy is never sent: the file goes out as it is, and the copy is gone.
+        let answer = ask("gzip");
+        assert!(answer.headers().get(header::CONTENT_ENCODING).is_none());
+        assert_eq!(
+            answer.headers()[header::CONTENT_LENGTH],
+            app.len().to_string().as_str()
+        );
+        assert!(!damaged.exists());
+        assert!(!assets.compressed(), "the damaged copy no longer counts");
+        let _ = std::fs::remove_dir_all(&dist);
     }
 }

@@ -115,7 +115,16 @@ pub async fn serve(config: ServeConfig) -> Result<()> {
         .fallback({
             let (assets, store) = (assets.clone(), state.store.clone());
             move |method: Method, uri: Uri, headers: HeaderMap| async move {
-                let mut response = assets.answer(&method, uri.path(), &headers);
+                // Off the runtime's threads: the first answer in a coding reads and checks its
+                // kept compressed copy (a second or so for the largest file on a slow machine).
+                let answering = assets.clone();
+                let path = uri.path().to_owned();
+                let answered =
+                    tokio::task::spawn_blocking(move || answering.answer(&method, &path, &headers))
+                        .await;
+                let Ok(mut response) = answered else {
+                    return StatusCode::INTERNAL_SERVER_ERROR.into_response();
+                };
                 if response.status() == StatusCode::OK && share_link_gone(&store, uri.path()) {
                     *response.status_mut() = StatusCode::GONE;
                 }
