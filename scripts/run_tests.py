@@ -9,9 +9,9 @@ every test binary (`cargo test ARGS --no-run`), then runs them N at a time (defa
 $TRIBUNAL_TEST_JOBS), each with one test thread (`--test-threads=1` unless TEST_ARGS say
 otherwise) — so N tests run at once, as many as `cargo test` runs on an N-core machine, and no
 test's timeouts meet more contention than they did — the longest first by the seconds each took
-on this machine's last run (FILE, default ~/.cache/tribunal/test-seconds.json, where a binary's time is kept when it
-passed whole, no test filtered out; a binary never timed so takes the figure of the table
-below, measured on a 2-core VM). Each binary runs as cargo would run it: in
+on this machine's last run (FILE, default ~/.cache/tribunal/test-seconds.json, where a binary's
+time is kept when it passed whole, no test filtered out; a binary never timed so takes the
+figure of the table below, measured on a 2-core VM). Each binary runs as cargo would run it: in
 its package's directory, with cargo's variables for the package. Its output is printed whole
 when it ends, after a `Running` line as cargo prints it; the doc tests run last as one more job
 (`cargo test ARGS --doc`, unless ARGS pick targets). TEST_ARGS go to every binary, as after
@@ -29,18 +29,20 @@ import tempfile
 import threading
 import time
 
-# Seconds on a 2-core VM (CI's machine, 2026-12-01; run alone or beside one other binary), for
-# the order of a machine's first run; saved_analyses_browser's is a guess (it was not timed whole).
+# Seconds on a 2-core VM (CI's machine, 2026-12-01; live_runs, engine, scale_out, serving and the
+# calibrate and sessions browsers with one test thread beside another binary, the rest run as
+# `cargo test` ran them), for the order of a machine's first run; saved_analyses_browser's is a
+# guess (it was not timed whole).
 MEASURED = {
-    "tribunal-e2e/live_runs": 1443, "tribunal-e2e/engine": 1076,
+    "tribunal-e2e/engine": 2418, "tribunal-e2e/live_runs": 1309,
     "tribunal-e2e/openai_server": 1006, "tribunal-e2e/share_examples_browser": 967,
-    "tribunal-e2e/scale_out": 964, "tribunal-e2e/accessibility_browser": 939,
-    "tribunal-e2e/saved_analyses_browser": 600, "tribunal-e2e/sessions_browser": 482,
+    "tribunal-e2e/scale_out": 687, "tribunal-e2e/accessibility_browser": 939,
+    "tribunal-e2e/saved_analyses_browser": 600, "tribunal-e2e/sessions_browser": 222,
     "tribunal-e2e/study": 438, "tribunal-e2e/newcomer_browser": 318,
     "tribunal-worker/tribunal_worker": 215, "tribunal-e2e/programs_browser": 175,
-    "tribunal-e2e/serving": 171, "tribunal-e2e/browser": 133, "tribunal/statistics": 129,
+    "tribunal-e2e/serving": 72, "tribunal-e2e/browser": 133, "tribunal/statistics": 129,
     "tribunal-e2e/load": 127, "tribunal-e2e/reliability_browser": 119, "tribunal/tribunal": 100,
-    "tribunal-e2e/programs_cli": 55, "tribunal-e2e/calibrate_browser": 40,
+    "tribunal-e2e/programs_cli": 55, "tribunal-e2e/calibrate_browser": 60,
 }
 # A binary neither measured here nor in the table: an end-to-end test of middling length.
 UNKNOWN = 120
@@ -56,8 +58,12 @@ def cargo():
 
 def test_binaries(args):
     """(key, source, package dir, package name, executable) of each test binary, built now."""
-    out = subprocess.run([cargo(), "test", *args, "--no-run", "--message-format=json-render-diagnostics"],
-                         stdout=subprocess.PIPE, check=True, text=True).stdout
+    build = subprocess.run([cargo(), "test", *args, "--no-run", "--message-format=json-render-diagnostics"],
+                           stdout=subprocess.PIPE, text=True)
+    if build.returncode != 0:
+        print(f"run_tests: building the test binaries failed (cargo exit {build.returncode})", file=sys.stderr)
+        sys.exit(build.returncode)
+    out = build.stdout
     found = []
     for line in out.splitlines():
         msg = json.loads(line)
