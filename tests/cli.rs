@@ -343,11 +343,11 @@ fn cascade_writes_the_items_left_to_humans_and_reruns_from_its_spec() {
     assert!(stderr.contains("tier `large` keeps no item"), "{stderr}");
 
     let record = report.as_object_mut().unwrap().remove("record").unwrap();
-    // The record's settings are the flags with their values (given or default), derived from
-    // the settings struct; not clap's argument groups (named after the structs).
+    // The record's settings are the flags as typed with their values (given or default),
+    // derived from the settings struct; not clap's argument groups (named after the structs).
     let settings = record["settings"].as_object().unwrap();
     assert_eq!(settings["alpha"], "0.15");
-    assert_eq!(settings["item"], "item");
+    assert_eq!(settings["item_column"], "item");
     assert!(
         settings
             .keys()

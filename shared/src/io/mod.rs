@@ -12,6 +12,8 @@
 //!   and the kind each role of an analysis reads.
 //! - [`checks`]: the range checks settings share (a level in (0, 1), a tolerance > 0, an
 //!   iteration count ≥ 1), each naming the setting.
+//! - `cli_values` (feature `cli`): the command-line forms of pairs (`A,B`, `LO,HI`) that
+//!   settings structs' derived options read.
 //! - [`first_seen`]: the line where each key of a file was first seen (a repeated id's first
 //!   line), indexed by hash.
 //! - [`readable`]: numbers as readers see them (`p < 0.001`, never `p = 0.000`).
@@ -20,6 +22,8 @@
 
 pub mod cbor;
 pub mod checks;
+#[cfg(feature = "cli")]
+pub mod cli_values;
 pub mod csv_preview;
 pub(crate) mod csv_row;
 pub mod dataset_kind;

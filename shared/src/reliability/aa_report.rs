@@ -28,20 +28,33 @@ use serde::{Deserialize, Serialize};
 
 /// Settings of an A/A report.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[cfg_attr(feature = "cli", derive(clap::Args))]
 pub struct AaReportParams {
+    #[cfg_attr(feature = "cli", command(flatten))]
     pub columns: Columns,
+    #[cfg_attr(feature = "cli", command(flatten))]
     pub ratings: RatingsParams,
-    /// The two runs: raters of the file.
+    /// The two runs: raters of the file, `A,B`.
+    #[cfg_attr(
+        feature = "cli",
+        arg(long, value_name = "A,B", value_parser = crate::io::cli_values::two_names)
+    )]
     pub runs: (String, String),
-    /// The reference labels: a rater of the file.
+    /// The reference labels: a rater of the file (enables the κ delta).
+    #[cfg_attr(feature = "cli", arg(long))]
     pub gold: Option<String>,
-    /// The score (label, or number on the numeric scale) that means pass.
+    /// The score (label, or number on the numeric scale) that means pass (enables the
+    /// pass-rate delta and the item disagreement).
+    #[cfg_attr(feature = "cli", arg(long))]
     pub pass: Option<String>,
     /// The criterion to analyse, when the file holds several.
+    #[cfg_attr(feature = "cli", arg(long))]
     pub criterion: Option<String>,
     /// The variant to analyse, when the file holds several.
+    #[cfg_attr(feature = "cli", arg(long))]
     pub variant: Option<String>,
     /// Acceptance bands and the score range.
+    #[cfg_attr(feature = "cli", command(flatten))]
     pub test: AaTestParams,
 }
 

@@ -71,17 +71,46 @@ pub enum AaMetric {
 
 /// Settings of an A/A test: the acceptance bands.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[cfg_attr(feature = "cli", derive(clap::Args))]
 pub struct AaTestParams {
     /// Pass-rate delta band, as a proportion (0.02 = 2 pp).
+    #[cfg_attr(
+        feature = "cli",
+        arg(long, default_value_t = AaTestParams::default().pass_rate_band, allow_negative_numbers = true)
+    )]
     pub pass_rate_band: f64,
     /// Band for the share of items whose verdict differs between runs.
+    #[cfg_attr(
+        feature = "cli",
+        arg(long, default_value_t = AaTestParams::default().disagreement_band, allow_negative_numbers = true)
+    )]
     pub disagreement_band: f64,
+    /// Band for the κ delta.
+    #[cfg_attr(
+        feature = "cli",
+        arg(long, default_value_t = AaTestParams::default().kappa_band, allow_negative_numbers = true)
+    )]
     pub kappa_band: f64,
     /// Band for the mean absolute score difference on the 0–1 scale.
+    #[cfg_attr(
+        feature = "cli",
+        arg(long, default_value_t = AaTestParams::default().score_band, allow_negative_numbers = true)
+    )]
     pub score_band: f64,
-    /// The score scale's (lowest, highest) value; scores are divided by its width.
+    /// The score scale's lowest and highest value, `LO,HI`; scores are divided by its width.
+    #[cfg_attr(
+        feature = "cli",
+        arg(
+            long,
+            value_name = "LO,HI",
+            value_parser = crate::io::cli_values::two_numbers,
+            default_value = "0,1",
+            allow_hyphen_values = true
+        )
+    )]
     pub score_range: (f64, f64),
     /// How κ against the gold labels is computed.
+    #[cfg_attr(feature = "cli", arg(skip))]
     pub kappa: KappaParams,
 }
 

@@ -42,6 +42,7 @@ use serde::{Deserialize, Serialize};
 
 /// Level of measurement: which differences between values count as disagreement.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Default, Serialize, Deserialize)]
+#[cfg_attr(feature = "cli", derive(clap::ValueEnum))]
 #[serde(rename_all = "snake_case")]
 pub enum AlphaLevel {
     Nominal,

@@ -47,16 +47,35 @@ pub enum Stability {
 
 /// Settings of a self-consistency analysis.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[cfg_attr(feature = "cli", derive(clap::Args))]
 pub struct ConsistencyParams {
     /// Items with fewer repeats are skipped.
+    #[cfg_attr(
+        feature = "cli",
+        arg(long, default_value_t = ConsistencyParams::default().min_repeats, allow_negative_numbers = true)
+    )]
     pub min_repeats: usize,
-    /// Mean H below this is excellent.
+    /// Mean entropy H (bits) below this is excellent.
+    #[cfg_attr(
+        feature = "cli",
+        arg(long, default_value_t = ConsistencyParams::default().excellent_below, allow_negative_numbers = true)
+    )]
     pub excellent_below: f64,
     /// Mean H below this (and not excellent) is good; at or above, unstable.
+    #[cfg_attr(
+        feature = "cli",
+        arg(long, default_value_t = ConsistencyParams::default().good_below, allow_negative_numbers = true)
+    )]
     pub good_below: f64,
     /// Share of inconsistent items above which the metric needs a redesign.
+    #[cfg_attr(
+        feature = "cli",
+        arg(long, default_value_t = ConsistencyParams::default().review_share, allow_negative_numbers = true)
+    )]
     pub review_share: f64,
-    /// The criterion that is the final label (pass/fail), if any.
+    /// The criterion that is the final label (pass/fail), if any; without a criterion column
+    /// the one criterion is named after the score column.
+    #[cfg_attr(feature = "cli", arg(long))]
     pub label: Option<String>,
 }
 

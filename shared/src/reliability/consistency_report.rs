@@ -27,12 +27,17 @@ use serde::{Deserialize, Serialize};
 
 /// Settings of a self-consistency report.
 #[derive(Debug, Clone, PartialEq, Default, Serialize, Deserialize)]
+#[cfg_attr(feature = "cli", derive(clap::Args))]
 pub struct ConsistencyReportParams {
+    #[cfg_attr(feature = "cli", command(flatten))]
     pub columns: Columns,
+    #[cfg_attr(feature = "cli", command(flatten))]
     pub ratings: RatingsParams,
     /// The judge, when the file has a variant column and several raters.
+    #[cfg_attr(feature = "cli", arg(long = "rater-name", id = "rater_name"))]
     pub rater: Option<String>,
     /// Repeats, thresholds and the label criterion.
+    #[cfg_attr(feature = "cli", command(flatten))]
     pub consistency: ConsistencyParams,
 }
 

@@ -39,9 +39,15 @@ fn one_ratings_file() -> Roles {
 /// each file's rater named after the file unless it has a rater column) and the per-slice
 /// table's when wanted.
 #[derive(Debug, Clone, PartialEq, Default, Serialize, Deserialize)]
+#[cfg_attr(feature = "cli", derive(clap::Args))]
 pub struct AgreementSpec {
+    #[cfg_attr(feature = "cli", command(flatten))]
     pub report: AgreementReportParams,
+    /// How many judge files (roles `judge.1` …): set from the files given, not an option.
+    #[cfg_attr(feature = "cli", arg(skip))]
     pub judges: usize,
+    /// Each judge's agreement with the majority per slice, when wanted.
+    #[cfg_attr(feature = "cli", command(flatten))]
     pub slices: Option<SliceParams>,
 }
 

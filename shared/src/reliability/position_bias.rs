@@ -86,11 +86,21 @@ impl PairVerdicts {
 
 /// Settings of a position-bias analysis.
 #[derive(Debug, Clone, Copy, PartialEq, Serialize, Deserialize)]
+#[cfg_attr(feature = "cli", derive(clap::Args))]
 pub struct PositionBiasParams {
+    #[cfg_attr(feature = "cli", command(flatten))]
     pub bootstrap: BootstrapParams,
     /// First-position rate under no bias (½).
+    #[cfg_attr(
+        feature = "cli",
+        arg(long, default_value_t = PositionBiasParams::default().null_rate, allow_negative_numbers = true)
+    )]
     pub null_rate: f64,
     /// Level below which the binomial test calls the asymmetry significant.
+    #[cfg_attr(
+        feature = "cli",
+        arg(long, default_value_t = PositionBiasParams::default().significance, allow_negative_numbers = true)
+    )]
     pub significance: f64,
 }
 

@@ -28,11 +28,16 @@ use serde::{Deserialize, Serialize};
 
 /// The verdict labels by position.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+#[cfg_attr(feature = "cli", derive(clap::Args))]
 pub struct PositionLabels {
-    /// The first-shown answer wins.
+    /// The verdict label for the first-shown answer.
+    #[cfg_attr(feature = "cli", arg(long, default_value_t = PositionLabels::default().first))]
     pub first: String,
-    /// The second-shown answer wins.
+    /// The verdict label for the second-shown answer.
+    #[cfg_attr(feature = "cli", arg(long, default_value_t = PositionLabels::default().second))]
     pub second: String,
+    /// The verdict label for a tie.
+    #[cfg_attr(feature = "cli", arg(long, default_value_t = PositionLabels::default().tie))]
     pub tie: String,
 }
 
@@ -48,10 +53,13 @@ impl Default for PositionLabels {
 
 /// The variant values of the two orders.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+#[cfg_attr(feature = "cli", derive(clap::Args))]
 pub struct Orders {
-    /// The original order.
+    /// The variant value of the original order.
+    #[cfg_attr(feature = "cli", arg(long, default_value_t = Orders::default().ab))]
     pub ab: String,
-    /// The swapped order.
+    /// The variant value of the swapped order.
+    #[cfg_attr(feature = "cli", arg(long, default_value_t = Orders::default().ba))]
     pub ba: String,
 }
 
@@ -66,15 +74,22 @@ impl Default for Orders {
 
 /// Settings of a position-bias report.
 #[derive(Debug, Clone, PartialEq, Default, Serialize, Deserialize)]
+#[cfg_attr(feature = "cli", derive(clap::Args))]
 pub struct PositionReportParams {
+    #[cfg_attr(feature = "cli", command(flatten))]
     pub columns: Columns,
+    #[cfg_attr(feature = "cli", command(flatten))]
     pub labels: PositionLabels,
+    #[cfg_attr(feature = "cli", command(flatten))]
     pub orders: Orders,
     /// The judge, when the file holds several raters.
+    #[cfg_attr(feature = "cli", arg(long = "rater-name", id = "rater_name"))]
     pub rater: Option<String>,
     /// The criterion to analyse, when the file holds several.
+    #[cfg_attr(feature = "cli", arg(long))]
     pub criterion: Option<String>,
     /// Bootstrap, null rate and significance level.
+    #[cfg_attr(feature = "cli", command(flatten))]
     pub test: PositionBiasParams,
 }
 

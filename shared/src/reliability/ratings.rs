@@ -52,6 +52,7 @@ use serde::{Deserialize, Serialize};
 
 /// How scores are read.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Default, Serialize, Deserialize)]
+#[cfg_attr(feature = "cli", derive(clap::ValueEnum))]
 #[serde(rename_all = "snake_case")]
 pub enum ScoreScale {
     /// Numbers (binary 0/1, Likert 1–5, continuous 0–1): order and distance are meaningful.
@@ -64,27 +65,47 @@ pub enum ScoreScale {
 
 /// Settings for reading a ratings CSV.
 #[derive(Debug, Clone, PartialEq, Default, Serialize, Deserialize)]
+#[cfg_attr(feature = "cli", derive(clap::Args))]
 pub struct RatingsParams {
+    /// How scores are read.
+    #[cfg_attr(feature = "cli", arg(long, value_enum, default_value_t = ScoreScale::Numeric))]
     pub scale: ScoreScale,
-    /// Nominal scale only: the allowed labels, in scale order. `None`: every label found,
-    /// sorted.
+    /// Nominal scale only: the allowed labels, in scale order, comma-separated. `None`: every
+    /// label found, sorted.
+    #[cfg_attr(feature = "cli", arg(long, value_delimiter = ','))]
     pub categories: Option<Vec<String>>,
 }
 
 /// The header names of a ratings file's columns, and the rater of a file without a rater
 /// column.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+#[cfg_attr(feature = "cli", derive(clap::Args))]
 #[serde(default)]
 pub struct Columns {
+    /// Column holding the rated item.
+    #[cfg_attr(feature = "cli", arg(long, default_value_t = Columns::default().item))]
     pub item: String,
+    /// Column holding the rater.
+    #[cfg_attr(feature = "cli", arg(long, default_value_t = Columns::default().rater))]
     pub rater: String,
+    /// Column holding the score.
+    #[cfg_attr(feature = "cli", arg(long, default_value_t = Columns::default().score))]
     pub score: String,
-    /// Optional column.
+    /// Column holding the prompt variant, order or repeat (optional in the files).
+    #[cfg_attr(
+        feature = "cli",
+        arg(long = "variant-column", id = "variant_column", default_value_t = Columns::default().variant)
+    )]
     pub variant: String,
-    /// Optional column.
+    /// Column holding the rubric criterion (optional in the files).
+    #[cfg_attr(
+        feature = "cli",
+        arg(long = "criterion-column", id = "criterion_column", default_value_t = Columns::default().criterion)
+    )]
     pub criterion: String,
     /// The rater of every row when the file has no rater column (a single judge's verdicts).
     /// `None`: the rater column is required. Unused when the file has a rater column.
+    #[cfg_attr(feature = "cli", arg(skip))]
     pub default_rater: Option<String>,
 }
 

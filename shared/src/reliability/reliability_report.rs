@@ -72,21 +72,34 @@ impl RatingsFile {
 
 /// Settings of an agreement report.
 #[derive(Debug, Clone, PartialEq, Default, Serialize, Deserialize)]
+#[cfg_attr(feature = "cli", derive(clap::Args))]
 pub struct AgreementReportParams {
     /// Column names of every file (their `default_rater` is ignored: it is per file).
+    #[cfg_attr(feature = "cli", command(flatten))]
     pub columns: Columns,
     /// Scale and, on the nominal scale, the declared labels in order.
+    #[cfg_attr(feature = "cli", command(flatten))]
     pub ratings: RatingsParams,
-    /// Level of α; `None`: nominal on the nominal scale, interval on the numeric.
+    /// Level of measurement of Krippendorff's α (default: nominal on the nominal scale,
+    /// interval on the numeric scale).
+    #[cfg_attr(feature = "cli", arg(long, id = "alpha_level", value_enum))]
     pub level: Option<AlphaLevel>,
+    #[cfg_attr(feature = "cli", command(flatten))]
     pub bootstrap: BootstrapParams,
-    /// Rater pairs of the input to compare.
+    /// Two raters of the input to compare, `A,B` (repeatable).
+    #[cfg_attr(
+        feature = "cli",
+        arg(long = "pair", id = "pair", value_name = "A,B", value_parser = crate::io::cli_values::two_names)
+    )]
     pub pairs: Vec<(String, String)>,
     /// The criterion to analyse, when the files hold several.
+    #[cfg_attr(feature = "cli", arg(long))]
     pub criterion: Option<String>,
     /// The variant to analyse, when the files hold several.
+    #[cfg_attr(feature = "cli", arg(long))]
     pub variant: Option<String>,
     /// Keep only the input's items whose slice column (first) has the value (second).
+    #[cfg_attr(feature = "cli", arg(skip))]
     pub slice: Option<(String, String)>,
 }
 

@@ -31,10 +31,23 @@ use serde::{Deserialize, Serialize};
 
 /// Settings of a slice table.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[cfg_attr(feature = "cli", derive(clap::Args))]
 pub struct SliceParams {
-    /// The input's slice column.
+    /// A slice column of the input (topic, length bucket, …): each judge's agreement with the
+    /// majority per slice, tested against the rest, with Holm and BH adjusted p-values.
+    #[cfg_attr(feature = "cli", arg(long = "slice", id = "slice", required = false))]
     pub column: String,
-    /// Level at which the adjusted p-values reject.
+    /// Level at which the slices' adjusted p-values reject.
+    #[cfg_attr(
+        feature = "cli",
+        arg(
+            long = "slice-alpha",
+            id = "slice_alpha",
+            requires = "slice",
+            default_value_t = 0.05,
+            allow_negative_numbers = true
+        )
+    )]
     pub alpha: f64,
 }
 

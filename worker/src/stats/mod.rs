@@ -297,10 +297,18 @@ pub struct Invocation {
 
 impl Invocation {
     /// From the matches of `tribunal stats NAME …` parsed by `command` (the subcommand): every
-    /// argument, not clap's argument groups (one per args struct, named after it, listing the
-    /// flags given), which change with the structs' layout rather than with the settings.
+    /// argument, named as the user types it (`--variant-column` → `variant_column`), not clap's
+    /// argument groups (one per args struct, named after it, listing the flags given), which
+    /// change with the structs' layout rather than with the settings.
     pub fn new(name: &str, matches: &ArgMatches, command: &clap::Command) -> Self {
         let groups: Vec<&str> = command.get_groups().map(|g| g.get_id().as_str()).collect();
+        let flag = |id: &clap::Id| {
+            command
+                .get_arguments()
+                .find(|arg| arg.get_id() == id)
+                .and_then(clap::Arg::get_long)
+                .map_or_else(|| id.to_string(), |long| long.replace('-', "_"))
+        };
         let settings = matches
             .ids()
             .filter(|id| !groups.contains(&id.as_str()))
@@ -313,7 +321,7 @@ impl Invocation {
                     1 => values.into_iter().next()?,
                     _ => values.into(),
                 };
-                Some((id.as_str().to_owned(), value))
+                Some((flag(id), value))
             })
             .collect();
         Self {
@@ -370,6 +378,68 @@ mod tests {
             let found = command.find_subcommand(old).map(|c| c.get_name());
             assert_eq!(found, Some(new), "`stats {old}`");
         }
+    }
+
+    #[test]
+    fn derived_options_never_collide_and_keep_their_flags_as_typed() {
+        use clap::CommandFactory;
+        // clap's own checks of every subcommand: two settings structs flattened into one
+        // command that want the same flag or id fail here, not at a user's first run.
+        StatsLine::command().debug_assert();
+        let mut command = StatsLine::command();
+        command.build();
+        let flags = |name: &str| -> Vec<String> {
+            command
+                .find_subcommand(name)
+                .unwrap()
+                .get_arguments()
+                .filter_map(|a| a.get_long().map(str::to_owned))
+                .collect()
+        };
+        // `--level` is α's level of measurement; the bootstrap's coverage is `--confidence`.
+        let agreement = flags("agreement");
+        for flag in [
+            "level",
+            "confidence",
+            "bootstrap",
+            "seed",
+            "variant-column",
+            "slice",
+        ] {
+            assert!(
+                agreement.iter().any(|f| f == flag),
+                "--{flag} in {agreement:?}"
+            );
+        }
+        assert!(flags("position").iter().any(|f| f == "confidence"));
+        assert!(flags("irt").iter().any(|f| f == "range"));
+        // Keyed as typed: `--variant-column` is `variant_column` in the record, `--slice` is
+        // `slice` (its field is `column`).
+        let line = [
+            "tribunal stats",
+            "agreement",
+            "--input",
+            "x.csv",
+            "--slice",
+            "topic",
+        ];
+        let matches = command.clone().try_get_matches_from(line).unwrap();
+        let (name, sub) = matches.subcommand().unwrap();
+        let invocation = Invocation::new(name, sub, command.find_subcommand(name).unwrap());
+        let keys: Vec<&str> = invocation.settings.keys().map(String::as_str).collect();
+        for key in [
+            "variant_column",
+            "slice",
+            "slice_alpha",
+            "confidence",
+            "bootstrap",
+        ] {
+            assert!(keys.contains(&key), "{key} in {keys:?}");
+        }
+        assert!(
+            !keys.contains(&"column") && !keys.contains(&"alpha_level"),
+            "{keys:?}"
+        );
     }
 
     #[test]

@@ -166,21 +166,63 @@ pub struct RatingScale {
     pub max: u32,
 }
 
+impl std::str::FromStr for RatingScale {
+    type Err = String;
+
+    /// `MIN,MAX`, two whole numbers, e.g. `1,5`.
+    fn from_str(text: &str) -> std::result::Result<Self, String> {
+        match text.split(',').map(str::trim).collect::<Vec<_>>()[..] {
+            [lo, hi] => match (lo.parse::<u32>(), hi.parse::<u32>()) {
+                (Ok(min), Ok(max)) => Ok(Self { min, max }),
+                _ => Err(format!(
+                    "expected two whole numbers `MIN,MAX`, found `{text}`"
+                )),
+            },
+            _ => Err(format!("expected `MIN,MAX`, found `{text}`")),
+        }
+    }
+}
+
 /// Settings of a GRM fit.
 #[derive(Debug, Clone, Copy, PartialEq, Serialize, Deserialize)]
+#[cfg_attr(feature = "cli", derive(clap::Args))]
 pub struct GrmParams {
     /// Gauss–Hermite nodes for the integral over θ ~ N(0, 1).
+    #[cfg_attr(
+        feature = "cli",
+        arg(long, default_value_t = GrmParams::default().quadrature_nodes, allow_negative_numbers = true)
+    )]
     pub quadrature_nodes: usize,
     /// Prior on ln α_p; seed 003 uses α ~ LogNormal(0, 0.5), i.e. N(0, 0.5²). `None`: flat.
+    #[cfg_attr(feature = "cli", arg(skip = GrmParams::default().log_alpha_prior))]
     pub log_alpha_prior: Option<NormalPrior>,
     /// Prior on each threshold β_pk; seed 003 uses N(0, 1). `None`: flat.
+    #[cfg_attr(feature = "cli", arg(skip = GrmParams::default().threshold_prior))]
     pub threshold_prior: Option<NormalPrior>,
-    /// The rating scale (at most [`MAX_SCALE_VALUES`] values); when `None`, the scores that
-    /// any variant gave.
+    /// The declared rating scale `MIN,MAX` (whole numbers, at most [`MAX_SCALE_VALUES`]
+    /// values): scores of it a variant never gave are reported, scores outside it rejected.
+    /// `None`: the scores that any variant gave.
+    #[cfg_attr(
+        feature = "cli",
+        arg(
+            long = "range",
+            id = "range",
+            value_name = "MIN,MAX",
+            allow_hyphen_values = true
+        )
+    )]
     pub scale: Option<RatingScale>,
     /// Most EM steps (each SQUAREM cycle takes three).
+    #[cfg_attr(
+        feature = "cli",
+        arg(long, default_value_t = GrmParams::default().max_iter, allow_negative_numbers = true)
+    )]
     pub max_iter: usize,
     /// Converged when an EM step moves no α or β by more than this.
+    #[cfg_attr(
+        feature = "cli",
+        arg(long, default_value_t = GrmParams::default().tol, allow_negative_numbers = true)
+    )]
     pub tol: f64,
 }
 

@@ -43,10 +43,19 @@ use std::collections::BTreeMap;
 
 /// Acceptance thresholds of Phase 1 (seed 003 §3.4.1: C_V < 0.1, ρ > 0.7).
 #[derive(Debug, Clone, Copy, PartialEq, Serialize, Deserialize)]
+#[cfg_attr(feature = "cli", derive(clap::Args))]
 pub struct ReliabilityParams {
     /// Largest acceptable prompt-consistency C_V (exclusive).
+    #[cfg_attr(
+        feature = "cli",
+        arg(long, default_value_t = ReliabilityParams::default().max_c_v, allow_negative_numbers = true)
+    )]
     pub max_c_v: f64,
     /// Smallest acceptable marginal reliability ρ (exclusive).
+    #[cfg_attr(
+        feature = "cli",
+        arg(long, default_value_t = ReliabilityParams::default().min_reliability, allow_negative_numbers = true)
+    )]
     pub min_reliability: f64,
 }
 

@@ -35,20 +35,30 @@ use std::collections::HashMap;
 
 /// Settings of an IRT report.
 #[derive(Debug, Clone, PartialEq, Default, Serialize, Deserialize)]
+#[cfg_attr(feature = "cli", derive(clap::Args))]
 pub struct IrtReportParams {
     /// Column names of both files (their `default_rater` is ignored: it is per file).
+    #[cfg_attr(feature = "cli", command(flatten))]
     pub columns: Columns,
     /// Scale and, on the nominal scale, the declared labels in order.
+    #[cfg_attr(feature = "cli", command(flatten))]
     pub ratings: RatingsParams,
     /// The judge, when the file holds several raters.
+    #[cfg_attr(feature = "cli", arg(long = "rater-name", id = "rater_name"))]
     pub rater: Option<String>,
     /// The criterion, when the file holds several.
+    #[cfg_attr(feature = "cli", arg(long))]
     pub criterion: Option<String>,
-    /// The original prompt variant (default: the first in the file).
+    /// The original prompt variant, whose scores give the judge's θ_range (default: the first
+    /// variant in the file).
+    #[cfg_attr(feature = "cli", arg(long))]
     pub original: Option<String>,
     /// The annotator whose scores group the human θ̂ (default: the first in the human file).
+    #[cfg_attr(feature = "cli", arg(long))]
     pub human_rater: Option<String>,
+    #[cfg_attr(feature = "cli", command(flatten))]
     pub grm: GrmParams,
+    #[cfg_attr(feature = "cli", command(flatten))]
     pub thresholds: ReliabilityParams,
 }
 
