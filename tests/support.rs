@@ -9,9 +9,13 @@ use std::sync::mpsc;
 use std::sync::OnceLock;
 use std::time::{Duration, Instant};
 
-/// The repository root.
+/// The repository root: of the checkout the test runs in (cargo and `scripts/run_tests.py` set
+/// `CARGO_MANIFEST_DIR` when they run a test binary), else of the one it was compiled in. A
+/// build cache shared by two checkouts gives both the same binary, whose compiled-in path is
+/// the first's: without this, a fresh clone's tests looked for the other checkout's `dist/`.
 pub fn root() -> PathBuf {
-    Path::new(env!("CARGO_MANIFEST_DIR"))
+    std::env::var_os("CARGO_MANIFEST_DIR")
+        .map_or_else(|| PathBuf::from(env!("CARGO_MANIFEST_DIR")), PathBuf::from)
         .parent()
         .expect("tests/ has a parent")
         .to_path_buf()
