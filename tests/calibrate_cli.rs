@@ -330,10 +330,6 @@ fn ablations_and_training_size_curve() {
             "a training size of 500 exceeds the 200 training rows",
         ),
         (
-            &["--ablation", "drop:x"][..],
-            "expected `no-score`, `no-embedding` or `drop:F`",
-        ),
-        (
             &["--ablation", "drop:1"][..],
             "expected a fraction of coordinates in [0, 1), found 1",
         ),
@@ -341,6 +337,19 @@ fn ablations_and_training_size_curve() {
         let err = ls_fails(train, test, extra);
         assert!(err.contains(expected), "{err} lacks {expected}");
     }
+    // An ablation that is not one is a usage error of its flag (status 2, as a bad `--head`),
+    // found before any file is read.
+    let mut args = vec!["stats", "calibrate"];
+    args.extend(ls_args(train, test));
+    args.extend(["--ablation", "drop:x"]);
+    let out = run_tribunal(&args);
+    assert_eq!(out.status.code(), Some(2));
+    let err = String::from_utf8_lossy(&out.stderr);
+    assert!(
+        err.contains("--ablation")
+            && err.contains("expected `no-score`, `no-embedding` or `drop:F`"),
+        "{err}"
+    );
 }
 
 #[test]

@@ -42,6 +42,29 @@ pub enum Ablation {
     DropFeatures { fraction: f64, seed: u64 },
 }
 
+impl std::str::FromStr for Ablation {
+    type Err = String;
+
+    /// `no-score`, `no-embedding` or `drop:F` (F a fraction; the seed 0 until the caller sets
+    /// it).
+    fn from_str(value: &str) -> std::result::Result<Self, String> {
+        match value {
+            "no-score" => Ok(Self::NoScore),
+            "no-embedding" => Ok(Self::NoEmbedding),
+            _ => value
+                .strip_prefix("drop:")
+                .and_then(|f| f.parse::<f64>().ok())
+                .map(|fraction| Self::DropFeatures { fraction, seed: 0 })
+                .ok_or_else(|| {
+                    format!(
+                        "expected `no-score`, `no-embedding` or `drop:F` with F a fraction, \
+                         found `{value}`"
+                    )
+                }),
+        }
+    }
+}
+
 impl Ablation {
     /// The coordinates of a `d`-dimensional embedding that survive, ascending.
     fn kept(&self, d: usize) -> Result<Vec<usize>> {
@@ -133,12 +156,36 @@ impl Ablation {
 
 /// Settings of a training-size curve.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[cfg_attr(feature = "cli", derive(clap::Args))]
 pub struct TrainingCurveParams {
-    /// Training-set sizes (rows; lists for Plackett–Luce), e.g. 100, 200, 500.
+    /// Training-set sizes (rows; lists for Plackett–Luce), e.g. `100,200,500`: also fit on
+    /// random training subsets of these sizes and report the test metric's mean and sd.
+    #[cfg_attr(
+        feature = "cli",
+        arg(
+            long = "train-sizes",
+            id = "train_sizes",
+            value_name = "SIZES",
+            value_delimiter = ',',
+            required = false,
+            allow_hyphen_values = true
+        )
+    )]
     pub sizes: Vec<usize>,
     /// Random subsets per size.
+    #[cfg_attr(
+        feature = "cli",
+        arg(
+            long,
+            default_value_t = 5,
+            requires = "train_sizes",
+            allow_negative_numbers = true
+        )
+    )]
     pub repeats: usize,
-    /// Subset r of every size is drawn with seed `seed + r`.
+    /// Subset r of every size is drawn with seed `seed + r`. Not an option of its own: a
+    /// command's one `--seed` sets it.
+    #[cfg_attr(feature = "cli", arg(skip))]
     pub seed: u64,
 }
 
@@ -295,5 +342,49 @@ mod tests {
         }
         .apply(&ls())
         .is_err());
+    }
+
+    #[test]
+    fn an_ablation_is_read_from_its_text_and_the_seeds_of_a_spec_follow_one_seed() {
+        use crate::calibration::calibration_data::HeadKind;
+        use crate::calibration::kinds::CalibrationSpec;
+        use crate::calibration::CalibrationParams;
+        assert_eq!("no-score".parse::<Ablation>(), Ok(Ablation::NoScore));
+        assert_eq!(
+            "no-embedding".parse::<Ablation>(),
+            Ok(Ablation::NoEmbedding)
+        );
+        assert_eq!(
+            "drop:0.25".parse::<Ablation>(),
+            Ok(Ablation::DropFeatures {
+                fraction: 0.25,
+                seed: 0
+            })
+        );
+        for bad in ["drop:x", "drop", "no_score", ""] {
+            let err = bad.parse::<Ablation>().unwrap_err();
+            assert!(err.contains(&format!("found `{bad}`")), "{err}");
+        }
+        let spec = CalibrationSpec {
+            head: HeadKind::Ls,
+            calibration: CalibrationParams::default(),
+            ablation: Some("drop:0.5".parse().unwrap()),
+            training_curve: Some(TrainingCurveParams {
+                sizes: vec![10],
+                repeats: 2,
+                seed: 0,
+            }),
+        }
+        .seeded(7);
+        assert_eq!(spec.calibration.cv.seed, 7);
+        assert_eq!(spec.calibration.bootstrap.seed, 7);
+        assert_eq!(
+            spec.ablation,
+            Some(Ablation::DropFeatures {
+                fraction: 0.5,
+                seed: 7
+            })
+        );
+        assert_eq!(spec.training_curve.map(|c| c.seed), Some(7));
     }
 }

@@ -29,10 +29,25 @@ use serde::{Deserialize, Serialize};
 
 /// A log-spaced grid of γ.
 #[derive(Debug, Clone, Copy, PartialEq, Serialize, Deserialize)]
+#[cfg_attr(feature = "cli", derive(clap::Args))]
 pub struct GammaGrid {
+    /// Smallest γ of the log grid.
+    #[cfg_attr(
+        feature = "cli",
+        arg(long = "gamma-min", id = "gamma_min", default_value_t = GammaGrid::default().min, allow_negative_numbers = true)
+    )]
     pub min: f64,
+    /// Largest γ of the log grid.
+    #[cfg_attr(
+        feature = "cli",
+        arg(long = "gamma-max", id = "gamma_max", default_value_t = GammaGrid::default().max, allow_negative_numbers = true)
+    )]
     pub max: f64,
     /// Number of grid points (1 uses `min` alone).
+    #[cfg_attr(
+        feature = "cli",
+        arg(long = "gammas", id = "gammas", default_value_t = GammaGrid::default().points, allow_negative_numbers = true)
+    )]
     pub points: usize,
 }
 
@@ -93,11 +108,19 @@ impl GammaGrid {
 
 /// Settings of a cross-validation.
 #[derive(Debug, Clone, Copy, PartialEq, Serialize, Deserialize)]
+#[cfg_attr(feature = "cli", derive(clap::Args))]
 pub struct CrossValidationParams {
-    /// k ≥ 2.
+    /// Cross-validation folds, k ≥ 2.
+    #[cfg_attr(
+        feature = "cli",
+        arg(long, default_value_t = CrossValidationParams::default().folds, allow_negative_numbers = true)
+    )]
     pub folds: usize,
-    /// Seed of the fold assignment; recorded in the curve.
+    /// Seed of the fold assignment; recorded in the curve. Not an option of its own: a
+    /// command's one `--seed` sets it.
+    #[cfg_attr(feature = "cli", arg(skip))]
     pub seed: u64,
+    #[cfg_attr(feature = "cli", command(flatten))]
     pub grid: GammaGrid,
 }
 

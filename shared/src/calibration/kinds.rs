@@ -19,12 +19,40 @@ use std::ops::Range;
 
 /// A calibration's settings: the head, the fit (cross-validated γ, bootstrap), an ablation of
 /// both files before fitting, and the training-size curve when wanted.
+///
+/// As command-line options (feature `cli`) the bootstrap's `--seed` is the one seed: a caller
+/// gives it to every part with [`CalibrationSpec::seeded`].
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[cfg_attr(feature = "cli", derive(clap::Args))]
 pub struct CalibrationSpec {
+    /// Head: `ls`, `mn`, `btl`, `btl2` or `pl` (Plackett–Luce); the CSV columns follow it.
+    #[cfg_attr(feature = "cli", arg(long))]
     pub head: HeadKind,
+    #[cfg_attr(feature = "cli", command(flatten))]
     pub calibration: CalibrationParams,
+    /// Ablate before fitting: `no-score`, `no-embedding`, or `drop:F` (drop a fraction F of the
+    /// embedding coordinates, drawn with the seed).
+    #[cfg_attr(feature = "cli", arg(long, value_name = "ABLATION"))]
     pub ablation: Option<Ablation>,
+    #[cfg_attr(feature = "cli", command(flatten))]
     pub training_curve: Option<TrainingCurveParams>,
+}
+
+impl CalibrationSpec {
+    /// The spec with `seed` as the seed of every part: the folds, the bootstrap, the dropped
+    /// coordinates and the training-size subsets.
+    #[must_use]
+    pub fn seeded(mut self, seed: u64) -> Self {
+        self.calibration.cv.seed = seed;
+        self.calibration.bootstrap.seed = seed;
+        if let Some(Ablation::DropFeatures { seed: s, .. }) = &mut self.ablation {
+            *s = seed;
+        }
+        if let Some(curve) = &mut self.training_curve {
+            curve.seed = seed;
+        }
+        self
+    }
 }
 
 /// A calibration, the ablation applied to its files (if any) and its training-size curve

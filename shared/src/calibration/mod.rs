@@ -76,12 +76,17 @@ use serde::{Deserialize, Serialize};
 
 /// Settings of a calibration.
 #[derive(Debug, Clone, Copy, PartialEq, Serialize, Deserialize)]
+#[cfg_attr(feature = "cli", derive(clap::Args))]
 pub struct CalibrationParams {
     /// Standardise the embedding coordinates on the training rows ([`crate::calibration::features`]).
+    /// Not an option of its own: the command's `--no-standardize` clears it.
+    #[cfg_attr(feature = "cli", arg(skip = true))]
     pub standardize: bool,
     /// Folds, seed and γ grid of the cross-validation that chooses γ.
+    #[cfg_attr(feature = "cli", command(flatten))]
     pub cv: CrossValidationParams,
     /// Rounds, seed and level of the metrics' bootstrap intervals.
+    #[cfg_attr(feature = "cli", command(flatten))]
     pub bootstrap: BootstrapParams,
 }
 

@@ -35,7 +35,10 @@ use serde::{Deserialize, Serialize};
 pub struct SliceParams {
     /// A slice column of the input (topic, length bucket, …): each judge's agreement with the
     /// majority per slice, tested against the rest, with Holm and BH adjusted p-values.
-    #[cfg_attr(feature = "cli", arg(long = "slice", id = "slice", required = false))]
+    #[cfg_attr(
+        feature = "cli",
+        arg(long = "slice", id = "slice", value_name = "COLUMN", required = false)
+    )]
     pub column: String,
     /// Level at which the slices' adjusted p-values reject.
     #[cfg_attr(

@@ -4,7 +4,9 @@
 //! `--model-out`; optionally after an ablation (`--ablation`) and with a training-size curve
 //! (`--train-sizes`). The embeddings come from the `embedding` column, from `.npy` /
 //! `.safetensors` files, or — with `--rationale COLUMN` — from embedding that text column of
-//! both files with all-MiniLM-L6-v2 (the models under `--models`).
+//! both files with all-MiniLM-L6-v2 (the models under `--models`). The settings' options are
+//! [`CalibrationSpec`]'s own (feature `cli` of `tribunal`), its bootstrap's `--seed` the seed of
+//! every part ([`CalibrationSpec::seeded`]); this module adds the files.
 
 use super::{add_input, Output, Planned};
 use crate::engine::embedder::Embedder;
@@ -13,19 +15,11 @@ use crate::judge::{embed_texts, EngineArgs};
 use clap::Args;
 use std::path::PathBuf;
 use tribunal::analysis::{Analysis, Input, Inputs};
-use tribunal::calibration::ablation::{Ablation, TrainingCurveParams};
-use tribunal::calibration::calibration_data::HeadKind;
-use tribunal::calibration::cross_validation::{CrossValidationParams, GammaGrid};
 use tribunal::calibration::kinds::CalibrationSpec;
-use tribunal::calibration::CalibrationParams;
 use tribunal::io::embedding_file::npy_f32;
-use tribunal::math::resample::BootstrapParams;
 
 #[derive(Args)]
 pub struct CalibrateArgs {
-    /// Head: `ls`, `mn`, `btl`, `btl2` or `pl` (Plackett–Luce); the CSV columns follow it.
-    #[arg(long, value_parser = str::parse::<HeadKind>)]
-    head: HeadKind,
     /// Training CSV (`-` for stdin).
     #[arg(long)]
     train: PathBuf,
@@ -45,63 +39,14 @@ pub struct CalibrateArgs {
     rationale: Option<String>,
     #[command(flatten)]
     engine: EngineArgs,
-    /// Cross-validation folds.
-    #[arg(long, default_value_t = CrossValidationParams::default().folds, allow_negative_numbers = true)]
-    folds: usize,
-    /// Seed of the fold assignment and of the metrics' bootstrap.
-    #[arg(long, default_value_t = CrossValidationParams::default().seed, allow_negative_numbers = true)]
-    seed: u64,
-    /// Smallest γ of the log grid.
-    #[arg(long, default_value_t = GammaGrid::default().min, allow_negative_numbers = true)]
-    gamma_min: f64,
-    /// Largest γ of the log grid.
-    #[arg(long, default_value_t = GammaGrid::default().max, allow_negative_numbers = true)]
-    gamma_max: f64,
-    /// Points of the log grid.
-    #[arg(long, default_value_t = GammaGrid::default().points, allow_negative_numbers = true)]
-    gammas: usize,
-    /// Bootstrap rounds of the metrics' intervals.
-    #[arg(long, default_value_t = BootstrapParams::default().rounds, allow_negative_numbers = true)]
-    bootstrap: usize,
-    /// Coverage of the metrics' intervals.
-    #[arg(long, default_value_t = BootstrapParams::default().level, allow_negative_numbers = true)]
-    level: f64,
     /// Use raw embedding coordinates instead of standardising them on the training rows.
     #[arg(long)]
     no_standardize: bool,
     /// Write the model file (versioned JSON) here.
     #[arg(long)]
     model_out: Option<PathBuf>,
-    /// Ablate before fitting: `no-score`, `no-embedding`, or `drop:F` (drop a fraction F of the
-    /// embedding coordinates, drawn with `--seed`).
-    #[arg(long, value_name = "ABLATION")]
-    ablation: Option<String>,
-    /// Also fit on random training subsets of these sizes (e.g. `100,200,500`) and report the
-    /// test metric's mean and sd over `--repeats` subsets per size.
-    #[arg(long, value_delimiter = ',', allow_hyphen_values = true)]
-    train_sizes: Vec<usize>,
-    /// Random subsets per training size.
-    #[arg(long, default_value_t = 5, allow_negative_numbers = true)]
-    repeats: usize,
-}
-
-fn parse_ablation(value: &str, seed: u64) -> anyhow::Result<Ablation> {
-    match value {
-        "no-score" => Ok(Ablation::NoScore),
-        "no-embedding" => Ok(Ablation::NoEmbedding),
-        _ => {
-            let fraction = value
-                .strip_prefix("drop:")
-                .and_then(|f| f.parse::<f64>().ok())
-                .ok_or_else(|| {
-                    anyhow::anyhow!(
-                        "--ablation: expected `no-score`, `no-embedding` or `drop:F` with F a \
-                         fraction, found `{value}`"
-                    )
-                })?;
-            Ok(Ablation::DropFeatures { fraction, seed })
-        }
-    }
+    #[command(flatten)]
+    spec: CalibrationSpec,
 }
 
 /// The MiniLM embeddings of `column` in a CSV, as f64 rows, and their name for messages.
@@ -143,39 +88,9 @@ pub fn plan(args: CalibrateArgs) -> anyhow::Result<Planned> {
         }
         _ => {}
     }
-    let ablation = args
-        .ablation
-        .as_deref()
-        .map(|value| parse_ablation(value, args.seed))
-        .transpose()?;
-    let calibration = CalibrationParams {
-        standardize: !args.no_standardize,
-        cv: CrossValidationParams {
-            folds: args.folds,
-            seed: args.seed,
-            grid: GammaGrid {
-                min: args.gamma_min,
-                max: args.gamma_max,
-                points: args.gammas,
-            },
-        },
-        bootstrap: BootstrapParams {
-            rounds: args.bootstrap,
-            seed: args.seed,
-            level: args.level,
-        },
-    };
-    let training_curve = (!args.train_sizes.is_empty()).then(|| TrainingCurveParams {
-        sizes: args.train_sizes.clone(),
-        repeats: args.repeats,
-        seed: args.seed,
-    });
-    let spec = CalibrationSpec {
-        head: args.head,
-        calibration,
-        ablation,
-        training_curve,
-    };
+    let seed = args.spec.calibration.bootstrap.seed;
+    let mut spec = args.spec.seeded(seed);
+    spec.calibration.standardize = !args.no_standardize;
     let mut planned = Planned::new(Analysis::Calibration(spec), inputs);
     planned.outputs.extend(args.model_out.map(Output::Model));
     Ok(planned)
