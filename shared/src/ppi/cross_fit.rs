@@ -28,12 +28,35 @@ use serde::{Deserialize, Serialize};
 
 /// How the calibration head is cross-fitted.
 #[derive(Debug, Clone, Copy, PartialEq, Serialize, Deserialize)]
+#[cfg_attr(feature = "cli", derive(clap::Args))]
 pub struct CrossFitParams {
-    /// K ≥ 2.
+    /// Cross-prediction: replace the judge's labels by a BTL calibration head on the
+    /// `embedding` column, fitted in K ≥ 2 folds of the human labels (each label compared with
+    /// a head that did not see it).
+    #[cfg_attr(
+        feature = "cli",
+        arg(
+            long = "cross-fit-folds",
+            id = "cross_fit_folds",
+            value_name = "K",
+            required = false
+        )
+    )]
     pub folds: usize,
     /// The heads' L2 penalty γ > 0.
+    #[cfg_attr(
+        feature = "cli",
+        arg(
+            long = "cross-fit-gamma",
+            id = "cross_fit_gamma",
+            default_value_t = CrossFitParams::default().gamma,
+            requires = "cross_fit_folds"
+        )
+    )]
     pub gamma: f64,
-    /// The seed of the fold assignment.
+    /// The seed of the fold assignment. Not an option of its own: the command's one `--seed`
+    /// sets it.
+    #[cfg_attr(feature = "cli", arg(skip))]
     pub seed: u64,
 }
 

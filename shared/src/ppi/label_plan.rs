@@ -44,11 +44,35 @@ use serde::{Deserialize, Serialize};
 
 /// How many labels to ask for, how much of them to spread uniformly, and the draw's seed.
 #[derive(Debug, Clone, Copy, PartialEq, Serialize, Deserialize)]
+#[cfg_attr(feature = "cli", derive(clap::Args))]
 pub struct LabelPlanParams {
-    /// The expected number of battles sent to the humans.
+    /// Plan this many more human labels (the expected number of battles sent to the humans): a
+    /// seeded draw of the unlabelled battles, more likely where a label would shrink the
+    /// leaderboard's intervals most.
+    #[cfg_attr(
+        feature = "cli",
+        arg(
+            long = "plan-labels",
+            id = "plan_labels",
+            value_name = "LABELS",
+            required = false
+        )
+    )]
     pub labels: usize,
-    /// γ: the share of the budget spread uniformly over the unlabelled battles.
+    /// γ: the share of the planned labels spread uniformly over the unlabelled battles, in
+    /// (0, 1] (1: a uniform draw).
+    #[cfg_attr(
+        feature = "cli",
+        arg(
+            long = "plan-uniform-share",
+            id = "plan_uniform_share",
+            default_value_t = LabelPlanParams::default().uniform_share,
+            requires = "plan_labels"
+        )
+    )]
     pub uniform_share: f64,
+    /// The draw's seed. Not an option of its own: the command's one `--seed` sets it.
+    #[cfg_attr(feature = "cli", arg(skip))]
     pub seed: u64,
 }
 

@@ -32,33 +32,50 @@ use serde::{Deserialize, Serialize};
 const ELO_PER_LOGIT: f64 = 400.0 / std::f64::consts::LN_10;
 
 /// Settings of a prediction-powered report.
+///
+/// As command-line options (feature `cli`) the bootstrap is the command's (`--bootstrap-rounds
+/// 0` is none, and the default is one), and its `--seed` seeds every part
+/// ([`PpiParams::seeded`]).
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[cfg_attr(feature = "cli", derive(clap::Args))]
 pub struct PpiParams {
     /// The intervals' error level: coverage 1 − α.
+    #[cfg_attr(
+        feature = "cli",
+        arg(long, default_value_t = PpiParams::default().alpha, allow_negative_numbers = true)
+    )]
     pub alpha: f64,
-    /// The weight of the judge's labels; `None`: power-tuned from the data.
+    /// The weight of the judge's labels, in [0, 1] (0: human labels only, 1: plain PPI);
+    /// `None`: power-tuned from the data (PPI++).
+    #[cfg_attr(feature = "cli", arg(long, allow_negative_numbers = true))]
     pub lambda: Option<f64>,
     /// The leaderboard's model at Elo difference 0; `None`: the first in sorted order.
+    #[cfg_attr(feature = "cli", arg(long))]
     pub reference: Option<String>,
     /// The interval width each win rate should reach: its label budget says how many human
     /// labels that takes with the judge's labels and without.
     #[serde(default)]
+    #[cfg_attr(feature = "cli", arg(long, allow_negative_numbers = true))]
     pub target_width: Option<f64>,
     /// The percentile bootstrap beside each asymptotic interval (rounds, seed); `None`: none.
     #[serde(default)]
+    #[cfg_attr(feature = "cli", arg(skip))]
     pub bootstrap: Option<Resampling>,
     /// The fewest human labels a win rate is reported from (at least 2). The normal interval
     /// from a handful of labels is far too narrow: in the LLMFAO study (BENCHMARKS.md) the
     /// 95 % intervals covered 64 % of the time at 2–4 labels, 85 % at 5–9, 90–93 % at 10–19.
     #[serde(default = "default_min_labels")]
+    #[cfg_attr(feature = "cli", arg(long, default_value_t = default_min_labels()))]
     pub min_labels: usize,
     /// Which battles to label next: a seeded draw of about `labels` of them, more likely where
     /// a label shrinks the leaderboard's intervals most; `None`: no plan.
     #[serde(default)]
+    #[cfg_attr(feature = "cli", command(flatten))]
     pub plan: Option<LabelPlanParams>,
     /// The judge's labels replaced by a BTL calibration head on the rationale embeddings,
     /// cross-fitted on the human labels (K folds, γ, seed); `None`: the judge's own labels.
     #[serde(default)]
+    #[cfg_attr(feature = "cli", command(flatten))]
     pub cross_fit: Option<CrossFitParams>,
 }
 
@@ -255,6 +272,22 @@ fn full_covariance(covariance: &[Vec<f64>], columns: &[Option<usize>]) -> Vec<Ve
 }
 
 impl PpiParams {
+    /// The settings with `seed` as the seed of every part: the bootstrap, the label plan's
+    /// draw and the cross-fitting's folds.
+    #[must_use]
+    pub fn seeded(mut self, seed: u64) -> Self {
+        if let Some(bootstrap) = &mut self.bootstrap {
+            bootstrap.seed = seed;
+        }
+        if let Some(plan) = &mut self.plan {
+            plan.seed = seed;
+        }
+        if let Some(cross_fit) = &mut self.cross_fit {
+            cross_fit.seed = seed;
+        }
+        self
+    }
+
     /// Checks α ∈ (0, 1) and a given λ ∈ [0, 1].
     ///
     /// # Errors

@@ -80,15 +80,51 @@ pub enum ClassPrior {
     Fixed(f64),
 }
 
+impl std::str::FromStr for ClassPrior {
+    type Err = String;
+
+    /// `learned`, or the fixed P(y = +1) as a number.
+    fn from_str(text: &str) -> std::result::Result<Self, String> {
+        match text {
+            "learned" => Ok(Self::Learned),
+            _ => text.parse().map(Self::Fixed).map_err(|_| {
+                format!("expected `learned` or a probability P(`a` wins), found `{text}`")
+            }),
+        }
+    }
+}
+
+impl std::fmt::Display for ClassPrior {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        match self {
+            Self::Learned => f.write_str("learned"),
+            Self::Fixed(p) => write!(f, "{p}"),
+        }
+    }
+}
+
 /// Settings of the label model.
+///
+/// As command-line options (feature `cli`) only the class prior is one; the fit's own settings
+/// keep their defaults.
 #[derive(Debug, Clone, Copy, PartialEq, Serialize, Deserialize)]
+#[cfg_attr(feature = "cli", derive(clap::Args))]
 pub struct LabelModelParams {
+    /// P(`a` wins) fixed in the label model, or `learned` by EM.
+    #[cfg_attr(
+        feature = "cli",
+        arg(long, default_value_t = ClassPrior::Learned, allow_negative_numbers = true)
+    )]
     pub class_prior: ClassPrior,
     /// Starting accuracy of every program, in (½, 1).
+    #[cfg_attr(feature = "cli", arg(skip = LabelModelParams::default().initial_accuracy))]
     pub initial_accuracy: f64,
     /// Beta pseudo-count c ≥ 0 added to each program's agreements and disagreements.
+    #[cfg_attr(feature = "cli", arg(skip = LabelModelParams::default().pseudo_count))]
     pub pseudo_count: f64,
+    #[cfg_attr(feature = "cli", arg(skip = LabelModelParams::default().max_iterations))]
     pub max_iterations: usize,
+    #[cfg_attr(feature = "cli", arg(skip = LabelModelParams::default().tolerance))]
     pub tolerance: f64,
 }
 

@@ -80,17 +80,35 @@ pub struct ProbeScores<'a> {
 }
 
 /// Settings of the report.
+///
+/// As command-line options (feature `cli`) the bootstrap's `--seed` is the one seed: a caller
+/// gives it to every part with [`ProgramReportParams::seeded`].
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[cfg_attr(feature = "cli", derive(clap::Args))]
 pub struct ProgramReportParams {
-    /// Share of the labelled pairs used for thresholds and selection, in (0, 1).
+    /// Share of the labelled pairs that choose thresholds and the committee, in (0, 1).
+    #[cfg_attr(
+        feature = "cli",
+        arg(long, default_value_t = ProgramReportParams::default().validation_share, allow_negative_numbers = true)
+    )]
     pub validation_share: f64,
     /// Seed of the validation split.
+    #[cfg_attr(feature = "cli", arg(skip))]
     pub seed: u64,
+    #[cfg_attr(feature = "cli", command(flatten))]
     pub votes: VoteParams,
+    #[cfg_attr(feature = "cli", command(flatten))]
     pub label_model: LabelModelParams,
+    #[cfg_attr(feature = "cli", command(flatten))]
     pub bootstrap: BootstrapParams,
+    #[cfg_attr(feature = "cli", command(flatten))]
     pub routing: RoutingParams,
-    /// Share of all pairs escalated to the LLM judge, most uncertain (posterior) first.
+    /// Share of all pairs escalated to the LLM judge, most uncertain (posterior) first; with
+    /// the LLM's verdicts they replace the committee's there.
+    #[cfg_attr(
+        feature = "cli",
+        arg(long, default_value_t = ProgramReportParams::default().budget, allow_negative_numbers = true)
+    )]
     pub budget: f64,
 }
 
@@ -282,6 +300,16 @@ pub struct ProgramReport {
 }
 
 impl ProgramReportParams {
+    /// The settings with `seed` as the seed of every part: the validation split, the
+    /// bootstrap and the routing's tie order.
+    #[must_use]
+    pub fn seeded(mut self, seed: u64) -> Self {
+        self.seed = seed;
+        self.bootstrap.seed = seed;
+        self.routing.seed = seed;
+        self
+    }
+
     /// Runs every step on `pairs` with their `scores`, `llm` verdicts and bias `probes` when
     /// given.
     pub fn fit(

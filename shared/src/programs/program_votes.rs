@@ -78,12 +78,19 @@ impl ScoreMatrix {
 
 /// Settings of the vote model.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[cfg_attr(feature = "cli", derive(clap::Args))]
 pub struct VoteParams {
-    /// Candidate dead-zone thresholds, each in [0, 1).
+    /// Candidate dead-zone thresholds, each in [0, 1) (comma-separated).
+    #[cfg_attr(
+        feature = "cli",
+        arg(long, value_delimiter = ',', default_values_t = VoteParams::default().taus, allow_hyphen_values = true)
+    )]
     pub taus: Vec<f64>,
     /// A program is kept only when its validation accuracy is above this.
+    #[cfg_attr(feature = "cli", arg(skip = VoteParams::default().min_accuracy))]
     pub min_accuracy: f64,
     /// Committee size; `None` keeps every program above `min_accuracy`.
+    #[cfg_attr(feature = "cli", arg(long, allow_negative_numbers = true))]
     pub top_k: Option<usize>,
 }
 

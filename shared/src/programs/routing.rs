@@ -56,14 +56,23 @@ impl RoutingSignal {
 
 /// Settings of the routing sweep.
 #[derive(Debug, Clone, Copy, PartialEq, Serialize, Deserialize)]
+#[cfg_attr(feature = "cli", derive(clap::Args))]
 pub struct RoutingParams {
-    /// The budget grid is 0, 1/steps, …, 1.
+    /// Budget steps of the routing sweep: the grid is 0, 1/steps, …, 1.
+    #[cfg_attr(
+        feature = "cli",
+        arg(long, default_value_t = RoutingParams::default().steps, allow_negative_numbers = true)
+    )]
     pub steps: usize,
-    /// Seed of the tie-breaking order (and of the `random` signal).
+    /// Seed of the tie-breaking order (and of the `random` signal). Not an option of its own:
+    /// the command's one `--seed` sets it.
+    #[cfg_attr(feature = "cli", arg(skip))]
     pub seed: u64,
-    /// Pairs per second of the program committee, for throughput.
+    /// Pairs per second of the program committee, for the routing throughput.
+    #[cfg_attr(feature = "cli", arg(long, allow_negative_numbers = true))]
     pub program_rate: Option<f64>,
-    /// Pairs per second of the LLM judge, for throughput.
+    /// Pairs per second of the LLM judge, for the routing throughput.
+    #[cfg_attr(feature = "cli", arg(long, allow_negative_numbers = true))]
     pub llm_rate: Option<f64>,
 }
 

@@ -51,6 +51,7 @@ impl ModelResidual {
 
 /// The nonconformity score.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
+#[cfg_attr(feature = "cli", derive(clap::ValueEnum))]
 #[serde(rename_all = "snake_case")]
 pub enum Nonconformity {
     /// S = |ε| / SE (Eq. 3); intervals ± q̂·SE.
@@ -61,9 +62,16 @@ pub enum Nonconformity {
 
 /// Settings of split conformal calibration.
 #[derive(Debug, Clone, Copy, PartialEq, Serialize, Deserialize)]
+#[cfg_attr(feature = "cli", derive(clap::Args))]
 pub struct ConformalParams {
     /// Miscoverage α in (0, 1); intervals aim at coverage 1 − α.
+    #[cfg_attr(
+        feature = "cli",
+        arg(long, default_value_t = ConformalParams::default().alpha, allow_negative_numbers = true)
+    )]
     pub alpha: f64,
+    /// Nonconformity score.
+    #[cfg_attr(feature = "cli", arg(long, value_enum, default_value_t = Nonconformity::Normalised))]
     pub score: Nonconformity,
 }
 
@@ -217,13 +225,24 @@ impl ConformalCalibration {
 
 /// Settings of the evaluation harness: repeated random calibration/test splits of a pool.
 #[derive(Debug, Clone, Copy, PartialEq, Serialize, Deserialize)]
+#[cfg_attr(feature = "cli", derive(clap::Args))]
 pub struct ConformalEvaluationParams {
+    #[cfg_attr(feature = "cli", command(flatten))]
     pub conformal: ConformalParams,
     /// Calibration models per split; `None` takes half the pool (rounded down), the rest test.
+    #[cfg_attr(feature = "cli", arg(long, allow_negative_numbers = true))]
     pub n_calibration: Option<usize>,
-    /// Number of random splits.
+    /// Number of random calibration/test splits.
+    #[cfg_attr(
+        feature = "cli",
+        arg(long, default_value_t = ConformalEvaluationParams::default().splits, allow_negative_numbers = true)
+    )]
     pub splits: usize,
-    /// Split `r` permutes the pool with ChaCha8 (this seed, stream `r`).
+    /// Seed of the splits: split `r` permutes the pool with ChaCha8 (this seed, stream `r`).
+    #[cfg_attr(
+        feature = "cli",
+        arg(long, default_value_t = ConformalEvaluationParams::default().seed, allow_negative_numbers = true)
+    )]
     pub seed: u64,
 }
 

@@ -373,12 +373,20 @@ impl ConformalReport {
 /// `answers` file, the style differences of the pair its `key` column names; without, the
 /// battles file's numeric `columns`.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[cfg_attr(feature = "cli", derive(clap::Args))]
 pub struct StyleSpec {
     #[serde(flatten)]
+    #[cfg_attr(feature = "cli", command(flatten))]
     pub style: StyleControlParams,
     /// The battles file's column naming each battle's pair in `answers`.
+    #[cfg_attr(feature = "cli", arg(long, default_value_t = StyleSpec::default().key))]
     pub key: String,
-    /// The battles file's feature columns, read when no `answers` file is given.
+    /// The battles file's numeric feature columns (comma-separated), read when no `answers`
+    /// file is given.
+    #[cfg_attr(
+        feature = "cli",
+        arg(long = "features", id = "features", value_delimiter = ',')
+    )]
     pub columns: Vec<String>,
 }
 

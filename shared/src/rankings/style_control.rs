@@ -68,18 +68,33 @@ pub struct StyledBattles {
 }
 
 /// Settings of a style-controlled fit.
+///
+/// As command-line options (feature `cli`) the bootstrap is the command's: `--bootstrap N`
+/// (0: none, the default) at the intervals' `--level`.
 #[derive(Debug, Clone, Copy, PartialEq, Serialize, Deserialize)]
+#[cfg_attr(feature = "cli", derive(clap::Args))]
 pub struct StyleControlParams {
     /// Ridge penalty on β, per battle (arena-rank's `reg`, whose default 1 shrinks LLMFAO's
     /// length coefficient from 0.154 to 0.0036; 0.001 leaves the data in charge).
+    #[cfg_attr(
+        feature = "cli",
+        arg(long, default_value_t = StyleControlParams::default().reg, allow_negative_numbers = true)
+    )]
     pub reg: f64,
-    /// Inverse pair-count weights with this floor (arena-rank's default 50), or none.
+    /// Inverse pair-count weights with this floor (arena-rank's default 50), or none: each
+    /// battle weighs 1 / max(battles of its pair, N).
+    #[cfg_attr(feature = "cli", arg(long, allow_negative_numbers = true))]
     pub min_pair_count: Option<f64>,
     /// Coverage of the intervals.
+    #[cfg_attr(
+        feature = "cli",
+        arg(long, default_value_t = StyleControlParams::default().level, allow_negative_numbers = true)
+    )]
     pub level: f64,
     /// Percentile bootstrap intervals beside the sandwich ones (battles resampled, each round
     /// refitted), or none.
     #[serde(default)]
+    #[cfg_attr(feature = "cli", arg(skip))]
     pub bootstrap: Option<BootstrapParams>,
 }
 

@@ -239,14 +239,34 @@ impl Kind for IrtTableKind {
 }
 
 /// A sample-size table: every effect at every wanted power.
+///
+/// As command-line options (feature `cli`) the effects are the command's: `--p1` with `--p2`,
+/// `--mean1` with `--mean2` and `--sd`, or `--effect-size`, each list building one.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[cfg_attr(feature = "cli", derive(clap::Args))]
 pub struct PowerSpec {
+    #[cfg_attr(feature = "cli", arg(skip))]
     pub effects: Vec<Effect>,
+    /// Wanted powers (comma-separated).
+    #[cfg_attr(
+        feature = "cli",
+        arg(long = "power", id = "power", value_delimiter = ',', default_values_t = [0.8, 0.9], allow_hyphen_values = true)
+    )]
     pub powers: Vec<f64>,
-    /// Significance level of the test.
+    /// Significance level α of the test.
+    #[cfg_attr(
+        feature = "cli",
+        arg(long, default_value_t = crate::reliability::power::PowerParams::default().alpha, allow_negative_numbers = true)
+    )]
     pub alpha: f64,
-    /// Size of the second group over the first.
+    /// Size of the second group over the first, n₂ / n₁.
+    #[cfg_attr(
+        feature = "cli",
+        arg(long, default_value_t = crate::reliability::power::PowerParams::default().ratio, allow_negative_numbers = true)
+    )]
     pub ratio: f64,
+    /// `two-sided`, `larger` (group 1 above group 2) or `smaller`.
+    #[cfg_attr(feature = "cli", arg(long, value_enum, default_value_t = Alternative::TwoSided))]
     pub alternative: Alternative,
 }
 

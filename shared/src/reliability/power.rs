@@ -31,6 +31,7 @@ use serde::{Deserialize, Serialize};
 
 /// The direction the test looks in.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Default, Serialize, Deserialize)]
+#[cfg_attr(feature = "cli", derive(clap::ValueEnum))]
 #[serde(rename_all = "snake_case")]
 pub enum Alternative {
     #[default]

@@ -413,6 +413,17 @@ mod tests {
         }
         assert!(flags("position").iter().any(|f| f == "confidence"));
         assert!(flags("irt").iter().any(|f| f == "range"));
+        // The bootstrap's rounds are `--rounds` where the committee reads them; `label-model`
+        // and `routing` list none of `programs`' split and committee options.
+        for name in ["programs", "label-model", "routing"] {
+            let listed = flags(name);
+            assert!(
+                listed.iter().any(|f| f == "rounds") && !listed.iter().any(|f| f == "bootstrap"),
+                "{name}: {listed:?}"
+            );
+            let committee = listed.iter().any(|f| f == "taus" || f == "budget");
+            assert_eq!(committee, name == "programs", "{name}: {listed:?}");
+        }
         // Keyed as typed: `--variant-column` is `variant_column` in the record, `--slice` is
         // `slice` (its field is `column`).
         let line = [

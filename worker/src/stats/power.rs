@@ -1,12 +1,14 @@
 //! `tribunal stats power`: the sample-size table for comparing two groups (two judges, prompt
 //! versions or models) — every effect × every wanted power — for a binary effect (two pass
-//! rates), a continuous one (two means with a common sd) or standardised effect sizes.
+//! rates), a continuous one (two means with a common sd) or standardised effect sizes. The
+//! options are [`PowerSpec`]'s own (feature `cli` of `tribunal`) but for the effects, which
+//! this command builds from its lists.
 
 use super::Planned;
 use clap::Args;
 use tribunal::analysis::{Analysis, Inputs};
 use tribunal::reliability::kinds::PowerSpec;
-use tribunal::reliability::power::{Alternative, Effect, PowerParams};
+use tribunal::reliability::power::Effect;
 
 #[derive(Args)]
 pub struct PowerArgs {
@@ -28,29 +30,11 @@ pub struct PowerArgs {
     /// Or standardised effect sizes (Cohen's d or h) directly.
     #[arg(long, value_delimiter = ',', allow_hyphen_values = true)]
     effect_size: Vec<f64>,
-    /// Significance level α.
-    #[arg(long, default_value_t = PowerParams::default().alpha, allow_negative_numbers = true)]
-    alpha: f64,
-    /// Wanted powers (comma-separated).
-    #[arg(long, value_delimiter = ',', default_values_t = [0.8, 0.9], allow_hyphen_values = true)]
-    power: Vec<f64>,
-    /// n₂ / n₁.
-    #[arg(long, default_value_t = PowerParams::default().ratio, allow_negative_numbers = true)]
-    ratio: f64,
-    /// `two-sided`, `larger` (group 1 above group 2) or `smaller`.
-    #[arg(long, default_value = "two-sided")]
-    alternative: String,
+    #[command(flatten)]
+    spec: PowerSpec,
 }
 
 pub fn plan(args: PowerArgs) -> anyhow::Result<Planned> {
-    let alternative = match args.alternative.as_str() {
-        "two-sided" => Alternative::TwoSided,
-        "larger" => Alternative::Larger,
-        "smaller" => Alternative::Smaller,
-        other => anyhow::bail!(
-            "--alternative: expected `two-sided`, `larger` or `smaller`, found `{other}`"
-        ),
-    };
     let effects: Vec<Effect> = match (args.p1, args.mean1, args.effect_size.is_empty()) {
         (Some(p1), None, true) if !args.p2.is_empty() => args
             .p2
@@ -78,10 +62,7 @@ pub fn plan(args: PowerArgs) -> anyhow::Result<Planned> {
     };
     let spec = PowerSpec {
         effects,
-        powers: args.power,
-        alpha: args.alpha,
-        ratio: args.ratio,
-        alternative,
+        ..args.spec
     };
     Ok(Planned::new(Analysis::Power(spec), Inputs::new()))
 }

@@ -12,69 +12,48 @@
 //! - `label-model`: the label model on a vote file ([`tribunal::programs::vote_file`]) against majority
 //!   vote on its labelled test rows.
 //! - `route`: the same plus the routing curves with the LLM judge's verdicts.
+//!
+//! The options are the settings structs' own (feature `cli` of `tribunal`): `programs` reads
+//! all of [`ProgramReportParams`]; `label-model` and `route` the parts they use (the label
+//! model, the bootstrap, the routing sweep), so they list no option that would do nothing. The
+//! bootstrap's rounds and coverage keep their flags `--rounds` and `--confidence`, and its
+//! `--seed` seeds every part ([`ProgramReportParams::seeded`]).
 
 use super::{add_input, Output, Planned};
 use clap::Args;
 use std::path::PathBuf;
 use tribunal::analysis::{Analysis, Inputs};
 use tribunal::math::resample::BootstrapParams;
-use tribunal::programs::label_model::{ClassPrior, LabelModelParams};
+use tribunal::programs::label_model::LabelModelParams;
 use tribunal::programs::program_report::ProgramReportParams;
-use tribunal::programs::program_votes::VoteParams;
 use tribunal::programs::routing::RoutingParams;
 
+/// What `label-model` and `route` set: the label model, the bootstrap and the routing sweep.
 #[derive(Args)]
 pub struct CommitteeArgs {
-    /// P(`a` wins) fixed in the label model; learned by EM when absent.
-    #[arg(long, allow_negative_numbers = true)]
-    class_prior: Option<f64>,
-    /// Bootstrap rounds for the accuracy intervals.
-    #[arg(long, default_value_t = 1000, allow_negative_numbers = true)]
-    rounds: usize,
-    /// Seed of the validation split, the bootstrap and the routing tie order.
-    #[arg(long, default_value_t = 0, allow_negative_numbers = true)]
-    seed: u64,
-    /// Interval coverage.
-    #[arg(long, default_value_t = 0.95, allow_negative_numbers = true)]
-    confidence: f64,
-    /// Budget steps of the routing sweep (0, 1/steps, …, 1).
-    #[arg(long, default_value_t = 20, allow_negative_numbers = true)]
-    steps: usize,
-    /// Pairs/s of the program committee, for the routing throughput.
-    #[arg(long, allow_negative_numbers = true)]
-    program_rate: Option<f64>,
-    /// Pairs/s of the LLM judge, for the routing throughput.
-    #[arg(long, allow_negative_numbers = true)]
-    llm_rate: Option<f64>,
+    #[command(flatten)]
+    label_model: LabelModelParams,
+    #[command(flatten)]
+    bootstrap: BootstrapParams,
+    #[command(flatten)]
+    routing: RoutingParams,
 }
 
 impl CommitteeArgs {
-    fn params(&self) -> ProgramReportParams {
+    fn params(self) -> ProgramReportParams {
+        let seed = self.bootstrap.seed;
         ProgramReportParams {
-            seed: self.seed,
-            label_model: LabelModelParams {
-                class_prior: self
-                    .class_prior
-                    .map_or(ClassPrior::Learned, ClassPrior::Fixed),
-                ..LabelModelParams::default()
-            },
-            bootstrap: BootstrapParams {
-                rounds: self.rounds,
-                seed: self.seed,
-                level: self.confidence,
-            },
-            routing: RoutingParams {
-                steps: self.steps,
-                seed: self.seed,
-                program_rate: self.program_rate,
-                llm_rate: self.llm_rate,
-            },
+            label_model: self.label_model,
+            bootstrap: self.bootstrap,
+            routing: self.routing,
             ..ProgramReportParams::default()
         }
+        .seeded(seed)
     }
 }
 
 #[derive(Args)]
+#[command(mut_arg("bootstrap", |a| a.long("rounds")), mut_arg("level", |a| a.long("confidence")))]
 pub struct ProgramsArgs {
     /// Pairs CSV: `id,instruction,response,response_b[,label]`.
     #[arg(long)]
@@ -83,15 +62,6 @@ pub struct ProgramsArgs {
     /// `.jsonl` of a pairwise `tribunal judge` run (majority of each pair's winners).
     #[arg(long)]
     llm: Option<PathBuf>,
-    /// Share of the labelled pairs that choose thresholds and the committee.
-    #[arg(long, default_value_t = 0.3, allow_negative_numbers = true)]
-    validation_share: f64,
-    /// Committee size (every program above chance when absent).
-    #[arg(long, allow_negative_numbers = true)]
-    top_k: Option<usize>,
-    /// Dead-zone thresholds to choose from (comma-separated; default 0.00…0.14).
-    #[arg(long, value_delimiter = ',', allow_hyphen_values = true)]
-    taus: Vec<f64>,
     /// Bias probes (paired clean/perturbed rows) for flip and bias win rates.
     #[arg(long)]
     probes: Option<PathBuf>,
@@ -103,19 +73,16 @@ pub struct ProgramsArgs {
     /// Write the committee's votes on every pair to this vote file.
     #[arg(long)]
     votes_out: Option<PathBuf>,
-    /// Share of all pairs to escalate to the LLM judge (most uncertain first); with `--llm`
-    /// its verdicts replace the committee's there.
-    #[arg(long, default_value_t = 0.0, allow_negative_numbers = true)]
-    budget: f64,
     /// Write the escalated pairs as a judge items CSV (`id,instruction,response,response_b`)
     /// for `tribunal judge`.
     #[arg(long)]
     escalate_out: Option<PathBuf>,
     #[command(flatten)]
-    committee: CommitteeArgs,
+    params: ProgramReportParams,
 }
 
 #[derive(Args)]
+#[command(mut_arg("bootstrap", |a| a.long("rounds")), mut_arg("level", |a| a.long("confidence")))]
 pub struct LabelModelArgs {
     /// Vote file: `id[,label,split,query_chars,response_chars],<program>…`.
     #[arg(long)]
@@ -125,6 +92,7 @@ pub struct LabelModelArgs {
 }
 
 #[derive(Args)]
+#[command(mut_arg("bootstrap", |a| a.long("rounds")), mut_arg("level", |a| a.long("confidence")))]
 pub struct RouteArgs {
     /// Vote file with `label`, `query_chars` and `response_chars` (`stats programs --votes-out`).
     #[arg(long)]
@@ -148,21 +116,8 @@ pub fn programs(args: ProgramsArgs) -> anyhow::Result<Planned> {
     if let Some(scores) = &args.user_scores {
         add_input(&mut inputs, "user_scores", scores)?;
     }
-    let defaults = VoteParams::default();
-    let params = ProgramReportParams {
-        validation_share: args.validation_share,
-        budget: args.budget,
-        votes: VoteParams {
-            taus: if args.taus.is_empty() {
-                defaults.taus
-            } else {
-                args.taus
-            },
-            top_k: args.top_k,
-            ..defaults
-        },
-        ..args.committee.params()
-    };
+    let seed = args.params.bootstrap.seed;
+    let params = args.params.seeded(seed);
     let mut planned = Planned::new(Analysis::Programs(params), inputs);
     planned.outputs.extend(args.votes_out.map(Output::Votes));
     planned

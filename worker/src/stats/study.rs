@@ -9,11 +9,11 @@
 
 use super::{add_input, Planned};
 use anyhow::bail;
-use clap::{Args, ValueEnum};
+use clap::Args;
 use std::path::PathBuf;
 use tribunal::analysis::{Analysis, Inputs};
 use tribunal::rankings::bradley_terry::BradleyTerryParams;
-use tribunal::rankings::conformal::{ConformalEvaluationParams, ConformalParams, Nonconformity};
+use tribunal::rankings::conformal::ConformalEvaluationParams;
 use tribunal::rankings::judge_study::JudgeStudyParams;
 use tribunal::rankings::kinds::StudySpec;
 use tribunal::rankings::soft_targets::TargetKind;
@@ -56,37 +56,20 @@ impl JudgedBattles {
     }
 }
 
+/// The options of the held-out fits ([`BradleyTerryParams`]) and the conformal evaluation
+/// ([`ConformalEvaluationParams`]) are those structs' own (feature `cli` of `tribunal`);
+/// `--smoothing` is the c of the label-smoothing target beside the hard and soft ones.
 #[derive(Args)]
 pub struct StudyArgs {
     #[command(flatten)]
     battles: JudgedBattles,
-    /// L2 penalty λ of every Bradley–Terry fit.
-    #[arg(long, default_value_t = BradleyTerryParams::default().lambda, allow_negative_numbers = true)]
-    lambda: f64,
     /// Label-smoothing constant c (App. H), in (0.5, 1).
     #[arg(long, default_value_t = 0.75, allow_negative_numbers = true)]
     smoothing: f64,
-    /// Miscoverage α of the conformal intervals.
-    #[arg(long, default_value_t = ConformalParams::default().alpha, allow_negative_numbers = true)]
-    alpha: f64,
-    /// Nonconformity score.
-    #[arg(long, value_enum, default_value_t = Score::Normalised)]
-    score: Score,
-    /// Random calibration/test splits in the conformal evaluation.
-    #[arg(long, default_value_t = ConformalEvaluationParams::default().splits, allow_negative_numbers = true)]
-    splits: usize,
-    /// Calibration models per split (default: half the models, at least what α needs).
-    #[arg(long, allow_negative_numbers = true)]
-    n_calibration: Option<usize>,
-    /// Seed of the conformal splits.
-    #[arg(long, default_value_t = ConformalEvaluationParams::default().seed, allow_negative_numbers = true)]
-    seed: u64,
-}
-
-#[derive(Clone, Copy, ValueEnum)]
-enum Score {
-    Normalised,
-    Unnormalised,
+    #[command(flatten)]
+    bradley_terry: BradleyTerryParams,
+    #[command(flatten)]
+    conformal: ConformalEvaluationParams,
 }
 
 /// Which part of the study a subcommand prints.
@@ -100,24 +83,13 @@ pub enum Part {
 
 pub fn plan(args: StudyArgs, part: Part) -> anyhow::Result<Planned> {
     let mut study = JudgeStudyParams::default();
-    study.held_out.bradley_terry.lambda = args.lambda;
+    study.held_out.bradley_terry = args.bradley_terry;
     study.held_out.targets = vec![
         TargetKind::Hard,
         TargetKind::Soft { beta: None },
         TargetKind::LabelSmoothing { c: args.smoothing },
     ];
-    study.conformal = ConformalEvaluationParams {
-        conformal: ConformalParams {
-            alpha: args.alpha,
-            score: match args.score {
-                Score::Normalised => Nonconformity::Normalised,
-                Score::Unnormalised => Nonconformity::Unnormalised,
-            },
-        },
-        n_calibration: args.n_calibration,
-        splits: args.splits,
-        seed: args.seed,
-    };
+    study.conformal = args.conformal;
     let (inputs, key) = args.battles.inputs()?;
     let spec = StudySpec { key, study };
     let analysis = match part {
