@@ -8,6 +8,7 @@ use crate::charts::LinePlot;
 use crate::files::data_url;
 use crate::format::fixed;
 use crate::glossary::term;
+use crate::plain_reports::warning_lines;
 use leptos::prelude::*;
 use tribunal::selective::cascade::{Alone, CascadeReport, Outcome, Tier};
 
@@ -19,11 +20,7 @@ fn percent(v: Option<f64>) -> String {
 /// The whole report.
 #[component]
 pub(crate) fn CascadeView(report: CascadeReport) -> impl IntoView {
-    let warnings = report
-        .warnings
-        .iter()
-        .map(|w| view! { <p class="warning">{w.clone()}</p> })
-        .collect_view();
+    let warnings = warning_lines(report.warnings.clone());
     view! {
         <CascadeReading report=report.clone() />
         {warnings}

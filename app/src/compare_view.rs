@@ -6,6 +6,7 @@
 
 use crate::charts::{ForestPlot, ForestRow};
 use crate::format::fixed;
+use crate::plain_reports::warning_lines;
 use leptos::prelude::*;
 use tribunal::compare::comparison::Comparison;
 use tribunal::compare::judge_correction::JudgeCorrection;
@@ -42,11 +43,7 @@ pub(crate) fn CompareView(report: Comparison) -> impl IntoView {
         .iter()
         .map(|table| view! { <SliceHeatmap table=table.clone() binary=report.binary.clone() criteria=report.criteria.clone() /> })
         .collect_view();
-    let warnings = report
-        .warnings
-        .iter()
-        .map(|w| view! { <p class="warning">{w.clone()}</p> })
-        .collect_view();
+    let warnings = warning_lines(report.warnings.clone());
     view! {
         <p class="summary" id="compare-reading">{report.reading.clone()}</p>
         {warnings}
@@ -156,11 +153,7 @@ fn CorrectedTable(corrected: JudgeCorrection, binary: bool) -> impl IntoView {
             }
         })
         .collect_view();
-    let warnings = corrected
-        .warnings
-        .iter()
-        .map(|w| view! { <p class="warning">{w.clone()}</p> })
-        .collect_view();
+    let warnings = warning_lines(corrected.warnings.clone());
     view! {
         <h4>"Corrected with the human labels"</h4>
         <p class="hint">{format!(

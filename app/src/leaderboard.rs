@@ -11,6 +11,7 @@ use crate::fields::{number_field, Bounds, StaleNote};
 use crate::files::chosen_text;
 use crate::format::target_words;
 use crate::glossary::term;
+use crate::plain_reports::warning_lines;
 use crate::save_share::SaveAndShare;
 use crate::worker_pool::{AnalysisRun, Computed};
 use leptos::prelude::*;
@@ -434,7 +435,7 @@ pub fn LeaderboardView(lb: Leaderboard) -> impl IntoView {
     view! {
         {reading.map(|r| view! { <p class="reading" id="leaderboard-reading">{r}</p> })}
         <p class="summary">{summary}</p>
-        {lb.warnings.iter().map(|w| view! { <p class="warning">{w.clone()}</p> }).collect_view()}
+        {warning_lines(lb.warnings.clone())}
         <div class="board">
             <table tabindex="0" class="ratings">
                 <caption>"Models by rating, best first"</caption>

@@ -122,10 +122,15 @@ pub(crate) fn PowerView(table: PowerTable) -> impl IntoView {
 
 /// A report's warnings, then its notes, one paragraph each.
 fn notes_view(warnings: &[String], notes: &[String]) -> impl IntoView {
-    warnings
-        .iter()
-        .chain(notes)
-        .map(|w| view! { <p class="warning">{w.clone()}</p> })
+    warning_lines(warnings.iter().chain(notes).cloned().collect())
+}
+
+/// Each warning or note of a report as its own paragraph (`class="warning"`), as every report
+/// view shows them.
+pub(crate) fn warning_lines(lines: Vec<String>) -> impl IntoView {
+    lines
+        .into_iter()
+        .map(|w| view! { <p class="warning">{w}</p> })
         .collect_view()
 }
 

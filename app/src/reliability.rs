@@ -20,6 +20,7 @@ use crate::examples::{self, ExampleButton};
 use crate::fields::{number_field, text_field, Bounds, RatingsFields, StaleNote};
 use crate::format::{fixed, name, words};
 use crate::glossary::term;
+use crate::plain_reports::warning_lines;
 use crate::save_share::SaveAndShare;
 use crate::worker_pool::AnalysisRun;
 use crate::worker_pool::Computed;
@@ -353,11 +354,7 @@ pub(crate) fn ReportView(report: AgreementWithSlices) -> impl IntoView {
     let table = (!report.judges.is_empty()).then(|| {
         view! { <JudgeTable judges=report.judges.clone() labels level /> }
     });
-    let warnings = report
-        .warnings
-        .iter()
-        .map(|w| view! { <p class="warning">{w.clone()}</p> })
-        .collect_view();
+    let warnings = warning_lines(report.warnings.clone());
     let plot = (!bars.is_empty()).then(|| {
         view! {
             <ForestPlot rows=bars axis="agreement (κ, α)" caption=format!(
@@ -630,12 +627,13 @@ fn SliceTable(slices: SliceReport) -> impl IntoView {
 #[component]
 pub(crate) fn IrtTable(cells: Vec<IrtCell>) -> impl IntoView {
     let rows = cells.iter().map(irt_row).collect_view();
-    let warnings = cells
-        .iter()
-        .filter_map(|c| c.report.as_ref())
-        .flat_map(|r| r.warnings.clone())
-        .map(|w| view! { <p class="warning">{w}</p> })
-        .collect_view();
+    let warnings = warning_lines(
+        cells
+            .iter()
+            .filter_map(|c| c.report.as_ref())
+            .flat_map(|r| r.warnings.clone())
+            .collect(),
+    );
     // Seed 003's Fig. 1 per cell with human ratings: the median θ̂ of the judge's fit and of the
     // humans' fit, per human score.
     let medians = |v: &[ScoreMedian]| -> Vec<(f64, f64)> {

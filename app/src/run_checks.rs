@@ -22,6 +22,7 @@
 use crate::examples::{self, ExampleButton};
 use crate::fields::{number_field, text_field, Bounds, RatingsFields};
 use crate::format::{fixed, given, name, words};
+use crate::plain_reports::warning_lines;
 use crate::reliability::read_all;
 use crate::save_share::SaveAndShare;
 use crate::worker_pool::AnalysisRun;
@@ -255,10 +256,7 @@ pub(crate) fn CheckView(report: Report) -> impl IntoView {
             Vec::new(),
         ),
     };
-    let warnings = warnings
-        .into_iter()
-        .map(|w| view! { <p class="warning">{w}</p> })
-        .collect_view();
+    let warnings = warning_lines(warnings);
     view! {
         {body}
         {warnings}
