@@ -21,7 +21,8 @@
 use gloo_worker::{Codec, HandlerId, Spawnable, Worker, WorkerBridge, WorkerScope};
 use serde::de::DeserializeOwned;
 use serde::{Deserialize, Serialize};
-use tribunal::analysis::split::{Partial, Prepared};
+use tribunal::analysis::partial::Partial;
+use tribunal::analysis::split::Prepared;
 use tribunal::analysis::{Inputs, Report, Spec};
 use tribunal::io::cbor::{from_cbor, to_cbor};
 use tribunal::programs::program_pairs::{parse_probes, parse_program_pairs, Probe};

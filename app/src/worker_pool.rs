@@ -10,7 +10,7 @@ use gloo_worker::WorkerBridge;
 use leptos::prelude::*;
 use leptos::task::spawn_local;
 use std::ops::Range;
-use tribunal::analysis::split::Partial;
+use tribunal::analysis::partial::Partial;
 use tribunal::analysis::{Analysis, Report, Spec};
 use tribunal::io::provenance::content_hash;
 use tribunal_app::stats_worker::{spawn_stats_worker, Job, Reply, RoleFile, StatsWorker};

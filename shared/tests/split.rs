@@ -3,9 +3,10 @@
 //! whole run makes, byte for byte; the plan previews the point leaderboard; a kind that runs
 //! whole has no parts; parts that do not cover the run, or are of another kind, are refused.
 
+use tribunal::analysis::partial::Partial;
 #[cfg(not(target_arch = "wasm32"))]
 use tribunal::analysis::split::Prepared;
-use tribunal::analysis::split::{finish, plan, run_parts, Partial};
+use tribunal::analysis::split::{finish, plan, run_parts};
 use tribunal::analysis::{run, Analysis, Inputs, Report, Spec};
 use tribunal::calibration::ablation::{Ablation, TrainingCurveParams};
 use tribunal::calibration::calibration_data::HeadKind;

@@ -4,7 +4,7 @@
 //! the [`Report`](super::Report), the dispatch and the roles follow from that list.
 
 use super::inputs::{InputRef, Inputs};
-use super::split::Partial;
+use super::partial::Partial;
 use crate::analysis::warnings::Warned;
 use crate::io::dataset_kind::DatasetKind;
 use crate::io::error::{Error, Result};

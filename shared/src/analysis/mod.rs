@@ -28,6 +28,7 @@
 
 mod inputs;
 pub mod kind;
+pub mod partial;
 mod registry;
 mod run;
 mod spec;

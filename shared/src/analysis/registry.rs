@@ -5,7 +5,7 @@
 //! here (see ARCHITECTURE.md, "Adding an analysis kind").
 
 use super::kind::{Files, Kind, Roles};
-use super::split::Partial;
+use super::partial::Partial;
 use super::warnings::{Warned, Warning};
 use crate::io::error::Result;
 use serde::{Deserialize, Serialize};

@@ -3,7 +3,7 @@
 //! training-size curve when asked for.
 
 use crate::analysis::kind::{prepared, File, Files, Kind, Roles};
-use crate::analysis::split::Partial;
+use crate::analysis::partial::Partial;
 use crate::calibration::ablation::{Ablation, TrainingCurve, TrainingCurveParams};
 use crate::calibration::calibration_data::{
     parse_calibration, parse_calibration_with_embeddings, CalibrationData, HeadKind,

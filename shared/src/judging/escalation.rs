@@ -22,7 +22,6 @@
 //! JSON.
 
 use crate::io::error::{Error, Location, Result};
-use crate::judging::judge_config::{BackendConfig, OpenAiParams};
 use serde::{Deserialize, Serialize};
 use std::collections::{BTreeMap, HashSet};
 
@@ -81,30 +80,6 @@ impl Escalation {
         Ok(())
     }
 
-    /// Checks that the judges' names (their model names, `local` for the bundled judge) differ
-    /// when the first judge is `first`: the cascade's judgments file names each judge by it.
-    ///
-    /// # Errors
-    /// [`Error::InvalidParam`] naming the tier whose name is taken.
-    pub fn check_judges(&self, first: &BackendConfig) -> Result<()> {
-        let mut seen = vec![judge_name(first)];
-        for (k, tier) in self.tiers.iter().enumerate() {
-            if seen.contains(&tier.model) {
-                return Err(Error::param(
-                    "escalate.tiers",
-                    format!(
-                        "tier {}: the model name `{}` is an earlier judge's; the cascade's \
-                         judgments file names each judge by its model, so they must differ",
-                        k + 2,
-                        tier.model
-                    ),
-                ));
-            }
-            seen.push(tier.model.clone());
-        }
-        Ok(())
-    }
-
     /// How many judges the cascade has: the run's own and the tiers.
     pub fn judges(&self) -> usize {
         1 + self.tiers.len()
@@ -116,34 +91,6 @@ impl Escalation {
             0 => self.threshold,
             k => self.tiers.get(k - 1).map_or(f64::INFINITY, |t| t.threshold),
         }
-    }
-
-    /// The backend of tier `tier` when the first tier's is `first`: a later tier is `first`'s
-    /// server settings (timeouts, retries, concurrency, grammar) at its own URL and model, or
-    /// the defaults when the first judge is the local one.
-    pub fn backend(&self, first: &BackendConfig, tier: usize) -> BackendConfig {
-        let Some(next) = tier.checked_sub(1).and_then(|k| self.tiers.get(k)) else {
-            return first.clone();
-        };
-        let base = match first {
-            BackendConfig::Openai(params) => params.clone(),
-            BackendConfig::Local => OpenAiParams::defaults(),
-        };
-        BackendConfig::Openai(OpenAiParams {
-            url: next.url.clone(),
-            model: next.model.clone(),
-            api_key_env: next.api_key_env.clone(),
-            ..base
-        })
-    }
-}
-
-/// The name of the judge `backend` is, in a cascade's files: the server's model name, or
-/// `local` for the bundled judge.
-pub fn judge_name(backend: &BackendConfig) -> String {
-    match backend {
-        BackendConfig::Local => "local".to_owned(),
-        BackendConfig::Openai(params) => params.model.clone(),
     }
 }
 
@@ -334,6 +281,7 @@ pub fn cascade_file(
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::judging::judge_config::BackendConfig;
 
     fn labels() -> Vec<String> {
         vec!["A".to_owned(), "B".to_owned()]

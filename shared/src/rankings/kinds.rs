@@ -3,7 +3,7 @@
 //! by role and calling its statistic.
 
 use crate::analysis::kind::{prepared, File, Files, Kind, Roles};
-use crate::analysis::split::Partial;
+use crate::analysis::partial::Partial;
 use crate::io::dataset_kind::DatasetKind;
 use crate::io::error::{Error, Result};
 use crate::math::resample::{cluster_labels, BootstrapParams};

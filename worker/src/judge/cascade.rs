@@ -15,9 +15,9 @@ use anyhow::{Context, Result};
 use std::collections::{HashMap, HashSet};
 use tribunal::io::dataset_kind::DatasetKind;
 use tribunal::judging::escalation::{
-    below, cascade_file, item_confidences, items_file_of, judge_name, ItemConfidence,
+    below, cascade_file, item_confidences, items_file_of, ItemConfidence,
 };
-use tribunal::judging::judge_config::JudgeConfig;
+use tribunal::judging::judge_config::{judge_name, JudgeConfig};
 use tribunal::sessions::protocol::TierOutcome;
 use tribunal::sessions::session::check_dataset;
 
