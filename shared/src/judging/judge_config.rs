@@ -2,8 +2,8 @@
 //! ([`JudgeConfig`]: the prompt, the backend, decoding, the design, whether and how rationales
 //! are embedded) and [`RunRequest`], the body of `POST /api/sessions/{id}/runs`. The worker
 //! reads the file and the request into these types and runs them; the app builds the request
-//! from its form. Only data and defaults live here: loading models and calling servers is the
-//! worker's.
+//! from its form. Only data, defaults and a cascade's judges as backends live here: loading
+//! models and calling servers is the worker's.
 //!
 //! Errors: deserialising refuses unknown fields (`deny_unknown_fields`), so a misspelt setting
 //! is an error naming it rather than a silent default.
@@ -294,5 +294,40 @@ pub fn judge_name(backend: &BackendConfig) -> String {
     match backend {
         BackendConfig::Local => "local".to_owned(),
         BackendConfig::Openai(params) => params.model.clone(),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::judging::escalation::EscalationTier;
+
+    #[test]
+    fn later_tiers_are_servers_with_names_of_their_own() {
+        let escalation = Escalation {
+            threshold: 0.8,
+            tiers: vec![EscalationTier {
+                url: "http://h/v1".to_owned(),
+                model: "big".to_owned(),
+                threshold: 0.6,
+                api_key_env: None,
+            }],
+        };
+        assert_eq!(
+            escalation.backend(&BackendConfig::Local, 0),
+            BackendConfig::Local
+        );
+        let BackendConfig::Openai(second) = escalation.backend(&BackendConfig::Local, 1) else {
+            panic!("a later tier is a server");
+        };
+        assert_eq!(
+            (second.url.as_str(), second.model.as_str()),
+            ("http://h/v1", "big")
+        );
+        // Two judges with one name could not be told apart in the cascade's file.
+        let first = escalation.backend(&BackendConfig::Local, 1);
+        escalation.check_judges(&BackendConfig::Local).unwrap();
+        let err = escalation.check_judges(&first).unwrap_err().to_string();
+        assert!(err.contains("tier 2") && err.contains("`big`"), "{err}");
     }
 }
