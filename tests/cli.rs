@@ -418,3 +418,78 @@ fn a_judge_cascade_with_bad_settings_is_refused_before_judging() {
         "{out_of_range}"
     );
 }
+
+#[test]
+fn transitivity_reads_within_prompts_says_what_it_cannot_measure_and_locates_bad_input() {
+    // GPT-3.5's verdicts within LLMFAO's prompts: 80 of 418 triads cyclic (networkx's census,
+    // shared/tests/fixtures/transitivity_reference.json), read in one sentence.
+    let gpt3 = "tests/data/llmfao/gpt3-crowd-comparisons.csv";
+    let out = run_tribunal(&[
+        "stats",
+        "transitivity",
+        "--input",
+        gpt3,
+        "--group",
+        "prompt",
+        "--bootstrap",
+        "50",
+        "--seed",
+        "4",
+    ]);
+    assert_eq!(out.status.code(), Some(0));
+    let report = stdout_json(&out);
+    assert_eq!(report["analysis"], "transitivity");
+    assert_eq!(
+        (report["triads"].as_u64(), report["cyclic"].as_u64()),
+        (Some(418), Some(80))
+    );
+    assert_eq!(report["groups"], 13);
+    assert_eq!(report["interval"]["valid_rounds"], 50);
+    assert_eq!(report["record"]["settings"]["group"], "prompt");
+    assert_eq!(report["record"]["spec"]["bootstrap"]["seed"], 4);
+
+    // Two models only: no triad, so no share — said in the JSON and on stderr, exit 0.
+    let dir = temp_dir("cli-transitivity");
+    let two = dir.join("two.csv");
+    std::fs::write(
+        &two,
+        "model_a,model_b,winner,prompt\nA,B,model_a,1\nB,A,model_a,2\n",
+    )
+    .unwrap();
+    let out = run_tribunal(&["stats", "transitivity", "--input", two.to_str().unwrap()]);
+    assert_eq!(out.status.code(), Some(0));
+    let report = stdout_json(&out);
+    assert!(report["cyclic_share"].is_null() && report["interval"].is_null());
+    let stderr = String::from_utf8_lossy(&out.stderr);
+    assert!(
+        stderr.contains("the cyclic share is not identified"),
+        "{stderr}"
+    );
+
+    // A grouping column the file lacks, and an empty group value: located.
+    let failed = |group: &str| {
+        let args = [
+            "stats",
+            "transitivity",
+            "--input",
+            two.to_str().unwrap(),
+            "--group",
+            group,
+        ];
+        let out = run_tribunal(&args);
+        assert_eq!(out.status.code(), Some(1));
+        String::from_utf8_lossy(&out.stderr).into_owned()
+    };
+    let stderr = failed("topic");
+    assert!(
+        stderr.contains("two.csv, line 1") && stderr.contains("no `topic` column"),
+        "{stderr}"
+    );
+    let empty = "model_a,model_b,winner,prompt\nA,B,model_a,1\nB,A,model_a,\n";
+    std::fs::write(&two, empty).unwrap();
+    let stderr = failed("prompt");
+    assert!(
+        stderr.contains("two.csv, line 3, column 4 (`prompt`)"),
+        "{stderr}"
+    );
+}

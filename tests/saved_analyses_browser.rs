@@ -409,6 +409,18 @@ fn every_kind_saved_from_the_session_page_reopens_in_a_visitors_browser_with_the
             "--tier",
             "large",
         ],
+        vec![
+            "stats",
+            "transitivity",
+            "--input",
+            "tests/data/llmfao/gpt3-crowd-comparisons.csv",
+            "--group",
+            "prompt",
+            "--bootstrap",
+            "100",
+            "--seed",
+            "4",
+        ],
     ];
     let (clis, entries): (Vec<Value>, Vec<Value>) = commands
         .iter()
@@ -445,7 +457,8 @@ fn every_kind_saved_from_the_session_page_reopens_in_a_visitors_browser_with_the
             "self_preference",
             "length_control",
             "compare",
-            "cascade"
+            "cascade",
+            "transitivity"
         ]
     );
     let session = |w: &tribunal_e2e::Worker, id: &str| {
@@ -526,7 +539,7 @@ fn every_kind_saved_from_the_session_page_reopens_in_a_visitors_browser_with_the
             );
         }
         // Self-preference draws the family's shares as bars.
-        if kind == "self_preference" || kind == "length_control" {
+        if ["self_preference", "length_control", "transitivity"].contains(&kind) {
             assert_eq!(visitor["charts"], 1, "{kind}: the share bars");
         }
         // The form saved the CLI's settings and files exactly.

@@ -82,7 +82,7 @@ fn every_examples_share_link_reopens_in_a_fresh_browser_with_the_clis_numbers() 
     assert_eq!(page["pageErrors"], serde_json::json!([]));
 
     let tasks = page["tasks"].as_object().unwrap();
-    assert_eq!(tasks.len(), 15);
+    assert_eq!(tasks.len(), 16);
     for (task, seen) in tasks {
         assert!(seen["error"].is_null(), "{task}: {}", seen["error"]);
         let url = seen["url"].as_str().unwrap();

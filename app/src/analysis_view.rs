@@ -11,7 +11,7 @@ use crate::files::data_url;
 use crate::leaderboard::{LeaderboardView, StudyView};
 use crate::plain_reports::{
     ConformalView, JudgeValueView, LengthControlView, PowerView, PpiView, SelfPreferenceView,
-    StyleView,
+    StyleView, TransitivityView,
 };
 use crate::programs::{CommitteeView, ProgramsView};
 use crate::reliability::{IrtTable, ReportView};
@@ -115,6 +115,7 @@ pub(crate) fn report_view(analysis: &Analysis, report: Report) -> AnyView {
         Report::LengthControl(report) => view! { <LengthControlView report=*report /> }.into_any(),
         Report::Compare(report) => view! { <CompareView report=*report /> }.into_any(),
         Report::Cascade(report) => view! { <CascadeView report=*report /> }.into_any(),
+        Report::Transitivity(report) => view! { <TransitivityView report=*report /> }.into_any(),
         Report::SelfPreference(report) => {
             view! { <SelfPreferenceView report=*report /> }.into_any()
         }

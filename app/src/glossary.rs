@@ -38,6 +38,7 @@ pub const TERMS: &[Term] = &[
     Term { id: "label-plan", name: "Label plan", meaning: "Which battles to send to people next: a seeded draw that favours the battles whose label would shrink the intervals most." },
     Term { id: "style-control", name: "Style control", meaning: "The leaderboard refitted with answer length and formatting as extra predictors, so a model's rating reflects what is left once style is held fixed (LMArena)." },
     Term { id: "length-control", name: "Length-controlled win rate", meaning: "The win rate a model would have against the baseline if their answers were the same length (AlpacaEval 2)." },
+    Term { id: "cyclic-triad", name: "Cyclic triad", meaning: "Three models whose verdicts go round in a circle: A beat B, B beat C, and C beat A. No ranking can agree with all three; coin-flip verdicts make a quarter of all triads cyclic." },
     Term { id: "self-preference", name: "Self-preference", meaning: "A judge favouring answers of its own model family beyond what people prefer." },
     Term { id: "label-model", name: "Label model", meaning: "A model that weighs several cheap judging programs by how accurate they seem, learnt from where they agree and disagree (data programming); compared with majority vote." },
     Term { id: "committee", name: "Committee", meaning: "The set of judging programs whose votes the label model combines." },

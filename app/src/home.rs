@@ -28,7 +28,7 @@ pub fn HomePage() -> impl IntoView {
                 tasks=vec![(Task::Compare, "Compare systems with paired intervals"), (Task::Power, "How many items a comparison needs")] />
             <Job id="job-judge" title="Check a judge against humans"
                 what="How far a judge's leaderboard is from the humans' on models it has not seen, and how often it agrees with them item by item."
-                tasks=vec![(Task::Runs, "Run a judge over your items"), (Task::Judge, "Judge's leaderboard vs the humans'"), (Task::Reliability, "Agreement with humans (κ, α)"), (Task::Ppi, "A leaderboard from the judge and a few human labels"), (Task::JudgeValue, "What the judge is worth"), (Task::SelfPreference, "Does the judge favour its own family?"), (Task::Cascade, "Trust the judge only where it is reliable")] />
+                tasks=vec![(Task::Runs, "Run a judge over your items"), (Task::Judge, "Judge's leaderboard vs the humans'"), (Task::Reliability, "Agreement with humans (κ, α)"), (Task::Ppi, "A leaderboard from the judge and a few human labels"), (Task::JudgeValue, "What the judge is worth"), (Task::SelfPreference, "Does the judge favour its own family?"), (Task::Transitivity, "Do the judge's verdicts go in circles?"), (Task::Cascade, "Trust the judge only where it is reliable")] />
             <Job id="job-audit" title="Calibrate or audit a judge"
                 what="Fit a small correction of the judge to human labels, or test cheap judging programs and the judge's biases."
                 tasks=vec![(Task::Calibrate, "Calibrate a judge to human labels"), (Task::Programs, "Judging programs and bias probes")] />

@@ -1,6 +1,6 @@
 //! The pages of the analyses a page of [`KindPage`] holds: the prediction-powered leaderboard
 //! (with its label budget and label plan), what a judge is worth, style control,
-//! self-preference, length-controlled win rates, the items a comparison needs (power) and
+//! self-preference, transitivity, length-controlled win rates, the items a comparison needs (power) and
 //! judge cascades with a guaranteed agreement. Each is its settings form — the fields of
 //! the kind's settings, with the same defaults as `tribunal stats` — and its example.
 
@@ -18,6 +18,7 @@ use tribunal::rankings::kinds::{SelfPreferenceSpec, StyleSpec};
 use tribunal::rankings::length_control::LengthControlParams;
 use tribunal::rankings::self_preference::SelfPreferenceParams;
 use tribunal::rankings::style_control::StyleControlParams;
+use tribunal::rankings::transitivity::TransitivityParams;
 use tribunal::reliability::kinds::PowerSpec;
 use tribunal::reliability::power::{Alternative, Effect};
 use tribunal::selective::cascade::CascadeParams;
@@ -188,6 +189,39 @@ pub fn SelfPreferencePage() -> impl IntoView {
             {text_field("self-preference-key".to_owned(), "Key column joining the two files (blank: one file)", key)}
             {text_field("self-preference-family".to_owned(), "The judge's family (comma-separated model names)", family)}
             {number_field("self-preference-level", "Interval coverage", Bounds { min: "0.5", max: Some("0.999"), step: "0.01" }, level)}
+        </KindPage>
+    }
+}
+
+/// `/transitivity`: how often a judge's verdicts go round in a circle.
+#[component]
+pub fn TransitivityPage() -> impl IntoView {
+    let defaults = TransitivityParams::default();
+    let group = RwSignal::new(String::new());
+    let rounds = RwSignal::new(defaults.bootstrap.rounds);
+    let seed = RwSignal::new(defaults.bootstrap.seed);
+    let level = RwSignal::new(defaults.bootstrap.level);
+    let analysis = Memo::new(move |_| {
+        checked(Analysis::Transitivity(TransitivityParams {
+            group: given(&group.get()),
+            bootstrap: BootstrapParams {
+                rounds: rounds.get(),
+                seed: seed.get(),
+                level: level.get(),
+            },
+            ..defaults.clone()
+        }))
+    });
+    let on_example = Callback::new(move |()| group.set("prompt".to_owned()));
+    view! {
+        <KindPage id="transitivity" method="cyclic-triad" heading="Do the judge's verdicts go in circles?"
+            about="A judge that says A beats B, B beats C and C beats A on the same prompt has no ranking in mind; a leaderboard fitted to its verdicts hides that. Within each prompt (or over all battles), each pair's majority verdict is taken, and every three models whose three pairs are decided are checked: the share that go round in a circle, beside the quarter that coin flips would give, with a bootstrap interval, each model's share and the cycles by name. Battles: model_a,model_b,winner (or left,right,winner), with a prompt column to look within prompts."
+            example=Example { what: "GPT-3.5 Turbo's verdicts on LLMFAO's 2,139 pairs, within each of its 13 prompts (GPT-4's verdicts on the same pairs are cyclic 1 % of the time, the crowd's majorities 5 %) — from LLMFAO (github.com/dustalov/llmfao, CC BY 4.0).", files: &[("battles", "gpt3-crowd-comparisons.csv")] }
+            analysis on_example>
+            {text_field("transitivity-group".to_owned(), "Column grouping the battles, e.g. prompt (blank: all as one)", group)}
+            {number_field("transitivity-rounds", "Bootstrap rounds (0: none)", Bounds::from("0", "10"), rounds)}
+            {number_field("transitivity-seed", "Seed", Bounds::from("0", "1"), seed)}
+            {number_field("transitivity-level", "Interval coverage", Bounds { min: "0.5", max: Some("0.999"), step: "0.01" }, level)}
         </KindPage>
     }
 }

@@ -94,6 +94,7 @@ fn task_page(task: Task) -> AnyView {
         Task::Ppi => view! { <kind_pages::PpiPage /> }.into_any(),
         Task::JudgeValue => view! { <kind_pages::JudgeValuePage /> }.into_any(),
         Task::SelfPreference => view! { <kind_pages::SelfPreferencePage /> }.into_any(),
+        Task::Transitivity => view! { <kind_pages::TransitivityPage /> }.into_any(),
         Task::Cascade => view! { <kind_pages::CascadePage /> }.into_any(),
         Task::Reliability => view! {
             <reliability::ReliabilityPage />

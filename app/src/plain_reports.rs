@@ -1,7 +1,7 @@
 //! Views of the analyses that have no page of their own — made by `tribunal stats` or the
 //! session API and opened by URL: the conformal part of a judge study, a power table, the
 //! prediction-powered report, the judge value gauge, style control, a judge's self-preference, length-controlled win
-//! rates, and the label model or routing of a votes file
+//! rates, transitivity, and the label model or routing of a votes file
 //! (the committee view of the Programs page). Cells
 //! carry full-precision values in data attributes, as on the pages.
 
@@ -20,6 +20,7 @@ use tribunal::rankings::kinds::ConformalReport;
 use tribunal::rankings::length_control::LengthControl;
 use tribunal::rankings::self_preference::SelfPreference;
 use tribunal::rankings::style_control::StyleControl;
+use tribunal::rankings::transitivity::Transitivity;
 use tribunal::reliability::kinds::PowerTable;
 use tribunal::reliability::power::Effect;
 
@@ -609,6 +610,92 @@ pub(crate) fn LengthControlView(report: LengthControl) -> impl IntoView {
             <thead><tr><th>"Model"</th><th>"Win rate"</th><th>"LC win rate"</th><th>"Mean length"</th><th>"Battles"</th></tr></thead>
             <tbody>{rows}</tbody>
         </table></div>
+    }
+}
+
+/// Transitivity: the share of cyclic triads beside coin flips' quarter (bars, with the
+/// interval), each model's triads, and the first cycles by name.
+#[component]
+pub(crate) fn TransitivityView(report: Transitivity) -> impl IntoView {
+    // Without a triad there is no share to draw: coin flips' bar alone, under the warning.
+    let mut bars: Vec<ShareBar> = report
+        .cyclic_share
+        .map(|share| ShareBar {
+            label: "These verdicts".to_owned(),
+            share,
+            interval: report.interval.map(|i| (i.lower, i.upper)),
+        })
+        .into_iter()
+        .collect();
+    bars.push(ShareBar {
+        label: "Coin flips".to_owned(),
+        share: report.coin_flip_share,
+        interval: None,
+    });
+    let caption = report.interval.map_or_else(
+        || "Share of cyclic triads".to_owned(),
+        |i| {
+            format!(
+                "Share of cyclic triads, with its {}% bootstrap interval",
+                100.0 * i.level
+            )
+        },
+    );
+    let grouping = report.params.group.as_ref().map_or_else(
+        || "all battles as one tournament".to_owned(),
+        |column| {
+            format!(
+                "each {column} its own tournament ({} of {} with a triad)",
+                report.groups_with_triads, report.groups
+            )
+        },
+    );
+    let rows = report
+        .models
+        .iter()
+        .map(|m| {
+            view! {
+                <tr data-model=m.model.clone() data-triads=m.triads.to_string() data-cyclic=m.cyclic.to_string()>
+                    <td>{m.model.clone()}</td>
+                    <td class="num">{m.cyclic}</td>
+                    <td class="num">{m.triads}</td>
+                    <td class="num">{fixed(100.0 * m.cyclic_share, 1)}</td>
+                </tr>
+            }
+        })
+        .collect_view();
+    let cycles = report
+        .cycles
+        .iter()
+        .map(|c| {
+            let [a, b, x] = &c.models;
+            view! {
+                <li>{c.group.as_ref().map(|g| format!("{g}: ")).unwrap_or_default()}
+                    {format!("{a} beat {b}, {b} beat {x}, {x} beat {a}")}</li>
+            }
+        })
+        .collect_view();
+    let listed = (!report.cycles.is_empty()).then(|| {
+        view! {
+            <p>{format!("The first {} of {} cycles, by name:", report.cycles.len(), report.cyclic)}</p>
+            <ul id="transitivity-cycles">{cycles}</ul>
+        }
+    });
+    view! {
+        <p class="reading" id="transitivity-reading">{report.reading()}</p>
+        <p class="summary" id="transitivity-summary">
+            {format!("{} battles, {grouping}: {} pairs met, {} split evenly (undecided); {} ", report.battles, report.pairs, report.undecided_pairs, report.triads)}
+            {term("cyclic-triad", "triads")}
+            " with all three pairs decided."
+        </p>
+        {notes_view(&report.warnings, &[])}
+        <ShareBars bars axis="cyclic triads" caption />
+        <div class="table-scroll" tabindex="0"><table class="ratings" id="transitivity-table">
+            <caption>"Each model's triads: most cycles first"</caption>
+            <thead><tr><th>"Model"</th><th>"Cyclic"</th><th>"Triads"</th><th>"Cyclic, %"</th></tr></thead>
+            <tbody>{rows}</tbody>
+        </table></div>
+        {listed}
     }
 }
 

@@ -72,6 +72,7 @@ pub enum Task {
     Ppi,
     JudgeValue,
     SelfPreference,
+    Transitivity,
     Cascade,
     Power,
     Reliability,
@@ -83,7 +84,7 @@ pub enum Task {
 }
 
 impl Task {
-    pub const ALL: [Task; 16] = [
+    pub const ALL: [Task; 17] = [
         Task::Leaderboard,
         Task::Style,
         Task::LengthControl,
@@ -93,6 +94,7 @@ impl Task {
         Task::Ppi,
         Task::JudgeValue,
         Task::SelfPreference,
+        Task::Transitivity,
         Task::Cascade,
         Task::Reliability,
         Task::Calibrate,
@@ -114,6 +116,7 @@ impl Task {
             Task::Ppi => "ppi",
             Task::JudgeValue => "judge-value",
             Task::SelfPreference => "self-preference",
+            Task::Transitivity => "transitivity",
             Task::Cascade => "cascade",
             Task::Reliability => "reliability",
             Task::Calibrate => "calibrate",
@@ -136,6 +139,7 @@ impl Task {
             Task::Ppi => "Few human labels (PPI)",
             Task::JudgeValue => "Judge's worth",
             Task::SelfPreference => "Self-preference",
+            Task::Transitivity => "Transitivity",
             Task::Cascade => "Trust or escalate",
             Task::Reliability => "Agreement",
             Task::Calibrate => "Calibrate",

@@ -90,6 +90,8 @@ def commands(scratch: Path) -> list:
          "--bootstrap-rounds", "100", "--seed", "5", "--target-difference", "0.05"],
         ["cascade", "--input", "tests/fixtures/cascade-sim.csv", "--tier", "small", "--tier",
          "medium", "--tier", "large", "--alpha", "0.15"],
+        ["transitivity", "--input", DATA + "gpt3-crowd-comparisons.csv", "--group", "prompt",
+         "--bootstrap", "100", "--seed", "4"],
     ]
 
 

@@ -40,3 +40,4 @@ mod self_preference;
 mod soft_targets;
 mod split;
 mod style_control;
+mod transitivity;

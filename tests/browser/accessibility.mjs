@@ -20,7 +20,8 @@ const pageErrors = [];
 const examples = [
   ['leaderboard', ''], ['style', 'style-'], ['length-control', 'length-control-'],
   ['compare', 'compare-'], ['power', 'power-'], ['judge', 'study-'], ['ppi', 'ppi-'], ['judge-value', 'judge-value-'],
-  ['self-preference', 'self-preference-'], ['cascade', 'cascade-'], ['reliability', 'rel-'],
+  ['self-preference', 'self-preference-'], ['transitivity', 'transitivity-'], ['cascade', 'cascade-'],
+  ['reliability', 'rel-'],
   ['calibrate', 'cal-'],
   ['programs', 'prog-'],
 ];

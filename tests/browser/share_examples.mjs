@@ -27,6 +27,7 @@ const tasks = [
   ['ppi', 'ppi-'],
   ['judge-value', 'judge-value-'],
   ['self-preference', 'self-preference-'],
+  ['transitivity', 'transitivity-'],
   ['cascade', 'cascade-'],
   ['reliability', 'rel-'],
   ['calibrate', 'cal-'],

@@ -210,4 +210,7 @@ registry! {
     /// A cascade of judges on `judgments`, each keeping the items it is confident on with a
     /// guaranteed agreement with humans, the rest left to humans (`tribunal stats cascade`).
     Cascade = "cascade": crate::selective::kinds::CascadeKind,
+    /// How often the majority verdicts of `battles` go round in a circle (cyclic triads),
+    /// within each group of a column when given (`tribunal stats transitivity`).
+    Transitivity = "transitivity": crate::rankings::kinds::TransitivityKind,
 }

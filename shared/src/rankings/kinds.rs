@@ -1,5 +1,5 @@
 //! The rankings family's analysis kinds ([`Kind`]): the leaderboard, the judge study and its
-//! conformal part, style control, self-preference and length control — each reading its files
+//! conformal part, style control, self-preference, length control and transitivity — each reading its files
 //! by role and calling its statistic.
 
 use crate::analysis::kind::{prepared, File, Files, Kind, Roles};
@@ -20,6 +20,7 @@ use crate::rankings::scored_battles::{join_battle_files, parse_scored_battles, J
 use crate::rankings::self_preference::{SelfPreference, SelfPreferenceParams};
 use crate::rankings::style_control::{StyleControl, StyleControlParams};
 use crate::rankings::styled_battles::{styled_by_answers, styled_by_columns};
+use crate::rankings::transitivity::{Transitivity, TransitivityParams};
 use serde::{Deserialize, Serialize};
 use std::any::Any;
 use std::cell::OnceCell;
@@ -514,6 +515,38 @@ impl Kind for LengthControlKind {
     fn run(params: &LengthControlParams, files: &Files) -> Result<LengthControl> {
         let File { name, bytes } = files.get("battles")?;
         params.fit(&parse_length_battles(name, bytes)?)
+    }
+}
+
+/// How often the majority verdicts of `battles` go round in a circle, within each group of
+/// its `group` column when given.
+pub struct TransitivityKind;
+
+impl Kind for TransitivityKind {
+    type Params = TransitivityParams;
+    type Report = Transitivity;
+
+    fn example() -> TransitivityParams {
+        TransitivityParams::default()
+    }
+
+    fn roles(_: &TransitivityParams) -> Roles {
+        Roles::none().required("battles", DatasetKind::Battles)
+    }
+
+    fn validate(params: &TransitivityParams) -> Result<()> {
+        params.validate()
+    }
+
+    fn run(params: &TransitivityParams, files: &Files) -> Result<Transitivity> {
+        let File { name, bytes } = files.get("battles")?;
+        match &params.group {
+            Some(column) => {
+                let (battles, groups) = parse_battles_with_column(name, bytes, column)?;
+                params.measure(&battles, Some(&groups))
+            }
+            None => params.measure(&parse_battles(name, bytes)?, None),
+        }
     }
 }
 

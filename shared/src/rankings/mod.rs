@@ -23,9 +23,10 @@
 //! - [`style_control`]: the contextual Bradley–Terry leaderboard with style held fixed.
 //! - [`self_preference`]: whether a judge favours its own model family beyond the humans' ratings.
 //! - [`styled_battles`]: battles with their style features, from the answers or from columns.
+//! - [`transitivity`]: how often pairwise verdicts go round in a circle (cyclic triads).
 //! - [`simulate_battles`]: seeded battles from a Bradley–Terry model (tests, benchmarks, demo).
 //! - [`kinds`]: the family's analysis kinds (leaderboard, judge study, conformal, style,
-//!   self-preference, length control): each reads its files by role and calls its statistic.
+//!   self-preference, length control, transitivity): each reads its files by role and calls its statistic.
 
 pub mod anchor;
 pub mod battles;
@@ -49,3 +50,4 @@ pub mod soft_targets;
 pub mod style_control;
 pub mod style_features;
 pub mod styled_battles;
+pub mod transitivity;

@@ -19,6 +19,7 @@ mod saved;
 mod self_preference;
 mod study;
 mod style;
+mod transitivity;
 
 use crate::build_info;
 use crate::input_file::read_input;
@@ -100,6 +101,9 @@ pub enum Stats {
     /// a guaranteed agreement with humans (≥ 1 − α with probability ≥ 1 − δ), the rest handed
     /// on, humans last; coverage and observed agreement on held-out items, each judge alone.
     Cascade(Box<cascade::CascadeArgs>),
+    /// Transitivity: how often the majority verdicts go round in a circle (cyclic triads),
+    /// within each prompt or over all battles, against the quarter coin flips would give.
+    Transitivity(Box<transitivity::TransitivityArgs>),
     /// Reruns a saved analysis spec (a session's, a share link's, or the `record.spec` of an
     /// earlier `tribunal stats` report) on files given by role: `--input ROLE=FILE`.
     Run(saved::RunArgs),
@@ -129,6 +133,7 @@ impl Stats {
             Self::LengthControl(args) => lc::plan(*args)?,
             Self::Compare(args) => compare::plan(*args)?,
             Self::Cascade(args) => cascade::plan(*args)?,
+            Self::Transitivity(args) => transitivity::plan(*args)?,
             Self::Run(args) => saved::plan(args)?,
         })
     }
