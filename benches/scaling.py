@@ -66,6 +66,7 @@ default: 1000 bootstrap rounds where it has a bootstrap, 100 conformal splits, 5
 | self-preference | scored battles `model_a,model_b,judge,human`: 20 models, verdicts, the judge favouring 3 family models | — | `--family model-00,model-01,model-02` (required) |
 | length-control | AlpacaEval-shaped battles `model_a,model_b,winner,score,prompt,length_a,length_b`: a baseline against 20 models on N/20 prompts | — | — |
 | compare | scores `item,system,criterion,score,cluster,human`: 8 systems × 2 criteria (pass/fail and 1–5), items in clusters of 20, 5 % of the pass/fail cells with a human label (N/16 items) | — | — |
+| transitivity | battles `model_a,model_b,winner,prompt`: per prompt 8 of 50 Bradley–Terry models (3 logits apart end to end, 10 % ties), 56 battles among them (N/56 prompts) | — | `--group prompt` (triads within each prompt; the bootstrap resamples prompts) |
 
 Sizes: at 10^6 rows the programs pairs file is ≈ 450 MB (the answers are kept short for
 that), the calibration files ≈ 180 MB (`.npy` included), every other file under 60 MB.
@@ -106,6 +107,7 @@ KINDS = [
     "self-preference",
     "length-control",
     "compare",
+    "transitivity",
 ]
 
 ROWS = {
@@ -129,6 +131,7 @@ ROWS = {
     "self-preference": "scored battles",
     "length-control": "battles vs a baseline",
     "compare": "score rows (8 systems × 2 criteria)",
+    "transitivity": "battles (8 of 50 models per prompt)",
 }
 
 
@@ -664,6 +667,22 @@ def gen_compare(rng, n, d):
     return ["stats", "compare", "--input", path]
 
 
+def gen_transitivity(rng, n, d):
+    names = [f"model-{i:02d}" for i in range(50)]
+    theta = strengths(50, 3.0)
+
+    def rows():
+        for prompt in itertools.count():
+            chosen = rng.sample(range(50), 8)
+            for _ in range(56):
+                a, b = rng.sample(chosen, 2)
+                y = bt_outcome(rng, theta[a], theta[b], 0.1)
+                yield f"{names[a]},{names[b]},{ARENA[y]},p{prompt}"
+
+    path = write_lines(d, "battles.csv", "model_a,model_b,winner,prompt", rows(), n)
+    return ["stats", "transitivity", "--input", path, "--group", "prompt"]
+
+
 GENERATORS = {
     "leaderboard": gen_leaderboard,
     "judge-study": gen_judge_study,
@@ -685,6 +704,7 @@ GENERATORS = {
     "self-preference": gen_self_preference,
     "length-control": gen_length_control,
     "compare": gen_compare,
+    "transitivity": gen_transitivity,
 }
 assert list(GENERATORS) == KINDS
 

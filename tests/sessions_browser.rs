@@ -270,7 +270,7 @@ fn the_owner_deletes_from_the_page_after_confirming_and_links_then_answer_gone()
         .map(|l| l.as_str().unwrap())
         .collect();
     // Home, every task page (the kinds' pages and the glossary among them) and the sessions.
-    assert_eq!(links.len(), 18, "{links:?}");
+    assert_eq!(links.len(), 19, "{links:?}");
     assert!(links.contains(&"/") && links.contains(&"/leaderboard") && links.contains(&"/runs"));
     assert!(links.contains(&"/ppi") && links.contains(&"/power") && links.contains(&"/glossary"));
     assert_eq!(page["analysisStatus"], 410);

@@ -97,7 +97,8 @@ pub struct Transitivity {
     pub cyclic: usize,
     /// `cyclic / triads`; `None` when there is no triad (not identified).
     pub cyclic_share: Option<f64>,
-    /// The share's bootstrap interval (over groups when grouped, else over battles).
+    /// The share's bootstrap interval (over groups when grouped, else over battles); `None`
+    /// without a bootstrap, without a triad, or with one group only (warned).
     pub interval: Option<Interval>,
     /// What coin-flip verdicts would give in expectation: ¼.
     pub coin_flip_share: f64,
@@ -239,7 +240,11 @@ impl TransitivityParams {
                  verdicts would give: these verdicts order the models no better than chance"
             ));
         }
-        let interval = self.interval(battles, &members, &tournaments, n_models, &mut warnings)?;
+        // Without a triad there is no share to resample (said above).
+        let interval = match triads {
+            0 => None,
+            _ => self.interval(battles, &members, &tournaments, n_models, &mut warnings)?,
+        };
         let mut models: Vec<ModelTriads> = per_model
             .iter()
             .enumerate()
@@ -280,8 +285,9 @@ impl TransitivityParams {
         self.group.as_deref().unwrap_or("file")
     }
 
-    /// The bootstrap interval of the cyclic share: groups resampled with their counts when
-    /// grouped, battles resampled and the tournament counted again when not.
+    /// The bootstrap interval of the cyclic share, for verdicts with at least one triad (so at
+    /// least three battles): groups resampled with their counts when grouped, battles
+    /// resampled and the tournament counted again when not.
     fn interval(
         &self,
         battles: &Battles,
@@ -311,10 +317,6 @@ impl TransitivityParams {
                 share(t, c)
             })?
         } else {
-            if battles.battles.len() < 2 {
-                warnings.push("one battle only: the share has no bootstrap interval".to_owned());
-                return Ok(None);
-            }
             let all = &battles.battles;
             let mut drawn_battles = Vec::with_capacity(all.len());
             bootstrap(all.len(), &self.bootstrap, |drawn| {
@@ -537,10 +539,11 @@ mod tests {
             ("x", "z", 1.0),
             ("z", "x", 1.0),
         ]);
-        let report = no_bootstrap().measure(&b, None).unwrap();
+        // With the default bootstrap: nothing to resample, no interval.
+        let report = TransitivityParams::default().measure(&b, None).unwrap();
         assert_eq!((report.pairs, report.undecided_pairs), (3, 2));
         assert_eq!(report.triads, 0);
-        assert_eq!(report.cyclic_share, None);
+        assert_eq!((report.cyclic_share, report.interval), (None, None));
         assert!(report.warnings[0].contains("not identified"));
         assert!(report.reading().contains("cannot be measured"));
     }
