@@ -215,10 +215,10 @@ pub fn TransitivityPage() -> impl IntoView {
     let on_example = Callback::new(move |()| group.set("prompt".to_owned()));
     view! {
         <KindPage id="transitivity" method="cyclic-triad" heading="Do the judge's verdicts go in circles?"
-            about="A judge that says A beats B, B beats C and C beats A on the same prompt has no ranking in mind; a leaderboard fitted to its verdicts hides that. Within each prompt (or over all battles), each pair's majority verdict is taken, and every three models whose three pairs are decided are checked: the share that go round in a circle, beside the quarter that coin flips would give, with a bootstrap interval, each model's share and the cycles by name. Battles: model_a,model_b,winner (or left,right,winner), with a prompt column to look within prompts."
+            about="A judge that says A beats B, B beats C and C beats A on the same prompt has no ranking in mind; a leaderboard fitted to its verdicts hides that. Within each prompt (or over all battles), each pair's majority verdict is taken, and every three models whose three pairs are decided are checked: the share that go round in a circle, beside the quarter that coin flips would give, with a bootstrap interval over prompts, each model's share and the cycles by name. Battles: model_a,model_b,winner (or left,right,winner), with a prompt column to look within prompts."
             example=Example { what: "GPT-3.5 Turbo's verdicts on LLMFAO's 2,139 pairs, within each of its 13 prompts (GPT-4's verdicts on the same pairs are cyclic 1 % of the time, the crowd's majorities 5 %) — from LLMFAO (github.com/dustalov/llmfao, CC BY 4.0).", files: &[("battles", "gpt3-crowd-comparisons.csv")] }
             analysis on_example>
-            {text_field("transitivity-group".to_owned(), "Column grouping the battles, e.g. prompt (blank: all as one)", group)}
+            {text_field("transitivity-group".to_owned(), "Column grouping the battles, e.g. prompt (blank: all as one, no interval)", group)}
             {number_field("transitivity-rounds", "Bootstrap rounds (0: none)", Bounds::from("0", "10"), rounds)}
             {number_field("transitivity-seed", "Seed", Bounds::from("0", "1"), seed)}
             {number_field("transitivity-level", "Interval coverage", Bounds { min: "0.5", max: Some("0.999"), step: "0.01" }, level)}
