@@ -31,6 +31,7 @@ use crate::analysis::warnings::own_warnings;
 use crate::io::error::{Error, Result};
 use crate::math::resample::{bootstrap, cluster_labels, BootstrapParams, Interval};
 use crate::rankings::battles::{Battle, Battles};
+use crate::rankings::pairwise::Pairwise;
 use serde::{Deserialize, Serialize};
 
 /// The share of cyclic triads among coin-flip verdicts.
@@ -256,6 +257,17 @@ impl TransitivityParams {
             0 => None,
             _ => self.interval(&tournaments, &mut warnings)?,
         };
+        if let (Some(i), Some(share)) = (interval, cyclic_share) {
+            if share < COIN_FLIP_SHARE && i.upper >= COIN_FLIP_SHARE {
+                warnings.push(format!(
+                    "the share's interval reaches the quarter that coin-flip verdicts would give \
+                     ({:.1}–{:.1}%): these verdicts are not shown to order the models better \
+                     than chance",
+                    100.0 * i.lower,
+                    100.0 * i.upper
+                ));
+            }
+        }
         let mut models: Vec<ModelTriads> = per_model
             .iter()
             .enumerate()
@@ -362,63 +374,20 @@ struct Tournament {
     undecided: usize,
 }
 
-/// The pairs of a group's battles, numbered once, so that a bootstrap round only adds up its
-/// drawn battles' counts.
-struct PairIndex {
-    /// The global model number of each local one, in ascending order.
-    models: Vec<usize>,
-    /// Each pair's local numbers (low, high).
-    pairs: Vec<(usize, usize)>,
-    /// Per battle: its pair, and twice the target the pair's low model took (0, 1 or 2).
-    of_battle: Vec<(usize, u32)>,
-}
-
-impl PairIndex {
-    /// The pairs of `battles` (models numbered up to `n_models`).
+impl Tournament {
+    /// The majority verdict of each pair of `battles` (models numbered up to `n_models`), from
+    /// their [`Pairwise`] totals: the pair's low model won it when it took more than half of the
+    /// battles' target (exact: targets are 0, ½ or 1).
     fn of(n_models: usize, battles: &[Battle]) -> Self {
-        let mut local = vec![usize::MAX; n_models];
-        let mut models: Vec<usize> = battles.iter().flat_map(|b| [b.a, b.b]).collect();
+        let totals = Pairwise::from_battles(n_models, battles);
+        let mut models: Vec<usize> = totals.pairs.iter().flat_map(|p| [p.i, p.j]).collect();
         models.sort_unstable();
         models.dedup();
+        let mut local = vec![usize::MAX; n_models];
         for (l, &m) in models.iter().enumerate() {
             local[m] = l;
         }
-        let mut ids = std::collections::HashMap::new();
-        let mut pairs = Vec::new();
-        let of_battle = battles
-            .iter()
-            .map(|b| {
-                let (a, c) = (local[b.a], local[b.b]);
-                // Targets are 0, ½ or 1: twice the low model's is an exact count.
-                let (key, won) = if a < c {
-                    ((a, c), b.y)
-                } else {
-                    ((c, a), 1.0 - b.y)
-                };
-                let id = *ids.entry(key).or_insert_with(|| {
-                    pairs.push(key);
-                    pairs.len() - 1
-                });
-                (id, (2.0 * won).round() as u32)
-            })
-            .collect();
-        Self {
-            models,
-            pairs,
-            of_battle,
-        }
-    }
-
-    /// The majority verdicts of the battles `drawn` (indices into the battles, repeats
-    /// counted).
-    fn tournament(&self, drawn: impl Iterator<Item = usize>) -> Tournament {
-        let mut totals = vec![(0u32, 0u32); self.pairs.len()];
-        for b in drawn {
-            let (pair, twice_won) = self.of_battle[b];
-            totals[pair].0 += 1;
-            totals[pair].1 += twice_won;
-        }
-        let m = self.models.len();
+        let m = models.len();
         let words = m.div_ceil(64);
         let (mut beat, mut beaten_by, mut decided) = (
             vec![vec![0u64; words]; m],
@@ -426,13 +395,10 @@ impl PairIndex {
             vec![vec![0u64; words]; m],
         );
         let set = |sets: &mut Vec<Vec<u64>>, i: usize, j: usize| sets[i][j / 64] |= 1 << (j % 64);
-        let (mut met, mut undecided) = (0, 0);
-        for (&(i, j), &(n, twice_won)) in self.pairs.iter().zip(&totals) {
-            if n == 0 {
-                continue;
-            }
-            met += 1;
-            let (winner, loser) = match twice_won.cmp(&n) {
+        let mut undecided = 0;
+        for pair in &totals.pairs {
+            let (i, j) = (local[pair.i], local[pair.j]);
+            let (winner, loser) = match (2.0 * pair.wins_i).total_cmp(&pair.n) {
                 std::cmp::Ordering::Greater => (i, j),
                 std::cmp::Ordering::Less => (j, i),
                 std::cmp::Ordering::Equal => {
@@ -445,21 +411,14 @@ impl PairIndex {
             set(&mut decided, i, j);
             set(&mut decided, j, i);
         }
-        Tournament {
-            models: self.models.clone(),
+        Self {
+            models,
             beat,
             beaten_by,
             decided,
-            pairs: met,
+            pairs: totals.pairs.len(),
             undecided,
         }
-    }
-}
-
-impl Tournament {
-    /// The majority verdict of each pair of `battles` (models numbered up to `n_models`).
-    fn of(n_models: usize, battles: &[Battle]) -> Self {
-        PairIndex::of(n_models, battles).tournament(0..battles.len())
     }
 
     /// Triads and cyclic triads; with `per_model`, each model's added to it (global numbers).
