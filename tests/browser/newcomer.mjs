@@ -153,10 +153,20 @@ try {
       // … and after a second comparison that started from a picked target.
       await page.selectOption('#conformal-target', targets[0]);
       // (The page keeps the report's elements and updates them in place: the comparison is
-      // over once its progress line has come and gone.)
+      // over once its progress line has come and gone. On a fast machine the line can come and
+      // go between two polls, so an observer set before the click records that it came.)
+      await page.evaluate(() => {
+        window.studyBusySeen = false;
+        new MutationObserver((records) => {
+          if (records.some((r) => [...r.addedNodes].some((n) => n.classList?.contains('busy')))) {
+            window.studyBusySeen = true;
+          }
+        }).observe(document.querySelector('#judge'), { childList: true, subtree: true });
+      });
       await page.click('#run-study');
-      await page.waitForSelector('#judge .busy', { timeout: 120000 });
-      await page.waitForSelector('#judge .busy', { state: 'detached', timeout: 180000 });
+      await page.waitForFunction(
+        () => window.studyBusySeen && !document.querySelector('#judge .busy'),
+        null, { timeout: 180000 });
       seen.judge.conformal.push(await conformalShown(page));
     });
 
