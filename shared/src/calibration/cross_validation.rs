@@ -21,7 +21,6 @@
 
 use crate::calibration::head::{HeadParams, Rows};
 use crate::io::error::{Error, Result};
-use crate::math::parallel_rounds::map_rounds;
 use rand::seq::SliceRandom;
 use rand::SeedableRng;
 use rand_chacha::ChaCha8Rng;
@@ -229,24 +228,7 @@ pub fn fold_losses<H: HeadParams>(
         Some(strata) => stratified_fold_assignment(&strata, k, params.seed),
         None => fold_assignment(n, k, params.seed),
     };
-    // The folds are independent: natively they run on the machine's threads, each fold's
-    // losses the same whatever the threads.
-    map_rounds(
-        folds.len(),
-        || (),
-        |(), r| {
-            let f = folds[r];
-            let train: Vec<usize> = (0..n).filter(|&i| assignment[i] != f).collect();
-            let test: Vec<usize> = (0..n).filter(|&i| assignment[i] == f).collect();
-            let held_out = data.select(&test);
-            head.fit_path(&data.select(&train), &gammas)?
-                .iter()
-                .map(|fitted| H::validation_loss(fitted, &held_out))
-                .collect()
-        },
-    )
-    .into_iter()
-    .collect()
+    head.held_out_losses(data, &assignment, folds, &gammas)
 }
 
 impl CvCurve {

@@ -24,6 +24,7 @@
 //!   per list).
 
 use crate::io::error::{Error, Result};
+use crate::math::parallel_rounds::map_rounds;
 
 /// A head's training data: units that can be counted, selected and hashed.
 pub trait Rows: Sized {
@@ -65,6 +66,21 @@ pub trait HeadParams: Sync {
     /// Mean validation loss of a fitted head on held-out data.
     fn validation_loss(fitted: &Self::Fitted, data: &Self::Data) -> Result<f64>;
 
+    /// Cross-validation's work: for each fold of `folds` (`assignment[i]` is unit i's fold),
+    /// the validation losses at every γ of `gammas` of the path fitted without that fold.
+    /// Each fold's losses must not depend on which other folds are asked for (the app splits
+    /// them across web workers). The default refits each training set apart
+    /// ([`refit_each_fold`]); a head may share work across folds (LS: one Gram of every row).
+    fn held_out_losses(
+        &self,
+        data: &Self::Data,
+        assignment: &[usize],
+        folds: &[usize],
+        gammas: &[f64],
+    ) -> Result<Vec<Vec<f64>>> {
+        refit_each_fold(self, data, assignment, folds, gammas)
+    }
+
     /// Fits the head at `gamma` (a path of one γ), after checking the settings.
     fn fit_at(&self, data: &Self::Data, gamma: f64) -> Result<Self::Fitted> {
         self.validate()?;
@@ -78,6 +94,37 @@ pub trait HeadParams: Sync {
     fn fit(&self, data: &Self::Data) -> Result<Self::Fitted> {
         self.fit_at(data, self.gamma())
     }
+}
+
+/// [`HeadParams::held_out_losses`] by a path fit on each fold's training units: the folds are
+/// independent, so natively they run on the machine's threads, each fold's losses the same
+/// whatever the threads.
+pub(crate) fn refit_each_fold<H: HeadParams + ?Sized>(
+    head: &H,
+    data: &H::Data,
+    assignment: &[usize],
+    folds: &[usize],
+    gammas: &[f64],
+) -> Result<Vec<Vec<f64>>> {
+    map_rounds(
+        folds.len(),
+        || (),
+        |(), r| {
+            let (train, test) = fold_units(assignment, folds[r]);
+            let held_out = data.select(&test);
+            head.fit_path(&data.select(&train), gammas)?
+                .iter()
+                .map(|fitted| H::validation_loss(fitted, &held_out))
+                .collect()
+        },
+    )
+    .into_iter()
+    .collect()
+}
+
+/// The units outside fold `f` and those in it, each in order.
+pub(crate) fn fold_units(assignment: &[usize], f: usize) -> (Vec<usize>, Vec<usize>) {
+    (0..assignment.len()).partition(|&i| assignment[i] != f)
 }
 
 /// The entries of `v` at `idx`, in that order: one column of [`Rows::select`].

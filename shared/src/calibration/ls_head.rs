@@ -27,10 +27,13 @@
 use crate::calibration::features::{
     self, BaseSignal, Dim, FeatureSpec, Scaler, DEFAULT_PROBABILITY_FLOOR,
 };
-use crate::calibration::glm::{self, check_gamma, dot, transpose_times, FitReport, Loss};
-use crate::calibration::head::{pick, Fnv1a, HeadParams, Rows};
+use crate::calibration::glm::{
+    self, check_gamma, dot, outer_gram, transpose_times, FitReport, Loss,
+};
+use crate::calibration::head::{fold_units, pick, refit_each_fold, Fnv1a, HeadParams, Rows};
 use crate::io::error::{Error, Result};
 use crate::math::linalg::cholesky_solve;
+use crate::math::parallel_rounds::map_rounds;
 use ndarray::{s, Array1, Array2, ArrayView1, Axis};
 use serde::{Deserialize, Serialize};
 
@@ -118,69 +121,29 @@ impl HeadParams for LsParams {
         for &gamma in gammas {
             check_gamma(gamma)?;
         }
-        let n = data.len();
-        if n == 0 {
-            return Err(Error::Insufficient(
-                "the LS head needs at least one labelled row, found none".into(),
-            ));
-        }
-        let mut z = features::embedding_matrix("embeddings", &data.embeddings, Dim::FirstRow)?;
-        features::check_length("scores", data.scores.len(), n)?;
-        features::check_length("labels", data.labels.len(), n)?;
-        let b = features::scores("scores", &data.scores)?;
-        let y = features::scores("labels", &data.labels)?;
-        let d = z.ncols();
-        let scaler = Scaler::fit(&z, self.standardize);
-        scaler.apply(&mut z);
-        let x = design(&z, &b);
+        let training = Training::new(data, self.standardize)?;
+        let gram = training.gram();
+        Ok(training.path(gram, gammas))
+    }
 
-        let p = d + 1;
-        let mean = x.mean_axis(Axis(0)).unwrap_or_else(|| Array1::zeros(p));
-        let y_mean = y.iter().sum::<f64>() / n as f64;
-        let xc = &x - &mean;
-        let yc: Array1<f64> = y.iter().map(|v| v - y_mean).collect();
-        let dual = p > n;
-        let (gram, rhs) = if dual {
-            (xc.dot(&xc.t()), yc)
+    /// In WASM the folds' paths come from one Gram of every row ([`losses_from_fold_grams`]):
+    /// a fold's training Gram is that Gram less its own rows', so the folds asked cost one Gram
+    /// of the data and one of each held-out fold, not one of each training set. There the Gram is the larger part of a fold
+    /// (about half of the Calibrate page's LS time at d = 384). Natively a training set's Gram
+    /// by matrixmultiply's kernel for the CPU is a small part, and sharing it cost more in
+    /// larger allocations than it saved (BENCHMARKS.md), so each fold is refitted.
+    fn held_out_losses(
+        &self,
+        data: &LsData,
+        assignment: &[usize],
+        folds: &[usize],
+        gammas: &[f64],
+    ) -> Result<Vec<Vec<f64>>> {
+        if cfg!(target_arch = "wasm32") {
+            losses_from_fold_grams(self, data, assignment, folds, gammas)
         } else {
-            (xc.t().dot(&xc), transpose_times(&xc, &yc.to_vec()))
-        };
-        let solver = GramSolver::new(gram, gammas.len());
-        let rotated = solver.prepare(rhs);
-
-        let loss = SquaredLoss { x: &x, y: &y };
-        let mut identity = vec![0.0; p + 1];
-        identity[d] = 1.0;
-        let identity = glm::Identity::new(&loss, identity);
-        let spec = FeatureSpec {
-            embedding_dim: d,
-            standardize: self.standardize,
-            base: BaseSignal::Score,
-            probability_floor: DEFAULT_PROBABILITY_FLOOR,
-        };
-        Ok(gammas
-            .iter()
-            .map(|&gamma| {
-                let solved = solver.solve(gamma, &rotated);
-                let theta = if dual {
-                    transpose_times(&xc, &solved)
-                } else {
-                    Array1::from(solved)
-                };
-                let mut w = theta.to_vec();
-                w.push(y_mean - mean.dot(&theta));
-                let solution = glm::closed_form(&loss, gamma, w, &identity, dual);
-                LsHead {
-                    spec: spec.clone(),
-                    scaler: scaler.clone(),
-                    weights: solution.w[..d].to_vec(),
-                    base_weight: solution.w[d],
-                    intercept: solution.w[p],
-                    gamma,
-                    report: solution.report,
-                }
-            })
-            .collect())
+            refit_each_fold(self, data, assignment, folds, gammas)
+        }
     }
 
     fn validation_loss(fitted: &LsHead, data: &LsData) -> Result<f64> {
@@ -252,6 +215,217 @@ pub(crate) fn check_finite(name: &'static str, values: &[f64]) -> Result<()> {
     } else {
         Err(Error::param(name, "every value must be a finite number"))
     }
+}
+
+/// [`HeadParams::held_out_losses`] from one Gram of every row ([`FoldGrams`]); a
+/// design with more columns than a fold's training rows is fitted in its dual form, whose
+/// kernel depends on the fold's own standardisation, and is refitted fold by fold.
+fn losses_from_fold_grams(
+    params: &LsParams,
+    data: &LsData,
+    assignment: &[usize],
+    folds: &[usize],
+    gammas: &[f64],
+) -> Result<Vec<Vec<f64>>> {
+    for &gamma in gammas {
+        check_gamma(gamma)?;
+    }
+    let columns = data.embeddings.first().map_or(0, Vec::len) + 1;
+    let fewest_training = folds
+        .iter()
+        .map(|&f| assignment.iter().filter(|&&a| a != f).count())
+        .min();
+    if fewest_training.is_none_or(|n| n < columns) {
+        return refit_each_fold(params, data, assignment, folds, gammas);
+    }
+    let grams = FoldGrams::new(data, assignment)?;
+    map_rounds(
+        folds.len(),
+        || (),
+        |(), r| {
+            let (train, test) = fold_units(assignment, folds[r]);
+            let training = Training::new(&data.select(&train), params.standardize)?;
+            let gram = grams.training_gram(&train, &test, &training.scaler);
+            let held_out = data.select(&test);
+            training
+                .path(gram, gammas)
+                .iter()
+                .map(|head| head.mean_squared_error(&held_out))
+                .collect()
+        },
+    )
+    .into_iter()
+    .collect()
+}
+
+/// A training set made ready for the exact solve: the design X = [Z | b] (Z standardised on
+/// these rows), its column means and centred copy X_c, and the centred human scores y_c.
+struct Training {
+    x: Array2<f64>,
+    y: Vec<f64>,
+    mean: Array1<f64>,
+    y_mean: f64,
+    xc: Array2<f64>,
+    yc: Array1<f64>,
+    scaler: Scaler,
+    standardize: bool,
+}
+
+impl Training {
+    fn new(data: &LsData, standardize: bool) -> Result<Self> {
+        let n = data.len();
+        if n == 0 {
+            return Err(Error::Insufficient(
+                "the LS head needs at least one labelled row, found none".into(),
+            ));
+        }
+        let mut z = features::embedding_matrix("embeddings", &data.embeddings, Dim::FirstRow)?;
+        features::check_length("scores", data.scores.len(), n)?;
+        features::check_length("labels", data.labels.len(), n)?;
+        let b = features::scores("scores", &data.scores)?;
+        let y = features::scores("labels", &data.labels)?;
+        let scaler = Scaler::fit(&z, standardize);
+        scaler.apply(&mut z);
+        let x = design(&z, &b);
+        let mean = x
+            .mean_axis(Axis(0))
+            .unwrap_or_else(|| Array1::zeros(x.ncols()));
+        let y_mean = y.iter().sum::<f64>() / n as f64;
+        let xc = &x - &mean;
+        let yc = y.iter().map(|v| v - y_mean).collect();
+        Ok(Self {
+            x,
+            y,
+            mean,
+            y_mean,
+            xc,
+            yc,
+            scaler,
+            standardize,
+        })
+    }
+
+    /// The dual (kernel) form, when the design has more columns than rows.
+    fn dual(&self) -> bool {
+        self.x.ncols() > self.x.nrows()
+    }
+
+    /// The Gram the solve reduces: X_cᵀX_c, or X_cX_cᵀ in the dual form.
+    fn gram(&self) -> Array2<f64> {
+        if self.dual() {
+            outer_gram(&self.xc)
+        } else {
+            outer_gram(&self.xc.t())
+        }
+    }
+
+    /// The heads at every γ of `gammas`, in that order, from `gram` (= [`Training::gram`]).
+    fn path(&self, gram: Array2<f64>, gammas: &[f64]) -> Vec<LsHead> {
+        let dual = self.dual();
+        let rhs = if dual {
+            self.yc.clone()
+        } else {
+            transpose_times(&self.xc, &self.yc.to_vec())
+        };
+        let solver = GramSolver::new(gram, gammas.len());
+        let rotated = solver.prepare(rhs);
+        let p = self.x.ncols();
+        let d = p - 1;
+        let loss = SquaredLoss {
+            x: &self.x,
+            y: &self.y,
+        };
+        let mut identity = vec![0.0; p + 1];
+        identity[d] = 1.0;
+        let identity = glm::Identity::new(&loss, identity);
+        let spec = FeatureSpec {
+            embedding_dim: d,
+            standardize: self.standardize,
+            base: BaseSignal::Score,
+            probability_floor: DEFAULT_PROBABILITY_FLOOR,
+        };
+        gammas
+            .iter()
+            .map(|&gamma| {
+                let solved = solver.solve(gamma, &rotated);
+                let theta = if dual {
+                    transpose_times(&self.xc, &solved)
+                } else {
+                    Array1::from(solved)
+                };
+                let mut w = theta.to_vec();
+                w.push(self.y_mean - self.mean.dot(&theta));
+                let solution = glm::closed_form(&loss, gamma, w, &identity, dual);
+                LsHead {
+                    spec: spec.clone(),
+                    scaler: self.scaler.clone(),
+                    weights: solution.w[..d].to_vec(),
+                    base_weight: solution.w[d],
+                    intercept: solution.w[p],
+                    gamma,
+                    report: solution.report,
+                }
+            })
+            .collect()
+    }
+}
+
+/// Every row's raw [E | b] centred on the mean of all rows, one coordinate per row (so that
+/// a Gram entry is the dot of two contiguous rows), and their Gram G = Σ_t r_t r_tᵀ summed
+/// fold by fold in fold order: the same G whichever folds are asked, so that a fold's
+/// training Gram, G less its own rows', does not depend on them.
+struct FoldGrams {
+    /// (d + 1) × n.
+    coordinates: Array2<f64>,
+    all: Array2<f64>,
+}
+
+impl FoldGrams {
+    fn new(data: &LsData, assignment: &[usize]) -> Result<Self> {
+        let e = features::embedding_matrix("embeddings", &data.embeddings, Dim::FirstRow)?;
+        features::check_length("scores", data.scores.len(), data.len())?;
+        let b = features::scores("scores", &data.scores)?;
+        let x = design(&e, &b);
+        let mean = x
+            .mean_axis(Axis(0))
+            .unwrap_or_else(|| Array1::zeros(x.ncols()));
+        let coordinates = (&x - &mean)
+            .reversed_axes()
+            .as_standard_layout()
+            .into_owned();
+        let p = coordinates.nrows();
+        let folds = assignment.iter().max().map_or(0, |&f| f + 1);
+        let mut all = Array2::zeros((p, p));
+        for f in 0..folds {
+            all += &gram_of(&coordinates, &fold_units(assignment, f).1);
+        }
+        Ok(Self { coordinates, all })
+    }
+
+    /// The Gram X_cᵀX_c of the training rows `train` of a fold (`test`: its own rows),
+    /// embeddings standardised by `scaler`: with r_t the centred rows and δ the training rows'
+    /// mean of them, Σ_train (r_t − δ)(r_t − δ)ᵀ = G − Σ_test r_t r_tᵀ − n δδᵀ, each embedding
+    /// coordinate i then divided by its training standard deviation s_i.
+    fn training_gram(&self, train: &[usize], test: &[usize], scaler: &Scaler) -> Array2<f64> {
+        let mut gram = &self.all - &gram_of(&self.coordinates, test);
+        let n = train.len() as f64;
+        let delta: Vec<f64> = self
+            .coordinates
+            .rows()
+            .into_iter()
+            .map(|c| train.iter().map(|&t| c[t]).sum::<f64>() / n)
+            .collect();
+        let scale: Vec<f64> = scaler.scale.iter().copied().chain([1.0]).collect();
+        for ((i, j), g) in gram.indexed_iter_mut() {
+            *g = (*g - n * delta[i] * delta[j]) / (scale[i] * scale[j]);
+        }
+        gram
+    }
+}
+
+/// Σ r_t r_tᵀ over the rows `rows` (columns of `coordinates`).
+fn gram_of(coordinates: &Array2<f64>, rows: &[usize]) -> Array2<f64> {
+    outer_gram(&coordinates.select(Axis(1), rows))
 }
 
 /// [Z | b], n × (d + 1).
@@ -511,6 +685,62 @@ mod tests {
             let scale = want.iter().fold(0.0_f64, |m, v| m.max(v.abs()));
             for (o, w) in ours.iter().zip(&want) {
                 assert!((o - w).abs() < 1e-10 * scale, "γ {gamma}: {o} vs {w}");
+            }
+        }
+    }
+
+    /// Cross-validation from the folds' Grams equals a refit on each fold's training
+    /// rows: standardised or not, with a constant coordinate, with coordinates far from zero
+    /// (1000 ± 1: what centring on all rows' mean must keep from cancelling), and for any set
+    /// of folds asked, each fold's losses the same bits in every set; a design wider than a
+    /// fold's training rows is refitted (the dual form).
+    #[test]
+    fn folds_from_one_gram_equal_a_refit_of_each_fold() {
+        let rows = |n: usize, d: usize, offset: f64| LsData {
+            embeddings: (0..n)
+                .map(|i| {
+                    (0..d)
+                        .map(|j| match j {
+                            1 => 2.5,
+                            _ => offset + (((i * 37 + j * 11) % 29) as f64 / 14.0 - 1.0),
+                        })
+                        .collect()
+                })
+                .collect(),
+            scores: (0..n).map(|i| ((i * 13) % 7) as f64).collect(),
+            labels: (0..n)
+                .map(|i| ((i * 13) % 7) as f64 * 0.5 + ((i * 5) % 3) as f64)
+                .collect(),
+        };
+        let gammas = [0.01, 0.3, 10.0, 1e4];
+        let assignment: Vec<usize> = (0..60).map(|i| (i * 7) % 5).collect();
+        for (data, standardize) in [
+            (rows(60, 9, 0.0), true),
+            (rows(60, 9, 0.0), false),
+            (rows(60, 9, 1000.0), true),
+            (rows(60, 9, 1000.0), false),
+            (rows(60, 50, 0.0), true),
+        ] {
+            let params = LsParams {
+                standardize,
+                ..Default::default()
+            };
+            let every =
+                losses_from_fold_grams(&params, &data, &assignment, &[0, 1, 2, 3, 4], &gammas)
+                    .unwrap();
+            for folds in [vec![0, 1, 2, 3, 4], vec![3, 1], vec![2, 2, 4]] {
+                let shared =
+                    losses_from_fold_grams(&params, &data, &assignment, &folds, &gammas).unwrap();
+                // A fold's losses are the same bits whichever other folds were asked with it.
+                for (losses, &f) in shared.iter().zip(&folds) {
+                    assert_eq!(losses, &every[f]);
+                }
+                let refitted =
+                    refit_each_fold(&params, &data, &assignment, &folds, &gammas).unwrap();
+                assert_eq!(shared.len(), folds.len());
+                for (a, b) in shared.iter().flatten().zip(refitted.iter().flatten()) {
+                    assert!((a - b).abs() <= 1e-9 * b, "{a} vs {b}");
+                }
             }
         }
     }

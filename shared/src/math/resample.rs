@@ -16,7 +16,8 @@ use serde::{Deserialize, Serialize};
 #[derive(Debug, Clone, Copy, PartialEq, Serialize, Deserialize)]
 #[cfg_attr(feature = "cli", derive(clap::Args))]
 pub struct BootstrapParams {
-    /// Bootstrap rounds (0: no bootstrap).
+    /// Bootstrap rounds, at least 2 (the leaderboard and transitivity also take 0: no
+    /// bootstrap).
     #[cfg_attr(
         feature = "cli",
         arg(
