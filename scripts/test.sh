@@ -83,8 +83,11 @@ RUSTC_WORKSPACE_WRAPPER=$(rustup which clippy-driver)
 export CLIPPY_ARGS="-D__CLIPPY_HACKERY__warnings__CLIPPY_HACKERY__"
 
 timed "cargo fetch" cargo fetch --locked
+# cargo fmt follows `mod` lines; the modules the build declares (shared/build.rs: kinds' own
+# files, shared/tests/) it cannot see, so rustfmt checks those files by name.
 timed "cargo fmt --check" bash -c 'cargo fmt --all -- --check &&
-  cargo fmt --manifest-path fuzz/Cargo.toml -- --check'
+  cargo fmt --manifest-path fuzz/Cargo.toml -- --check &&
+  rustfmt --edition 2021 --check shared/tests/*.rs $(grep -l "^register_kind! {" shared/src/*/*.rs)'
 timed "native build of every target, linted (clippy -D warnings)" bash -c '
   cargo test --locked --workspace --exclude tribunal-app --exclude tribunal-python --all-targets --no-run &&
   cargo build --locked -p tribunal-worker --bin tribunal'

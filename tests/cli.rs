@@ -1,5 +1,5 @@
-//! `tribunal stats` as a user runs it (the leaderboard, the judge study, the cascade): JSON out,
-//! located errors and exit status 1 on bad input.
+//! `tribunal stats` as a user runs it (the leaderboard, the judge study, the cascade, the kinds
+//! whose subcommand the registry gives): JSON out, located errors and exit status 1 on bad input.
 
 use tribunal_e2e::{judge_args, run_tribunal, stdout_json, temp_dir};
 
@@ -492,4 +492,80 @@ fn transitivity_reads_within_prompts_says_what_it_cannot_measure_and_locates_bad
         stderr.contains("two.csv, line 3, column 4 (`prompt`)"),
         "{stderr}"
     );
+}
+
+/// A kind the registry gives its own subcommand (`Kind::cli`; no module in
+/// `worker/src/stats/`, as `transitivity`): `tribunal stats --help` lists it, it runs its
+/// example settings on its example inputs (`--input FILE` naming the one role of a kind of one
+/// file, `--input ROLE=FILE` otherwise), records its spec and settings, prints what `tribunal
+/// stats run` prints on that spec, and refuses a role it does not read (exit 1, naming it) and an
+/// option it does not have (clap's usage error, exit 2).
+#[test]
+fn a_kind_the_registry_gives_a_subcommand_runs_as_the_spec_runs() {
+    use tribunal::analysis::Analysis;
+    let help = String::from_utf8(run_tribunal(&["stats", "--help"]).stdout).unwrap();
+    let given: Vec<Analysis> = Analysis::each_kind()
+        .into_iter()
+        .filter(|a| Analysis::cli_of(a.name()).is_some())
+        .collect();
+    assert!(
+        given.iter().any(|a| a.name() == "transitivity"),
+        "transitivity gives its options"
+    );
+    let dir = temp_dir("cli-kind-commands");
+    for analysis in given {
+        let name = analysis.name().replace('_', "-");
+        // Listed with the kind's own line, not its params' doc.
+        let about = Analysis::cli_of(analysis.name()).unwrap().about;
+        let listed = help
+            .lines()
+            .find(|l| l.trim_start().starts_with(&format!("{name} ")));
+        assert!(
+            listed.is_some_and(|l| l.contains(&about[..30])),
+            "{name} not in\n{help}"
+        );
+        let inputs: Vec<String> = analysis
+            .example_inputs()
+            .iter()
+            .map(|(role, path)| format!("{role}={path}"))
+            .collect();
+        assert!(!inputs.is_empty(), "{name}: no example inputs");
+        let mut args = vec!["stats".to_owned(), name.clone()];
+        for ((_, path), input) in analysis.example_inputs().iter().zip(&inputs) {
+            args.push("--input".to_owned());
+            args.push(match analysis.roles().iter().count() {
+                1 => (*path).to_owned(),
+                _ => input.clone(),
+            });
+        }
+        let line: Vec<&str> = args.iter().map(String::as_str).collect();
+        let mut printed = stdout_json(&run_tribunal(&line));
+        let record = printed.as_object_mut().unwrap().remove("record").unwrap();
+        assert_eq!(record["command"], format!("stats {name}"));
+        let mut spec = record["spec"].clone();
+        spec.as_object_mut().unwrap().remove("inputs");
+        spec.as_object_mut().unwrap().remove("version");
+        assert_eq!(spec, serde_json::to_value(&analysis).unwrap(), "{name}");
+        let saved = dir.join(format!("{name}.json"));
+        std::fs::write(&saved, record.to_string()).unwrap();
+        let mut rerun_args = vec!["stats", "run", saved.to_str().unwrap()];
+        for input in &inputs {
+            rerun_args.extend(["--input", input]);
+        }
+        let mut rerun = stdout_json(&run_tribunal(&rerun_args));
+        rerun.as_object_mut().unwrap().remove("record");
+        assert_eq!(rerun, printed, "{name}");
+
+        let unknown = format!("no_such_role={}", analysis.example_inputs()[0].1);
+        let mut with_unknown = line.clone();
+        with_unknown.extend(["--input", &unknown]);
+        let out = run_tribunal(&with_unknown);
+        assert_eq!(out.status.code(), Some(1), "{name}");
+        let stderr = String::from_utf8_lossy(&out.stderr);
+        assert!(stderr.contains("unknown role `no_such_role`"), "{stderr}");
+        let mut with_option = line.clone();
+        with_option.push("--no-such-option");
+        let out = run_tribunal(&with_option);
+        assert_eq!(out.status.code(), Some(2), "{name}: clap's usage error");
+    }
 }

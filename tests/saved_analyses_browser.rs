@@ -22,7 +22,7 @@
 
 use serde_json::Value;
 use std::collections::BTreeSet;
-use tribunal::analysis::{Analysis, Spec};
+use tribunal::analysis::{Analysis, Inputs, Spec};
 use tribunal_e2e::{
     api_worker, app_worker, assert_same, create_session, exported_and_imported, http,
     ls_files_with_npy, miscalibrated_ls_files, root, run_browser_driver, run_tribunal, stdout_json,
@@ -208,11 +208,41 @@ fn uploaded_for_the_cli(
         inputs.insert(role.clone(), input.hash.clone().into());
     }
     let entry = serde_json::json!({
-        "title": args[1],
+        "title": typed.analysis.name(),
         "analysis": typed.analysis,
         "inputs": inputs,
     });
     (cli, entry)
+}
+
+/// `tribunal stats run SPEC --input ROLE=FILE …` for each kind of the registry that `listed`
+/// does not name: the spec of its example settings on its example inputs, written to `dir`.
+fn example_commands(dir: &std::path::Path, listed: impl Fn(&str) -> bool) -> Vec<Vec<String>> {
+    Analysis::each_kind()
+        .into_iter()
+        .filter(|analysis| !listed(analysis.name()))
+        .map(|analysis| {
+            let name = analysis.name();
+            let pairs = analysis.example_inputs();
+            assert!(
+                !pairs.is_empty(),
+                "{name}: no command line in this test and no example inputs"
+            );
+            let mut inputs = Inputs::new();
+            for &(role, path) in pairs {
+                inputs.insert(role, path, std::fs::read(root().join(path)).unwrap());
+            }
+            let spec = dir.join(format!("{name}.json"));
+            let text = serde_json::to_string(&Spec::new(analysis.clone(), &inputs)).unwrap();
+            std::fs::write(&spec, text).unwrap();
+            let mut args = vec!["stats".to_owned(), "run".to_owned()];
+            args.push(spec.to_str().unwrap().to_owned());
+            for (role, path) in pairs {
+                args.extend(["--input".to_owned(), format!("{role}={path}")]);
+            }
+            args
+        })
+        .collect()
 }
 
 #[test]
@@ -425,10 +455,22 @@ fn every_kind_saved_from_the_session_page_reopens_in_a_visitors_browser_with_the
             "4",
         ],
     ];
-    let (clis, entries): (Vec<Value>, Vec<Value>) = commands
+    // A kind with no command line above runs on its example inputs (`Kind::example_inputs`):
+    // `tribunal stats run` on the spec of its example settings.
+    let (mut clis, mut entries): (Vec<Value>, Vec<Value>) = commands
         .iter()
         .map(|args| uploaded_for_the_cli(&worker, &id, &token, args))
         .unzip();
+    let listed = clis.len();
+    let examples = example_commands(&dir, |name| {
+        SAVED_FROM_PAGES.contains(&name) || clis.iter().any(|cli| cli["analysis"] == name)
+    });
+    for args in &examples {
+        let args: Vec<&str> = args.iter().map(String::as_str).collect();
+        let (cli, entry) = uploaded_for_the_cli(&worker, &id, &token, &args);
+        clis.push(cli);
+        entries.push(entry);
+    }
     let specs = dir.join("specs.json");
     std::fs::write(&specs, Value::from(entries.clone()).to_string()).unwrap();
     let owner_url = format!("{}s/{id}#owner={token}", worker.url);
@@ -443,7 +485,7 @@ fn every_kind_saved_from_the_session_page_reopens_in_a_visitors_browser_with_the
         .map(|r| r["kind"].as_str().unwrap())
         .collect();
     assert_eq!(
-        kinds,
+        kinds[..listed],
         [
             "leaderboard",
             "calibration",
@@ -464,6 +506,12 @@ fn every_kind_saved_from_the_session_page_reopens_in_a_visitors_browser_with_the
             "transitivity"
         ]
     );
+    for (kind, args) in kinds[listed..].iter().zip(&examples) {
+        assert!(
+            args[2].ends_with(&format!("{kind}.json")),
+            "{kind}: {args:?}"
+        );
+    }
     // A kind of the registry that neither test saves and reopens fails here, by name: its
     // command line belongs in `commands` above.
     let covered: BTreeSet<&str> = kinds.iter().chain(&SAVED_FROM_PAGES).copied().collect();

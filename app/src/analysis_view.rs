@@ -4,23 +4,11 @@
 //! bootstrap and a calibration's folds shared across two workers, with their progress): the
 //! numbers of that page, and of `tribunal stats run`.
 
-use crate::calibrate::CalibrationView;
-use crate::cascade_view::CascadeView;
-use crate::compare_view::CompareView;
 use crate::files::data_url;
-use crate::leaderboard::{LeaderboardView, StudyView};
-use crate::plain_reports::{
-    ConformalView, JudgeValueView, LengthControlView, PowerView, PpiView, SelfPreferenceView,
-    StyleView, TransitivityView,
-};
-use crate::programs::{CommitteeView, ProgramsView};
-use crate::reliability::{IrtTable, ReportView};
-use crate::run_checks::CheckView;
 use crate::worker_pool::AnalysisRun;
 use crate::worker_pool::Computed;
 use leptos::prelude::*;
 use tribunal::analysis::{Analysis, Report, Spec};
-use tribunal::reliability::irt::irt_report::IrtCell;
 use tribunal_app::stats_worker::RoleFile;
 
 /// `spec` recomputed on `files` in web workers, under `heading` and `note` (`note_id` names the
@@ -86,46 +74,27 @@ pub(crate) fn report_view(analysis: &Analysis, report: Report) -> AnyView {
         <p><a id="analysis-download" download="report.json" href=data_url("application/json", &pretty)>
             "Download the report (JSON, as " <code>"tribunal stats run"</code> " prints it)"</a></p>
     };
-    let body = match report {
-        Report::JudgeStudy(study) => view! { <StudyView study=*study /> }.into_any(),
-        Report::Conformal(report) => view! { <ConformalView report=*report /> }.into_any(),
-        Report::Agreement(report) => view! { <ReportView report=*report /> }.into_any(),
-        report @ (Report::Aa(_) | Report::Consistency(_) | Report::Position(_)) => {
-            view! { <CheckView report /> }.into_any()
-        }
-        Report::Irt(report) => {
-            let (rater, criterion) = match analysis {
-                Analysis::Irt(params) => (params.rater.clone(), params.criterion.clone()),
-                _ => (None, None),
-            };
-            let cell = IrtCell {
-                rater: rater.unwrap_or_else(|| "judge".to_owned()),
-                criterion,
-                report: Some(*report),
-                error: None,
-            };
-            view! { <IrtTable cells=vec![cell] /> }.into_any()
-        }
-        Report::IrtTable(table) => view! { <IrtTable cells=table.cells /> }.into_any(),
-        Report::Calibration(report) => view! { <CalibrationView report=*report /> }.into_any(),
-        Report::Power(table) => view! { <PowerView table=*table /> }.into_any(),
-        Report::Ppi(report) => view! { <PpiView report=*report /> }.into_any(),
-        Report::JudgeValue(report) => view! { <JudgeValueView report=*report /> }.into_any(),
-        Report::Style(report) => view! { <StyleView report=*report /> }.into_any(),
-        Report::LengthControl(report) => view! { <LengthControlView report=*report /> }.into_any(),
-        Report::Compare(report) => view! { <CompareView report=*report /> }.into_any(),
-        Report::Cascade(report) => view! { <CascadeView report=*report /> }.into_any(),
-        Report::Transitivity(report) => view! { <TransitivityView report=*report /> }.into_any(),
-        Report::SelfPreference(report) => {
-            view! { <SelfPreferenceView report=*report /> }.into_any()
-        }
-        Report::Programs(report) => view! { <ProgramsView report=*report /> }.into_any(),
-        Report::LabelModel(committee) | Report::Routing(committee) => {
-            view! { <CommitteeView committee=*committee /> }.into_any()
-        }
-        Report::Leaderboard(lb) => {
-            view! { <div id="leaderboard"><LeaderboardView lb=*lb /></div> }.into_any()
-        }
-    };
+    let body = kind_view(analysis, report);
     view! { {download} {body} }.into_any()
 }
+
+/// A report's view: one implementation per report type, beside the component that shows it
+/// (the components of the kinds without a page of their own are in `plain_reports.rs`).
+/// Every kind of the registry gets its arm in [`report_view`] from this (`every_kind!`): a kind
+/// whose report has no view does not compile.
+pub(crate) trait KindView {
+    /// The view of `self`, the report of `analysis`.
+    fn view(self, analysis: &Analysis) -> AnyView;
+}
+
+/// `kind_view`: each kind's report shown by its [`KindView`].
+macro_rules! kind_views {
+    ($($(#[$doc:meta])* $variant:ident = $name:literal : $kind:ty,)+) => {
+        fn kind_view(analysis: &Analysis, report: Report) -> AnyView {
+            match report {
+                $(Report::$variant(report) => KindView::view(*report, analysis),)+
+            }
+        }
+    };
+}
+tribunal::every_kind!(kind_views);

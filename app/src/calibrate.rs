@@ -15,6 +15,7 @@
 //! path: the same curve (each fold's losses do not depend on which worker computed them), the
 //! same numbers.
 
+use crate::analysis_view::KindView;
 use crate::charts::CvCurvePlot;
 use crate::examples::{self, ExampleButton};
 use crate::fields::{number_field, Bounds, StaleNote};
@@ -469,5 +470,11 @@ pub(crate) fn CalibrationView(report: CalibrationReport) -> impl IntoView {
         {classification}
         {training_curve.map(|curve| view! { <TrainingCurveView curve /> })}
         <p><a id="cal-download" href=data_url("application/json", &model) download=file_name>"Download the model file"</a></p>
+    }
+}
+
+impl KindView for CalibrationReport {
+    fn view(self, _: &Analysis) -> AnyView {
+        view! { <CalibrationView report=self /> }.into_any()
     }
 }

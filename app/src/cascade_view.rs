@@ -4,12 +4,14 @@
 //! (to download as a CSV). Values carry full precision in data attributes, as on the other
 //! pages.
 
+use crate::analysis_view::KindView;
 use crate::charts::LinePlot;
 use crate::files::data_url;
 use crate::format::fixed;
 use crate::glossary::term;
 use crate::plain_reports::warning_lines;
 use leptos::prelude::*;
+use tribunal::analysis::Analysis;
 use tribunal::selective::cascade::{Alone, CascadeReport, Outcome, Tier};
 
 /// A share as a percentage, or a dash when undefined.
@@ -28,6 +30,12 @@ pub(crate) fn CascadeView(report: CascadeReport) -> impl IntoView {
         <AloneTable alone=report.alone.clone() cascade=report.cascade.clone() />
         <CurvePlot tiers=report.tiers.clone() guaranteed=report.guaranteed_agreement />
         <ToHumans report />
+    }
+}
+
+impl KindView for CascadeReport {
+    fn view(self, _: &Analysis) -> AnyView {
+        view! { <CascadeView report=self /> }.into_any()
     }
 }
 

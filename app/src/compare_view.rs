@@ -4,10 +4,12 @@
 //! column's heatmap, and the judge-corrected rates. Cells carry full-precision values in data
 //! attributes, as on the other pages.
 
+use crate::analysis_view::KindView;
 use crate::charts::{ForestPlot, ForestRow};
 use crate::format::fixed;
 use crate::plain_reports::warning_lines;
 use leptos::prelude::*;
+use tribunal::analysis::Analysis;
 use tribunal::compare::comparison::Comparison;
 use tribunal::compare::judge_correction::JudgeCorrection;
 use tribunal::compare::paired_differences::PairedDifference;
@@ -65,6 +67,12 @@ pub(crate) fn CompareView(report: Comparison) -> impl IntoView {
         )}</p> })}
         {sections}
         {slices}
+    }
+}
+
+impl KindView for Comparison {
+    fn view(self, _: &Analysis) -> AnyView {
+        view! { <CompareView report=self /> }.into_any()
     }
 }
 

@@ -5,6 +5,7 @@
 //! (seed 002): both leaderboards, held-out hard vs smoothed (vs soft, with scores) Elo, and
 //! split-conformal intervals for new models.
 
+use crate::analysis_view::KindView;
 use crate::charts::{ForestPlot, ForestRow, ReliabilityDiagram, ScatterPlot};
 use crate::examples::{self, ExampleButton};
 use crate::fields::{number_field, Bounds, StaleNote};
@@ -453,6 +454,12 @@ pub fn LeaderboardView(lb: Leaderboard) -> impl IntoView {
     }
 }
 
+impl KindView for Leaderboard {
+    fn view(self, _: &Analysis) -> AnyView {
+        view! { <div id="leaderboard"><LeaderboardView lb=self /></div> }.into_any()
+    }
+}
+
 /// A judge against human labels (`tribunal stats judge-study`): a human and a judge battles CSV
 /// joined on a key column, or one scored-battles CSV.
 #[component]
@@ -716,5 +723,11 @@ pub(crate) fn StudyView(study: JudgeStudy) -> impl IntoView {
                 <tbody>{side_by_side}</tbody>
             </table>
         </details>
+    }
+}
+
+impl KindView for JudgeStudy {
+    fn view(self, _: &Analysis) -> AnyView {
+        view! { <StudyView study=self /> }.into_any()
     }
 }

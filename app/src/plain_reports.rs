@@ -5,11 +5,13 @@
 //! (the committee view of the Programs page). Cells
 //! carry full-precision values in data attributes, as on the pages.
 
+use crate::analysis_view::KindView;
 use crate::charts::{ForestPlot, ForestRow, LinePlot, RankSlope, RankSlopes, ShareBar, ShareBars};
 use crate::files::data_url;
 use crate::format::{fixed, target_words};
 use crate::glossary::term;
 use leptos::prelude::*;
+use tribunal::analysis::Analysis;
 use tribunal::math::normal::Estimate;
 use tribunal::math::resample::Interval;
 use tribunal::ppi::judge_value::JudgeValue;
@@ -66,6 +68,12 @@ pub(crate) fn ConformalView(report: ConformalReport) -> impl IntoView {
     }
 }
 
+impl KindView for ConformalReport {
+    fn view(self, _: &Analysis) -> AnyView {
+        view! { <ConformalView report=self /> }.into_any()
+    }
+}
+
 /// The items each group needs to detect each effect at each power.
 #[component]
 pub(crate) fn PowerView(table: PowerTable) -> impl IntoView {
@@ -118,6 +126,12 @@ pub(crate) fn PowerView(table: PowerTable) -> impl IntoView {
             </thead>
             <tbody>{rows}</tbody>
         </table>
+    }
+}
+
+impl KindView for PowerTable {
+    fn view(self, _: &Analysis) -> AnyView {
+        view! { <PowerView table=self /> }.into_any()
     }
 }
 
@@ -338,6 +352,12 @@ pub(crate) fn PpiView(report: PpiReport) -> impl IntoView {
     }
 }
 
+impl KindView for PpiReport {
+    fn view(self, _: &Analysis) -> AnyView {
+        view! { <PpiView report=self /> }.into_any()
+    }
+}
+
 /// The battles to label next: the draw's summary, the most useful battles, and the file to
 /// send to the annotators.
 #[component]
@@ -475,6 +495,12 @@ pub(crate) fn StyleView(report: StyleControl) -> impl IntoView {
     }
 }
 
+impl KindView for StyleControl {
+    fn view(self, _: &Analysis) -> AnyView {
+        view! { <StyleView report=self /> }.into_any()
+    }
+}
+
 /// A judge's self-preference: the reading, the family's share of its battles against other
 /// models by the judge, by the humans and as the humans' ratings predict (bars), and β in
 /// log-odds, Elo points and win rate with the judge's scale and side preference.
@@ -550,6 +576,12 @@ pub(crate) fn SelfPreferenceView(report: SelfPreference) -> impl IntoView {
     }
 }
 
+impl KindView for SelfPreference {
+    fn view(self, _: &Analysis) -> AnyView {
+        view! { <SelfPreferenceView report=self /> }.into_any()
+    }
+}
+
 /// Length-controlled win rates: per model its raw win rate against the baseline and the one at
 /// the baseline's answer length (bars, the latter with its interval), and the table.
 #[component]
@@ -610,6 +642,12 @@ pub(crate) fn LengthControlView(report: LengthControl) -> impl IntoView {
             <thead><tr><th>"Model"</th><th>"Win rate"</th><th>"LC win rate"</th><th>"Mean length"</th><th>"Battles"</th></tr></thead>
             <tbody>{rows}</tbody>
         </table></div>
+    }
+}
+
+impl KindView for LengthControl {
+    fn view(self, _: &Analysis) -> AnyView {
+        view! { <LengthControlView report=self /> }.into_any()
     }
 }
 
@@ -699,6 +737,12 @@ pub(crate) fn TransitivityView(report: Transitivity) -> impl IntoView {
     }
 }
 
+impl KindView for Transitivity {
+    fn view(self, _: &Analysis) -> AnyView {
+        view! { <TransitivityView report=self /> }.into_any()
+    }
+}
+
 /// The judge value gauge: the verdict in words, then what it rests on — agreement beside
 /// chance, ρ, what PPI makes of one label here and the most any debiasing could.
 #[component]
@@ -739,5 +783,11 @@ pub(crate) fn JudgeValueView(report: JudgeValue) -> impl IntoView {
                 {row("replaceable_upper", "… at the top of ρ's interval".to_owned(), share(report.replaceable_share_upper))}
             </tbody>
         </table></div>
+    }
+}
+
+impl KindView for JudgeValue {
+    fn view(self, _: &Analysis) -> AnyView {
+        view! { <JudgeValueView report=self /> }.into_any()
     }
 }

@@ -12,6 +12,7 @@
 //! verdicts may be a `tribunal judge` run's `.jsonl`). Cells carry full-precision values in
 //! data attributes. Nothing leaves the browser.
 
+use crate::analysis_view::KindView;
 use crate::charts::LinePlot;
 use crate::examples::{self, ExampleButton};
 use crate::fields::{number_field, Bounds, StaleNote};
@@ -571,6 +572,12 @@ pub(crate) fn ProgramsView(report: ProgramsReport) -> impl IntoView {
     }
 }
 
+impl KindView for ProgramsReport {
+    fn view(self, _: &Analysis) -> AnyView {
+        view! { <ProgramsView report=self /> }.into_any()
+    }
+}
+
 /// Each program's threshold, coverage and accuracy on the validation and test pairs.
 #[component]
 fn ProgramTable(programs: Vec<ProgramRow>) -> impl IntoView {
@@ -671,6 +678,12 @@ pub(crate) fn CommitteeView(committee: CommitteeReport) -> impl IntoView {
             <tbody>{members}</tbody>
         </table>
         {routing}
+    }
+}
+
+impl KindView for CommitteeReport {
+    fn view(self, _: &Analysis) -> AnyView {
+        view! { <CommitteeView committee=self /> }.into_any()
     }
 }
 

@@ -15,6 +15,7 @@
 //! `data-theta-ratio`, `data-dw`, `data-ok`). A malformed file shows the located error and keeps
 //! the previous results.
 
+use crate::analysis_view::KindView;
 use crate::charts::{ForestPlot, ForestRow, ScatterPlot};
 use crate::examples::{self, ExampleButton};
 use crate::fields::{number_field, text_field, Bounds, RatingsFields, StaleNote};
@@ -32,7 +33,8 @@ use tribunal::math::resample::BootstrapParams;
 use tribunal::reliability::agreement::{PairAgreement, Reading};
 use tribunal::reliability::alpha::AlphaLevel;
 use tribunal::reliability::irt::irt_reliability::ScoreMedian;
-use tribunal::reliability::irt::irt_report::{IrtCell, IrtReportParams};
+use tribunal::reliability::irt::irt_report::{IrtCell, IrtReport, IrtReportParams};
+use tribunal::reliability::kinds::IrtTable as IrtTableReport;
 use tribunal::reliability::kinds::{AgreementSpec, AgreementWithSlices};
 use tribunal::reliability::reliability_report::{
     AgreementReport, AgreementReportParams, JudgeAgreement, NamedPair,
@@ -380,6 +382,12 @@ pub(crate) fn ReportView(report: AgreementWithSlices) -> impl IntoView {
     }
 }
 
+impl KindView for AgreementWithSlices {
+    fn view(self, _: &Analysis) -> AnyView {
+        view! { <ReportView report=self /> }.into_any()
+    }
+}
+
 /// One sentence that reads the report: how far the raters agree among themselves, and which
 /// judge agrees best with their majority.
 fn reading(report: &AgreementReport) -> Option<String> {
@@ -680,6 +688,29 @@ pub(crate) fn IrtTable(cells: Vec<IrtCell>) -> impl IntoView {
         </table>
         {warnings}
         {figures}
+    }
+}
+
+impl KindView for IrtTableReport {
+    fn view(self, _: &Analysis) -> AnyView {
+        view! { <IrtTable cells=self.cells /> }.into_any()
+    }
+}
+
+/// One IRT report: the table's row of the judge (`rater`) and criterion its spec names.
+impl KindView for IrtReport {
+    fn view(self, analysis: &Analysis) -> AnyView {
+        let (rater, criterion) = match analysis {
+            Analysis::Irt(params) => (params.rater.clone(), params.criterion.clone()),
+            _ => (None, None),
+        };
+        let cell = IrtCell {
+            rater: rater.unwrap_or_else(|| "judge".to_owned()),
+            criterion,
+            report: Some(self),
+            error: None,
+        };
+        view! { <IrtTable cells=vec![cell] /> }.into_any()
     }
 }
 

@@ -19,6 +19,7 @@
 //! Values in data attributes are full precision; a malformed file shows the located error and
 //! keeps the previous result.
 
+use crate::analysis_view::KindView;
 use crate::examples::{self, ExampleButton};
 use crate::fields::{number_field, text_field, Bounds, RatingsFields};
 use crate::format::{fixed, given, name, words};
@@ -260,6 +261,24 @@ pub(crate) fn CheckView(report: Report) -> impl IntoView {
     view! {
         {body}
         {warnings}
+    }
+}
+
+impl KindView for AaReport {
+    fn view(self, _: &Analysis) -> AnyView {
+        view! { <CheckView report=Report::Aa(Box::new(self)) /> }.into_any()
+    }
+}
+
+impl KindView for ConsistencyReport {
+    fn view(self, _: &Analysis) -> AnyView {
+        view! { <CheckView report=Report::Consistency(Box::new(self)) /> }.into_any()
+    }
+}
+
+impl KindView for PositionReport {
+    fn view(self, _: &Analysis) -> AnyView {
+        view! { <CheckView report=Report::Position(Box::new(self)) /> }.into_any()
     }
 }
 

@@ -87,7 +87,8 @@ fn inputs_of(files: &Files<'_>) -> Inputs {
 }
 
 /// Every analysis kind in the registry's order, as JSON: `[{"name", "settings", "roles":
-/// [{"name", "kind", "required"}]}]`, the settings those a form starts from (the defaults).
+/// [{"name", "kind", "required"}], "example_inputs": {role: path}}]`, the settings those a form
+/// starts from (the defaults), the example inputs files of this repository they run on.
 #[pyfunction]
 fn kinds() -> PyResult<String> {
     let kinds: Vec<serde_json::Value> = Analysis::each_kind()
@@ -97,10 +98,16 @@ fn kinds() -> PyResult<String> {
             if let Some(map) = settings.as_object_mut() {
                 map.remove("analysis");
             }
+            let example_inputs: serde_json::Map<String, serde_json::Value> = analysis
+                .example_inputs()
+                .iter()
+                .map(|(role, path)| ((*role).to_owned(), (*path).into()))
+                .collect();
             Ok(serde_json::json!({
                 "name": analysis.name(),
                 "settings": settings,
                 "roles": roles_json(analysis),
+                "example_inputs": example_inputs,
             }))
         })
         .collect::<serde_json::Result<_>>()

@@ -4,6 +4,7 @@ the CLI's settings as keywords, and through `tribunal.run` on the CLI's recorded
 
 from __future__ import annotations
 
+import json
 import warnings
 from pathlib import Path
 
@@ -99,25 +100,44 @@ def settings_of(spec: dict) -> dict:
     return {k: v for k, v in spec.items() if k not in ("version", "analysis", "inputs")}
 
 
+def check_equal(args) -> str:
+    """`tribunal stats ARGS` against the kind's function and `tribunal.run` on its spec: the
+    kind's name."""
+    printed, warned = cli_warned("stats", *args)
+    record = printed.pop("record")
+    spec = record["spec"]
+    files = {role: ref["name"] for role, ref in spec["inputs"].items()}
+    function = getattr(tribunal, spec["analysis"])
+    with warnings.catch_warnings(record=True) as caught:
+        warnings.simplefilter("always")
+        result = function(inputs=files, **settings_of(spec))
+    assert result.spec == spec, args
+    assert result.report == printed, args
+    assert result.warnings == warned, args
+    assert [str(w.message) for w in caught] == warned, args
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")
+        rerun = tribunal.run(record, **{"inputs": files})
+    assert rerun.report == printed, args
+    assert rerun.warnings == warned, args
+    return spec["analysis"]
+
+
 def test_every_kind_equals_tribunal_stats(scratch):
-    seen = set()
-    for args in commands(scratch):
-        printed, warned = cli_warned("stats", *args)
-        record = printed.pop("record")
-        spec = record["spec"]
-        files = {role: ref["name"] for role, ref in spec["inputs"].items()}
-        function = getattr(tribunal, spec["analysis"])
-        with warnings.catch_warnings(record=True) as caught:
-            warnings.simplefilter("always")
-            result = function(inputs=files, **settings_of(spec))
-        assert result.spec == spec, args
-        assert result.report == printed, args
-        assert result.warnings == warned, args
-        assert [str(w.message) for w in caught] == warned, args
+    seen = {check_equal(args) for args in commands(scratch)}
+    # A kind without a command line above runs on its example inputs (`Kind::example_inputs`),
+    # by `tribunal stats run` on the spec of its example settings.
+    for kind in tribunal.KINDS:
+        if kind["name"] in seen:
+            continue
+        assert kind["example_inputs"], f"{kind['name']}: no command line here, no example inputs"
         with warnings.catch_warnings():
             warnings.simplefilter("ignore")
-            rerun = tribunal.run(record, **{"inputs": files})
-        assert rerun.report == printed, args
-        assert rerun.warnings == warned, args
-        seen.add(spec["analysis"])
+            example = getattr(tribunal, kind["name"])(
+                inputs=kind["example_inputs"], **kind["settings"]
+            )
+        spec = scratch / f"{kind['name']}.json"
+        spec.write_text(json.dumps(example.spec))
+        inputs = [f"--input={role}={path}" for role, path in kind["example_inputs"].items()]
+        seen.add(check_equal(["run", str(spec), *inputs]))
     assert seen == {kind["name"] for kind in tribunal.KINDS}

@@ -9,35 +9,6 @@
 #[cfg(target_arch = "wasm32")]
 wasm_bindgen_test::wasm_bindgen_test_configure!(run_in_dedicated_worker);
 
-mod alpha;
-mod bt_bootstrap;
-mod bt_standard_errors;
-mod cascade;
-mod compare;
-mod conformal;
-mod correlation;
-mod head_file;
-mod head_metrics;
-mod head_study;
-mod heads;
-mod held_out;
-mod input_messages;
-mod irt;
-mod kappa;
-mod label_model;
-mod length_control;
-mod multiple_testing;
-mod position_bias;
-mod power;
-mod properties;
-mod quadrature;
-mod ranking;
-mod readers;
-mod reference;
-mod reliability;
-mod scored_battles;
-mod self_preference;
-mod soft_targets;
-mod split;
-mod style_control;
-mod transitivity;
+// Every other file of `tests/` is a module of this binary, declared by the build
+// (`shared/build.rs`): a new test file needs no line here.
+include!(concat!(env!("OUT_DIR"), "/test_modules.rs"));

@@ -7,7 +7,7 @@ use crate::engine::Fleet;
 use crate::judge::{embed, judge, work, EmbedArgs, EngineArgs, JudgeArgs, WorkerArgs};
 use crate::limits::Limits;
 use crate::server::{serve, ServeConfig};
-use crate::stats::{Invocation, Stats};
+use crate::stats::{run_kind_command, with_kind_commands, Invocation, Stats};
 use crate::store::backup::{backup, restore, BackupArgs, RestoreArgs};
 use crate::store::StoreArgs;
 use crate::study::{study, StudyArgs};
@@ -74,7 +74,20 @@ enum Command {
 
 /// Runs the CLI.
 pub fn main() -> ExitCode {
-    let matches = Cli::command().get_matches();
+    let matches = command().get_matches();
+    if let Some(("stats", stats)) = matches.subcommand() {
+        if let Some((name, args)) = stats.subcommand() {
+            let invocation = command()
+                .find_subcommand("stats")
+                .and_then(|stats| stats.find_subcommand(name))
+                .map(|command| Invocation::new(name, args, command));
+            if let Some(result) =
+                invocation.and_then(|invocation| run_kind_command(name, args, invocation))
+            {
+                return exit_code(result);
+            }
+        }
+    }
     let cli = match Cli::from_arg_matches(&matches) {
         Ok(cli) => cli,
         Err(error) => error.exit(),
@@ -102,7 +115,7 @@ pub fn main() -> ExitCode {
             };
             match invocation {
                 Some((name, args)) => {
-                    let command = Cli::command();
+                    let command = command();
                     let parsed_by = command
                         .find_subcommand("stats")
                         .and_then(|stats| stats.find_subcommand(name));
@@ -124,6 +137,17 @@ pub fn main() -> ExitCode {
         Command::Restore(args) => restore(args),
         Command::Study(args) => study(*args),
     };
+    exit_code(result)
+}
+
+/// The CLI's commands: the derived ones, `stats` with a subcommand for every kind of the
+/// registry that gives its options ([`with_kind_commands`]).
+fn command() -> clap::Command {
+    Cli::command().mut_subcommand("stats", with_kind_commands)
+}
+
+/// Success, or the error on stderr and failure.
+fn exit_code(result: anyhow::Result<()>) -> ExitCode {
     match result {
         Ok(()) => ExitCode::SUCCESS,
         Err(error) => {

@@ -18,7 +18,8 @@ from .result import Result
 from .settings import check_known, resolve
 
 KINDS: List[Dict[str, Any]] = json.loads(_tribunal.kinds())
-"""Every kind: ``{"name", "settings" (the defaults), "roles" [{"name", "kind", "required"}]}``."""
+"""Every kind: ``{"name", "settings" (the defaults), "roles" [{"name", "kind", "required"}],
+"example_inputs" {role: path in this repository}}``."""
 
 
 class TribunalWarning(UserWarning):

@@ -28,6 +28,23 @@ pub trait Kind {
     /// Settings to start a form from: the defaults, with an example where a setting has none.
     fn example() -> Self::Params;
 
+    /// Files of this repository, by role, that [`Kind::example`]'s settings run on (paths from
+    /// the repository's root): the tests that run every kind of the registry in a browser and
+    /// from Python run a kind on these unless they list a command line of their own for it
+    /// (a subcommand's). None by default; such a test fails, naming the kind, for a kind with
+    /// neither.
+    fn example_inputs() -> &'static [(&'static str, &'static str)] {
+        &[]
+    }
+
+    /// (Feature `cli`.) The kind's `tribunal stats NAME` when the CLI has no subcommand of its
+    /// own for it: its settings' options, derived from its params, as [`KindCli::of`] makes
+    /// them. None by default (the kind then runs by `tribunal stats run`).
+    #[cfg(feature = "cli")]
+    fn cli() -> Option<KindCli> {
+        None
+    }
+
     /// The files the analysis reads with `params`, by role, each with its dataset kind.
     fn roles(params: &Self::Params) -> Roles;
 
@@ -118,6 +135,61 @@ pub fn prepared<T: 'static>(prepared: &dyn Any) -> Result<&T> {
             "expected the state of this run, found another's",
         )
     })
+}
+
+/// Declares an analysis kind's type (a unit struct with the doc given) and registers it: the
+/// build (`shared/build.rs`) reads every such block under `src/` into the registry
+/// ([`super::registry`]), ordered by position — 1, 2, … in the order kinds were released, a
+/// new kind taking the next. The block's file implements [`Kind`] for the type.
+///
+/// ```text
+/// register_kind! {
+///     /// What it measures, on which files (`tribunal stats name`).
+///     23 Variant = "name": VariantKind
+/// }
+/// ```
+macro_rules! register_kind {
+    ($(#[doc = $doc:literal])+ $position:literal $variant:ident = $name:literal : $kind:ident) => {
+        $(#[doc = $doc])+
+        pub struct $kind;
+    };
+}
+pub(crate) use register_kind;
+
+/// Declares the statistic files of `family` that register a kind of their own and that its
+/// `mod.rs` does not declare (the build lists them: `shared/build.rs`).
+macro_rules! kind_modules {
+    ($family:literal) => {
+        include!(concat!(env!("OUT_DIR"), "/kind_modules/", $family, ".rs"));
+    };
+}
+pub(crate) use kind_modules;
+
+/// (Feature `cli`.) A kind's settings as command-line options ([`Kind::cli`]).
+#[cfg(feature = "cli")]
+pub struct KindCli {
+    /// One line on what the kind computes (the subcommand's help).
+    pub about: &'static str,
+    /// Adds the settings' options to a command.
+    pub options: fn(clap::Command) -> clap::Command,
+    /// The analysis with the settings the options parsed.
+    pub analysis: fn(&clap::ArgMatches) -> std::result::Result<super::Analysis, clap::Error>,
+}
+
+#[cfg(feature = "cli")]
+impl KindCli {
+    /// The options `P` derives (`clap::Args`), read back by `analysis` — for a kind whose params
+    /// are `P`: `KindCli::of::<P>(about, |m| P::from_arg_matches(m).map(Analysis::Variant))`.
+    pub fn of<P: clap::Args>(
+        about: &'static str,
+        analysis: fn(&clap::ArgMatches) -> std::result::Result<super::Analysis, clap::Error>,
+    ) -> Self {
+        Self {
+            about,
+            options: P::augment_args,
+            analysis,
+        }
+    }
 }
 
 /// One file an analysis reads.

@@ -36,6 +36,7 @@ pub mod split;
 pub mod warnings;
 
 pub use inputs::{Input, InputRef, Inputs};
+pub(crate) use kind::kind_modules;
 pub use registry::{Analysis, Report};
 pub use run::run;
 pub use spec::{Spec, SPEC_VERSION};

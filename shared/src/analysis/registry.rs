@@ -53,6 +53,23 @@ macro_rules! registry {
                 vec![$(Self::$variant(<$kind as Kind>::example()),)+]
             }
 
+            /// The files of this repository, by role, that [`Analysis::each_kind`]'s settings
+            /// of this kind run on ([`Kind::example_inputs`]).
+            pub fn example_inputs(&self) -> &'static [(&'static str, &'static str)] {
+                match self {
+                    $(Self::$variant(_) => <$kind as Kind>::example_inputs(),)+
+                }
+            }
+
+            /// (Feature `cli`.) The options of kind `name` ([`Kind::cli`]), if it has them.
+            #[cfg(feature = "cli")]
+            pub fn cli_of(name: &str) -> Option<super::kind::KindCli> {
+                match name {
+                    $($name => <$kind as Kind>::cli(),)+
+                    _ => None,
+                }
+            }
+
             /// Checks the settings that can be checked without the data ([`Kind::validate`]).
             ///
             /// # Errors
@@ -149,68 +166,7 @@ macro_rules! registry {
     };
 }
 
-registry! {
-    /// The Bradley–Terry leaderboard of `battles` (`tribunal stats leaderboard`).
-    Leaderboard = "leaderboard": crate::rankings::kinds::LeaderboardKind,
-    /// A judge against human labels: both leaderboards, β, the held-out protocol and conformal
-    /// intervals (`tribunal stats judge-study`).
-    JudgeStudy = "judge_study": crate::rankings::kinds::JudgeStudyKind,
-    /// The conformal part of the judge study (`tribunal stats conformal`).
-    Conformal = "conformal": crate::rankings::kinds::ConformalKind,
-    /// Agreement of the raters of `ratings` and of judges `judge.1` … against their majority
-    /// (`tribunal stats agreement`).
-    Agreement = "agreement": crate::reliability::kinds::AgreementKind,
-    /// The A/A test of two runs of one judge in `ratings` (`tribunal stats aa`).
-    Aa = "aa": crate::reliability::kinds::AaKind,
-    /// Self-consistency of repeated judgments in `ratings` (`tribunal stats consistency`).
-    Consistency = "consistency": crate::reliability::kinds::ConsistencyKind,
-    /// Position bias of a pairwise judge in `ratings` (`tribunal stats position`).
-    Position = "position": crate::reliability::kinds::PositionKind,
-    /// The graded response model of a judge under prompt variants in `ratings`, against the
-    /// humans of `human` when given (`tribunal stats irt`).
-    Irt = "irt": crate::reliability::kinds::IrtKind,
-    /// The IRT report of every judge × criterion of `ratings`, each against the humans of
-    /// `human` when given (`tribunal stats irt --each`; the Reliability page's IRT table).
-    IrtTable = "irt_table": crate::reliability::kinds::IrtTableKind,
-    /// A calibration head fitted on `train` and scored on `test` (`tribunal stats
-    /// calibration`).
-    Calibration = "calibration": crate::calibration::kinds::CalibrationKind,
-    /// Sample sizes to compare two groups (`tribunal stats power`); reads no file.
-    Power = "power": crate::reliability::kinds::PowerKind,
-    /// Programmatic judges on a `pairs` file, with an LLM judge's verdicts (`llm`), bias
-    /// probes (`probes`) and the user's own programs' scores (`user_scores`) when given
-    /// (`tribunal stats programs`).
-    Programs = "programs": crate::programs::kinds::ProgramsKind,
-    /// The label model on a `votes` file (`tribunal stats label-model`).
-    LabelModel = "label_model": crate::programs::kinds::LabelModelKind,
-    /// Routing a `votes` file's committee to the `llm` judge's verdicts (`tribunal stats
-    /// routing`).
-    Routing = "routing": crate::programs::kinds::RoutingKind,
-    /// Prediction-powered win rates and leaderboard of a labelled-battles file `battles`: the
-    /// judge's labels on every battle, human labels on some (`tribunal stats ppi`).
-    Ppi = "ppi": crate::ppi::kinds::PpiKind,
-    /// What a judge is worth, from the human-labelled rows of a labelled-battles file
-    /// `battles`: agreement, ρ, PPI's labels per label and the most any debiasing can save
-    /// (`tribunal stats judge-value`).
-    JudgeValue = "judge_value": crate::ppi::kinds::JudgeValueKind,
-    /// The leaderboard of `battles` with style held fixed (contextual Bradley–Terry), beside
-    /// the raw one; features from the pairs' `answers` or the battles' own columns (`tribunal
-    /// stats style`).
-    Style = "style": crate::rankings::kinds::StyleKind,
-    /// Whether a judge favours its own model family beyond the humans' ratings of it: with
-    /// `key`, the `human` and `judge` battles files joined on that column; without, one
-    /// `scored_battles` file (`tribunal stats self-preference`).
-    SelfPreference = "self_preference": crate::rankings::kinds::SelfPreferenceKind,
-    /// AlpacaEval's length-controlled win rates of `battles` (with answer lengths) against a
-    /// baseline (`tribunal stats length-control`).
-    LengthControl = "length_control": crate::rankings::kinds::LengthControlKind,
-    /// Systems compared on the pointwise scores of `scores`: each system's mean or pass rate,
-    /// paired differences, slices and judge-corrected rates (`tribunal stats compare`).
-    Compare = "compare": crate::compare::kinds::CompareKind,
-    /// A cascade of judges on `judgments`, each keeping the items it is confident on with a
-    /// guaranteed agreement with humans, the rest left to humans (`tribunal stats cascade`).
-    Cascade = "cascade": crate::selective::kinds::CascadeKind,
-    /// How often the majority verdicts of `battles` go round in a circle (cyclic triads),
-    /// within each group of a column when given (`tribunal stats transitivity`).
-    Transitivity = "transitivity": crate::rankings::kinds::TransitivityKind,
-}
+// The kinds, as the build gathered them from their `register_kind!` blocks: `every_kind!`.
+include!(concat!(env!("OUT_DIR"), "/every_kind.rs"));
+
+every_kind!(registry);

@@ -2,7 +2,7 @@
 //! `test`, with embeddings from array files when given, an ablation of both files and the
 //! training-size curve when asked for.
 
-use crate::analysis::kind::{prepared, File, Files, Kind, Roles};
+use crate::analysis::kind::{prepared, register_kind, File, Files, Kind, Roles};
 use crate::analysis::partial::Partial;
 use crate::calibration::ablation::{Ablation, TrainingCurve, TrainingCurveParams};
 use crate::calibration::calibration_data::{
@@ -66,8 +66,11 @@ pub struct CalibrationReport {
     pub training_curve: Option<TrainingCurve>,
 }
 
-/// A calibration head fitted on `train` and scored on `test`.
-pub struct CalibrationKind;
+register_kind! {
+    /// A calibration head fitted on `train` and scored on `test` (`tribunal stats
+    /// calibration`).
+    10 Calibration = "calibration": CalibrationKind
+}
 
 impl CalibrationSpec {
     /// The rows of a calibration file, with its embeddings from `embedding` when given (`dim`:

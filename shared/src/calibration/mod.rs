@@ -361,3 +361,7 @@ impl CalibrationParams {
         })
     }
 }
+
+// The statistic files that register a kind of their own, declared by the build
+// (shared/build.rs).
+crate::analysis::kind_modules!("calibration");

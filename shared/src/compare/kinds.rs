@@ -1,14 +1,16 @@
 //! The compare family's analysis kind ([`Kind`]): systems compared on the pointwise scores of
 //! `scores`, with human labels from a `gold` file when given.
 
-use crate::analysis::kind::{File, Files, Kind, Roles};
+use crate::analysis::kind::{register_kind, File, Files, Kind, Roles};
 use crate::compare::comparison::{CompareParams, Comparison};
 use crate::io::dataset_kind::DatasetKind;
 use crate::io::error::Result;
 
-/// Systems compared on pointwise scores: each system's mean or pass rate, paired differences,
-/// slices and judge-corrected rates.
-pub struct CompareKind;
+register_kind! {
+    /// Systems compared on the pointwise scores of `scores`: each system's mean or pass rate,
+    /// paired differences, slices and judge-corrected rates (`tribunal stats compare`).
+    20 Compare = "compare": CompareKind
+}
 
 impl Kind for CompareKind {
     type Params = CompareParams;

@@ -28,3 +28,7 @@ pub mod score_grid;
 pub mod score_slices;
 pub mod score_table;
 pub mod system_scores;
+
+// The statistic files that register a kind of their own, declared by the build
+// (shared/build.rs).
+crate::analysis::kind_modules!("compare");

@@ -1,15 +1,17 @@
 //! The PPI family's analysis kinds ([`Kind`]): prediction-powered win rates and leaderboard of
 //! a labelled-battles file, and the judge value gauge on one.
 
-use crate::analysis::kind::{File, Files, Kind, Roles};
+use crate::analysis::kind::{register_kind, File, Files, Kind, Roles};
 use crate::io::dataset_kind::DatasetKind;
 use crate::io::error::Result;
 use crate::ppi::judge_value::{JudgeValue, JudgeValueParams};
 use crate::ppi::ppi_report::{PpiParams, PpiReport};
 
-/// Prediction-powered win rates and leaderboard of `battles`: the judge's labels on every
-/// battle, human labels on some.
-pub struct PpiKind;
+register_kind! {
+    /// Prediction-powered win rates and leaderboard of a labelled-battles file `battles`: the
+    /// judge's labels on every battle, human labels on some (`tribunal stats ppi`).
+    15 Ppi = "ppi": PpiKind
+}
 
 impl Kind for PpiKind {
     type Params = PpiParams;
@@ -33,8 +35,12 @@ impl Kind for PpiKind {
     }
 }
 
-/// The judge value gauge of `battles`: the human-labelled rows are the pilot.
-pub struct JudgeValueKind;
+register_kind! {
+    /// What a judge is worth, from the human-labelled rows of a labelled-battles file
+    /// `battles`: agreement, ρ, PPI's labels per label and the most any debiasing can save
+    /// (`tribunal stats judge-value`).
+    16 JudgeValue = "judge_value": JudgeValueKind
+}
 
 impl Kind for JudgeValueKind {
     type Params = JudgeValueParams;

@@ -477,3 +477,7 @@ pub(crate) mod tests {
             .any(|w| w.contains("leaderboard intervals")));
     }
 }
+
+// The statistic files that register a kind of their own, declared by the build
+// (shared/build.rs).
+crate::analysis::kind_modules!("ppi");

@@ -1,7 +1,7 @@
 //! The programs family's analysis kinds ([`Kind`]): programmatic judges on a pairs file, the
 //! label model on a vote file, and routing a committee to an LLM judge's verdicts.
 
-use crate::analysis::kind::{File, Files, Kind, Roles};
+use crate::analysis::kind::{register_kind, File, Files, Kind, Roles};
 use crate::io::dataset_kind::DatasetKind;
 use crate::io::error::Result;
 use crate::programs::program_pairs::{
@@ -35,9 +35,12 @@ fn votes(files: &Files) -> Result<VoteFile> {
     parse_vote_file(input.name, input.bytes)
 }
 
-/// Programmatic judges on a `pairs` file, with an LLM judge's verdicts (`llm`), bias probes
-/// (`probes`) and the user's own programs' scores (`user_scores`) when given.
-pub struct ProgramsKind;
+register_kind! {
+    /// Programmatic judges on a `pairs` file, with an LLM judge's verdicts (`llm`), bias
+    /// probes (`probes`) and the user's own programs' scores (`user_scores`) when given
+    /// (`tribunal stats programs`).
+    12 Programs = "programs": ProgramsKind
+}
 
 impl Kind for ProgramsKind {
     type Params = ProgramReportParams;
@@ -106,8 +109,10 @@ impl Kind for ProgramsKind {
     }
 }
 
-/// The label model on a `votes` file, against majority vote on its labelled test rows.
-pub struct LabelModelKind;
+register_kind! {
+    /// The label model on a `votes` file (`tribunal stats label-model`).
+    13 LabelModel = "label_model": LabelModelKind
+}
 
 impl Kind for LabelModelKind {
     type Params = ProgramReportParams;
@@ -126,8 +131,11 @@ impl Kind for LabelModelKind {
     }
 }
 
-/// Routing a `votes` file's committee to the `llm` judge's verdicts.
-pub struct RoutingKind;
+register_kind! {
+    /// Routing a `votes` file's committee to the `llm` judge's verdicts (`tribunal stats
+    /// routing`).
+    14 Routing = "routing": RoutingKind
+}
 
 impl Kind for RoutingKind {
     type Params = ProgramReportParams;

@@ -25,3 +25,7 @@ pub mod program_votes;
 pub mod routing;
 pub mod simulate_votes;
 pub mod vote_file;
+
+// The statistic files that register a kind of their own, declared by the build
+// (shared/build.rs).
+crate::analysis::kind_modules!("programs");

@@ -1,8 +1,8 @@
 //! The rankings family's analysis kinds ([`Kind`]): the leaderboard, the judge study and its
-//! conformal part, style control, self-preference, length control and transitivity — each reading its files
+//! conformal part, style control, self-preference, and length control — each reading its files
 //! by role and calling its statistic.
 
-use crate::analysis::kind::{prepared, File, Files, Kind, Roles};
+use crate::analysis::kind::{prepared, register_kind, File, Files, Kind, Roles};
 use crate::analysis::partial::Partial;
 use crate::io::dataset_kind::DatasetKind;
 use crate::io::error::{Error, Result};
@@ -20,7 +20,6 @@ use crate::rankings::scored_battles::{join_battle_files, parse_scored_battles, J
 use crate::rankings::self_preference::{SelfPreference, SelfPreferenceParams};
 use crate::rankings::style_control::{StyleControl, StyleControlParams};
 use crate::rankings::styled_battles::{styled_by_answers, styled_by_columns};
-use crate::rankings::transitivity::{Transitivity, TransitivityParams};
 use serde::{Deserialize, Serialize};
 use std::any::Any;
 use std::cell::OnceCell;
@@ -61,9 +60,10 @@ impl LeaderboardSpec {
     }
 }
 
-/// The Bradley–Terry leaderboard of `battles`, with sandwich SEs, the bootstrap and an anchor
-/// when asked for.
-pub struct LeaderboardKind;
+register_kind! {
+    /// The Bradley–Terry leaderboard of `battles` (`tribunal stats leaderboard`).
+    1 Leaderboard = "leaderboard": LeaderboardKind
+}
 
 impl Kind for LeaderboardKind {
     type Params = LeaderboardSpec;
@@ -268,9 +268,11 @@ fn study_example() -> StudySpec {
     }
 }
 
-/// A judge against human labels: both leaderboards, β, the held-out protocol and conformal
-/// intervals.
-pub struct JudgeStudyKind;
+register_kind! {
+    /// A judge against human labels: both leaderboards, β, the held-out protocol and conformal
+    /// intervals (`tribunal stats judge-study`).
+    2 JudgeStudy = "judge_study": JudgeStudyKind
+}
 
 impl Kind for JudgeStudyKind {
     type Params = StudySpec;
@@ -293,8 +295,10 @@ impl Kind for JudgeStudyKind {
     }
 }
 
-/// The conformal part of a judge study.
-pub struct ConformalKind;
+register_kind! {
+    /// The conformal part of the judge study (`tribunal stats conformal`).
+    3 Conformal = "conformal": ConformalKind
+}
 
 impl Kind for ConformalKind {
     type Params = StudySpec;
@@ -401,8 +405,12 @@ impl Default for StyleSpec {
     }
 }
 
-/// The leaderboard of `battles` with style held fixed, beside the raw one.
-pub struct StyleKind;
+register_kind! {
+    /// The leaderboard of `battles` with style held fixed (contextual Bradley–Terry), beside
+    /// the raw one; features from the pairs' `answers` or the battles' own columns (`tribunal
+    /// stats style`).
+    17 Style = "style": StyleKind
+}
 
 impl Kind for StyleKind {
     type Params = StyleSpec;
@@ -444,8 +452,12 @@ pub struct SelfPreferenceSpec {
     pub self_preference: SelfPreferenceParams,
 }
 
-/// Whether a judge favours its own model family beyond the humans' ratings of it.
-pub struct SelfPreferenceKind;
+register_kind! {
+    /// Whether a judge favours its own model family beyond the humans' ratings of it: with
+    /// `key`, the `human` and `judge` battles files joined on that column; without, one
+    /// `scored_battles` file (`tribunal stats self-preference`).
+    18 SelfPreference = "self_preference": SelfPreferenceKind
+}
 
 impl Kind for SelfPreferenceKind {
     type Params = SelfPreferenceSpec;
@@ -493,8 +505,11 @@ impl Kind for SelfPreferenceKind {
     }
 }
 
-/// AlpacaEval's length-controlled win rates of `battles` against a baseline.
-pub struct LengthControlKind;
+register_kind! {
+    /// AlpacaEval's length-controlled win rates of `battles` (with answer lengths) against a
+    /// baseline (`tribunal stats length-control`).
+    19 LengthControl = "length_control": LengthControlKind
+}
 
 impl Kind for LengthControlKind {
     type Params = LengthControlParams;
@@ -515,38 +530,6 @@ impl Kind for LengthControlKind {
     fn run(params: &LengthControlParams, files: &Files) -> Result<LengthControl> {
         let File { name, bytes } = files.get("battles")?;
         params.fit(&parse_length_battles(name, bytes)?)
-    }
-}
-
-/// How often the majority verdicts of `battles` go round in a circle, within each group of
-/// its `group` column when given.
-pub struct TransitivityKind;
-
-impl Kind for TransitivityKind {
-    type Params = TransitivityParams;
-    type Report = Transitivity;
-
-    fn example() -> TransitivityParams {
-        TransitivityParams::default()
-    }
-
-    fn roles(_: &TransitivityParams) -> Roles {
-        Roles::none().required("battles", DatasetKind::Battles)
-    }
-
-    fn validate(params: &TransitivityParams) -> Result<()> {
-        params.validate()
-    }
-
-    fn run(params: &TransitivityParams, files: &Files) -> Result<Transitivity> {
-        let File { name, bytes } = files.get("battles")?;
-        match &params.group {
-            Some(column) => {
-                let (battles, groups) = parse_battles_with_column(name, bytes, column)?;
-                params.measure(&battles, Some(&groups))
-            }
-            None => params.measure(&parse_battles(name, bytes)?, None),
-        }
     }
 }
 

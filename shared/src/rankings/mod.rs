@@ -50,4 +50,7 @@ pub mod soft_targets;
 pub mod style_control;
 pub mod style_features;
 pub mod styled_battles;
-pub mod transitivity;
+
+// The statistic files that register a kind of their own (`transitivity`), declared by the
+// build (shared/build.rs).
+crate::analysis::kind_modules!("rankings");

@@ -27,12 +27,63 @@
 //! settings out of range; [`Error::Insufficient`] for no battles. No triad at all is not an
 //! error: the share is `None` with a warning saying it is not identified.
 
+use crate::analysis::kind::{register_kind, File, Files, Kind, Roles};
 use crate::analysis::warnings::own_warnings;
+use crate::io::dataset_kind::DatasetKind;
 use crate::io::error::{Error, Result};
 use crate::math::resample::{bootstrap, cluster_labels, BootstrapParams, Interval};
-use crate::rankings::battles::{Battle, Battles};
+use crate::rankings::battles::{parse_battles, parse_battles_with_column, Battle, Battles};
 use crate::rankings::pairwise::Pairwise;
 use serde::{Deserialize, Serialize};
+
+register_kind! {
+    /// How often the majority verdicts of `battles` go round in a circle (cyclic triads),
+    /// within each group of a column when given (`tribunal stats transitivity`).
+    22 Transitivity = "transitivity": TransitivityKind
+}
+
+impl Kind for TransitivityKind {
+    type Params = TransitivityParams;
+    type Report = Transitivity;
+
+    fn example() -> TransitivityParams {
+        TransitivityParams::default()
+    }
+
+    fn example_inputs() -> &'static [(&'static str, &'static str)] {
+        &[("battles", "tests/data/llmfao/gpt3-crowd-comparisons.csv")]
+    }
+
+    fn roles(_: &TransitivityParams) -> Roles {
+        Roles::none().required("battles", DatasetKind::Battles)
+    }
+
+    fn validate(params: &TransitivityParams) -> Result<()> {
+        params.validate()
+    }
+
+    fn run(params: &TransitivityParams, files: &Files) -> Result<Transitivity> {
+        let File { name, bytes } = files.get("battles")?;
+        match &params.group {
+            Some(column) => {
+                let (battles, groups) = parse_battles_with_column(name, bytes, column)?;
+                params.measure(&battles, Some(&groups))
+            }
+            None => params.measure(&parse_battles(name, bytes)?, None),
+        }
+    }
+
+    #[cfg(feature = "cli")]
+    fn cli() -> Option<crate::analysis::kind::KindCli> {
+        use crate::analysis::{kind::KindCli, Analysis};
+        use clap::FromArgMatches;
+        Some(KindCli::of::<TransitivityParams>(
+            "Transitivity: how often the majority verdicts go round in a circle (cyclic triads), \
+             within each prompt or over all battles, against the quarter coin flips would give.",
+            |matches| TransitivityParams::from_arg_matches(matches).map(Analysis::Transitivity),
+        ))
+    }
+}
 
 /// The share of cyclic triads among coin-flip verdicts.
 pub const COIN_FLIP_SHARE: f64 = 0.25;

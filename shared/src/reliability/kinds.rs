@@ -2,7 +2,7 @@
 //! self-consistency, position bias, the IRT report and table, and sample sizes — each reading its
 //! ratings files by role and calling its report.
 
-use crate::analysis::kind::{Files, Kind, Roles};
+use crate::analysis::kind::{register_kind, Files, Kind, Roles};
 use crate::io::dataset_kind::DatasetKind;
 use crate::io::error::Result;
 use crate::reliability::aa_report::{AaReport, AaReportParams};
@@ -67,8 +67,11 @@ pub struct AgreementWithSlices {
     pub slices: Option<SliceReport>,
 }
 
-/// Agreement of the raters of `ratings` and of judges `judge.1` … against their majority.
-pub struct AgreementKind;
+register_kind! {
+    /// Agreement of the raters of `ratings` and of judges `judge.1` … against their majority
+    /// (`tribunal stats agreement`).
+    4 Agreement = "agreement": AgreementKind
+}
 
 impl Kind for AgreementKind {
     type Params = AgreementSpec;
@@ -99,8 +102,10 @@ impl Kind for AgreementKind {
     }
 }
 
-/// The A/A test of two runs of one judge in `ratings`.
-pub struct AaKind;
+register_kind! {
+    /// The A/A test of two runs of one judge in `ratings` (`tribunal stats aa`).
+    5 Aa = "aa": AaKind
+}
 
 impl Kind for AaKind {
     type Params = AaReportParams;
@@ -129,8 +134,10 @@ impl Kind for AaKind {
     }
 }
 
-/// Self-consistency of repeated judgments in `ratings`.
-pub struct ConsistencyKind;
+register_kind! {
+    /// Self-consistency of repeated judgments in `ratings` (`tribunal stats consistency`).
+    6 Consistency = "consistency": ConsistencyKind
+}
 
 impl Kind for ConsistencyKind {
     type Params = ConsistencyReportParams;
@@ -149,8 +156,10 @@ impl Kind for ConsistencyKind {
     }
 }
 
-/// Position bias of a pairwise judge in `ratings`.
-pub struct PositionKind;
+register_kind! {
+    /// Position bias of a pairwise judge in `ratings` (`tribunal stats position`).
+    7 Position = "position": PositionKind
+}
 
 impl Kind for PositionKind {
     type Params = PositionReportParams;
@@ -184,8 +193,11 @@ fn irt_roles() -> Roles {
     one_ratings_file().optional("human", DatasetKind::Ratings)
 }
 
-/// The graded response model of a judge under prompt variants in `ratings`.
-pub struct IrtKind;
+register_kind! {
+    /// The graded response model of a judge under prompt variants in `ratings`, against the
+    /// humans of `human` when given (`tribunal stats irt`).
+    8 Irt = "irt": IrtKind
+}
 
 impl Kind for IrtKind {
     type Params = IrtReportParams;
@@ -214,8 +226,11 @@ pub struct IrtTable {
     pub cells: Vec<IrtCell>,
 }
 
-/// The IRT report of every judge × criterion of `ratings`.
-pub struct IrtTableKind;
+register_kind! {
+    /// The IRT report of every judge × criterion of `ratings`, each against the humans of
+    /// `human` when given (`tribunal stats irt --each`; the Reliability page's IRT table).
+    9 IrtTable = "irt_table": IrtTableKind
+}
 
 impl Kind for IrtTableKind {
     type Params = IrtReportParams;
@@ -278,8 +293,10 @@ pub struct PowerTable {
     pub rows: Vec<SampleSize>,
 }
 
-/// Sample sizes to compare two groups; reads no file.
-pub struct PowerKind;
+register_kind! {
+    /// Sample sizes to compare two groups (`tribunal stats power`); reads no file.
+    11 Power = "power": PowerKind
+}
 
 impl Kind for PowerKind {
     type Params = PowerSpec;

@@ -32,3 +32,7 @@ pub mod power;
 pub mod ratings;
 pub mod reliability_report;
 pub mod slices;
+
+// The statistic files that register a kind of their own, declared by the build
+// (shared/build.rs).
+crate::analysis::kind_modules!("reliability");

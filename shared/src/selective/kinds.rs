@@ -1,13 +1,16 @@
 //! The selective-judging family's analysis kind ([`Kind`]): a cascade of judges calibrated and
 //! tested on the judgments file `judgments`.
 
-use crate::analysis::kind::{Files, Kind, Roles};
+use crate::analysis::kind::{register_kind, Files, Kind, Roles};
 use crate::io::dataset_kind::DatasetKind;
 use crate::io::error::Result;
 use crate::selective::cascade::{CascadeParams, CascadeReport};
 
-/// A cascade of judges with a guaranteed agreement, on `judgments`.
-pub struct CascadeKind;
+register_kind! {
+    /// A cascade of judges on `judgments`, each keeping the items it is confident on with a
+    /// guaranteed agreement with humans, the rest left to humans (`tribunal stats cascade`).
+    21 Cascade = "cascade": CascadeKind
+}
 
 impl Kind for CascadeKind {
     type Params = CascadeParams;

@@ -12,3 +12,7 @@
 pub mod cascade;
 pub mod guarantee;
 pub mod kinds;
+
+// The statistic files that register a kind of their own, declared by the build
+// (shared/build.rs).
+crate::analysis::kind_modules!("selective");

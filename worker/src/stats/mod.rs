@@ -10,6 +10,7 @@ mod calibrate;
 mod cascade;
 mod compare;
 mod irt;
+mod kind_command;
 mod lc;
 mod power;
 mod ppi;
@@ -19,7 +20,6 @@ mod saved;
 mod self_preference;
 mod study;
 mod style;
-mod transitivity;
 
 use crate::build_info;
 use crate::input_file::read_input;
@@ -33,6 +33,8 @@ use tribunal::analysis::warnings::lines;
 use tribunal::analysis::{Analysis, Inputs, Report, Spec};
 use tribunal::io::provenance::{InputFile, ToolVersion};
 use tribunal::programs::vote_file::VoteOutputs;
+
+pub use kind_command::with_kind_commands;
 
 // Subcommands with many options are boxed to keep the enum small. Each is named as the spec
 // names its analysis (kebab-case; the snake_case spelling and the earlier short names are
@@ -101,9 +103,6 @@ pub enum Stats {
     /// a guaranteed agreement with humans (≥ 1 − α with probability ≥ 1 − δ), the rest handed
     /// on, humans last; coverage and observed agreement on held-out items, each judge alone.
     Cascade(Box<cascade::CascadeArgs>),
-    /// Transitivity: how often the majority verdicts go round in a circle (cyclic triads),
-    /// within each prompt or over all battles, against the quarter coin flips would give.
-    Transitivity(Box<transitivity::TransitivityArgs>),
     /// Reruns a saved analysis spec (a session's, a share link's, or the `record.spec` of an
     /// earlier `tribunal stats` report) on files given by role: `--input ROLE=FILE`.
     Run(saved::RunArgs),
@@ -133,7 +132,6 @@ impl Stats {
             Self::LengthControl(args) => lc::plan(*args)?,
             Self::Compare(args) => compare::plan(*args)?,
             Self::Cascade(args) => cascade::plan(*args)?,
-            Self::Transitivity(args) => transitivity::plan(*args)?,
             Self::Run(args) => saved::plan(args)?,
         })
     }
@@ -142,35 +140,51 @@ impl Stats {
     /// warning the JSON holds is printed on stderr too, and a reader that goes away early (`|
     /// head`) ends the command quietly.
     pub fn run(self, invocation: Invocation) -> anyhow::Result<()> {
-        let planned = self.plan()?;
-        let report = tribunal::analysis::run(&planned.spec, &planned.inputs)?;
-        for output in &planned.outputs {
-            output.write(&report)?;
-        }
-        for line in lines(&report.warnings()) {
-            eprintln!("warning: {line}");
-        }
-        let record = Record {
-            tool: build_info::tool_version(),
-            command: invocation.command,
-            arguments: std::env::args_os()
-                .skip(1)
-                .map(|a| a.to_string_lossy().into_owned())
-                .collect(),
-            settings: invocation.settings,
-            inputs: planned
-                .inputs
-                .roles()
-                .filter_map(|role| planned.inputs.optional(role))
-                .map(|input| InputFile::new(&input.name, &input.bytes))
-                .collect(),
-            spec: planned.spec,
-        };
-        print_stdout(&serde_json::to_string_pretty(&Recorded {
-            report: &report,
-            record: &record,
-        })?)
+        run_planned(self.plan()?, invocation)
     }
+}
+
+/// Runs `tribunal stats NAME …` for a kind whose subcommand the registry gives
+/// ([`with_kind_commands`]), as [`Stats::run`] runs the others; `None` for a name that is not
+/// one of those.
+pub fn run_kind_command(
+    name: &str,
+    matches: &ArgMatches,
+    invocation: Invocation,
+) -> Option<anyhow::Result<()>> {
+    let planned = kind_command::plan(name, matches)?;
+    Some(planned.and_then(|planned| run_planned(planned, invocation)))
+}
+
+/// Runs `planned` and prints its JSON with the [`Record`] of `invocation`.
+fn run_planned(planned: Planned, invocation: Invocation) -> anyhow::Result<()> {
+    let report = tribunal::analysis::run(&planned.spec, &planned.inputs)?;
+    for output in &planned.outputs {
+        output.write(&report)?;
+    }
+    for line in lines(&report.warnings()) {
+        eprintln!("warning: {line}");
+    }
+    let record = Record {
+        tool: build_info::tool_version(),
+        command: invocation.command,
+        arguments: std::env::args_os()
+            .skip(1)
+            .map(|a| a.to_string_lossy().into_owned())
+            .collect(),
+        settings: invocation.settings,
+        inputs: planned
+            .inputs
+            .roles()
+            .filter_map(|role| planned.inputs.optional(role))
+            .map(|input| InputFile::new(&input.name, &input.bytes))
+            .collect(),
+        spec: planned.spec,
+    };
+    print_stdout(&serde_json::to_string_pretty(&Recorded {
+        report: &report,
+        record: &record,
+    })?)
 }
 
 /// What `tribunal stats` prints: the report's own fields in their order, then its `record`.
@@ -358,7 +372,8 @@ mod tests {
     #[test]
     fn every_kind_has_a_subcommand_named_as_the_spec_names_it_and_the_old_names_still_work() {
         use clap::CommandFactory;
-        let command = StatsLine::command();
+        // A subcommand of this crate's, or one the registry gives (its kind's `Kind::cli`).
+        let command = with_kind_commands(StatsLine::command());
         let names: Vec<&str> = command.get_subcommands().map(|c| c.get_name()).collect();
         for kind in tribunal::analysis::Analysis::NAMES {
             // The IRT table is `irt --each`.
@@ -390,8 +405,9 @@ mod tests {
         use clap::CommandFactory;
         // clap's own checks of every subcommand: two settings structs flattened into one
         // command that want the same flag or id fail here, not at a user's first run.
-        StatsLine::command().debug_assert();
-        let mut command = StatsLine::command();
+        // The subcommands the registry gives included.
+        with_kind_commands(StatsLine::command()).debug_assert();
+        let mut command = with_kind_commands(StatsLine::command());
         command.build();
         let flags = |name: &str| -> Vec<String> {
             command
