@@ -1,7 +1,7 @@
 //! Views of the analyses that have no page of their own — made by `tribunal stats` or the
 //! session API and opened by URL: the conformal part of a judge study, a power table, the
 //! prediction-powered report, the judge value gauge, style control, a judge's self-preference, length-controlled win
-//! rates, transitivity, and the label model or routing of a votes file
+//! rates, transitivity, head-to-head win rates, and the label model or routing of a votes file
 //! (the committee view of the Programs page). Cells
 //! carry full-precision values in data attributes, as on the pages.
 
@@ -23,6 +23,7 @@ use tribunal::rankings::length_control::LengthControl;
 use tribunal::rankings::self_preference::SelfPreference;
 use tribunal::rankings::style_control::StyleControl;
 use tribunal::rankings::transitivity::Transitivity;
+use tribunal::rankings::win_rates::{Ties, WinRates};
 use tribunal::reliability::kinds::PowerTable;
 use tribunal::reliability::power::Effect;
 
@@ -740,6 +741,79 @@ pub(crate) fn TransitivityView(report: Transitivity) -> impl IntoView {
 impl KindView for Transitivity {
     fn view(self, _: &Analysis) -> AnyView {
         view! { <TransitivityView report=self /> }.into_any()
+    }
+}
+
+/// Head-to-head win rates: each model's average over the opponents it met, then every pair that
+/// met with its Wilson interval.
+#[component]
+pub(crate) fn WinRatesView(report: WinRates) -> impl IntoView {
+    let percent =
+        |share: Option<f64>| share.map_or_else(|| "—".to_owned(), |s| fixed(100.0 * s, 1));
+    let models = report
+        .models
+        .iter()
+        .map(|m| {
+            view! {
+                <tr data-model=m.model.clone() data-average=m.average_win_rate.map(|a| a.to_string())>
+                    <td>{m.model.clone()}</td>
+                    <td class="num">{percent(m.average_win_rate)}</td>
+                    <td class="num">{percent(m.share)}</td>
+                    <td class="num">{m.battles}</td>
+                    <td class="num">{m.opponents}</td>
+                </tr>
+            }
+        })
+        .collect_view();
+    let pairs = report
+        .pairs
+        .iter()
+        .map(|p| {
+            let interval = match (p.lower, p.upper) {
+                (Some(l), Some(u)) => format!("{}–{}", fixed(100.0 * l, 1), fixed(100.0 * u, 1)),
+                _ => "not identified".to_owned(),
+            };
+            view! {
+                <tr data-share=p.share_a.map(|s| s.to_string())>
+                    <td>{p.model_a.clone()}</td>
+                    <td>{p.model_b.clone()}</td>
+                    <td class="num">{p.battles}</td>
+                    <td class="num">{format!("{}–{}–{}", p.a_wins, p.b_wins, p.ties)}</td>
+                    <td class="num">{percent(p.share_a)}</td>
+                    <td class="num">{interval}</td>
+                </tr>
+            }
+        })
+        .collect_view();
+    let ties = match report.params.ties {
+        Ties::Half => "a tie counts half a win to each side",
+        Ties::Excluded => "ties are left out",
+    };
+    view! {
+        <p class="reading" id="win-rates-reading">{report.reading()}</p>
+        <p class="summary">
+            {format!("A model's average win rate is the mean of its head-to-head shares over the \
+                      opponents it met; {ties}. It weighs every opponent alike, so it ranks fairly \
+                      only models that met the same opponents — the leaderboard accounts for whom \
+                      each met.")}
+        </p>
+        {notes_view(&report.warnings, &[])}
+        <div class="table-scroll" tabindex="0"><table class="ratings" id="win-rates-models">
+            <caption>"Each model: highest average win rate first"</caption>
+            <thead><tr><th>"Model"</th><th>"Average win rate, %"</th><th>"All battles won, %"</th><th>"Battles"</th><th>"Opponents"</th></tr></thead>
+            <tbody>{models}</tbody>
+        </table></div>
+        <div class="table-scroll" tabindex="0"><table class="ratings" id="win-rates-pairs">
+            <caption>{format!("Each pair that met: the first model's share, with its {}% Wilson interval", fixed(100.0 * report.params.level, 0))}</caption>
+            <thead><tr><th>"Model A"</th><th>"Model B"</th><th>"Battles"</th><th>"A wins – B wins – ties"</th><th>"A's share, %"</th><th>"Interval, %"</th></tr></thead>
+            <tbody>{pairs}</tbody>
+        </table></div>
+    }
+}
+
+impl KindView for WinRates {
+    fn view(self, _: &Analysis) -> AnyView {
+        view! { <WinRatesView report=self /> }.into_any()
     }
 }
 
