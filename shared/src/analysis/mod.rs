@@ -13,9 +13,9 @@
 //! web workers share, and joins them into the same report.
 //!
 //! Kinds: each analysis kind implements [`kind::Kind`] (its settings, report, roles with
-//! their dataset kinds, validation and run) in its family's `kinds.rs`; the registry lists the
-//! kinds once, and [`Analysis`], [`Report`], their names, the roles and the dispatch of [`run`]
-//! follow from that list.
+//! their dataset kinds, validation and run) beside its `register_kind!` block, in its family's
+//! `kinds.rs` or its statistic's own file; the build gathers the blocks into the registry, and
+//! [`Analysis`], [`Report`], their names, the roles and the dispatch of [`run`] follow from it.
 //!
 //! Arguments: the spec and the [`Inputs`] (role → file name and bytes).
 //!

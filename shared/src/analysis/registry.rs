@@ -1,8 +1,9 @@
 //! The registry: every analysis kind, once. From this list follow the spec's [`Analysis`]
 //! (the kind's settings), the [`Report`] (its result), their names, the dispatch that runs a
 //! spec, the roles a spec reads with their dataset kinds, and the examples a form starts from.
-//! A kind's [`Kind`] implementation lives in its family's `kinds.rs`; adding a kind is one line
-//! here (see ARCHITECTURE.md, "Adding an analysis kind").
+//! The list is the kinds' `register_kind!` blocks, gathered by the build (`shared/build.rs`)
+//! into `every_kind!`; a kind's [`Kind`] implementation sits beside its block, in its family's
+//! `kinds.rs` or in its statistic's own file (see ARCHITECTURE.md, "Adding an analysis kind").
 
 use super::kind::{Files, Kind, Roles};
 use super::partial::Partial;
