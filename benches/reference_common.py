@@ -6,13 +6,35 @@ rounds, and reported per round and extrapolated to 1000 rounds (marked "extrapol
 """
 
 import csv
+import math
 import os
 import platform
+import random
 import statistics
 import time
 from importlib import metadata
 
 from threadpoolctl import threadpool_info
+
+
+def simulated_battles(path, models, battles, seed, tie_share=0.0):
+    """Bradley–Terry battles written to `path` (model_a, model_b, winner): strengths evenly
+    spaced over 6 logits, random pairs, a share `tie_share` of ties, the rest won with the
+    model's probability."""
+    rng = random.Random(seed)
+    theta = [6.0 * (m / (models - 1) - 0.5) for m in range(models)]
+    with open(path, "w", newline="") as f:
+        out = csv.writer(f)
+        out.writerow(["model_a", "model_b", "winner"])
+        for _ in range(battles):
+            a, b = rng.sample(range(models), 2)
+            p = 1.0 / (1.0 + math.exp(theta[b] - theta[a]))
+            u = rng.random()
+            if u < tie_share:
+                winner = "tie"
+            else:
+                winner = "model_a" if u < tie_share + (1.0 - tie_share) * p else "model_b"
+            out.writerow([f"m{a:03}", f"m{b:03}", winner])
 
 
 def timed(rounds, f, warmup=True):

@@ -14,8 +14,6 @@ command runs with `--bootstrap 0`, which is what it computes pooled anyway, with
 import collections
 import csv
 import json
-import math
-import random
 import statistics
 import subprocess
 import sys
@@ -24,18 +22,7 @@ from pathlib import Path
 
 import networkx as nx
 
-
-def simulated(path: Path, models: int, battles: int, seed: int) -> None:
-    """Bradley–Terry battles: strengths evenly spaced over 6 logits, random pairs."""
-    rng = random.Random(seed)
-    theta = [6.0 * (m / (models - 1) - 0.5) for m in range(models)]
-    with open(path, "w", newline="") as f:
-        out = csv.writer(f)
-        out.writerow(["model_a", "model_b", "winner"])
-        for _ in range(battles):
-            a, b = rng.sample(range(models), 2)
-            p = 1.0 / (1.0 + math.exp(theta[b] - theta[a]))
-            out.writerow([f"m{a:03}", f"m{b:03}", "model_a" if rng.random() < p else "model_b"])
+from reference_common import simulated_battles
 
 
 def networkx_census(path: Path) -> tuple:
@@ -86,7 +73,7 @@ def main():
     out_dir.mkdir(parents=True, exist_ok=True)
     arena = out_dir / "bt-200x100k.csv"
     if not arena.exists():
-        simulated(arena, 200, 100_000, 7)
+        simulated_battles(arena, 200, 100_000, 7)
     cases = [
         ("LLMFAO crowd, pooled (8,931 battles, 59 models)", Path("tests/data/llmfao/crowd-comparisons.csv")),
         ("Bradley–Terry, pooled (100,000 battles, 200 models)", arena),

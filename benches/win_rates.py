@@ -13,33 +13,16 @@ Prints a Markdown table: seconds per side and the ratio. Evalica is timed from p
 
 import csv
 import json
-import math
-import random
 import subprocess
 import sys
 from pathlib import Path
 
 import evalica
 
-from reference_common import timed
+from reference_common import simulated_battles, timed
 
 WINNER = {"model_a": evalica.Winner.X, "model_b": evalica.Winner.Y, "tie": evalica.Winner.Draw,
           "left": evalica.Winner.X, "right": evalica.Winner.Y}
-
-
-def simulated(path: Path, models: int, battles: int, seed: int) -> None:
-    """Bradley–Terry battles with ties: strengths evenly spaced over 6 logits, random pairs."""
-    rng = random.Random(seed)
-    theta = [6.0 * (m / (models - 1) - 0.5) for m in range(models)]
-    with open(path, "w", newline="") as f:
-        out = csv.writer(f)
-        out.writerow(["model_a", "model_b", "winner"])
-        for _ in range(battles):
-            a, b = rng.sample(range(models), 2)
-            p = 1.0 / (1.0 + math.exp(theta[b] - theta[a]))
-            u = rng.random()
-            winner = "tie" if u < 0.1 else "model_a" if u < 0.1 + 0.9 * p else "model_b"
-            out.writerow([f"m{a:03}", f"m{b:03}", winner])
 
 
 def rows_of(path: Path):
@@ -64,7 +47,7 @@ def main():
     for battles in [100_000, 1_000_000]:
         path = out / f"bt-200-{battles}.csv"
         if not path.exists():
-            simulated(path, 200, battles, seed=7)
+            simulated_battles(path, 200, battles, seed=7, tie_share=0.1)
         cases.append((f"simulated, 200 models × {battles:,} battles", path))
     print("| data | evalica average_win_rate + matrices | tribunal stats win-rates | evalica ÷ Tribunal |")
     print("|---|---|---|---|")
