@@ -173,21 +173,26 @@ pub struct KindCli {
     /// Adds the settings' options to a command.
     pub options: fn(clap::Command) -> clap::Command,
     /// The analysis with the settings the options parsed.
-    pub analysis: fn(&clap::ArgMatches) -> std::result::Result<super::Analysis, clap::Error>,
+    pub analysis: Box<ParseAnalysis>,
 }
+
+/// The analysis from a kind's parsed options.
+#[cfg(feature = "cli")]
+pub type ParseAnalysis =
+    dyn Fn(&clap::ArgMatches) -> std::result::Result<super::Analysis, clap::Error>;
 
 #[cfg(feature = "cli")]
 impl KindCli {
-    /// The options `P` derives (`clap::Args`), read back by `analysis` — for a kind whose params
-    /// are `P`: `KindCli::of::<P>(about, |m| P::from_arg_matches(m).map(Analysis::Variant))`.
-    pub fn of<P: clap::Args>(
+    /// The options params `P` derive (`clap::Args`), made into the analysis by `variant` — for a
+    /// kind whose params are `P`: `KindCli::of(about, Analysis::Variant)`.
+    pub fn of<P: clap::Args + 'static>(
         about: &'static str,
-        analysis: fn(&clap::ArgMatches) -> std::result::Result<super::Analysis, clap::Error>,
+        variant: fn(P) -> super::Analysis,
     ) -> Self {
         Self {
             about,
             options: P::augment_args,
-            analysis,
+            analysis: Box::new(move |matches| P::from_arg_matches(matches).map(variant)),
         }
     }
 }

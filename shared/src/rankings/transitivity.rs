@@ -76,11 +76,10 @@ impl Kind for TransitivityKind {
     #[cfg(feature = "cli")]
     fn cli() -> Option<crate::analysis::kind::KindCli> {
         use crate::analysis::{kind::KindCli, Analysis};
-        use clap::FromArgMatches;
-        Some(KindCli::of::<TransitivityParams>(
+        Some(KindCli::of(
             "Transitivity: how often the majority verdicts go round in a circle (cyclic triads), \
              within each prompt or over all battles, against the quarter coin flips would give.",
-            |matches| TransitivityParams::from_arg_matches(matches).map(Analysis::Transitivity),
+            Analysis::Transitivity,
         ))
     }
 }

@@ -26,10 +26,10 @@
 
 use crate::analysis::kind::{register_kind, File, Files, Kind, Roles};
 use crate::analysis::warnings::own_warnings;
+use crate::compare::sample_estimates::wilson;
 use crate::io::checks::in_open_unit;
 use crate::io::dataset_kind::DatasetKind;
 use crate::io::error::{Error, Result};
-use crate::math::normal::normal_quantile;
 use crate::rankings::battles::{parse_battles, Battles};
 use serde::{Deserialize, Serialize};
 use std::collections::BTreeMap;
@@ -69,11 +69,10 @@ impl Kind for WinRatesKind {
     #[cfg(feature = "cli")]
     fn cli() -> Option<crate::analysis::kind::KindCli> {
         use crate::analysis::{kind::KindCli, Analysis};
-        use clap::FromArgMatches;
-        Some(KindCli::of::<WinRatesParams>(
+        Some(KindCli::of(
             "Win rates: each pair's battles, wins and share with a Wilson interval, and each \
              model's average win rate over the opponents it met (LMArena's head-to-head table).",
-            |matches| WinRatesParams::from_arg_matches(matches).map(Analysis::WinRates),
+            Analysis::WinRates,
         ))
     }
 }
@@ -203,11 +202,13 @@ impl WinRatesParams {
             };
             tallies.entry(key).or_default().add(a_won);
         }
-        let z = normal_quantile(0.5 + self.level / 2.0);
         let weight = self.ties.weight();
+        let alpha = 1.0 - self.level;
         let pairs: Vec<PairWinRate> = tallies
             .iter()
-            .map(|(&(a, b), tally)| tally.pair(&battles.models[a], &battles.models[b], weight, z))
+            .map(|(&(a, b), tally)| {
+                tally.pair(&battles.models[a], &battles.models[b], weight, alpha)
+            })
             .collect();
         let models = self.models(battles, &tallies);
         let complete = models.iter().all(|m| m.opponents + 1 == battles.n_models());
@@ -325,16 +326,10 @@ impl Tally {
         (a, b, a + b)
     }
 
-    fn pair(&self, a: &str, b: &str, weight: f64, z: f64) -> PairWinRate {
+    /// The pair's row, with Wilson's interval at error level `alpha`.
+    fn pair(&self, a: &str, b: &str, weight: f64, alpha: f64) -> PairWinRate {
         let (a_mass, _, total) = self.masses(weight);
-        let share = (total > 0.0).then(|| a_mass / total);
-        let (lower, upper) = match share {
-            Some(p) => {
-                let (lower, upper) = wilson(p, total, z);
-                (Some(lower), Some(upper))
-            }
-            None => (None, None),
-        };
+        let interval = (total > 0.0).then(|| wilson(a_mass, total, alpha));
         PairWinRate {
             model_a: a.to_owned(),
             model_b: b.to_owned(),
@@ -343,20 +338,11 @@ impl Tally {
             b_wins: self.b_wins,
             ties: self.ties,
             counted: total.round() as usize,
-            share_a: share,
-            lower,
-            upper,
+            share_a: interval.as_ref().map(|i| i.estimate),
+            lower: interval.as_ref().map(|i| i.lower),
+            upper: interval.as_ref().map(|i| i.upper),
         }
     }
-}
-
-/// Wilson's score interval of a proportion `p` of `n` trials at the normal quantile `z`.
-fn wilson(p: f64, n: f64, z: f64) -> (f64, f64) {
-    let z2 = z * z;
-    let denominator = 1.0 + z2 / n;
-    let centre = (p + z2 / (2.0 * n)) / denominator;
-    let half = z / denominator * (p * (1.0 - p) / n + z2 / (4.0 * n * n)).sqrt();
-    ((centre - half).max(0.0), (centre + half).min(1.0))
 }
 
 impl WinRates {
